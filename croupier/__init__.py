@@ -1,0 +1,3 @@
+"""croupier: the croupier's assistant for a physical roulette table."""
+
+__version__ = "0.1.0"

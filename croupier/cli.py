@@ -1,0 +1,43 @@
+"""The `croupier` command: one subcommand per module in croupier.commands.
+
+Only the chosen subcommand's module is imported, so `croupier payout` never loads the UI or any
+hardware library. Each module has `main(argv: list[str]) -> int` and a one-line `SUMMARY`.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+# name -> (module, summary). The summary lives here so `croupier --help` imports nothing.
+COMMANDS: dict[str, tuple[str, str]] = {
+    # Each subcommand registers here, in the order a user meets them.
+}
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS), default=0)
+    lines = ["usage: croupier COMMAND [ARGS...]   (croupier COMMAND --help for its options)", "", "commands:"]
+    lines += [f"  {name.ljust(width)}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in {"-h", "--help", "help"}:
+        print(usage())
+        return 0 if argv else 2
+    if argv[0] == "--version":
+        from croupier import __version__
+
+        print(f"croupier {__version__}")
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"croupier: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    return module.main(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per `croupier` subcommand; each exposes `main(argv) -> int` (see croupier.cli)."""

@@ -1,0 +1,11 @@
+"""Shared test set-up."""
+import os
+
+from hypothesis import HealthCheck, settings
+
+# Rules and decoders are exercised hard, but a slow CI core must not turn into flaky deadlines.
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=100
+)
+settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "default")

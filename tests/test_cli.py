@@ -1,0 +1,37 @@
+"""The command-line entry point a user meets first."""
+import subprocess
+import sys
+
+from croupier.cli import COMMANDS, main
+
+
+def test_help_lists_every_command(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in COMMANDS:
+        assert name in out
+
+
+def test_unknown_command_is_refused_with_usage(capsys):
+    assert main(["pay"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown command 'pay'" in err and "usage: croupier" in err
+
+
+def test_no_arguments_prints_usage_and_fails(capsys):
+    assert main([]) == 2
+    assert "usage: croupier" in capsys.readouterr().out
+
+
+def test_every_command_module_exists_and_has_main():
+    assert COMMANDS, "no command is registered"
+    import importlib
+
+    for name, (module, _) in COMMANDS.items():
+        mod = importlib.import_module(module)
+        assert callable(getattr(mod, "main", None)), name
+
+
+def test_console_script_runs_as_module():
+    proc = subprocess.run([sys.executable, "-m", "croupier", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("croupier ")
