@@ -1,0 +1,1 @@
+"""The pure rules core: no I/O, no hardware, no UI. Standard library only."""
