@@ -1,0 +1,38 @@
+"""The pocket frequencies as a bar chart in wheel order, in plain terminal text: one line per
+pocket, so a region of the wheel that comes up too often shows as a run of long bars."""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from croupier.stats.spins import POCKETS
+
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+EXPECTED_MARK = "┊"
+
+
+def _bar(length: float) -> str:
+    whole = int(length)
+    eighths = int((length - whole) * 8)
+    return "█" * whole + (_EIGHTHS[eighths] if eighths else "")
+
+
+def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 40) -> str:
+    """Lines `number bar count z` in wheel order; `┊` marks where a fair wheel's bar would end."""
+    if width < 10:
+        raise ValueError(f"the chart needs a width of at least 10 columns, got {width}")
+    total = sum(counts)
+    expected = total / POCKETS
+    spread = math.sqrt(total * (1 / POCKETS) * (1 - 1 / POCKETS))
+    scale = width / max(max(counts), expected, 1)
+    mark = round(expected * scale)
+    lines = [f"{'pocket':>6}  {'':{width}}  {'count':>7}  {'z':>5}"]
+    for number in wheel_order:
+        count = counts[number]
+        bar = _bar(count * scale).ljust(width + 1)
+        if total and bar[mark] == " ":
+            bar = bar[:mark] + EXPECTED_MARK + bar[mark + 1:]
+        z = (count - expected) / spread if spread else 0.0
+        lines.append(f"{number:>6}  {bar[:width + 1]:{width + 1}} {count:>7}  {z:+5.1f}")
+    lines.append(f"{'':>6}  {EXPECTED_MARK} = {expected:,.1f} spins per pocket on a fair wheel ({total:,} spins)")
+    return "\n".join(lines)

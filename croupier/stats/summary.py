@@ -1,0 +1,232 @@
+"""Every wheel-integrity test over a run of spins, as one JSON-able summary with each result in
+plain words and the number of spins it needs before its silence means anything.
+
+Significance: each test family is held at `alpha` (0.05) as a whole: Holm over the 37 numbers and
+over the signature groups, Bonferroni over the 259 sliding sectors and for the maximum count.
+Power: the spins needed to see a 10% bias (the favoured pocket or sector comes up 10% more often
+than on a fair wheel) 80% of the time at that level.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from croupier.stats.pockets import chi_square_uniform, max_count_test, number_deviations
+from croupier.stats.power import biased, spins_for_chi_square, spins_for_proportion
+from croupier.stats.sectors import SECTOR_WIDTHS, sector_split, sliding_sectors
+from croupier.stats.signature import dealer_signatures
+from croupier.stats.spins import POCKETS, checked_number, direction_name
+
+ALPHA = 0.05
+POWER = 0.80
+BIAS = 0.10
+POWER_SECTOR_WIDTH = 5  # the sector a neighbours bet covers: a number and two each side
+SIGNATURE_SECTOR_WIDTH = 9  # a quarter of the wheel, where a steady launch sends the ball
+SECTOR_WINDOWS_SHOWN = 10
+UNIFORM = (1.0 / POCKETS,) * POCKETS
+
+
+def _p(value: float) -> str:
+    return f"{value:.2g}" if value >= 0.001 else f"{value:.1e}"
+
+
+def _about(spins: int) -> str:
+    """A sample size to two significant figures: the power calculation is no more precise."""
+    return f"{round(spins, 1 - len(str(spins))):,}" if spins >= 100 else str(spins)
+
+
+def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: float, bias_on: str) -> str:
+    if spins == 0:
+        return "No spins yet."
+    if flagged:
+        return f"Evidence of bias (p = {_p(p_value)}, below {alpha:g})."
+    if spins < needed:
+        return (f"No sign of bias (p = {_p(p_value)}), but {spins:,} spins are too few to mean much: "
+                f"a {BIAS:.0%} bias on {bias_on} needs about {_about(needed)} spins to be seen "
+                f"{POWER:.0%} of the time.")
+    return (f"No sign of bias (p = {_p(p_value)}); with {spins:,} spins a {BIAS:.0%} bias on "
+            f"{bias_on} would have been seen {POWER:.0%} of the time.")
+
+
+@lru_cache(maxsize=64)
+def _needed_chi_square(null: tuple[float, ...], favoured: frozenset[int], alpha: float) -> int:
+    return spins_for_chi_square(null, biased(null, favoured, BIAS), alpha, POWER)
+
+
+@lru_cache(maxsize=64)
+def _needed_proportion(share: float, alpha: float, two_sided: bool) -> int:
+    return spins_for_proportion(share, share * (1 + BIAS), alpha, POWER, two_sided)
+
+
+def _chi_square_section(counts: list[int], alpha: float) -> dict:
+    test = chi_square_uniform(counts)
+    spins = sum(counts)
+    needed = _needed_chi_square(UNIFORM, frozenset({0}), alpha)
+    flagged = spins > 0 and test.p_value < alpha
+    words = (f"Chi-square over the 37 pockets: {test.statistic:.1f} with {test.df} degrees of freedom. "
+             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket"))
+    if 0 < spins < 5 * POCKETS:
+        words += f" Below {5 * POCKETS} spins (5 per pocket) the p-value is only a rough guide."
+    return {"statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
+            "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
+
+
+def _numbers_section(counts: list[int], alpha: float) -> dict:
+    rows = number_deviations(counts)
+    spins = sum(counts)
+    needed = _needed_proportion(1 / POCKETS, alpha / POCKETS, True)
+    flagged = [row for row in rows if spins and row.p_adjusted < alpha]
+    extreme = min(rows, key=lambda row: (row.p_adjusted, -abs(row.z)))
+    if flagged:
+        listed = ", ".join(f"{row.number} ({row.count} times, z = {row.z:+.1f})" for row in flagged)
+        words = f"Numbers out of line after Holm's correction for 37 tests: {listed}."
+    else:
+        words = (f"Most unusual number: {extreme.number}, {extreme.count} times for {extreme.expected:.1f} "
+                 f"expected (z = {extreme.z:+.1f}, Holm-corrected over 37 numbers). "
+                 + _verdict(False, spins, needed, extreme.p_adjusted, alpha, "one pocket"))
+    return {
+        "correction": "holm",
+        "rows": [{"number": row.number, "count": row.count, "expected": row.expected, "z": row.z,
+                  "p_value": row.p_value, "p_adjusted": row.p_adjusted} for row in rows],
+        "flagged": [row.number for row in flagged],
+        "spins_needed": needed, "enough_spins": spins >= needed, "plain": words,
+    }
+
+
+def _max_count_section(counts: list[int], alpha: float) -> dict:
+    test = max_count_test(counts)
+    spins = sum(counts)
+    needed = _needed_proportion(1 / POCKETS, alpha / POCKETS, False)
+    flagged = spins > 0 and test.p_value < alpha
+    numbers = " and ".join(str(n) for n in test.numbers)
+    words = (f"Most frequent: {numbers}, {test.count} times for {test.expected:.1f} expected; the chance that "
+             f"some pocket of a fair wheel reaches that is at most {_p(test.p_value)}. "
+             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket"))
+    return {"numbers": list(test.numbers), "count": test.count, "expected": test.expected,
+            "p_value": test.p_value, "p_value_lower": test.p_value_lower, "flagged": flagged,
+            "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
+
+
+def _sectors_section(counts: list[int], wheel_order: Sequence[int], alpha: float) -> dict:
+    windows = sliding_sectors(counts, wheel_order)
+    spins = sum(counts)
+    tests = len(SECTOR_WIDTHS) * POCKETS
+    needed = _needed_proportion(POWER_SECTOR_WIDTH / POCKETS, alpha / tests, True)
+    flagged = [w for w in windows if spins and w.p_adjusted < alpha]
+    top = windows[0]
+    pockets = "-".join(str(n) for n in top.pockets)
+    words = (f"Most unusual run of adjacent pockets: {pockets}, {top.count} times for {top.expected:.1f} "
+             f"expected (Bonferroni-corrected over {tests} overlapping runs of "
+             f"{SECTOR_WIDTHS[0]} to {SECTOR_WIDTHS[-1]} pockets). "
+             + _verdict(bool(flagged), spins, needed, top.p_adjusted, alpha,
+                        f"a sector of {POWER_SECTOR_WIDTH} pockets"))
+    return {
+        "widths": list(SECTOR_WIDTHS), "tests": tests, "correction": "bonferroni",
+        "windows": [{"pockets": list(w.pockets), "count": w.count, "expected": w.expected, "z": w.z,
+                     "p_value": w.p_value, "p_adjusted": w.p_adjusted} for w in windows[:SECTOR_WINDOWS_SHOWN]],
+        "flagged": len(flagged), "spins_needed": needed, "enough_spins": spins >= needed, "plain": words,
+    }
+
+
+def _split_section(counts: list[int], sectors: Mapping[str, frozenset[int]], alpha: float) -> dict:
+    test, cells = sector_split(counts, sectors)
+    spins = sum(counts)
+    smallest = min(cells, key=lambda cell: cell.pockets)
+    null = tuple(cell.pockets / POCKETS for cell in cells)
+    needed = _needed_chi_square(null, frozenset({cells.index(smallest)}), alpha)
+    flagged = spins > 0 and test.p_value < alpha
+    shares = ", ".join(f"{cell.name} {cell.count} ({cell.expected:.1f} expected)" for cell in cells)
+    words = (f"Sectors: {shares}; chi-square {test.statistic:.2f} with {test.df} degrees of freedom. "
+             + _verdict(flagged, spins, needed, test.p_value, alpha, f"{smallest.name} ({smallest.pockets} pockets)"))
+    return {"cells": {cell.name: {"pockets": cell.pockets, "count": cell.count, "expected": cell.expected}
+                      for cell in cells},
+            "statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
+            "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
+
+
+def _signature_section(results: list[tuple[int, str | None, str | None]], wheel_order: Sequence[int],
+                       alpha: float) -> dict:
+    groups = dealer_signatures(results, wheel_order)
+    needed = _needed_chi_square(UNIFORM, frozenset(range(SIGNATURE_SECTOR_WIDTH)), alpha / max(1, len(groups)))
+    rows = []
+    for group in groups:
+        flagged = group.p_adjusted < alpha
+        who = f"{group.croupier or 'unknown croupier'}, {group.direction or 'unknown direction'}"
+        words = (f"{who}: {group.spins:,} spins, commonest distance {group.commonest_distance} pockets on "
+                 f"(chi-square {group.test.statistic:.1f}, {group.test.df} degrees of freedom). "
+                 + _verdict(flagged, group.spins, needed, group.p_adjusted, alpha,
+                            f"a quarter of the wheel ({SIGNATURE_SECTOR_WIDTH} pockets) from the previous result"))
+        rows.append({"croupier": group.croupier, "direction": group.direction, "spins": group.spins,
+                     "distance_counts": list(group.distance_counts), "statistic": group.test.statistic,
+                     "df": group.test.df, "p_value": group.test.p_value, "p_adjusted": group.p_adjusted,
+                     "commonest_distance": group.commonest_distance, "flagged": flagged,
+                     "enough_spins": group.spins >= needed, "plain": words})
+    flagged_groups = [row for row in rows if row["flagged"]]
+    if not rows:
+        words = "Dealer signature: no pair of consecutive results yet."
+    elif flagged_groups:
+        words = "Dealer signature found for " + "; ".join(
+            f"{row['croupier']} ({row['direction']}, corrected p = {_p(row['p_adjusted'])})" for row in flagged_groups) + "."
+    else:
+        words = (f"No dealer signature among {len(rows)} croupier and direction groups (Holm's correction). "
+                 f"Each group needs about {_about(needed)} spins to see a {BIAS:.0%} bias toward a quarter of the wheel.")
+    return {"correction": "holm", "groups": rows, "spins_needed": needed, "plain": words}
+
+
+def summarise(spins: Iterable, wheel_order: Sequence[int], sectors: Mapping[str, frozenset[int]] | None,
+              *, alpha: float = ALPHA) -> dict:
+    """The summary for spins of one wheel with the given geometry (`sectors` None: no sector split,
+    as on an American-numbered wheel, where the announced sectors do not exist, `PT-A 25`)."""
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be strictly between 0 and 1, got {alpha}")
+    if sorted(wheel_order) != list(range(POCKETS)):
+        raise ValueError("the wheel order must hold each of 0..36 exactly once")
+    counts = [0] * POCKETS
+    results: list[tuple[int, str | None, str | None]] = []
+    wheels: set = set()
+    for position, spin in enumerate(spins):
+        number = checked_number(spin.number, position)
+        counts[number] += 1
+        results.append((number, getattr(spin, "croupier", None), direction_name(getattr(spin, "direction", None))))
+        wheels.add(getattr(spin, "wheel", None))
+    if len(wheels) > 1:
+        names = ", ".join(sorted(str(wheel) for wheel in wheels))
+        raise ValueError(f"these spins come from several wheels ({names}): summarise each wheel apart "
+                         "with summary_by_wheel")
+    sections = {
+        "chi_square": _chi_square_section(counts, alpha),
+        "numbers": _numbers_section(counts, alpha),
+        "max_count": _max_count_section(counts, alpha),
+        "sectors": _sectors_section(counts, wheel_order, alpha),
+        "sector_split": _split_section(counts, sectors, alpha) if sectors else None,
+        "signature": _signature_section(results, wheel_order, alpha),
+    }
+    alerts = [name for name, section in sections.items() if section and _is_alert(section)]
+    return {"spins": len(results), "wheel": next(iter(wheels), None), "alpha": alpha, "power": POWER,
+            "bias": BIAS, "counts": counts, **sections, "alerts": alerts}
+
+
+def _is_alert(section: dict) -> bool:
+    if "groups" in section:
+        return any(group["flagged"] for group in section["groups"])
+    return bool(section["flagged"])
+
+
+def summary(spins: Iterable, numbering: str = "french", *, alpha: float = ALPHA) -> dict:
+    """`summarise` for one wheel with the given numbering ("french" or "american"). The sector
+    split exists only on the French numbering (`PT-A 25`)."""
+    from croupier.rules import wheel
+
+    sectors = None
+    if numbering == "french":
+        sectors = {"voisins": frozenset(wheel.VOISINS), "tiers": frozenset(wheel.TIERS),
+                   "orphelins": frozenset(wheel.ORPHELINS)}
+    return summarise(spins, wheel.numbering(numbering), sectors, alpha=alpha)
+
+
+def summary_by_wheel(spins: Iterable, numbering: str = "french", *, alpha: float = ALPHA) -> dict:
+    """One summary per wheel (keyed by the spins' `wheel`), for a journal covering several."""
+    by_wheel: dict = {}
+    for spin in spins:
+        by_wheel.setdefault(getattr(spin, "wheel", None), []).append(spin)
+    return {wheel: summary(group, numbering, alpha=alpha) for wheel, group in by_wheel.items()}
