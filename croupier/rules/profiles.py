@@ -1,0 +1,471 @@
+"""Regulation profiles: one TOML file per regulation in `profiles/`, every value beside the rule it
+comes from. A malformed, missing or unknown key is a ProfileError naming the file and the key.
+"""
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from croupier.rules.announced import CATEGORY as ANNOUNCED_CATEGORY
+from croupier.rules.announced import SERIES
+from croupier.rules.layout import CATEGORY as LAYOUT_CATEGORY
+from croupier.rules.layout import KINDS as LAYOUT_KINDS
+from croupier.rules.wheel import NUMBERINGS
+
+PROFILE_IDS = ("pt-americana", "pt-americana-2002", "pt-srij-french", "ru-american", "mt-fair")
+DEFAULT_PROFILE = "pt-americana"
+
+ALWAYS_OFFERED = ("plein", "split", "street", "corner", "line", "dozen", "column", "simple")
+OPTIONAL_BETS = ("two-dozens", "two-columns", *ANNOUNCED_CATEGORY)
+CATEGORIES = ("columns", "dozens", "simple", "neighbours", "series", "finales", "complete",
+              "lines", "streets", "corners", "splits", "pleins")
+OUTSIDE_CATEGORIES = ("columns", "dozens", "simple")
+WHEEL_BETS = frozenset({*SERIES, "neighbours"})  # need the French ring (PT-A 25)
+
+ZERO_RULES = ("lose", "half-back", "en-prison")
+BREACHES = ("refuse", "play-to-maximum", "excess-win-unpaid")
+COLOUR_VALUES = ("table-minimum", "minimum-or-posted", "multiple-of-minimum", "one-of")
+INACTIVITY_ACTIONS = ("lose-colour", "invite-to-end")
+RELIEF_KINDS = ("none", "at-most", "at-most-or-force-majeure", "equal-intervals")
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be loaded; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    offered: bool
+    rule: str
+    sides: tuple[int, ...] = ()  # number and neighbours: neighbours each side allowed
+
+
+@dataclass(frozen=True)
+class ZeroRule:
+    simple_chances: str  # one of ZERO_RULES; dozens and columns always lose, zero's positions win
+    rule: str
+
+
+@dataclass(frozen=True)
+class PayoutOrder:
+    order: tuple[str, ...]  # categories, first paid first
+    multiple_chances_by_owner: bool  # FR: after the outside bets, owner by owner
+    colour_before_value: bool  # FR: colour chips paid before value chips
+    rule: str
+
+    def rank(self, category: str) -> int:
+        return self.order.index(category)
+
+
+@dataclass(frozen=True)
+class LimitRatios:
+    ratios: Mapping[str, int]  # position kind -> maximum as a multiple of the table minimum
+    rule: str
+
+
+@dataclass(frozen=True)
+class Breach:
+    above_maximum: str  # one of BREACHES
+    rule: str
+
+
+@dataclass(frozen=True)
+class SeriesRange:
+    min: int  # chips counted at the table minimum
+    max: int
+    multiple: int
+
+
+@dataclass(frozen=True)
+class AnnouncedLimits:
+    series: Mapping[str, SeriesRange]  # PT-A 32c
+    neighbours_with_pleins: bool  # PT-A 32d: neighbours plus the player's pleins <= plein maximum
+    combined_ratio: int | None  # PT-B 34c: all series and neighbours <= this x minimum
+    per_position: bool  # RU 4.17: every position of the bet within its own maximum
+    rule: str
+
+
+@dataclass(frozen=True)
+class ColourChips:
+    value: str  # one of COLOUR_VALUES
+    values: tuple[Decimal, ...]  # for "one-of"
+    up_to_plein_maximum: bool
+    rule: str
+
+
+@dataclass(frozen=True)
+class ColourMinimum:
+    outside_pieces: int  # FR: colour chips together on one simple chance, column or dozen
+    numbers_pieces: int  # FR: colour chips on numbers in all, one per combination allowed
+    rule: str
+
+
+@dataclass(frozen=True)
+class ValueChips:
+    categories: frozenset[str]  # where value chips may be played
+    rule: str
+
+
+@dataclass(frozen=True)
+class Inactivity:
+    after_spins: int | None  # consecutive spins without a bet before the action
+    action: str | None  # one of INACTIVITY_ACTIONS
+    only_when_waiting: bool  # PT-A 12: only while someone waits for a colour
+    rule: str
+
+
+@dataclass(frozen=True)
+class Relief:
+    kind: str  # one of RELIEF_KINDS
+    minutes: int | None
+    configurable: bool
+    rule: str
+
+
+@dataclass(frozen=True)
+class BettingPeriod:
+    min_seconds: int | None
+    countdown_required: bool
+    rule: str
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    name: str
+    rule_set: str
+    numbering: str
+    bets: Mapping[str, Offer]
+    zero: ZeroRule
+    payout: PayoutOrder
+    limits: LimitRatios
+    breach: Breach
+    announced_limits: AnnouncedLimits
+    colour_chips: ColourChips
+    colour_minimum: ColourMinimum
+    value_chips: ValueChips
+    inactivity: Inactivity
+    relief: Relief
+    ball_swap_minutes: int | None
+    betting_period: BettingPeriod
+    min_ball_revolutions: int | None
+    min_bets_per_spin: int
+    rules: Mapping[str, str]  # topic -> the rule it comes from
+
+    def offers(self, kind: str) -> bool:
+        """Whether a bet of this kind (a layout kind or an announced kind) may be played."""
+        if kind in ALWAYS_OFFERED:
+            return True
+        offer = self.bets.get(kind)
+        if offer is None or not offer.offered:
+            return False
+        return self.numbering == "french" or kind not in WHEEL_BETS
+
+    def neighbour_sides(self) -> tuple[int, ...]:
+        return self.bets["neighbours"].sides if self.offers("neighbours") else ()
+
+    def value_chips_allowed(self, category: str) -> bool:
+        return category in self.value_chips.categories
+
+
+# --- reading and checking the TOML ---------------------------------------------------------
+
+
+class _Reader:
+    """Checks one file's keys, raising ProfileError with the file and the dotted key."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> ProfileError:
+        return ProfileError(f"{self.source}: {key}: {problem}")
+
+    def table(self, data: Mapping[str, Any], key: str, known: Mapping[str, bool],
+              path: str = "") -> dict:
+        """`data[key]` as a table whose keys are `known` (key -> required)."""
+        path = f"{path}.{key}" if path else key
+        value = data.get(key)
+        if not isinstance(value, dict):
+            raise self.fail(path, "missing" if value is None else "must be a table")
+        for name in value:
+            if name not in known:
+                raise self.fail(f"{path}.{name}", f"unknown key (known: {', '.join(known)})")
+        for name, required in known.items():
+            if required and name not in value:
+                raise self.fail(f"{path}.{name}", "missing")
+        return value
+
+    def get(self, data: Mapping, key: str, path: str, check: Callable[[Any], Any], default=None):
+        if key not in data:
+            return default
+        try:
+            return check(data[key])
+        except (TypeError, ValueError) as error:
+            raise self.fail(f"{path}.{key}" if path else key, str(error)) from None
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("must be a non-empty string")
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("must be a whole number, 0 or more")
+    return value
+
+
+def _positive(value: Any) -> int:
+    if _count(value) == 0:
+        raise ValueError("must be a whole number above 0")
+    return value
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if value not in choices:
+            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
+def _list_of(check: Callable[[Any], Any]) -> Callable[[Any], tuple]:
+    def check_list(value: Any) -> tuple:
+        if not isinstance(value, list):
+            raise ValueError("must be a list")
+        items = tuple(check(item) for item in value)
+        if len(set(items)) != len(items):
+            raise ValueError("lists a value twice")
+        return items
+
+    return check_list
+
+
+def _money(value: Any) -> Decimal:
+    try:
+        amount = Decimal(_text(value))
+    except InvalidOperation:
+        raise ValueError(f"{value!r} is not an amount (write it as a string, like \"2.50\")") from None
+    if not amount.is_finite() or amount <= 0:
+        raise ValueError(f"{value!r} is not an amount above 0")
+    return amount
+
+
+def _sides(value: Any) -> tuple[int, ...]:
+    sides = _list_of(_positive)(value)
+    if any(side > 3 for side in sides):
+        raise ValueError("neighbours each side must be 1, 2 or 3")
+    return tuple(sorted(sides))
+
+
+_TOPICS: dict[str, dict[str, bool]] = {
+    "wheel": {"numbering": True, "rule": True},
+    "zero": {"simple_chances": True, "rule": True},
+    "payout": {"order": True, "multiple_chances_by_owner": True, "colour_before_value": True,
+               "rule": True},
+    "breach": {"above_maximum": True, "rule": True},
+    "announced_limits": {"series": True, "neighbours_with_pleins": True, "combined_ratio": True,
+                         "per_position": True, "rule": True},
+    "colour_chips": {"value": True, "values": False, "up_to_plein_maximum": True, "rule": True},
+    "colour_minimum": {"outside_pieces": True, "numbers_pieces": True, "rule": True},
+    "value_chips": {"categories": True, "rule": True},
+    "inactivity": {"after_spins": False, "action": False, "only_when_waiting": False, "rule": True},
+    "relief": {"kind": True, "minutes": False, "configurable": True, "rule": True},
+    "ball_swap": {"minutes": False, "rule": True},
+    "betting_period": {"min_seconds": False, "countdown_required": False, "rule": True},
+    "min_ball_revolutions": {"value": False, "rule": True},
+    "min_bets_per_spin": {"value": True, "rule": True},
+}
+_TOP_KEYS = {"id": True, "name": True, "rule_set": True, "bets": True, "limits": True,
+             **{topic: True for topic in _TOPICS}}
+
+
+def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
+    """A Profile from the parsed TOML `data`; `source` names the file in error messages."""
+    read = _Reader(source)
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise read.fail(key, f"unknown key (known: {', '.join(_TOP_KEYS)})")
+    for key in ("id", "name", "rule_set"):
+        if key not in data:
+            raise read.fail(key, "missing")
+    header = {key: read.get(data, key, "", _text) for key in ("id", "name", "rule_set")}
+    t = {topic: read.table(data, topic, known) for topic, known in _TOPICS.items()}
+    rules = {topic: read.get(t[topic], "rule", topic, _text) for topic in _TOPICS}
+
+    bets = _read_bets(read, data)
+    numbering = read.get(t["wheel"], "numbering", "wheel", _one_of(tuple(NUMBERINGS)))
+    rules["bets"] = "; ".join(dict.fromkeys(offer.rule for offer in bets.values()))
+    limits = _read_limits(read, data, bets)
+    rules["limits"] = limits.rule
+    offered = {kind for kind, offer in bets.items() if offer.offered}
+
+    payout_t = t["payout"]
+    order = read.get(payout_t, "order", "payout", _list_of(_one_of(CATEGORIES)))
+    needed = {LAYOUT_CATEGORY[k] for k in ALWAYS_OFFERED}
+    needed |= {ANNOUNCED_CATEGORY.get(k) or LAYOUT_CATEGORY[k] for k in offered}
+    missing = [c for c in CATEGORIES if c in needed and c not in order]
+    if missing:
+        raise read.fail("payout.order", f"does not place {', '.join(missing)}")
+    payout = PayoutOrder(
+        order,
+        read.get(payout_t, "multiple_chances_by_owner", "payout", _flag),
+        read.get(payout_t, "colour_before_value", "payout", _flag),
+        rules["payout"],
+    )
+
+    colour_t = t["colour_chips"]
+    colour_value = read.get(colour_t, "value", "colour_chips", _one_of(COLOUR_VALUES))
+    values = read.get(colour_t, "values", "colour_chips", _list_of(_money), ())
+    if (colour_value == "one-of") != bool(values):
+        raise read.fail("colour_chips.values", 'lists the values exactly when value = "one-of"')
+
+    inactivity_t = t["inactivity"]
+    after = read.get(inactivity_t, "after_spins", "inactivity", _positive)
+    action = read.get(inactivity_t, "action", "inactivity", _one_of(INACTIVITY_ACTIONS))
+    if (after is None) != (action is None):
+        raise read.fail("inactivity.action" if after else "inactivity.after_spins",
+                        "after_spins and action go together")
+
+    relief_t = t["relief"]
+    relief_kind = read.get(relief_t, "kind", "relief", _one_of(RELIEF_KINDS))
+    relief_minutes = read.get(relief_t, "minutes", "relief", _positive)
+    if (relief_kind == "none") != (relief_minutes is None):
+        raise read.fail("relief.minutes", 'is given exactly when kind is not "none"')
+
+    announced_t = t["announced_limits"]
+    zero_t, breach_t, minimum_t, period_t = (t["zero"], t["breach"], t["colour_minimum"],
+                                             t["betting_period"])
+    return Profile(
+        id=header["id"],
+        name=header["name"],
+        rule_set=header["rule_set"],
+        numbering=numbering,
+        bets=MappingProxyType(bets),
+        zero=ZeroRule(read.get(zero_t, "simple_chances", "zero", _one_of(ZERO_RULES)),
+                      rules["zero"]),
+        payout=payout,
+        limits=limits,
+        breach=Breach(read.get(breach_t, "above_maximum", "breach", _one_of(BREACHES)),
+                      rules["breach"]),
+        announced_limits=AnnouncedLimits(
+            _read_series(read, announced_t),
+            read.get(announced_t, "neighbours_with_pleins", "announced_limits", _flag),
+            read.get(announced_t, "combined_ratio", "announced_limits", _count) or None,
+            read.get(announced_t, "per_position", "announced_limits", _flag),
+            rules["announced_limits"],
+        ),
+        colour_chips=ColourChips(
+            colour_value, values,
+            read.get(colour_t, "up_to_plein_maximum", "colour_chips", _flag),
+            rules["colour_chips"],
+        ),
+        colour_minimum=ColourMinimum(
+            read.get(minimum_t, "outside_pieces", "colour_minimum", _count),
+            read.get(minimum_t, "numbers_pieces", "colour_minimum", _count),
+            rules["colour_minimum"],
+        ),
+        value_chips=ValueChips(
+            frozenset(read.get(t["value_chips"], "categories", "value_chips",
+                               _list_of(_one_of(CATEGORIES)))),
+            rules["value_chips"],
+        ),
+        inactivity=Inactivity(
+            after, action,
+            read.get(inactivity_t, "only_when_waiting", "inactivity", _flag, False),
+            rules["inactivity"],
+        ),
+        relief=Relief(relief_kind, relief_minutes,
+                      read.get(relief_t, "configurable", "relief", _flag), rules["relief"]),
+        ball_swap_minutes=read.get(t["ball_swap"], "minutes", "ball_swap", _positive),
+        betting_period=BettingPeriod(
+            read.get(period_t, "min_seconds", "betting_period", _positive),
+            read.get(period_t, "countdown_required", "betting_period", _flag, False),
+            rules["betting_period"],
+        ),
+        min_ball_revolutions=read.get(t["min_ball_revolutions"], "value",
+                                      "min_ball_revolutions", _positive),
+        min_bets_per_spin=read.get(t["min_bets_per_spin"], "value", "min_bets_per_spin", _count),
+        rules=MappingProxyType(rules),
+    )
+
+
+def _read_bets(read: _Reader, data: Mapping[str, Any]) -> dict[str, Offer]:
+    table = read.table(data, "bets", {kind: True for kind in OPTIONAL_BETS})
+    bets = {}
+    for kind in OPTIONAL_BETS:
+        known = {"offered": True, "rule": True}
+        if kind == "neighbours":
+            known["sides"] = True
+        entry = read.table(table, kind, known, "bets")
+        path = f"bets.{kind}"
+        offered = read.get(entry, "offered", path, _flag)
+        sides = read.get(entry, "sides", path, _sides, ())
+        if kind == "neighbours" and offered and not sides:
+            raise read.fail(f"{path}.sides", "lists no number of neighbours for an offered bet")
+        bets[kind] = Offer(offered, read.get(entry, "rule", path, _text), sides)
+    return bets
+
+
+def _read_limits(read: _Reader, data: Mapping[str, Any], bets: Mapping[str, Offer]) -> LimitRatios:
+    # A two-way bet the profile does not offer needs no maximum.
+    known = {kind: kind not in bets or bets[kind].offered for kind in LAYOUT_KINDS}
+    table = read.table(data, "limits", {**known, "rule": True})
+    ratios = {kind: read.get(table, kind, "limits", _positive)
+              for kind in LAYOUT_KINDS if kind in table}
+    return LimitRatios(MappingProxyType(ratios), read.get(table, "rule", "limits", _text))
+
+
+def _read_series(read: _Reader, announced: Mapping[str, Any]) -> Mapping[str, SeriesRange]:
+    table = read.table(announced, "series", {name: False for name in SERIES}, "announced_limits")
+    ranges = {}
+    for name in table:
+        path = f"announced_limits.series.{name}"
+        entry = read.table(table, name, {"min": True, "max": True, "multiple": True},
+                           "announced_limits.series")
+        low, high, step = (read.get(entry, key, path, _positive) for key in ("min", "max", "multiple"))
+        if low > high or low % step or high % step:
+            raise read.fail(path, f"min {low} and max {high} must be multiples of {step}, min <= max")
+        ranges[name] = SeriesRange(low, high, step)
+    return MappingProxyType(ranges)
+
+
+def load_profile_file(path: str | Path) -> Profile:
+    """A profile from an explicit file (a house's own, or a test's malformed one)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as error:
+        raise ProfileError(f"{path}: cannot be read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ProfileError(f"{path}: not valid TOML: {error}") from None
+    return parse_profile(data, str(path))
+
+
+@lru_cache(maxsize=None)
+def load_profile(profile_id: str = DEFAULT_PROFILE) -> Profile:
+    """One of the shipped profiles, by id (PROFILE_IDS)."""
+    if profile_id not in PROFILE_IDS:
+        raise ProfileError(f"{profile_id!r} is not a profile; use one of {', '.join(PROFILE_IDS)}")
+    source = resources.files("croupier.rules") / "profiles" / f"{profile_id}.toml"
+    with resources.as_file(source) as path:
+        profile = load_profile_file(path)
+    if profile.id != profile_id:
+        raise ProfileError(f"{profile_id}.toml: id: says {profile.id!r}, not {profile_id!r}")
+    return profile
