@@ -1,15 +1,12 @@
 """The five regulation profiles as data, and clear errors for a malformed profile file."""
 import re
-from importlib import resources
 
 import pytest
 
 from croupier.rules.profiles import (DEFAULT_PROFILE, PROFILE_IDS, ProfileError,
                                      load_profile, load_profile_file)
 
-
-def shipped_text(profile_id: str) -> str:
-    return (resources.files("croupier.rules") / "profiles" / f"{profile_id}.toml").read_text()
+from rules_support import shipped_text
 
 
 @pytest.mark.parametrize("profile_id", PROFILE_IDS)

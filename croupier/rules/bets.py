@@ -1,0 +1,144 @@
+"""A bet: what is played (a layout position or an announced recipe), how many chips per unit of it,
+and whose chips they are. Parsed from the grammar of `croupier payout`:
+
+    BET  := SPEC [ "x" CHIPS ] [ "@" OWNER ]
+    SPEC := 17 | 14/17 | 16/17/18 | 13/14/16/17 | 13/14/15/16/17/18 | dozen1 ... column2+3
+          | red black even odd low high | voisins zero-spiel tiers orphelins nassa
+          | neighbours:N:K | complete:N | finale:D | finale:A/B
+
+OWNER is a colour name, or `value` for value (face-value) chips.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from croupier.rules import announced
+from croupier.rules.layout import Position, parse_position
+from croupier.rules.profiles import Profile
+
+VALUE_CHIPS = "value"  # the owner of value chips, as opposed to a player's colour
+
+_OWNER = re.compile(r"[^\W\d_][\w-]*")
+
+
+class BetError(ValueError):
+    """A bet that cannot be played under the profile; the message starts with the argument."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    text: str  # the bet as given, echoed verbatim
+    spec: str  # canonical: "14/17", "dozen1+2", "voisins", "neighbours:17:2", "complete:0"
+    kind: str  # a layout kind ("split") or an announced kind ("voisins", "finale-a-cheval")
+    category: str  # the payout-order category (issue 2): "splits", "series", "complete", ...
+    recipe: tuple[tuple[Position, int], ...]  # (position, chips) for one chip per unit
+    chips: int  # chips per unit of the recipe
+    owner: str | None  # a colour name, VALUE_CHIPS, or None when not said
+    stake: int = field(init=False)  # chips in all
+    # For each winning number 0..36: (half-chips won, half-chips of the stake kept) at one chip
+    # per unit, so settlement is a lookup.
+    outcomes: tuple[tuple[int, int], ...] = field(repr=False, compare=False)
+
+    @property
+    def units(self) -> tuple[tuple[Position, int], ...]:
+        """(position, chips) as they lie on the layout."""
+        return tuple((position, per_unit * self.chips) for position, per_unit in self.recipe)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stake", self.chips * sum(n for _, n in self.recipe))
+
+    @property
+    def value_chips(self) -> bool:
+        return self.owner == VALUE_CHIPS
+
+    def with_chips(self, chips: int) -> Bet:
+        """The same bet with `chips` per unit (what plays after a limit cut it down)."""
+        return replace(self, chips=chips)
+
+
+_OUTCOMES: dict[str, tuple[tuple[int, int], ...]] = {}
+
+
+def _outcomes(spec: str, recipe: tuple[tuple[Position, int], ...]) -> tuple[tuple[int, int], ...]:
+    cached = _OUTCOMES.get(spec)
+    if cached is None:
+        table = []
+        for number in range(37):
+            hits = [(p, chips) for p, chips in recipe if number in p.numbers]
+            table.append((sum(chips * p.pays_halves for p, chips in hits),
+                          sum(2 * chips for _, chips in hits)))
+        cached = _OUTCOMES[spec] = tuple(table)
+    return cached
+
+
+def _play(spec: str, profile: Profile) -> tuple[announced.Recipe, str]:
+    """The recipe and payout category of a SPEC, refused if the profile does not offer it."""
+    word, _, rest = spec.partition(":")
+    word = word.lower()
+    if word in announced.SERIES and not rest:
+        recipe = announced.series(word)
+    elif word == "neighbours":
+        number, each_side = _numbers(rest, 2, "neighbours:N:K")
+        sides = profile.neighbour_sides()
+        if sides and each_side not in sides:
+            allowed = " or ".join(filter(None, (", ".join(map(str, sides[:-1])), str(sides[-1]))))
+            raise ValueError(f"{profile.id} takes {allowed} neighbours each side, not {each_side} "
+                             f"({profile.bets['neighbours'].rule})")
+        recipe = announced.number_and_neighbours(number, each_side)
+    elif word == "complete":
+        recipe = announced.complete(*_numbers(rest, 1, "complete:N"))
+    elif word == "finale" and "/" in rest:
+        recipe = announced.finale_a_cheval(*_numbers(rest.replace("/", ":"), 2, "finale:A/B"))
+    elif word == "finale":
+        recipe = announced.finale_en_plein(*_numbers(rest, 1, "finale:D"))
+    else:
+        position = parse_position(spec)
+        recipe = announced.Recipe(position.name, position.kind, ((position, 1),))
+    if not profile.offers(recipe.kind):
+        offer = profile.bets[recipe.kind]
+        why = (f"it needs the French numbering and this wheel is {profile.numbering}"
+               if offer.offered else offer.rule)
+        raise ValueError(f"{profile.id} does not offer {recipe.kind} bets ({why})")
+    category = announced.CATEGORY.get(recipe.kind) or recipe.units[0][0].category
+    return recipe, category
+
+
+def _numbers(text: str, count: int, form: str) -> list[int]:
+    parts = text.split(":")
+    if len(parts) != count or not all(p.isdecimal() for p in parts):
+        raise ValueError(f"write it as {form}")
+    return [int(p) for p in parts]
+
+
+def make_bet(spec: str, chips: int, owner: str | None, profile: Profile, text: str | None = None) -> Bet:
+    """A bet of `chips` per unit of `spec`, owned by `owner`, checked against the profile."""
+    text = text if text is not None else spec
+    try:
+        recipe, category = _play(spec.strip(), profile)
+    except ValueError as error:
+        raise BetError(f"{text}: {error}") from None
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
+        raise BetError(f"{text}: chips must be a whole number above 0, not {chips!r}")
+    if owner is not None and owner != VALUE_CHIPS and not _OWNER.fullmatch(owner):
+        raise BetError(f"{text}: {owner!r} is not a colour name")
+    if owner == VALUE_CHIPS and not profile.value_chips_allowed(category):
+        raise BetError(f"{text}: value chips may not be played on {category} under {profile.id} "
+                       f"({profile.value_chips.rule})")
+    return Bet(text, recipe.name, recipe.kind, category, recipe.units, chips, owner,
+               _outcomes(recipe.name, recipe.units))
+
+
+def parse_bet(text: str, profile: Profile) -> Bet:
+    """A bet from `SPEC[xCHIPS][@OWNER]`, e.g. `orphelinsx5@blue`, `14/17@red`, `complete:17x2`."""
+    body, at, owner = text.strip().partition("@")
+    if at and not owner.strip():
+        raise BetError(f"{text}: nothing after @ (write a colour name, or {VALUE_CHIPS})")
+    spec, x, chips = body.rpartition("x")  # no SPEC word holds an x
+    if not x:
+        spec, chips = body, "1"
+    if not chips.isdecimal() or int(chips) < 1:
+        raise BetError(f"{text}: x{chips} is not a number of chips (a whole number above 0)")
+    if not spec.strip():
+        raise BetError(f"{text}: no bet before x{chips}")
+    return make_bet(spec, int(chips), owner.strip() if at else None, profile, text)
