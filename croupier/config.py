@@ -1,0 +1,477 @@
+"""The table's configuration: one TOML file over the packaged defaults (default-config.toml).
+
+`load_config(path)` reads a file, `default_config()` the defaults alone. A file holds only what it
+changes; every problem is a ConfigError naming the file and the key. Rule references are to
+../shared/REGULATIONS.md.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+# The wheel decoders' names (croupier.wheel); "none" is a table without a sensor.
+WHEEL_PROTOCOLS = (
+    "cammegh-ss2",
+    "cammegh-m360-basic",
+    "cammegh-m360-advanced",
+    "cammegh-m360-extended",
+    "line",
+)
+NO_WHEEL = "none"
+PROFILE_IDS = ("pt-americana", "pt-americana-2002", "pt-srij-french", "ru-american", "mt-fair")
+LANGUAGES = ("pt", "en")
+ROLES = ("croupier", "inspector", "pit-boss")
+BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_DESTINATIONS = ("auto", "journal", "file", "none")
+# BCM numbers on the 40-pin header. 0 and 1 are the HAT ID EEPROM bus, never for general use.
+GPIO_PINS = range(2, 28)
+# The Pi's own UART pins (TX, RX): taken when the wheel is wired to the GPIO UART.
+UART_PINS = (14, 15)
+UART_DEVICES = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
+BALL_DIAMETER_MM = (Decimal(18), Decimal(24))  # PT-A 17
+SEGMENT_NAMES = ("a", "b", "c", "d", "e", "f", "g")
+LAMP_NAMES = ("red", "black", "green", "bets_open", "no_more_bets", "void")
+SYSTEM_CONFIG = Path("/etc/croupier/croupier.toml")
+DEFAULTS_NAME = "default-config.toml"
+
+
+class ConfigError(ValueError):
+    """A configuration problem: which file, which key, what is wrong."""
+
+    def __init__(self, source: str, key: str, problem: str):
+        self.source, self.key, self.problem = source, key, problem
+        super().__init__(f"{source}: {key}: {problem}" if key else f"{source}: {problem}")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str
+    name: str
+    profile: str
+    minimum: Decimal
+    currency: str
+    language: str
+
+
+@dataclass(frozen=True)
+class Ball:
+    id: str
+    diameter_mm: Decimal
+
+
+@dataclass(frozen=True)
+class StaffMember:
+    name: str
+    role: str
+
+
+@dataclass(frozen=True)
+class WheelConfig:
+    protocol: str
+    device: str
+    baud: int
+
+
+@dataclass(frozen=True)
+class KeypadConfig:
+    kind: str  # "usb" or "gpio"
+    rows: tuple[int, ...]  # BCM pins, used when kind is "gpio"
+    columns: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Lamps:
+    red: int
+    black: int
+    green: int
+    bets_open: int
+    no_more_bets: int
+    void: int
+
+
+@dataclass(frozen=True)
+class DisplayBoardConfig:
+    segments: tuple[int, ...]  # a..g
+    digits: tuple[int, int]  # tens, units
+    lamps: Lamps
+    active_high: bool
+
+
+@dataclass(frozen=True)
+class LoggingConfig:
+    level: str
+    destination: str
+    file: Path
+
+
+@dataclass(frozen=True)
+class Config:
+    table: TableConfig
+    colours: tuple[str, ...]
+    balls: tuple[Ball, ...]
+    staff: tuple[StaffMember, ...]
+    wheel: WheelConfig | None  # None: no sensor, results come from the keypad
+    keypad: KeypadConfig
+    display: DisplayBoardConfig | None  # None: no display board wired
+    journal_path: Path
+    logging: LoggingConfig
+    source: Path | None  # the file read, None for the defaults alone
+
+    def gpio_pins(self) -> dict[str, int]:
+        """Every GPIO pin the configuration uses, by the key that names it."""
+        pins: dict[str, int] = {}
+        if self.keypad.kind == "gpio":
+            pins.update({f"keypad.rows[{i}]": p for i, p in enumerate(self.keypad.rows)})
+            pins.update({f"keypad.columns[{i}]": p for i, p in enumerate(self.keypad.columns)})
+        if self.display is not None:
+            pins.update({f"display.segments[{i}]": p for i, p in enumerate(self.display.segments)})
+            pins.update({f"display.digits[{i}]": p for i, p in enumerate(self.display.digits)})
+            pins.update({f"display.lamps.{n}": getattr(self.display.lamps, n) for n in LAMP_NAMES})
+        return pins
+
+
+def default_config(environ: Mapping[str, str] | None = None) -> Config:
+    """The packaged defaults: enough to run the demo."""
+    return _build(_defaults_raw(), DEFAULTS_NAME, None, os.environ if environ is None else environ)
+
+
+def load_config(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Config:
+    """The file at `path` over the defaults. Raises ConfigError naming the file and the key."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            raw = tomllib.load(f, parse_float=Decimal)  # money and millimetres stay exact
+    except OSError as e:
+        raise ConfigError(str(path), "", f"cannot read it: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(str(path), "", f"not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(str(path), "", "not valid TOML: the file is not UTF-8 text") from None
+    merged = _merge(_defaults_raw(), raw)
+    return _build(merged, str(path), path, os.environ if environ is None else environ)
+
+
+def config_path(argument: str | None, environ: Mapping[str, str] | None = None) -> Path | None:
+    """Which file a command reads: --config, else $CROUPIER_CONFIG, else /etc/croupier/croupier.toml
+    when it exists; None means the defaults alone."""
+    environ = os.environ if environ is None else environ
+    if argument:
+        return Path(argument)
+    if environ.get("CROUPIER_CONFIG"):
+        return Path(environ["CROUPIER_CONFIG"])
+    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None
+
+
+def config_from_argument(argument: str | None, environ: Mapping[str, str] | None = None) -> Config:
+    """The configuration a command runs with, given its --config argument (or None)."""
+    path = config_path(argument, environ)
+    return default_config(environ) if path is None else load_config(path, environ)
+
+
+def setup_logging(config: LoggingConfig, environ: Mapping[str, str] | None = None) -> logging.Handler | None:
+    """Send croupier's log where the configuration says; returns the handler installed, if any.
+
+    The Textual screens draw on stderr, so the log never goes there: under systemd it goes to the
+    journal through stdout (StandardOutput=journal in the units), elsewhere to a file.
+    """
+    environ = os.environ if environ is None else environ
+    destination = config.destination
+    if destination == "auto":
+        destination = "journal" if stdout_is_journal(environ) else "file"
+    if destination == "none":
+        return None
+    if destination == "journal":
+        handler: logging.Handler = logging.StreamHandler(sys.__stdout__)
+        handler.setFormatter(_JournalFormatter())
+    else:
+        config.file.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(config.file, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("croupier")
+    root.setLevel(config.level.upper())
+    root.addHandler(handler)
+    return handler
+
+
+def stdout_is_journal(environ: Mapping[str, str]) -> bool:
+    """True when systemd connected our stdout to the journal: $JOURNAL_STREAM names its device and
+    inode. A child process (textual-serve's) inherits the variable but not that stdout."""
+    try:
+        device, inode = (int(x) for x in environ["JOURNAL_STREAM"].split(":"))
+        st = os.fstat(sys.__stdout__.fileno())
+    except (KeyError, ValueError, OSError, AttributeError):
+        return False
+    return (st.st_dev, st.st_ino) == (device, inode)
+
+
+class _JournalFormatter(logging.Formatter):
+    """journald reads a leading <N> as the syslog priority of the line."""
+
+    PRIORITIES = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+    def __init__(self) -> None:
+        super().__init__("%(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        priority = self.PRIORITIES.get(record.levelno, 6)
+        return "\n".join(f"<{priority}>{line}" for line in super().format(record).splitlines())
+
+
+def _defaults_raw() -> dict[str, Any]:
+    text = resources.files("croupier").joinpath(DEFAULTS_NAME).read_text(encoding="utf-8")
+    return tomllib.loads(text, parse_float=Decimal)
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """Tables merge key by key; any other value (lists included) replaces the default."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            merged[key] = _merge(base[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+class _Reader:
+    """Reads one TOML table, checking types and ranges; errors carry the file and the dotted key."""
+
+    def __init__(self, source: str, prefix: str, data: Any):
+        self.source, self.prefix = source, prefix
+        if not isinstance(data, dict):
+            raise self.error("", f"expected a table, got {_describe(data)}")
+        self.data = data
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}.{name}" if self.prefix else name
+
+    def error(self, name: str, problem: str) -> ConfigError:
+        return ConfigError(self.source, self.key(name) if name else self.prefix, problem)
+
+    def only(self, *names: str) -> None:
+        for name in self.data:
+            if name not in names:
+                raise self.error(name, f"unknown key; known keys here: {', '.join(names)}")
+
+    def value(self, name: str) -> Any:
+        if name not in self.data:
+            raise self.error(name, "missing")
+        return self.data[name]
+
+    def text(self, name: str, pattern: str | None = None, choices: tuple[str, ...] = ()) -> str:
+        value = self.value(name)
+        if not isinstance(value, str):
+            raise self.error(name, f"expected text, got {_describe(value)}")
+        if choices and value not in choices:
+            raise self.error(name, f"{value!r} is not one of: {', '.join(choices)}")
+        if not value.strip():
+            raise self.error(name, "must not be empty")
+        if pattern and not re.fullmatch(pattern, value):
+            raise self.error(name, f"{value!r} is not allowed here")
+        return value
+
+    def integer(self, name: str, value: Any = None) -> int:
+        value = self.value(name) if value is None else value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(name, f"expected a whole number, got {_describe(value)}")
+        return value
+
+    def number(self, name: str) -> Decimal:
+        value = self.value(name)
+        if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+            raise self.error(name, f"expected a number, got {_describe(value)}")
+        value = Decimal(value)
+        if not value.is_finite():
+            raise self.error(name, f"expected a number, got {value}")
+        return value
+
+    def flag(self, name: str) -> bool:
+        value = self.value(name)
+        if not isinstance(value, bool):
+            raise self.error(name, f"expected true or false, got {_describe(value)}")
+        return value
+
+    def array(self, name: str, length: int | None = None) -> list[Any]:
+        value = self.value(name)
+        if not isinstance(value, list):
+            raise self.error(name, f"expected a list, got {_describe(value)}")
+        if length is not None and len(value) != length:
+            raise self.error(name, f"expected {length} entries, got {len(value)}")
+        return value
+
+    def pin(self, name: str, value: Any = None) -> int:
+        pin = self.integer(name, value)
+        if pin not in GPIO_PINS:
+            raise self.error(name, f"{pin} is not a GPIO of the 40-pin header (BCM 2-27)")
+        return pin
+
+    def pins(self, name: str, length: int) -> tuple[int, ...]:
+        values = self.array(name, length)
+        return tuple(self.pin(f"{name}[{i}]", v) for i, v in enumerate(values))
+
+    def path(self, name: str, base: Path) -> Path:
+        return base / Path(self.text(name))  # an absolute path stays as it is
+
+    def section(self, name: str) -> "_Reader":
+        return _Reader(self.source, self.key(name), self.value(name))
+
+
+def _describe(value: Any) -> str:
+    """How a wrong value reads in an error: its TOML kind and, when short, the value."""
+    if isinstance(value, bool):
+        return f"true/false ({str(value).lower()})"
+    if isinstance(value, (int, Decimal)):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"text ({value!r})"
+    return {list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping[str, str]) -> Config:
+    top = _Reader(source, "", raw)
+    top.only("table", "colours", "balls", "staff", "wheel", "keypad", "display", "journal", "logging")
+    state_dir = Path(environ.get("STATE_DIRECTORY", "").split(":")[0] or ".").absolute()
+    wheel = _wheel(top.section("wheel"))
+    config = Config(
+        table=_table(top.section("table")),
+        colours=_colours(top),
+        balls=_balls(top),
+        staff=_staff(top),
+        wheel=wheel,
+        keypad=_keypad(top.section("keypad")),
+        display=_display(top.section("display")),
+        journal_path=_journal(top.section("journal"), state_dir),
+        logging=_logging(top.section("logging"), state_dir),
+        source=path,
+    )
+    _check_pins(config, source)
+    return config
+
+
+def _table(r: _Reader) -> TableConfig:
+    r.only("id", "name", "profile", "minimum", "currency", "language")
+    minimum = r.number("minimum")
+    if minimum <= 0:
+        raise r.error("minimum", f"the table minimum must be above zero, got {minimum}")
+    return TableConfig(
+        id=r.text("id", pattern=r"[A-Za-z0-9._-]{1,32}"),
+        name=r.text("name"),
+        profile=r.text("profile", choices=PROFILE_IDS),
+        minimum=minimum,
+        currency=r.text("currency", pattern=r"[A-Z]{3}"),
+        language=r.text("language", choices=LANGUAGES),
+    )
+
+
+def _colours(top: _Reader) -> tuple[str, ...]:
+    names = top.array("colours")
+    if not names:
+        raise top.error("colours", "a table needs at least one colour (PT-A 8)")
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise top.error(f"colours[{i}]", f"expected a colour name, got {_describe(name)}")
+        if name.casefold() in seen:
+            raise top.error(f"colours[{i}]", f"{name!r} is listed twice (also colours[{seen[name.casefold()]}])")
+        seen[name.casefold()] = i
+    return tuple(names)
+
+
+def _balls(top: _Reader) -> tuple[Ball, ...]:
+    entries = top.array("balls")
+    if len(entries) < 2:
+        raise top.error("balls", f"a table needs two balls used alternately (PT-A 17), got {len(entries)}")
+    balls: list[Ball] = []
+    for i, entry in enumerate(entries):
+        r = _Reader(top.source, f"balls[{i}]", entry)
+        r.only("id", "diameter_mm")
+        ball = Ball(id=r.text("id"), diameter_mm=r.number("diameter_mm"))
+        low, high = BALL_DIAMETER_MM
+        if not low <= ball.diameter_mm <= high:
+            raise r.error("diameter_mm", f"{ball.diameter_mm} mm is outside {low}-{high} mm (PT-A 17)")
+        if any(b.id == ball.id for b in balls):
+            raise r.error("id", f"ball {ball.id!r} is listed twice")
+        balls.append(ball)
+    return tuple(balls)
+
+
+def _staff(top: _Reader) -> tuple[StaffMember, ...]:
+    members: list[StaffMember] = []
+    for i, entry in enumerate(top.array("staff")):
+        r = _Reader(top.source, f"staff[{i}]", entry)
+        r.only("name", "role")
+        member = StaffMember(name=r.text("name"), role=r.text("role", choices=ROLES))
+        if any(m.name == member.name for m in members):
+            raise r.error("name", f"{member.name!r} is listed twice")
+        members.append(member)
+    return tuple(members)
+
+
+def _wheel(r: _Reader) -> WheelConfig | None:
+    r.only("protocol", "device", "baud")
+    protocol = r.text("protocol", choices=(*WHEEL_PROTOCOLS, NO_WHEEL))
+    device = r.text("device")
+    if not device.startswith("/"):
+        raise r.error("device", f"{device!r} is not a device path such as /dev/croupier-wheel")
+    baud = r.integer("baud")
+    if baud not in BAUD_RATES:
+        raise r.error("baud", f"{baud} is not a serial speed; use one of {', '.join(map(str, BAUD_RATES))}")
+    # Keys a table does not use yet are still checked: switching them on later must not surprise.
+    return None if protocol == NO_WHEEL else WheelConfig(protocol=protocol, device=device, baud=baud)
+
+
+def _keypad(r: _Reader) -> KeypadConfig:
+    r.only("kind", "rows", "columns")
+    return KeypadConfig(kind=r.text("kind", choices=("usb", "gpio")), rows=r.pins("rows", 4), columns=r.pins("columns", 4))
+
+
+def _display(r: _Reader) -> DisplayBoardConfig | None:
+    r.only("enabled", "active_high", "segments", "digits", "lamps")
+    enabled = r.flag("enabled")
+    lamps = r.section("lamps")
+    lamps.only(*LAMP_NAMES)
+    tens, units = r.pins("digits", 2)
+    board = DisplayBoardConfig(
+        segments=r.pins("segments", len(SEGMENT_NAMES)),
+        digits=(tens, units),
+        lamps=Lamps(**{name: lamps.pin(name) for name in LAMP_NAMES}),
+        active_high=r.flag("active_high"),
+    )
+    return board if enabled else None
+
+
+def _journal(r: _Reader, state_dir: Path) -> Path:
+    r.only("path")
+    return r.path("path", state_dir)
+
+
+def _logging(r: _Reader, state_dir: Path) -> LoggingConfig:
+    r.only("level", "destination", "file")
+    return LoggingConfig(
+        level=r.text("level", choices=LOG_LEVELS),
+        destination=r.text("destination", choices=LOG_DESTINATIONS),
+        file=r.path("file", state_dir),
+    )
+
+
+def _check_pins(config: Config, source: str) -> None:
+    """Each pin in use drives one thing and keeps off the wheel's UART."""
+    uart_wheel = config.wheel is not None and config.wheel.device in UART_DEVICES
+    owner: dict[int, str] = {}
+    for key, pin in config.gpio_pins().items():
+        if uart_wheel and pin in UART_PINS:
+            raise ConfigError(
+                source, key, f"GPIO {pin} is the UART the wheel uses ({config.wheel.device}); pick another pin"
+            )
+        if pin in owner:
+            raise ConfigError(source, key, f"GPIO {pin} is already used by {owner[pin]}")
+        owner[pin] = key
