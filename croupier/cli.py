@@ -11,6 +11,7 @@ import sys
 # name -> (module, summary). The summary lives here so `croupier --help` imports nothing.
 COMMANDS: dict[str, tuple[str, str]] = {
     # Each subcommand registers here, in the order a user meets them.
+    "doctor": ("croupier.commands.doctor", "check this machine can run the table, and how to fix what cannot"),
 }
 
 

@@ -1,0 +1,320 @@
+"""`croupier doctor`: is this machine ready to run the table, and if not, what to do about it.
+
+Each check looks at the system only through a Probes object, so tests hand in fakes; SystemProbes
+is the real machine. A check returns Findings: ok, warn (works, but look at it) or fail.
+"""
+from __future__ import annotations
+
+import glob
+import importlib.util
+import os
+import shutil
+import stat
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from croupier.config import UART_DEVICES, Config, ConfigError, config_path, default_config, load_config
+
+SERVICE_USER = "croupier"
+# Below this the journal may stop mid-shift; below the warning level it is time to archive.
+JOURNAL_FAIL_BYTES = 50 * 1024**2
+JOURNAL_WARN_BYTES = 500 * 1024**2
+# A clock before this year has never been set (a Pi has no battery clock before the Pi 5).
+EARLIEST_SANE_YEAR = 2025
+LATEST_SANE_YEAR = 2100
+# gpiozero 2.0 tries its pin drivers in this order (gpiozero.devices.Device._default_pin_factory).
+PIN_DRIVERS = (("lgpio", "lgpio"), ("rpigpio", "RPi.GPIO"), ("pigpio", "pigpio"))
+INSTALL_PIN_DRIVER = (
+    "install the pin driver: `sudo apt install python3-lgpio` on a Pi 5, "
+    "`sudo apt install python3-rpi.gpio` on a Pi 1-4 (hw/install.sh does this)"
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    status: str  # "ok", "warn", "fail" or "skip"
+    message: str
+    fix: str = ""
+
+
+@dataclass(frozen=True)
+class UserInfo:
+    name: str
+    uid: int
+    gids: frozenset[int]
+
+
+class Probes(Protocol):
+    def stat(self, path: str) -> os.stat_result | None: ...  # follows links; None if absent
+    def user(self, name: str) -> UserInfo | None: ...
+    def group_name(self, gid: int) -> str: ...
+    def holders(self, path: str) -> list[tuple[int, str]]: ...  # (pid, command) with it open
+    def is_root(self) -> bool: ...
+    def board_model(self) -> str | None: ...  # None when not a Raspberry Pi
+    def module_available(self, name: str) -> bool: ...
+    def glob(self, pattern: str) -> list[str]: ...
+    def disk_free(self, path: str) -> int: ...
+    def read_only(self, path: str) -> bool: ...
+    def ntp_synchronized(self) -> bool | None: ...  # None when it cannot be told
+    def now(self) -> datetime: ...
+
+
+def run_checks(config_argument: str | None, probes: Probes, user: str = SERVICE_USER) -> list[Finding]:
+    config, finding = check_config(config_argument)
+    findings = [finding]
+    if config is None:
+        findings += [Finding(name, "skip", "not checked: the configuration did not load") for name in ("user", "wheel", "gpio", "journal")]
+    else:
+        service_user = probes.user(user)
+        findings += [
+            check_user(service_user, user, probes),
+            check_wheel(config, probes, service_user, user),
+            check_gpio(config, probes, service_user, user),
+            check_journal(config, probes, service_user, user),
+        ]
+    findings.append(check_clock(probes))
+    return findings
+
+
+def check_config(argument: str | None) -> tuple[Config | None, Finding]:
+    path = config_path(argument)
+    if path is None:
+        return default_config(), Finding(
+            "config", "warn", "no configuration file: using the built-in defaults",
+            "the table service reads /etc/croupier/croupier.toml: run hw/install.sh, or write it from croupier/default-config.toml",
+        )
+    try:
+        config = load_config(path)
+    except ConfigError as e:
+        return None, Finding("config", "fail", str(e), f"edit {path}; every key and its default is in croupier/default-config.toml")
+    t = config.table
+    wheel = "no wheel sensor" if config.wheel is None else f"wheel {config.wheel.protocol} on {config.wheel.device}"
+    return config, Finding("config", "ok", f"{path}: table {t.id} ({t.name}), profile {t.profile}, {wheel}")
+
+
+def check_user(user: UserInfo | None, user_name: str, probes: Probes) -> Finding:
+    if user is None:
+        return Finding("user", "fail", f"there is no user {user_name} to run the table", "run hw/install.sh, which creates it")
+    groups = ", ".join(sorted(probes.group_name(gid) for gid in user.gids))
+    return Finding("user", "ok", f"{user_name} is in groups {groups}")
+
+
+def check_wheel(config: Config, probes: Probes, user: UserInfo | None, user_name: str) -> Finding:
+    if config.wheel is None:
+        return Finding("wheel", "ok", "no wheel sensor configured: results are typed on the keypad")
+    device = config.wheel.device
+    st = probes.stat(device)
+    if st is None:
+        if device in UART_DEVICES:
+            fix = "enable the UART with the lines of hw/config.txt.snippet in /boot/firmware/config.txt, then reboot"
+        else:
+            fix = (
+                "plug in the wheel's serial adapter; `ls -l /dev/serial/by-id/` shows it, and the udev rule "
+                "hw/99-croupier-wheel.rules gives it its name (`sudo udevadm trigger`); or correct wheel.device"
+            )
+        return Finding("wheel", "fail", f"{device} does not exist", fix)
+    if not stat.S_ISCHR(st.st_mode):
+        return Finding("wheel", "fail", f"{device} is not a serial device", "set wheel.device to the wheel's serial adapter")
+    access = _access_problem("wheel", device, st, probes, user, user_name, want=0o6)
+    if access:
+        return access
+    holders = probes.holders(device)
+    others = [(pid, cmd) for pid, cmd in holders if "croupier" not in cmd]
+    if others:
+        held = ", ".join(f"{cmd} (pid {pid})" for pid, cmd in others)
+        fix = "stop that program"
+        if any("ModemManager" in cmd for _, cmd in others):
+            fix = "ModemManager probes serial adapters: `sudo systemctl disable --now ModemManager`"
+        return Finding("wheel", "fail", f"{device} is held by {held}", fix)
+    unseen = "" if probes.is_root() else " (run as root to see other users' processes)"
+    table = "; open in croupier (pid " + ", ".join(str(pid) for pid, _ in holders) + ")" if holders else ""
+    usable = f", usable by {user_name}" if user else ""
+    return Finding("wheel", "ok", f"{device} is a serial device{usable}, not held by another program{unseen}{table}")
+
+
+def check_gpio(config: Config, probes: Probes, user: UserInfo | None, user_name: str) -> Finding:
+    users = [u for u, used in (("the GPIO keypad", config.keypad.kind == "gpio"), ("the display board", config.display is not None)) if used]
+    if not users:
+        return Finding("gpio", "ok", "no GPIO in use (USB keypad, no display board)")
+    needed = " and ".join(users)
+    model = probes.board_model()
+    if model is None:
+        return Finding(
+            "gpio", "fail", f"not a Raspberry Pi: {needed} cannot work here",
+            "run on the Pi; elsewhere use `croupier demo` (mock pins), or set display.enabled = false and keypad.kind = \"usb\"",
+        )
+    pi5 = "Raspberry Pi 5" in model
+    driver = next((name for name, module in PIN_DRIVERS if probes.module_available(module)), "native")
+    if driver == "native" or (pi5 and driver == "rpigpio"):
+        what = "no pin driver is installed" if driver == "native" else "RPi.GPIO does not work on a Pi 5"
+        return Finding("gpio", "fail", f"{model}: {what}; gpiozero would fall back to {driver}", INSTALL_PIN_DRIVER)
+    if driver == "pigpio":
+        return Finding(
+            "gpio", "fail", f"{model}: gpiozero would use pigpio, which needs the pigpiod daemon over the network",
+            f"the table service has no network; {INSTALL_PIN_DRIVER}",
+        )
+    nodes = probes.glob("/dev/gpiochip*") if driver == "lgpio" else probes.glob("/dev/gpiomem")
+    if not nodes:
+        return Finding("gpio", "fail", f"{model}: gpiozero would use {driver}, but its device is missing", "update Raspberry Pi OS (`sudo apt full-upgrade`) and reboot")
+    st = probes.stat(nodes[0])
+    access = _access_problem("gpio", nodes[0], st, probes, user, user_name, want=0o6) if st else None
+    return access or Finding("gpio", "ok", f"{model}: gpiozero will use {driver} for {needed}")
+
+
+def check_journal(config: Config, probes: Probes, user: UserInfo | None, user_name: str) -> Finding:
+    directory = str(config.journal_path.parent)
+    st = probes.stat(directory)
+    if st is None:
+        return Finding(
+            "journal", "fail", f"the journal's directory {directory} does not exist",
+            f"the table service creates /var/lib/croupier itself; for another place: `sudo install -d -o {user_name} -g {user_name} -m 750 {directory}`",
+        )
+    if probes.read_only(directory):
+        return Finding("journal", "fail", f"{directory} is on a read-only filesystem", "mount the journal's partition read-write: see hw/read-only-root.md")
+    access = _access_problem("journal", directory, st, probes, user, user_name, want=0o3)
+    if access:
+        return access
+    free = probes.disk_free(directory)
+    where = f"{directory}: {free // 1024**2} MB free"
+    if free < JOURNAL_FAIL_BYTES:
+        return Finding("journal", "fail", f"{where}, too little for a shift", "free space, or move journal.path to a larger partition (hw/read-only-root.md)")
+    if free < JOURNAL_WARN_BYTES:
+        return Finding("journal", "warn", f"{where}, running low", "archive old journals (croupier verify them first) or use a larger card")
+    return Finding("journal", "ok", f"{where}" + (f", writable by {user_name}" if user else ""))
+
+
+def check_clock(probes: Probes) -> Finding:
+    now = probes.now()
+    if not EARLIEST_SANE_YEAR <= now.year <= LATEST_SANE_YEAR:
+        return Finding(
+            "clock", "fail", f"the clock says {now:%Y-%m-%d %H:%M}: it has never been set",
+            "connect the Pi to a time server (NTP) or fit a battery clock; meanwhile `sudo timedatectl set-time 'YYYY-MM-DD HH:MM:SS'`",
+        )
+    synced = probes.ntp_synchronized()
+    if synced:
+        return Finding("clock", "ok", f"{now:%Y-%m-%d %H:%M}, synchronised with a time server")
+    told = "is not synchronised" if synced is False else "cannot be confirmed as synchronised"
+    return Finding(
+        "clock", "fail", f"{now:%Y-%m-%d %H:%M} {told} with a time server; ball swaps and reliefs are timed by it",
+        "a Pi without a battery clock restarts from an old time after a power cut: set NTP= to the casino's "
+        "time server in /etc/systemd/timesyncd.conf and `sudo systemctl enable --now systemd-timesyncd`, or fit a battery clock",
+    )
+
+
+def report(findings: list[Finding]) -> str:
+    lines = []
+    for f in findings:
+        lines.append(f"{f.status.upper() if f.status == 'fail' else f.status:5} {f.check:8} {f.message}")
+        if f.fix and f.status != "ok":
+            lines.append(f"{'':14} fix: {f.fix}")
+    failures = sum(f.status == "fail" for f in findings)
+    lines.append(f"{failures} problem{'s' if failures != 1 else ''} to fix." if failures else "Ready.")
+    return "\n".join(lines)
+
+
+def _allows(st: os.stat_result, user: UserInfo, want: int) -> bool:
+    """Unix permission bits: `want` (4 read, 2 write, 1 search) for this user on this file."""
+    if user.uid == 0:
+        return True
+    shift = 6 if st.st_uid == user.uid else 3 if st.st_gid in user.gids else 0
+    return (st.st_mode >> shift) & want == want
+
+
+def _access_problem(check: str, path: str, st: os.stat_result, probes: Probes, user: UserInfo | None, user_name: str, want: int) -> Finding | None:
+    """Why `user` cannot use `path`, or None. A missing user is check_user's finding."""
+    if user is None or _allows(st, user, want):
+        return None
+    group = probes.group_name(st.st_gid)
+    mode = f"{st.st_mode & 0o777:04o}"
+    if st.st_gid not in user.gids:
+        fix = f"`sudo usermod -aG {group} {user_name}`, then restart the service"
+        return Finding(check, "fail", f"{path} belongs to group {group} (mode {mode}) and user {user_name} is not in it", fix)
+    return Finding(check, "fail", f"{path} (group {group}, mode {mode}) does not let group {group} read and write", f"`sudo chmod g+rw {path}`; for a device, the udev rule should set MODE=\"0660\"")
+
+
+class SystemProbes:
+    """The real machine."""
+
+    def stat(self, path: str) -> os.stat_result | None:
+        try:
+            return os.stat(path)
+        except OSError:
+            return None
+
+    def user(self, name: str) -> UserInfo | None:
+        import pwd
+
+        try:
+            entry = pwd.getpwnam(name)
+        except KeyError:
+            return None
+        return UserInfo(name, entry.pw_uid, frozenset(os.getgrouplist(name, entry.pw_gid)))
+
+    def group_name(self, gid: int) -> str:
+        import grp
+
+        try:
+            return grp.getgrgid(gid).gr_name
+        except KeyError:
+            return str(gid)
+
+    def holders(self, path: str) -> list[tuple[int, str]]:
+        target = os.path.realpath(path)
+        found = []
+        for pid_dir in glob.glob("/proc/[0-9]*"):
+            pid = int(pid_dir.rsplit("/", 1)[1])
+            if pid == os.getpid():
+                continue
+            try:
+                if any(os.readlink(fd) == target for fd in glob.glob(f"{pid_dir}/fd/*")):
+                    found.append((pid, Path(pid_dir, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()))
+            except OSError:
+                continue  # gone, or another user's process
+        return found
+
+    def is_root(self) -> bool:
+        return os.geteuid() == 0
+
+    def board_model(self) -> str | None:
+        try:
+            model = Path("/proc/device-tree/model").read_bytes().rstrip(b"\0").decode(errors="replace")
+        except OSError:
+            return None
+        return model if model.startswith("Raspberry Pi") else None
+
+    def module_available(self, name: str) -> bool:
+        # Found without importing it: RPi.GPIO raises on import on anything but a Pi.
+        package, _, sub = name.partition(".")
+        spec = importlib.util.find_spec(package)
+        if spec is None or not sub:
+            return spec is not None
+        return any(glob.glob(os.path.join(loc, f"{sub}*")) for loc in spec.submodule_search_locations or ())
+
+    def glob(self, pattern: str) -> list[str]:
+        return sorted(glob.glob(pattern))
+
+    def disk_free(self, path: str) -> int:
+        return shutil.disk_usage(path).free
+
+    def read_only(self, path: str) -> bool:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+
+    def ntp_synchronized(self) -> bool | None:
+        try:
+            out = subprocess.run(
+                ["timedatectl", "show", "-p", "NTPSynchronized", "--value"],
+                capture_output=True, text=True, timeout=10,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            out = None
+        if out is not None and out.returncode == 0 and out.stdout.strip() in {"yes", "no"}:
+            return out.stdout.strip() == "yes"
+        # Without a reachable timedated: systemd-timesyncd leaves this file once synchronised.
+        return True if Path("/run/systemd/timesync/synchronized").exists() else None
+
+    def now(self) -> datetime:
+        return datetime.now()
