@@ -1,0 +1,81 @@
+"""The unit files in systemd/ pass `systemd-analyze verify` (CI installs systemd in .ci/run).
+
+verify insists that ExecStart= programs exist, so each unit is checked as a copy whose
+/opt/croupier/venv paths point at this test's own virtualenv.
+"""
+from __future__ import annotations
+
+import configparser
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from croupier.cli import COMMANDS
+from croupier.config import SYSTEM_CONFIG
+
+ROOT = Path(__file__).resolve().parents[2]
+UNITS = sorted((ROOT / "systemd").glob("*.service"))
+INSTALLED_VENV = "/opt/croupier/venv/bin/"
+ANALYZE = shutil.which("systemd-analyze")
+needs_systemd = pytest.mark.skipif(
+    ANALYZE is None, reason="systemd-analyze is not installed (CI installs it: apt-get install systemd)"
+)
+
+
+def verify(unit_text: str, name: str, directory: Path) -> subprocess.CompletedProcess:
+    venv_bin = str(Path(sys.executable).parent) + "/"
+    (directory / name).write_text(unit_text.replace(INSTALLED_VENV, venv_bin), encoding="utf-8")
+    return subprocess.run(
+        [ANALYZE, "verify", "--man=no", str(directory / name)], capture_output=True, text=True, timeout=120
+    )
+
+
+def service_section(unit: Path) -> configparser.SectionProxy:
+    parser = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("=",))
+    parser.optionxform = str
+    parser.read(unit, encoding="utf-8")
+    return parser["Service"]
+
+
+def test_the_three_units_exist():
+    assert [u.name for u in UNITS] == ["croupier-billboard.service", "croupier-review-web.service", "croupier-table.service"]
+
+
+@needs_systemd
+@pytest.mark.parametrize("unit", UNITS, ids=lambda u: u.name)
+def test_unit_passes_systemd_analyze_verify(unit, tmp_path):
+    result = verify(unit.read_text(encoding="utf-8"), unit.name, tmp_path)
+    # Unknown keys and bad values are only warnings to verify: any output at all is a failure.
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+@needs_systemd
+def test_verify_as_run_here_catches_a_mistyped_key(tmp_path):
+    # Guards the test above: a misspelt key must not pass unnoticed.
+    text = (ROOT / "systemd" / "croupier-table.service").read_text(encoding="utf-8")
+    result = verify(text.replace("WatchdogSec=", "WatchdogSecs="), "croupier-table.service", tmp_path)
+    assert "WatchdogSecs" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("unit", UNITS, ids=lambda u: u.name)
+def test_unit_starts_a_croupier_command_with_options_it_accepts(unit):
+    # A unit naming a missing command or option would leave the screen black at power-on.
+    exec_start = service_section(unit)["ExecStart"]
+    words = exec_start.replace("'", " ").replace('"', " ").split()
+    at = words.index(INSTALLED_VENV + "croupier")
+    command, options = words[at + 1], [w for w in words[at + 2 :] if w.startswith("--")]
+    if command not in COMMANDS:
+        pytest.skip(f"croupier {command} is not registered in croupier/cli.py yet")
+    croupier = Path(sys.executable).parent / "croupier"
+    usage = subprocess.run([str(croupier), command, "--help"], capture_output=True, text=True, timeout=120)
+    assert usage.returncode == 0, usage.stderr
+    for option in options:
+        assert option in usage.stdout, f"croupier {command} does not take {option}"
+
+
+def test_the_table_unit_reads_the_configuration_doctor_checks():
+    exec_start = service_section(ROOT / "systemd" / "croupier-table.service")["ExecStart"]
+    assert f"--config {SYSTEM_CONFIG}" in exec_start
