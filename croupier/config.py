@@ -17,6 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from croupier.rules.profiles import PROFILE_IDS
+
 # The wheel decoders' names (croupier.wheel); "none" is a table without a sensor.
 WHEEL_PROTOCOLS = (
     "cammegh-ss2",
@@ -26,7 +28,6 @@ WHEEL_PROTOCOLS = (
     "line",
 )
 NO_WHEEL = "none"
-PROFILE_IDS = ("pt-americana", "pt-americana-2002", "pt-srij-french", "ru-american", "mt-fair")
 LANGUAGES = ("pt", "en")
 ROLES = ("croupier", "inspector", "pit-boss")
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
