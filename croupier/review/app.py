@@ -1,0 +1,176 @@
+"""The pit boss review app: a read-only window on the journal, one shift at a time, driven by the
+keyboard. It opens the journal in SQLite's read-only mode and touches no hardware, so it is safe to
+serve to a browser with textual-serve."""
+from __future__ import annotations
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
+
+from croupier.journal.store import Entry, Journal, JournalError
+from croupier.review.croupiers import croupier_figures, croupier_table
+from croupier.review.ledger import colour_ledger, ledger_table
+from croupier.review.messages import SpinChosen
+from croupier.review.procedures import procedure_tables
+from croupier.review.shifts import Shift, list_shifts, load_entries
+from croupier.review.spin_pane import SpinPane
+from croupier.review.spin_story import spin_story
+from croupier.review.statistics_pane import StatisticsPane, statistics_text
+from croupier.review.tables_pane import TablesPane
+from croupier.review.timeline import timeline
+from croupier.review.timeline_pane import TimelinePane
+from croupier.rules.wheel import numbering as wheel_numbering
+from croupier.stats import SPIN_KINDS, counted_spins, summary, wheel_chart
+from croupier.table.events import to_record
+
+
+def profile_numbering(profile_id: str | None) -> str:
+    """The wheel numbering of a profile; French when the profile is unknown to this program."""
+    from croupier.rules.profiles import load_profile
+
+    try:
+        return load_profile(profile_id).numbering if profile_id else "french"
+    except (ValueError, OSError):
+        return "french"
+
+
+def shift_statistics(entries: list[Entry], numbering: str) -> tuple[dict, str]:
+    records = ((entry.seq, to_record(entry.event)) for entry in entries if entry.event.kind in SPIN_KINDS)
+    result = summary(counted_spins(records), numbering)
+    return result, wheel_chart(result["counts"], wheel_numbering(numbering))
+
+
+class ReviewApp(App):
+    TITLE = "croupier review"
+    CSS = "#journal-line { height: auto; padding: 0 1; background: $boost; }"
+    BINDINGS = [
+        Binding("1", "tab('timeline')", "Timeline"),
+        Binding("2", "tab('spin')", "Spin"),
+        Binding("3", "tab('procedures')", "Procedures"),
+        Binding("4", "tab('colours')", "Colours"),
+        Binding("5", "tab('croupiers')", "Croupiers"),
+        Binding("6", "tab('statistics')", "Statistics"),
+        Binding("slash", "filter", "Filter"),
+        Binding("j", "jump", "Jump to spin"),
+        Binding("left_square_bracket", "shift(-1)", "Earlier shift"),
+        Binding("right_square_bracket", "shift(1)", "Later shift"),
+        Binding("a", "journal_statistics", "Stats: whole journal", show=False),
+        Binding("s", "show_shift_statistics", "Stats: this shift", show=False),
+        Binding("escape", "leave_input", "Back to the list", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, journal: Journal) -> None:
+        super().__init__()
+        if not journal.read_only:
+            raise ValueError("the review app needs a journal opened read-only")
+        self.journal = journal
+        self.shifts: list[Shift] = []
+        self.shift: Shift | None = None
+        self.entries: list[Entry] = []
+        self.numbering = "french"
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="journal-line", markup=False)
+        with TabbedContent(initial="timeline", id="tabs"):
+            with TabPane("1 Timeline", id="timeline"):
+                yield TimelinePane(id="timeline-pane")
+            with TabPane("2 Spin", id="spin"):
+                yield SpinPane(id="spin-pane")
+            with TabPane("3 Procedures", id="procedures"):
+                yield TablesPane(id="procedures-pane")
+            with TabPane("4 Colours", id="colours"):
+                yield TablesPane(id="colours-pane")
+            with TabPane("5 Croupiers", id="croupiers"):
+                yield TablesPane(id="croupiers-pane")
+            with TabPane("6 Statistics", id="statistics"):
+                yield StatisticsPane(id="statistics-pane")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.shifts = list_shifts(self.journal)
+        if not self.shifts:
+            self._journal_line("the journal holds no events yet")
+            return
+        await self.load_shift(self.shifts[-1])
+
+    def _journal_line(self, extra: str = "") -> None:
+        seq, digest = self.journal.head
+        line = f"{self.journal.path} (read-only) | head: event {seq}, hash {digest}"
+        if self.shift:
+            line += f"\n{self.shift.label} of {len(self.shifts)} | events {self.shift.first_seq}-{self.shift.last_seq}"
+        self.query_one("#journal-line", Static).update(line + (f"\n{extra}" if extra else ""))
+
+    async def load_shift(self, shift: Shift) -> None:
+        self.shift = shift
+        try:
+            self.entries = load_entries(self.journal, shift)
+        except JournalError as error:
+            self.entries = []
+            self._journal_line(f"CANNOT SHOW THIS SHIFT: {error}")
+            return
+        self.numbering = profile_numbering(shift.profile)
+        self._journal_line()
+        self.query_one(TimelinePane).show(timeline(self.entries))
+        await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(self.entries))
+        await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(self.entries))])
+        await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(self.entries))])
+        self.action_show_shift_statistics()
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one("#tabs", TabbedContent).active = tab
+
+    def action_filter(self) -> None:
+        self.action_tab("timeline")
+        self.query_one("#timeline-filter", Input).focus()
+
+    def action_jump(self) -> None:
+        self.action_tab("spin")
+        number = self.query_one("#spin-number", Input)
+        number.value = ""  # ready for a new number
+        number.focus()
+
+    def action_leave_input(self) -> None:
+        if self.query_one("#tabs", TabbedContent).active == "timeline":
+            self.query_one("#timeline-table", DataTable).focus()
+        else:
+            self.set_focus(None)
+
+    async def action_shift(self, step: int) -> None:
+        if self.shift is None:
+            return
+        index = self.shifts.index(self.shift) + step
+        if 0 <= index < len(self.shifts):
+            await self.load_shift(self.shifts[index])
+        else:
+            self.notify("no earlier shift" if step < 0 else "this is the latest shift")
+
+    def action_show_shift_statistics(self) -> None:
+        if self.shift is None:
+            return
+        result, chart = shift_statistics(self.entries, self.numbering)
+        self.query_one(StatisticsPane).show(statistics_text(result, chart, self.shift.label))
+
+    def action_journal_statistics(self) -> None:
+        self.query_one(StatisticsPane).show("Reading every counted spin of the journal...")
+        self._journal_statistics()
+
+    @work(thread=True, exclusive=True)
+    def _journal_statistics(self) -> None:
+        spins = counted_spins(self.journal.records(SPIN_KINDS))
+        result = summary(spins, self.numbering)
+        text = statistics_text(result, wheel_chart(result["counts"], wheel_numbering(self.numbering)),
+                               "whole journal")
+        self.call_from_thread(self.query_one(StatisticsPane).show, text)
+
+    def on_spin_chosen(self, message: SpinChosen) -> None:
+        story = spin_story(self.entries, message.spin)
+        pane = self.query_one(SpinPane)
+        pane.show(story)
+        self.action_tab("spin")
+        # Focus must follow into the pane, or the hidden timeline hands it back and its tab returns.
+        pane.query_one("#spin-scroll").focus()

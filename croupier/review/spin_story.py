@@ -1,0 +1,113 @@
+"""Everything about one spin, for a dispute (`PT-A 31`, `PT-B 33`): how its result was obtained and
+by whom, any golpe nulo before it, any correction after it, and each colour's bets and payouts
+exactly as they were settled."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from croupier.journal.store import Entry
+from croupier.rules.wheel import colour as pocket_colour
+from croupier.table import events as ev
+
+
+@dataclass
+class SpinStory:
+    spin: int
+    launches: list[ev.BallLaunched] = field(default_factory=list)  # more than one after a void
+    voids: list[ev.SpinVoided] = field(default_factory=list)
+    entered: list[ev.ResultEntered] = field(default_factory=list)
+    result: ev.ResultRecorded | None = None
+    corrections: list[ev.ResultCorrected] = field(default_factory=list)
+    bets: list[ev.BetsPlaced | ev.BetsWithdrawn] = field(default_factory=list)
+    rebuilt: list[ev.WinningBetsRebuilt] = field(default_factory=list)
+    chip_values: dict[str, Decimal] = field(default_factory=dict)  # colour -> value when settled
+
+    @property
+    def number(self) -> int | None:
+        """The number that counts: the last correction's, else the recorded one."""
+        if self.corrections:
+            return self.corrections[-1].number
+        return self.result.number if self.result else None
+
+    @property
+    def source(self) -> str:
+        if self.result is None:
+            return "no result recorded"
+        how = self.result.source.value
+        if self.result.confirmed_by:
+            how += f", confirmed by {self.result.confirmed_by}"
+        for correction in self.corrections:
+            how += f"; corrected {correction.previous} -> {correction.number} by {correction.by}: {correction.reason}"
+        return how
+
+    @property
+    def outcomes(self) -> tuple[ev.ColourOutcome, ...]:
+        """The settlement that stands: a correction settles the spin again on its number."""
+        for correction in reversed(self.corrections):
+            if correction.outcomes:
+                return correction.outcomes
+        return self.result.outcomes if self.result else ()
+
+    def money(self, outcome: ev.ColourOutcome) -> Decimal | None:
+        value = self.chip_values.get(outcome.colour)
+        return None if value is None else (Decimal(outcome.won.numerator) / outcome.won.denominator) * value
+
+    def lines(self) -> list[str]:
+        """The story as the pit boss reads it out."""
+        if self.result is None and not self.launches and not self.voids:
+            return [f"spin {self.spin}: nothing recorded"]
+        out = [f"spin {self.spin}"]
+        if self.number is not None:
+            out.append(f"result: {self.number} {pocket_colour(self.number)}")
+        out.append(f"source: {self.source}")
+        for launch in self.launches:
+            out.append(f"launch {launch.time.astimezone():%H:%M:%S}: ball {launch.ball}, croupier {launch.croupier}, "
+                       f"{launch.direction.value}")
+        for void in self.voids:
+            back = f", ball put back in {void.put_back}" if void.put_back is not None else ""
+            out.append(f"golpe nulo {void.time.astimezone():%H:%M:%S}: {void.reason.value} ({void.source.value}) "
+                       f"by {void.by}{back}")
+        for bet in self.bets:
+            if isinstance(bet, ev.BetsWithdrawn):
+                out.append(f"{bet.colour}: bets taken back")
+            else:
+                out.append(f"{bet.colour} bets: " + ", ".join(f"{s.bet} x{s.chips}" for s in bet.stakes))
+        for rebuilt in self.rebuilt:
+            out.append(f"winning bets rebuilt by {rebuilt.by} (PT-A 31): " + "; ".join(
+                f"{colour}: " + ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
+                for colour, stakes in rebuilt.stakes.items()))
+        for outcome in self.outcomes:
+            money = self.money(outcome)
+            paid = f" = {money:.2f}" if money is not None else ""
+            prison = f", {outcome.imprisoned} en prison" if outcome.imprisoned else ""
+            out.append(f"{outcome.colour}: staked {outcome.staked}, paid {outcome.won}{paid}, returned "
+                       f"{outcome.returned}, lost {outcome.lost}{prison}")
+        return out
+
+
+def spin_story(entries: Iterable[Entry], spin: int) -> SpinStory:
+    story = SpinStory(spin)
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, ev.ColourAssigned) and story.result is None:
+            story.chip_values[event.colour] = event.chip_value  # the value when the spin was settled
+        if getattr(event, "spin", None) != spin:
+            continue
+        match event:
+            case ev.BallLaunched():
+                story.launches.append(event)
+            case ev.SpinVoided():
+                story.voids.append(event)
+            case ev.ResultEntered():
+                story.entered.append(event)
+            case ev.ResultRecorded():
+                story.result = event
+            case ev.ResultCorrected():
+                story.corrections.append(event)
+            case ev.BetsPlaced() | ev.BetsWithdrawn():
+                story.bets.append(event)
+            case ev.WinningBetsRebuilt():
+                story.rebuilt.append(event)
+    return story

@@ -1,0 +1,148 @@
+"""Pilot tests walk the review app by keyboard, as a pit boss would, over a journal whose every
+figure is known by hand (conftest.shift_events)."""
+import hashlib
+import sqlite3
+
+import pytest
+from textual.widgets import DataTable, Input, Static, TabbedContent
+
+from croupier.journal.store import JournalError
+from croupier.review.app import ReviewApp
+from croupier.review.shifts import open_read_only
+
+
+def cell_texts(table: DataTable) -> list[list[str]]:
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def detail(app) -> str:
+    return str(app.query_one("#spin-detail", Static).render())
+
+
+async def test_timeline_shows_every_event_and_filters_narrow_it(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        table = app.query_one("#timeline-table", DataTable)
+        assert table.row_count == 38
+        journal_line = str(app.query_one("#journal-line", Static).render())
+        assert "read-only" in journal_line and "event 38" in journal_line
+        await pilot.press("slash")
+        await pilot.press(*"kind:spin-voided")
+        await pilot.press("enter")
+        rows = cell_texts(table)
+        assert len(rows) == 1 and "VOID (chip-fell" in rows[0][4]
+        # Rui was at the wheel from 20:30 to 21:45: spins 3 and 4, the alarm, the ball swap.
+        app.query_one("#timeline-filter", Input).value = "croupier:rui kind:result-recorded,result-corrected"
+        await pilot.press("slash", "enter")
+        assert [row[4][:6] for row in cell_texts(table)] == ["spin 3", "spin 3", "spin 4"]
+        app.query_one("#timeline-filter", Input).value = "colour:blue"
+        await pilot.press("slash", "enter")
+        assert len(cell_texts(table)) == 3  # assigned, bet on spin 1, settled on spin 1
+        app.query_one("#timeline-filter", Input).value = "ball:B2"
+        await pilot.press("slash", "enter")
+        assert cell_texts(table)[0][4] == "ball swapped B1 -> B2 by Rui"
+
+
+async def test_a_filter_it_cannot_read_is_refused_with_the_reason(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("slash", *"kind:spin-exploded", "enter")
+        status = str(app.query_one("#timeline-status", Static).render())
+        assert "'spin-exploded' is not an event type" in status
+        assert app.query_one("#timeline-table", DataTable).row_count == 38  # the list is unchanged
+
+
+async def test_enter_on_a_spin_event_opens_the_spin_for_a_dispute(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("slash", *"kind:result-corrected", "enter")
+        await pilot.press("enter")
+        assert app.query_one("#tabs", TabbedContent).active == "spin"
+        text = detail(app)
+        assert "result: 24 black" in text
+        assert "corrected 5 -> 24 by Marta: sensor misread; ball seen in 24" in text
+        assert "ball B1, croupier Rui, anticlockwise" in text
+        assert "red bets: plein 5 x1" in text
+        assert "red: staked 1, paid 0" in text and "lost 1" in text
+
+
+async def test_jump_to_a_spin_by_number_shows_void_keypad_and_payouts(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("j", "2", "enter")
+        text = detail(app)
+        assert "result: 32 red" in text and "source: keypad, confirmed by Ana" in text
+        assert "golpe nulo" in text and "chip-fell" in text and "ball put back in 17" in text
+        await pilot.press("escape", "j", "1", "enter")
+        text = detail(app)
+        # Red's plein 17 x2 pays 35 x 2 = 70 chips of 5: 350.00; blue's "red" x5 loses on 17 black.
+        assert "red: staked 2, paid 70 = 350.00, returned 2, lost 0" in text
+        assert "blue: staked 5, paid 0 = 0.00, returned 0, lost 5" in text
+
+
+async def test_procedures_colours_and_croupiers_tabs(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(160, 60)) as pilot:
+        await pilot.press("3")
+        assert app.query_one("#tabs", TabbedContent).active == "procedures"
+        tables = {str(static.render()).split(" (")[0]: table for static, table in zip(
+            app.query("#procedures-pane > Static"), app.query("#procedures-pane > DataTable"))}
+        assert cell_texts(tables["Voids"])[0][1:3] == ["2", "chip-fell"]
+        assert cell_texts(tables["Corrections"])[0][1:5] == ["3", "5", "24", "Marta"]
+        alarm = cell_texts(tables["Alarms"])[0]
+        assert alarm[2] == "direction-repeated" and alarm[5].startswith("Rui") and alarm[6].startswith("Marta")
+        assert cell_texts(tables["Balls"])[0][2] == "B1 -> B2"
+        assert [row[4] for row in cell_texts(tables["Reliefs"])] == ["in time", "OVERDUE"]
+
+        await pilot.press("4")
+        ledger = cell_texts(app.query_one("#colours-pane > DataTable", DataTable))
+        red, blue = ledger
+        # red: 100 chips; staked 2 + 1 + 1; paid 70 (spin 3's 35 undone by the correction); lost 1 + 1.
+        assert red[:3] == ["red", "player-1", "5"]
+        assert red[4:11] == ["100", "4", "70", "2", "2", "68", "340.00"]
+        assert red[11] == "166 chips for 166 on record = 830"
+        assert blue[4:11] == ["50", "5", "0", "0", "5", "-5", "-50.00"]
+
+        await pilot.press("5")
+        figures = {row[0]: row for row in cell_texts(app.query_one("#croupiers-pane > DataTable", DataTable))}
+        # Ana: 20:00-20:30 and 21:45-22:00 = 45 min, 2 spins = 2.7 an hour, the void, 70 chips paid.
+        assert figures["Ana"][1:11] == ["0h45", "2", "0h30", "2", "2.7", "1", "0", "0", "70", "350.00"]
+        # Rui: 20:30-21:45, 2 spins = 1.6 an hour, the repeated direction, relieved late.
+        assert figures["Rui"][1:11] == ["1h15", "1", "1h15", "2", "1.6", "0", "1", "1", "0", "0.00"]
+
+
+async def test_statistics_tab_speaks_plainly_and_draws_the_wheel(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 60)) as pilot:
+        await pilot.press("6")
+        text = str(app.query_one("#statistics-text", Static).render())
+        assert "4 counted spins" in text
+        assert "too few to mean much" in text
+        assert "spins per pocket on a fair wheel" in text
+        await pilot.press("a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "whole journal: 4 counted spins" in str(app.query_one("#statistics-text", Static).render())
+
+
+async def test_the_review_cannot_write_to_the_journal(shift_journal):
+    before = hashlib.sha256(shift_journal.read_bytes()).hexdigest()
+    journal = open_read_only(shift_journal)
+    app = ReviewApp(journal)
+    async with app.run_test(size=(140, 45)) as pilot:
+        for key in ("1", "2", "3", "4", "5", "6", "a", "j", "3", "enter", "escape", "left_square_bracket"):
+            await pilot.press(key)
+        await app.workers.wait_for_complete()
+    with pytest.raises(JournalError, match="read-only"):
+        journal.append([])
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        journal._conn.execute("INSERT INTO meta VALUES ('intruder', 'x')")  # below the Python API too
+    journal.close()
+    assert hashlib.sha256(shift_journal.read_bytes()).hexdigest() == before
+
+
+def test_the_app_refuses_a_journal_open_for_writing(shift_journal):
+    from croupier.journal.store import Journal
+
+    with Journal.open(shift_journal) as writable, pytest.raises(ValueError, match="read-only"):
+        ReviewApp(writable)
