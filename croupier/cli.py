@@ -11,7 +11,10 @@ import sys
 # name -> (module, summary). The summary lives here so `croupier --help` imports nothing.
 COMMANDS: dict[str, tuple[str, str]] = {
     # Each subcommand registers here, in the order a user meets them.
+    "payout": ("croupier.commands.payout", "what to collect and pay for a winning number, in the order the regulation says"),
     "doctor": ("croupier.commands.doctor", "check this machine can run the table, and how to fix what cannot"),
+    "wheel-sim": ("croupier.commands.wheel_sim", "play simulated wheel games on a pseudo-terminal (prints its device path)"),
+    "wheel-replay": ("croupier.commands.wheel_replay", "decode a wheel capture (timestamped log or raw lines) and print its events"),
 }
 
 

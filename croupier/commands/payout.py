@@ -1,0 +1,151 @@
+"""`croupier payout`: what the bank collects and pays for a winning number, in the croupier's order.
+
+    croupier payout --profile ID --number N [--json] [--value OWNER=AMOUNT] BET...
+    BET := SPEC [ "x" CHIPS ] [ "@" OWNER ]      e.g. 17  14/17x2@blue  orphelinsx5@red  complete:17
+
+Only the rules core is imported, so the answer comes at once (no UI, no hardware libraries).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from croupier.rules.bets import VALUE_CHIPS, BetError, parse_bet
+from croupier.rules.profiles import DEFAULT_PROFILE, PROFILE_IDS, load_profile
+from croupier.rules.settlement import STACK, Settlement, settle
+
+SUMMARY = "what to collect and pay for a winning number, in the order the regulation says"
+
+
+def _winning_number(text: str) -> int:
+    if not text.isdecimal() or int(text) > 36:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number on the wheel (0-36)")
+    return int(text)
+
+
+def _chip_value(text: str) -> tuple[str, Decimal]:
+    owner, equals, amount = text.partition("=")
+    try:
+        value = Decimal(amount)
+    except InvalidOperation:
+        value = None
+    if not equals or not owner or value is None or not value.is_finite() or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not OWNER=AMOUNT with an amount above 0 (like blue=2.50)")
+    return owner, value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="croupier payout", description=SUMMARY[0].upper() + SUMMARY[1:] + ".",
+        epilog="BET := SPEC[xCHIPS][@OWNER]. SPEC: 17, 14/17, 16/17/18, 13/14/16/17, "
+               "13/14/15/16/17/18, dozen1..3, column1..3, dozen1+2, dozen2+3, column1+2, "
+               "column2+3, red, black, even, odd, low, high, voisins, zero-spiel, tiers, "
+               "orphelins, nassa, neighbours:N:K, complete:N, finale:D, finale:A/B. CHIPS are "
+               "chips per unit of a recipe (default 1); OWNER is a colour name, or "
+               f"{VALUE_CHIPS} for value chips.")
+    parser.add_argument("--profile", default=DEFAULT_PROFILE, choices=PROFILE_IDS,
+                        help=f"the regulation the table runs under (default {DEFAULT_PROFILE})")
+    parser.add_argument("--number", required=True, type=_winning_number,
+                        help="the winning number, 0 to 36")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--value", action="append", type=_chip_value, default=[],
+                        metavar="OWNER=AMOUNT", help="what one chip of OWNER is worth, for the "
+                        "payment in money (repeatable)")
+    parser.add_argument("bets", nargs="+", metavar="BET", help="a bet, as above")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    profile = load_profile(args.profile)
+    bets, problems = [], []
+    for text in args.bets:
+        try:
+            bets.append(parse_bet(text, profile))
+        except BetError as error:
+            problems.append(str(error))
+    if problems:
+        for problem in problems:
+            print(f"croupier payout: bad BET {problem}", file=sys.stderr)
+        return 2
+    settlement = settle(args.number, bets, profile, chip_values=dict(args.value))
+    if args.json:
+        print(json.dumps(_as_json(settlement, bets), ensure_ascii=False, indent=2))
+    else:
+        print(_as_text(settlement, profile.name))
+    return 0
+
+
+def _number(amount: Fraction | int) -> int | float:
+    """A chip count for JSON: whole numbers stay integers; halves are exact in a float."""
+    amount = Fraction(amount)
+    return int(amount) if amount.denominator == 1 else float(amount)
+
+
+def _chips(amount: Fraction | int) -> str:
+    amount = Fraction(amount)
+    return str(amount.numerator) if amount.denominator == 1 else str(float(amount))
+
+
+def _as_json(settlement: Settlement, bets) -> dict:
+    place = {id(line.bet): at for at, line in enumerate(settlement.lines, 1)}
+    by_bet = {id(line.bet): line for line in settlement.lines}
+    lines = []
+    for bet in bets:  # one entry per BET argument, as given
+        line = by_bet[id(bet)]
+        lines.append({
+            "input": bet.text, "owner": bet.owner, "category": bet.category,
+            "stake": line.stake, "won": _number(line.won), "kept": _number(line.kept),
+            "lost": _number(line.lost), "imprisoned": _number(line.imprisoned),
+            "order": place[id(bet)],  # its place in the croupier's work: losers first
+        })
+    owners = [{
+        "owner": o.owner, "staked": o.staked, "won": _number(o.won), "kept": _number(o.kept),
+        "lost": _number(o.lost), "imprisoned": _number(o.imprisoned), "stacks": o.stacks,
+        "remainder": _number(o.remainder), "money": None if o.money is None else str(o.money),
+    } for o in settlement.owners]
+    return {"number": settlement.number, "colour": settlement.colour,
+            "profile": settlement.profile_id, "lines": lines, "owners": owners}
+
+
+def _owner(owner: str | None) -> str:
+    return {None: "(no owner)", VALUE_CHIPS: "value chips"}.get(owner, owner)
+
+
+def _as_text(settlement: Settlement, profile_name: str) -> str:
+    out = [f"{settlement.number} {settlement.colour}   ({settlement.profile_id}: {profile_name})"]
+    losers = [line for line in settlement.lines if not line.won]
+    winners = [line for line in settlement.lines if line.won]
+    width = max(len(line.bet.text) for line in settlement.lines)
+    if losers:
+        out += ["", "collect:"]
+        for line in losers:
+            parts = [f"{_chips(line.lost)} of {line.stake} collected"]
+            if line.kept:
+                parts.append(f"{_chips(line.kept)} back to the player")
+            if line.imprisoned:
+                parts.append(f"{_chips(line.imprisoned)} en prison")
+            out.append(f"  {line.bet.text.ljust(width)}  {line.category:<10}  {', '.join(parts)}")
+    if winners:
+        out += ["", "pay, in this order:"]
+        for line in winners:
+            opened = ", ".join(f"{p.name} x{chips}" for p, chips in line.winning_units)
+            lost = f"; {_chips(line.lost)} collected" if line.lost else ""
+            out.append(f"  {line.bet.text.ljust(width)}  {line.category:<10}  pays "
+                       f"{_chips(line.won)}  ({opened}){lost}")
+    out += ["", "per owner:"]
+    for owner in settlement.owners:
+        pays = _chips(owner.won)
+        if owner.stacks:
+            pays += f" = {owner.stacks} stack{'s' if owner.stacks > 1 else ''} of {STACK}"
+            pays += f" + {_chips(owner.remainder)}" if owner.remainder else ""
+        money = f" ({owner.money})" if owner.money is not None else ""
+        out.append(f"  {_owner(owner.owner)}: pays {pays}{money}; keeps {_chips(owner.kept)} "
+                   f"of {owner.staked} staked; {_chips(owner.lost)} collected"
+                   + (f"; {_chips(owner.imprisoned)} en prison" if owner.imprisoned else ""))
+    return "\n".join(out)
