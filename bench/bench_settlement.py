@@ -11,26 +11,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from croupier.rules.announced import A_CHEVAL_PAIRS, SERIES
-from croupier.rules.bets import parse_bet
-from croupier.rules.layout import INSIDE_KINDS, POSITIONS
+from croupier.rules.bets import offered_specs, parse_bet
 from croupier.rules.profiles import PROFILE_IDS, load_profile
 from croupier.rules.settlement import settle
 
 OWNERS = [f"colour{i}" for i in range(10)]
-
-
-def full_table_specs(profile) -> list[str]:
-    specs = [p.name for p in POSITIONS if p.kind in INSIDE_KINDS]
-    specs += [name for name in SERIES if profile.offers(name)]
-    specs += [f"neighbours:{n}:{k}" for n in range(37) for k in profile.neighbour_sides()]
-    if profile.offers("complete"):
-        specs += [f"complete:{n}" for n in range(37)]
-    if profile.offers("finale-en-plein"):
-        specs += [f"finale:{d}" for d in range(10)]
-    if profile.offers("finale-a-cheval"):
-        specs += [f"finale:{a}/{b}" for a, b in A_CHEVAL_PAIRS]
-    return specs
 
 
 def measure(bets, profile, seconds: float) -> tuple[int, float]:
@@ -50,7 +35,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
     profile = load_profile(args.profile)
-    specs = full_table_specs(profile)
+    specs = offered_specs(profile, outside=False)
     shared = [parse_bet(f"{spec}x3@{OWNERS[i % 10]}", profile) for i, spec in enumerate(specs)]
     everyone = [parse_bet(f"{spec}x3@{owner}", profile) for owner in OWNERS for spec in specs]
     for label, bets in (("full table, bets shared by 10 owners", shared),

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from croupier.rules import announced
-from croupier.rules.layout import Position, parse_position
+from croupier.rules.layout import INSIDE_KINDS, POSITIONS, Position, parse_position
 from croupier.rules.profiles import Profile
 
 VALUE_CHIPS = "value"  # the owner of value chips, as opposed to a player's colour
@@ -142,3 +142,19 @@ def parse_bet(text: str, profile: Profile) -> Bet:
     if not spec.strip():
         raise BetError(f"{text}: no bet before x{chips}")
     return make_bet(spec, int(chips), owner.strip() if at else None, profile, text)
+
+
+def offered_specs(profile: Profile, *, outside: bool = True) -> list[str]:
+    """Every SPEC the profile offers (at one chip), layout positions first, then the announced
+    bets; without the outside bets when `outside` is false."""
+    kinds = None if outside else INSIDE_KINDS
+    specs = [p.name for p in POSITIONS if profile.offers(p.kind) and (kinds is None or p.kind in kinds)]
+    specs += [name for name in announced.SERIES if profile.offers(name)]
+    specs += [f"neighbours:{n}:{k}" for n in range(37) for k in profile.neighbour_sides()]
+    if profile.offers("complete"):
+        specs += [f"complete:{n}" for n in range(37)]
+    if profile.offers("finale-en-plein"):
+        specs += [f"finale:{d}" for d in range(10)]
+    if profile.offers("finale-a-cheval"):
+        specs += [f"finale:{a}/{b}" for a, b in announced.A_CHEVAL_PAIRS]
+    return specs

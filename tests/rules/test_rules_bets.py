@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from croupier.rules.bets import BetError, make_bet, parse_bet
+from croupier.rules.bets import BetError, make_bet, offered_specs, parse_bet
 from croupier.rules.profiles import load_profile, load_profile_file
 
-from rules_support import every_spec, shipped_text
+from rules_support import shipped_text
 
 PT_A = load_profile("pt-americana")
 FR = load_profile("mt-fair")
@@ -37,7 +37,7 @@ def test_each_bet_has_its_payout_category(text, category):
     assert parse_bet(text, PT_A).category == category
 
 
-@given(st.sampled_from(every_spec(FR)), st.integers(1, 99))
+@given(st.sampled_from(offered_specs(FR)), st.integers(1, 99))
 def test_every_offered_spec_parses_back_to_itself(spec, chips):
     bet = parse_bet(f"{spec}x{chips}@green", FR)
     assert (bet.spec, bet.chips, bet.owner) == (spec, chips, "green")
@@ -88,3 +88,12 @@ def test_make_bet_refuses_chips_that_are_not_whole():
 def test_with_chips_keeps_everything_else():
     bet = parse_bet("tiersx4@pink", PT_A).with_chips(2)
     assert (bet.spec, bet.stake, bet.owner, bet.text) == ("tiers", 12, "pink", "tiersx4@pink")
+
+
+def test_offered_specs_count_what_each_profile_offers():
+    # FR: 145 inside and 12 outside positions (no two-way bets), 5 series, 37 numbers with 2
+    # neighbours, 37 complete bets, 10 finales en plein and 17 à cheval.
+    assert len(offered_specs(FR)) == 145 + 12 + 5 + 37 + 37 + 10 + 17
+    # PT-A: 145 + 16 positions, 3 series, 37 x 3 neighbour bets, 37 complete bets.
+    assert len(offered_specs(PT_A)) == 145 + 16 + 3 + 111 + 37
+    assert len(offered_specs(PT_A, outside=False)) == 145 + 3 + 111 + 37

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from croupier.rules.bets import BetError, parse_bet
+from croupier.rules.bets import BetError, offered_specs, parse_bet
 from croupier.rules.profiles import PROFILE_IDS, load_profile
 from croupier.rules.settlement import settle
 
-from rules_support import bet_texts, every_spec
+from rules_support import bet_texts
 
 PT_A = load_profile("pt-americana")
 PT_B = load_profile("pt-americana-2002")
@@ -37,7 +37,7 @@ def line_for(settlement, text):
 @pytest.mark.parametrize("profile_id", ["pt-americana", "pt-srij-french"])
 def test_without_a_zero_rule_every_bet_returns_36_times_its_stake_over_37_outcomes(profile_id):
     profile = load_profile(profile_id)
-    for spec in every_spec(profile):
+    for spec in offered_specs(profile):
         bet = parse_bet(f"{spec}x3", profile)
         total = sum(returned(settle(n, [bet], profile).lines[0]) for n in range(37))
         assert total == 36 * bet.stake, spec
