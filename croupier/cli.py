@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("croupier.commands.doctor", "check this machine can run the table, and how to fix what cannot"),
     "wheel-sim": ("croupier.commands.wheel_sim", "play simulated wheel games on a pseudo-terminal (prints its device path)"),
     "wheel-replay": ("croupier.commands.wheel_replay", "decode a wheel capture (timestamped log or raw lines) and print its events"),
+    "review": ("croupier.commands.review", "pit boss review of a journal (read-only), CSV and PDF exports"),
 }
 
 

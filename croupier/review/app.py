@@ -16,29 +16,12 @@ from croupier.review.procedures import procedure_tables
 from croupier.review.shifts import Shift, list_shifts, load_entries
 from croupier.review.spin_pane import SpinPane
 from croupier.review.spin_story import spin_story
-from croupier.review.statistics_pane import StatisticsPane, statistics_text
+from croupier.review.shift_statistics import entries_spins, profile_numbering, statistics_text
+from croupier.review.statistics_pane import StatisticsPane
 from croupier.review.tables_pane import TablesPane
 from croupier.review.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
-from croupier.rules.wheel import numbering as wheel_numbering
-from croupier.stats import SPIN_KINDS, counted_spins, summary, wheel_chart
-from croupier.table.events import to_record
-
-
-def profile_numbering(profile_id: str | None) -> str:
-    """The wheel numbering of a profile; French when the profile is unknown to this program."""
-    from croupier.rules.profiles import load_profile
-
-    try:
-        return load_profile(profile_id).numbering if profile_id else "french"
-    except (ValueError, OSError):
-        return "french"
-
-
-def shift_statistics(entries: list[Entry], numbering: str) -> tuple[dict, str]:
-    records = ((entry.seq, to_record(entry.event)) for entry in entries if entry.event.kind in SPIN_KINDS)
-    result = summary(counted_spins(records), numbering)
-    return result, wheel_chart(result["counts"], wheel_numbering(numbering))
+from croupier.stats import SPIN_KINDS, counted_spins
 
 
 class ReviewApp(App):
@@ -152,8 +135,8 @@ class ReviewApp(App):
     def action_show_shift_statistics(self) -> None:
         if self.shift is None:
             return
-        result, chart = shift_statistics(self.entries, self.numbering)
-        self.query_one(StatisticsPane).show(statistics_text(result, chart, self.shift.label))
+        text = statistics_text(entries_spins(self.entries), self.numbering, self.shift.label)
+        self.query_one(StatisticsPane).show(text)
 
     def action_journal_statistics(self) -> None:
         self.query_one(StatisticsPane).show("Reading every counted spin of the journal...")
@@ -162,9 +145,7 @@ class ReviewApp(App):
     @work(thread=True, exclusive=True)
     def _journal_statistics(self) -> None:
         spins = counted_spins(self.journal.records(SPIN_KINDS))
-        result = summary(spins, self.numbering)
-        text = statistics_text(result, wheel_chart(result["counts"], wheel_numbering(self.numbering)),
-                               "whole journal")
+        text = statistics_text(spins, self.numbering, "whole journal")
         self.call_from_thread(self.query_one(StatisticsPane).show, text)
 
     def on_spin_chosen(self, message: SpinChosen) -> None:

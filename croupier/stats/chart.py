@@ -11,14 +11,20 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 EXPECTED_MARK = "┊"
 
 
-def _bar(length: float) -> str:
+ASCII_MARK = "|"
+
+
+def _bar(length: float, ascii: bool) -> str:
     whole = int(length)
+    if ascii:
+        return "#" * round(length)
     eighths = int((length - whole) * 8)
     return "█" * whole + (_EIGHTHS[eighths] if eighths else "")
 
 
-def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 40) -> str:
-    """Lines `number bar count z` in wheel order; `┊` marks where a fair wheel's bar would end."""
+def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 40, ascii: bool = False) -> str:
+    """Lines `number bar count z` in wheel order; `┊` marks where a fair wheel's bar would end.
+    `ascii` draws with `#` and `|` for printers and fonts without block characters."""
     if width < 10:
         raise ValueError(f"the chart needs a width of at least 10 columns, got {width}")
     total = sum(counts)
@@ -26,13 +32,14 @@ def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 
     spread = math.sqrt(total * (1 / POCKETS) * (1 - 1 / POCKETS))
     scale = width / max(max(counts), expected, 1)
     mark = round(expected * scale)
+    expected_mark = ASCII_MARK if ascii else EXPECTED_MARK
     lines = [f"{'pocket':>6}  {'':{width}}  {'count':>7}  {'z':>5}"]
     for number in wheel_order:
         count = counts[number]
-        bar = _bar(count * scale).ljust(width + 1)
+        bar = _bar(count * scale, ascii).ljust(width + 1)
         if total and bar[mark] == " ":
-            bar = bar[:mark] + EXPECTED_MARK + bar[mark + 1:]
+            bar = bar[:mark] + expected_mark + bar[mark + 1:]
         z = (count - expected) / spread if spread else 0.0
         lines.append(f"{number:>6}  {bar[:width + 1]:{width + 1}} {count:>7}  {z:+5.1f}")
-    lines.append(f"{'':>6}  {EXPECTED_MARK} = {expected:,.1f} spins per pocket on a fair wheel ({total:,} spins)")
+    lines.append(f"{'':>6}  {expected_mark} = {expected:,.1f} spins per pocket on a fair wheel ({total:,} spins)")
     return "\n".join(lines)

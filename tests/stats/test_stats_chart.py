@@ -31,3 +31,12 @@ def test_chart_of_no_spins_draws_empty_bars(french_ring):
 def test_chart_refuses_a_width_it_cannot_draw(french_ring):
     with pytest.raises(ValueError, match="width"):
         wheel_chart([1] * 37, french_ring, width=3)
+
+
+def test_ascii_chart_for_paper_uses_only_plain_characters(french_ring):
+    counts = [100] * 37
+    counts[17] = 150
+    chart = wheel_chart(counts, french_ring, width=30, ascii=True)
+    assert chart.isascii()
+    row = next(line for line in chart.splitlines()[1:38] if line.split()[0] == "17")
+    assert row.count("#") == 30

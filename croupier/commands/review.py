@@ -1,0 +1,101 @@
+"""`croupier review --db PATH`: the pit boss's read-only review of a journal, and its exports."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+SUMMARY = "pit boss review of a journal (read-only), CSV and PDF exports"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="croupier review",
+        description="Review a journal read-only: the shift timeline, spins in dispute, procedures, colour "
+                    "ledger, croupiers and wheel statistics. With an export option, write the file(s) and exit.",
+    )
+    p.add_argument("--db", required=True, type=Path, help="the journal file (opened read-only)")
+    p.add_argument("--csv-spins", type=Path, metavar="FILE", help="write every counted spin as CSV and exit")
+    p.add_argument("--csv-events", type=Path, metavar="FILE", help="write every event as CSV and exit")
+    p.add_argument("--pdf", type=Path, metavar="FILE", help="write the shift report as PDF and exit")
+    p.add_argument("--shift", metavar="N", default="last",
+                   help="the shift of the PDF report: its number (1 is the oldest) or 'last' (default)")
+    return p
+
+
+@contextmanager
+def replaced_atomically(target: Path, mode: str):
+    """Write to a temporary file beside `target` and move it into place only when complete, so a
+    failed export never leaves a half-written file (or clobbers a good one)."""
+    if target.is_dir():
+        raise OSError(f"{target} is a folder; give a file name")
+    folder = target.parent if str(target.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(handle, mode, **({"newline": "", "encoding": "utf-8"} if "b" not in mode else {})) as out:
+            yield out
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    from croupier.journal.store import JournalError
+    from croupier.review.shifts import list_shifts, open_read_only
+
+    try:
+        journal = open_read_only(args.db)
+    except JournalError as error:
+        print(f"croupier review: {error}", file=sys.stderr)
+        return 1
+    with journal:
+        exports = [path for path in (args.csv_spins, args.csv_events, args.pdf) if path is not None]
+        if not exports:
+            from croupier.review.app import ReviewApp
+
+            ReviewApp(journal).run()
+            return 0
+        try:
+            if args.csv_spins:
+                from croupier.export.csv_files import write_spins_csv
+
+                with replaced_atomically(args.csv_spins, "w") as out:
+                    rows = write_spins_csv(journal, out)
+                print(f"{args.csv_spins}: {rows} spins")
+            if args.csv_events:
+                from croupier.export.csv_files import write_events_csv
+
+                with replaced_atomically(args.csv_events, "w") as out:
+                    rows = write_events_csv(journal, out)
+                print(f"{args.csv_events}: {rows} events")
+            if args.pdf:
+                from croupier.export.shift_report import write_shift_report
+
+                shifts = list_shifts(journal)
+                if not shifts:
+                    print(f"croupier review: {args.db} holds no events: no shift to report", file=sys.stderr)
+                    return 1
+                if args.shift == "last":
+                    shift = shifts[-1]
+                elif args.shift.isdigit() and 1 <= int(args.shift) <= len(shifts):
+                    shift = shifts[int(args.shift) - 1]
+                else:
+                    print(f"croupier review: --shift {args.shift!r}: give a shift number from 1 to {len(shifts)} "
+                          "or 'last'", file=sys.stderr)
+                    return 2
+                with replaced_atomically(args.pdf, "wb") as out:
+                    pages = write_shift_report(journal, shift, out, datetime.now(timezone.utc))
+                print(f"{args.pdf}: {shift.label}, {pages} pages, head hash {journal.head[1]}")
+        except JournalError as error:
+            print(f"croupier review: {error}", file=sys.stderr)
+            return 1
+        except OSError as error:
+            print(f"croupier review: cannot write the export: {error}", file=sys.stderr)
+            return 1
+    return 0

@@ -1,0 +1,41 @@
+"""The statistics as the review and the shift report show them: the summary of a shift's counted
+spins (or of any run of spins) on the wheel numbering of the shift's profile, in plain words."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from croupier.journal.store import Entry
+from croupier.rules.wheel import numbering as wheel_numbering
+from croupier.stats import SPIN_KINDS, CountedSpin, counted_spins, summary, wheel_chart
+from croupier.table.events import to_record
+
+
+def profile_numbering(profile_id: str | None) -> str:
+    """The wheel numbering of a profile; French when the profile is unknown to this program."""
+    from croupier.rules.profiles import load_profile
+
+    try:
+        return load_profile(profile_id).numbering if profile_id else "french"
+    except (ValueError, OSError):
+        return "french"
+
+
+def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
+    """The counted spins among decoded journal entries (a shift's)."""
+    return counted_spins((entry.seq, to_record(entry.event)) for entry in entries if entry.event.kind in SPIN_KINDS)
+
+
+def statistics_text(spins: list[CountedSpin], numbering: str, scope: str, ascii: bool = False) -> str:
+    result = summary(spins, numbering)
+    lines = [f"{scope}: {result['spins']:,} counted spins", ""]
+    alerts = result["alerts"]
+    lines.append("ALERT: " + ", ".join(alerts) if alerts else "No test raises an alert.")
+    lines.append("")
+    for name in ("chi_square", "numbers", "max_count", "sectors", "sector_split", "signature"):
+        section = result[name]
+        if section is not None:
+            lines.append("- " + section["plain"])
+    for group in result["signature"]["groups"]:
+        lines.append("    " + group["plain"])
+    chart = wheel_chart(result["counts"], wheel_numbering(numbering), ascii=ascii)
+    return "\n".join(lines + ["", chart])
