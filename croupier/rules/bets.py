@@ -31,7 +31,7 @@ class Bet:
     text: str  # the bet as given, echoed verbatim
     spec: str  # canonical: "14/17", "dozen1+2", "voisins", "neighbours:17:2", "complete:0"
     kind: str  # a layout kind ("split") or an announced kind ("voisins", "finale-a-cheval")
-    category: str  # the payout-order category (issue 2): "splits", "series", "complete", ...
+    category: str  # the payout-order category: "splits", "series", "complete", ...
     recipe: tuple[tuple[Position, int], ...]  # (position, chips) for one chip per unit
     chips: int  # chips per unit of the recipe
     owner: str | None  # a colour name, VALUE_CHIPS, or None when not said
@@ -111,7 +111,8 @@ def _numbers(text: str, count: int, form: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def make_bet(spec: str, chips: int, owner: str | None, profile: Profile, text: str | None = None) -> Bet:
+def make_bet(spec: str, chips: int, owner: str | None, profile: Profile,
+             text: str | None = None) -> Bet:
     """A bet of `chips` per unit of `spec`, owned by `owner`, checked against the profile."""
     text = text if text is not None else spec
     try:
@@ -147,8 +148,8 @@ def parse_bet(text: str, profile: Profile) -> Bet:
 def offered_specs(profile: Profile, *, outside: bool = True) -> list[str]:
     """Every SPEC the profile offers (at one chip), layout positions first, then the announced
     bets; without the outside bets when `outside` is false."""
-    kinds = None if outside else INSIDE_KINDS
-    specs = [p.name for p in POSITIONS if profile.offers(p.kind) and (kinds is None or p.kind in kinds)]
+    specs = [p.name for p in POSITIONS
+             if profile.offers(p.kind) and (outside or p.kind in INSIDE_KINDS)]
     specs += [name for name in announced.SERIES if profile.offers(name)]
     specs += [f"neighbours:{n}:{k}" for n in range(37) for k in profile.neighbour_sides()]
     if profile.offers("complete"):

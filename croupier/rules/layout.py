@@ -21,7 +21,7 @@ PAYS: dict[str, Fraction] = {
 KINDS = tuple(PAYS)
 INSIDE_KINDS = ("plein", "split", "street", "corner", "line")
 
-# The payout-order category of each kind; two-way bets go with their single kind (issue 2).
+# The payout-order category of each kind; two-way bets go with their single kind.
 CATEGORY = {
     "plein": "pleins", "split": "splits", "street": "streets", "corner": "corners",
     "line": "lines", "dozen": "dozens", "two-dozens": "dozens", "column": "columns",
@@ -38,7 +38,7 @@ class Position:
     kind: str
     numbers: frozenset[int]
     name: str  # canonical spec: "14/17", "dozen1+2", "red"
-    pays_halves: int = field(repr=False, compare=False)  # twice the odds, so two-way bets stay whole
+    pays_halves: int = field(repr=False, compare=False)  # twice the odds: two-way bets stay whole
 
     @property
     def pays(self) -> Fraction:

@@ -48,7 +48,8 @@ def colour_value_problem(limits: TableLimits, value: Decimal,
 
     `posted` are the other values the table displays (PT-A 9; FR "se non diversamente indicato").
     """
-    chips, rule, minimum = limits.profile.colour_chips, limits.profile.colour_chips.rule, limits.minimum
+    chips, minimum = limits.profile.colour_chips, limits.minimum
+    rule = chips.rule
     value = Decimal(value)
     if chips.value == "one-of":
         if value not in chips.values:
@@ -84,7 +85,8 @@ def check_bet(bet: Bet, limits: TableLimits, chip_value: Decimal) -> LimitCheck:
     return check_player([bet], limits, chip_value)[0]
 
 
-def check_player(bets: Sequence[Bet], limits: TableLimits, chip_value: Decimal) -> list[LimitCheck]:
+def check_player(bets: Sequence[Bet], limits: TableLimits,
+                 chip_value: Decimal) -> list[LimitCheck]:
     """One player's bets, in the order placed, against the table limits: a position's maximum
     counts everything the player has on it, so a later bet is the one cut down or refused."""
     chip_value = Decimal(chip_value)

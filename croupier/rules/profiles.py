@@ -257,10 +257,13 @@ def _list_of(check: Callable[[Any], Any]) -> Callable[[Any], tuple]:
 
 
 def _money(value: Any) -> Decimal:
+    """An amount, written as a string ("2.50") or a whole number; floats would not be exact."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
     try:
         amount = Decimal(_text(value))
-    except InvalidOperation:
-        raise ValueError(f"{value!r} is not an amount (write it as a string, like \"2.50\")") from None
+    except (InvalidOperation, ValueError):
+        raise ValueError(f"{value!r} is not an amount (write it like \"2.50\")") from None
     if not amount.is_finite() or amount <= 0:
         raise ValueError(f"{value!r} is not an amount above 0")
     return amount
@@ -438,9 +441,11 @@ def _read_series(read: _Reader, announced: Mapping[str, Any]) -> Mapping[str, Se
         path = f"announced_limits.series.{name}"
         entry = read.table(table, name, {"min": True, "max": True, "multiple": True},
                            "announced_limits.series")
-        low, high, step = (read.get(entry, key, path, _positive) for key in ("min", "max", "multiple"))
+        low, high, step = (read.get(entry, key, path, _positive)
+                           for key in ("min", "max", "multiple"))
         if low > high or low % step or high % step:
-            raise read.fail(path, f"min {low} and max {high} must be multiples of {step}, min <= max")
+            raise read.fail(path, f"min {low} and max {high} must be multiples of {step}, "
+                                  "min <= max")
         ranges[name] = SeriesRange(low, high, step)
     return MappingProxyType(ranges)
 

@@ -1,5 +1,6 @@
-"""Settling one spin: for every bet what the bank collects and pays, in the order the croupier works,
-and per owner the totals and the payout in stacks of 20 ("em monte") plus the rest ("em fita").
+"""Settling one spin: for every bet what the bank collects and pays, in the order the croupier
+works, and per owner the totals and the payout in stacks of 20 ("em monte") plus the rest
+("em fita").
 
 Chips are exact fractions (two-way bets pay half; half of an odd stake comes back on zero under
 half-back), never floats. Rule references are to ../shared/REGULATIONS.md (§3-§5).
@@ -54,7 +55,7 @@ class SettledBet:
 
     @property
     def winning_units(self) -> tuple[tuple[Position, int], ...]:
-        """The positions of the bet that won, with their chips (opened up before paying, PT-A 29)."""
+        """The bet's winning positions with their chips, opened up before paying (PT-A 29)."""
         return tuple((p, chips) for p, chips in self.bet.units if self.number in p.numbers)
 
 

@@ -14,7 +14,8 @@ def cell(n: int) -> tuple[int, int]:
     return (n - 1) // 3, (n - 1) % 3
 
 
-def test_position_counts_are_the_issues():
+def test_position_counts():
+    # 37 pleins, 60 splits (0/1, 0/2, 0/3 included), 14 streets, 23 corners, 11 lines, ...
     counts = Counter(p.kind for p in POSITIONS)
     assert counts == {"plein": 37, "split": 60, "street": 14, "corner": 23, "line": 11,
                       "dozen": 3, "column": 3, "two-dozens": 2, "two-columns": 2, "simple": 6}

@@ -1,4 +1,4 @@
-"""`croupier payout`: the contract of issue 2, in text and JSON, and its refusals."""
+"""`croupier payout`: its contract in text and JSON, and its refusals."""
 import json
 import subprocess
 import sys
