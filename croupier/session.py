@@ -1,0 +1,174 @@
+"""The table session the screens drive: the journal, the clock and the state, kept together.
+
+    session = TableSession.open("journal.db", SystemClock())
+    session.subscribe(lambda event, state: ...)      # the table screen, the display board
+    session.launch(direction=Direction.CLOCKWISE)    # returns once the events are committed
+
+Every method runs one command of `croupier.table` against the current state and the clock, appends
+its events to the journal in one transaction, then folds them into the state and tells the
+subscribers. A refused command raises `croupier.table.refusal.Refused` and records nothing. No rule lives here.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Callable
+
+from croupier.journal.store import Journal, JournalError
+from croupier.table import alarms, balls, bets, colours, cycle, relief, roles
+from croupier.table.clock import Clock
+from croupier.table.codec import CodecError
+from croupier.table.commands import Command, execute, tick
+from croupier.table.events import Event, Role
+from croupier.table.notices import Notice, notices
+from croupier.table.state import INITIAL, VERSION, TableState, apply, decode_state, encode_state
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[Event, TableState], None]
+
+SNAPSHOT_EVERY = 500  # events between snapshots: start-up folds at most this many
+
+
+def _command(command: Command):
+    """A session method running `command` (arguments by keyword, as the command takes them)."""
+
+    def method(self: "TableSession", **arguments) -> list[Event]:
+        return self.run(command, **arguments)
+
+    method.__name__ = command.__name__
+    method.__doc__ = command.__doc__
+    return method
+
+
+class TableSession:
+    def __init__(self, journal: Journal, clock: Clock, state: TableState, snapshot_seq: int) -> None:
+        self.journal = journal
+        self.clock = clock
+        self._state = state
+        self._snapshot_seq = snapshot_seq
+        self._listeners: list[Listener] = []
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, path: str | Path, clock: Clock, *, read_only: bool = False) -> "TableSession":
+        """Open (or create) the journal and rebuild the state from its last snapshot and the events
+        after it. Raises JournalError, naming the problem, for a journal that cannot be trusted."""
+        journal = Journal.open(path, read_only=read_only)
+        try:
+            snapshot = journal.latest_snapshot(VERSION)
+            state, after = INITIAL, 0
+            if snapshot is not None:
+                try:
+                    state, after = decode_state(snapshot.state), snapshot.seq
+                except CodecError as exc:
+                    raise JournalError(f"{path}: the snapshot after event {snapshot.seq} cannot be read ({exc})")
+            for entry in journal.entries(after, snapshot.event_hash if snapshot else None):
+                state = apply(state, entry.event)
+        except BaseException:
+            journal.close()
+            raise
+        session = cls(journal, clock, state, after)
+        if not read_only and journal.head[0] - after >= SNAPSHOT_EVERY:
+            session.snapshot()
+        return session
+
+    @property
+    def state(self) -> TableState:
+        return self._state
+
+    @property
+    def seq(self) -> int:
+        """Sequence number of the last recorded event."""
+        return self.journal.head[0]
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(event, state)` after each new event is committed; returns the way to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def run(self, command: Command, **arguments) -> list[Event]:
+        """Run one command now; its events (with any alarm that fell due) are committed together."""
+        with self._lock:
+            events = execute(command, self._state, self.clock.now(), **arguments)
+            if not events:
+                return []
+            self.journal.append(events)
+            for event in events:
+                self._state = apply(self._state, event)
+            if self.seq - self._snapshot_seq >= SNAPSHOT_EVERY:
+                try:
+                    self.snapshot()
+                except (JournalError, sqlite3.Error):  # the events are safe; the next snapshot will do
+                    log.warning("snapshot after event %d failed", self.seq, exc_info=True)
+            state = self._state
+        for event in events:
+            for listener in list(self._listeners):
+                try:
+                    listener(event, state)
+                except Exception:  # a screen's bug must not stop the table: the event is recorded
+                    log.exception("a listener failed on %s", event.kind)
+        return events
+
+    def snapshot(self) -> None:
+        with self._lock:
+            if self.seq > self._snapshot_seq:
+                self.journal.write_snapshot(self.seq, VERSION, encode_state(self._state))
+                self._snapshot_seq = self.seq
+
+    def close(self) -> None:
+        with self._lock:
+            if not self.journal.read_only:
+                self.snapshot()
+            self.journal.close()
+
+    def __enter__(self) -> "TableSession":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the commands, one method each (arguments as in croupier.table) -----------------------
+
+    def tick(self) -> list[Event]:
+        """Record the alarms now due (a relief or a ball change overdue); call it on a timer."""
+        return self.run(tick)
+
+    def notices(self) -> list[Notice]:
+        return notices(self._state, self.clock.now())
+
+    def register_staff(self, *, name: str, role: Role, pin: str, by: str | None = None,
+                       by_pin: str | None = None) -> list[Event]:
+        return self.run(roles.register_staff, name=name, role=role, pin=pin, salt=secrets.token_bytes(roles.SALT_BYTES),
+                        by=by, by_pin=by_pin)
+
+    open_table = _command(cycle.open_table)
+    close_table = _command(cycle.close_table)
+    change_limits = _command(cycle.change_limits)
+    change_profile = _command(cycle.change_profile)
+    start_countdown = _command(cycle.start_countdown)
+    launch = _command(cycle.launch)
+    close_bets = _command(cycle.close_bets)
+    enter_result = _command(cycle.enter_result)
+    confirm_result = _command(cycle.confirm_result)
+    sensor_result = _command(cycle.sensor_result)
+    payouts_done = _command(cycle.payouts_done)
+    void_spin = _command(cycle.void_spin)
+    correct_result = _command(cycle.correct_result)
+    place_bets = _command(bets.place_bets)
+    withdraw_bets = _command(bets.withdraw_bets)
+    rebuild_winning_bets = _command(bets.rebuild_winning_bets)
+    swap_ball = _command(balls.swap_ball)
+    replace_ball = _command(balls.replace_ball)
+    relieve = _command(relief.relieve)
+    join_waiting_list = _command(colours.join_waiting_list)
+    leave_waiting_list = _command(colours.leave_waiting_list)
+    assign_colour = _command(colours.assign_colour)
+    issue_chips = _command(colours.issue_chips)
+    cash_out = _command(colours.cash_out)
+    exchange_late_chips = _command(colours.exchange_late_chips)
+    acknowledge_alarm = _command(alarms.acknowledge)
+    clear_alarm = _command(alarms.clear)

@@ -1,0 +1,2 @@
+"""The table session as a pure core: events, the state as a fold over them, and the commands that
+check the state and the clock and return the events to record. No I/O; the clock is injected."""

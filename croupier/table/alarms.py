@@ -1,0 +1,79 @@
+"""Alarms: raised when a procedure is late or broken, acknowledged by staff, cleared by a pit boss.
+
+An alarm is recorded (part of the state and the journal), unlike the notices a screen shows
+before something falls due (croupier.table.notices).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from croupier.table.events import AlarmAcknowledged, AlarmCleared, AlarmKind, AlarmRaised, Event, Role
+from croupier.table.refusal import Refused
+from croupier.table.regulation import ball_swap_interval, relief_interval, rule
+from croupier.table.roles import authorise, known
+from croupier.table.state import Phase, TableState
+
+
+def raise_alarm(state: TableState, now: datetime, kind: AlarmKind, subject: str, detail: str,
+                offset: int = 0) -> AlarmRaised:
+    """`offset` numbers several alarms raised by one command."""
+    return AlarmRaised(time=now, alarm=state.next_alarm + offset, alarm_kind=kind, subject=subject, detail=detail)
+
+
+def relief_subject(role: Role, name: str, since: datetime) -> str:
+    return f"{role.value} {name} on since {since.isoformat(timespec='seconds')}"
+
+
+def ball_subject(ball: str, since: datetime) -> str:
+    return f"ball {ball} in play since {since.isoformat(timespec='seconds')}"
+
+
+def due(state: TableState, now: datetime) -> list[Event]:
+    """Alarms that fell due by `now` and are not raised yet: a relief or a ball change overdue."""
+    if state.phase is Phase.CLOSED:
+        return []
+    raised = {(a.kind, a.subject) for a in state.alarms.values()}
+    found: list[Event] = []
+
+    def late(kind: AlarmKind, subject: str, detail: str) -> None:
+        if (kind, subject) not in raised:
+            found.append(raise_alarm(state, now, kind, subject, detail, offset=len(found)))
+
+    for role, duty in sorted(state.on_duty.items()):
+        interval = relief_interval(state, role)
+        if interval is not None and now > duty.since + interval:
+            late(AlarmKind.RELIEF_OVERDUE, relief_subject(role, duty.name, duty.since),
+                 f"{duty.name} has been {role.value} for more than {_minutes(interval)} ({rule(state, 'relief')})")
+    interval = ball_swap_interval(state)
+    if interval is not None and state.ball_in_play and now > state.ball_since + interval:
+        late(AlarmKind.BALL_SWAP_OVERDUE, ball_subject(state.ball_in_play, state.ball_since),
+             f"ball {state.ball_in_play} has been in play for more than {_minutes(interval)}: "
+             f"change and announce it ({rule(state, 'ball_swap')})")
+    return found
+
+
+def _minutes(interval) -> str:
+    return f"{int(interval.total_seconds() // 60)} min"
+
+
+def _open_alarm(state: TableState, alarm: int):
+    found = state.alarms.get(alarm)
+    if found is None:
+        raise Refused(f"there is no open alarm {alarm}")
+    return found
+
+
+def acknowledge(state: TableState, now: datetime, *, alarm: int, by: str) -> list[Event]:
+    """Staff say they have seen the alarm; it stays open until a pit boss clears it."""
+    found = _open_alarm(state, alarm)
+    if found.acknowledged_by:
+        raise Refused(f"alarm {alarm} was already acknowledged by {found.acknowledged_by}")
+    return [AlarmAcknowledged(time=now, alarm=alarm, by=known(state, by))]
+
+
+def clear(state: TableState, now: datetime, *, alarm: int, note: str, by: str, pin: str) -> list[Event]:
+    _open_alarm(state, alarm)
+    authorise(state, by, pin, Role.PIT_BOSS, to="clear an alarm")
+    if not note.strip():
+        raise Refused("say why the alarm is cleared")
+    return [AlarmCleared(time=now, alarm=alarm, note=note.strip(), by=by)]

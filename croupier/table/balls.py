@@ -1,0 +1,51 @@
+"""The two balls (`PT-A 17-18`, `PT-B 17`): used alternately hour by hour with the change
+announced, and a defective, broken or lost ball replaced only by one of the same diameter."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from croupier.table.cycle import IN_SPIN, check_ball
+from croupier.table.events import Ball, BallReplaced, BallSwapped, Event
+from croupier.table.refusal import Refused
+from croupier.table.regulation import ball_swap_interval
+from croupier.table.roles import known
+from croupier.table.state import Phase, TableState
+
+
+def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = None) -> list[Event]:
+    """Put the other ball in play (the named one, at a table with more than two)."""
+    if state.phase is Phase.CLOSED:
+        raise Refused("the table is not open")
+    if state.phase in IN_SPIN:
+        raise Refused("change the ball between spins, not while it is in play")
+    others = [b for b in state.balls if b != state.ball_in_play]
+    if ball is None:
+        if len(others) != 1:
+            raise Refused(f"name the ball to put in play: {', '.join(others)}")
+        ball = others[0]
+    if ball not in others:
+        raise Refused(f"ball {ball} is in play already" if ball == state.ball_in_play
+                      else f"{ball!r} is not one of the table's balls ({', '.join(state.balls)})")
+    interval = ball_swap_interval(state)
+    late = interval is not None and now > state.ball_since + interval
+    return [BallSwapped(time=now, ball=ball, previous=state.ball_in_play, late=late, by=known(state, by))]
+
+
+def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball, reason: str, by: str) -> list[Event]:
+    """`PT-A 18`: the replacement has the diameter of the ball it replaces."""
+    if state.phase is Phase.CLOSED:
+        raise Refused("the table is not open")
+    old = state.balls.get(previous)
+    if old is None:
+        raise Refused(f"{previous!r} is not one of the table's balls ({', '.join(state.balls)})")
+    if previous == state.ball_in_play and state.phase in IN_SPIN:
+        raise Refused("the ball is in play: declare the spin void first (PT-A 22)")
+    check_ball(ball)
+    if ball.id in state.balls:
+        raise Refused(f"ball {ball.id} is already registered at this table")
+    if ball.diameter_mm != old.diameter_mm:
+        raise Refused(f"ball {previous} is {old.diameter_mm} mm: its replacement must be the same diameter, "
+                      f"not {ball.diameter_mm} mm (PT-A 18)")
+    if not reason.strip():
+        raise Refused("say why the ball is replaced (defective, broken, lost)")
+    return [BallReplaced(time=now, previous=previous, ball=ball, reason=reason.strip(), by=known(state, by))]

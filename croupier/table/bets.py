@@ -1,0 +1,124 @@
+"""Bets on the layout, per colour, and their settlement by the rules engine.
+
+A bet is recorded as its canonical spec and chips per unit (`Stake("orphelins", 5)`), the grammar
+of `croupier payout`. Settlement (croupier.rules.settlement) gives each colour's chips staked, paid,
+kept, lost and imprisoned; the chips en prison (`mt-fair`) are carried to the next spin.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+from typing import Mapping
+
+from croupier.rules.bets import Bet, BetError, make_bet
+from croupier.rules.layout import parse_position
+from croupier.rules.settlement import Prisoner, settle as settle_bets
+from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, Stake, WinningBetsRebuilt
+from croupier.table.refusal import Refused
+from croupier.table.regulation import profile_of
+from croupier.table.roles import known
+from croupier.table.state import Phase, TableState
+
+Stakes = Mapping[str, tuple[Stake, ...]]
+
+
+def _bets(state: TableState, stakes: Stakes) -> list[Bet]:
+    profile = profile_of(state)
+    return [make_bet(stake.bet, stake.chips, colour, profile) for colour, held in stakes.items() for stake in held]
+
+
+def _prisoners(prison: Stakes) -> list[Prisoner]:
+    return [Prisoner(colour, parse_position(stake.bet), stake.chips, stake.bet)
+            for colour, held in prison.items() for stake in held]
+
+
+def settle(state: TableState, number: int, *, stakes: Stakes | None = None,
+           prison: Stakes | None = None) -> tuple[tuple[ColourOutcome, ...], dict[str, tuple[Stake, ...]]]:
+    """Each colour's outcome of `number` on the standing bets (or the `stakes` given), and the
+    chips the spin puts en prison, by colour."""
+    stakes = state.bets if stakes is None else stakes
+    prison = state.prison if prison is None else prison
+    if not stakes and not prison:
+        return (), {}
+    settlement = settle_bets(number, _bets(state, stakes), profile_of(state), imprisoned=_prisoners(prison))
+    outcomes = tuple(
+        ColourOutcome(colour=total.owner, staked=total.staked, won=total.won,
+                      returned=total.kept + total.freed,  # a freed prisoner comes back to its player
+                      lost=total.lost + total.taken, imprisoned=int(total.imprisoned))
+        for total in settlement.owners
+    )
+    carried: dict[str, tuple[Stake, ...]] = {}
+    for prisoner in settlement.imprisoned:
+        carried[prisoner.owner] = carried.get(prisoner.owner, ()) + (Stake(bet=prisoner.position.name,
+                                                                          chips=prisoner.chips),)
+    return outcomes, carried
+
+
+def _betting(state: TableState) -> None:
+    if state.phase is Phase.CLOSED:
+        raise Refused("the table is not open")
+    if state.sensor_only:
+        raise Refused("this table is driven by the wheel sensor alone: bets are not recorded")
+    if state.phase is Phase.SPINNING and profile_of(state).betting_period.min_seconds:
+        # SRIJ 14: the betting period ends at the exact moment the ball is launched.
+        raise Refused(f"bets closed when the ball was launched ({profile_of(state).betting_period.rule})")
+    if state.phase not in (Phase.BETTING, Phase.SPINNING):
+        raise Refused("no more bets: none is placed or changed now (PT-A 20)")
+
+
+def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[Stake, ...]) -> list[Event]:
+    """A colour's bets, checked against the profile (offered, legal) and the chips it holds."""
+    _betting(state)
+    account = state.accounts.get(colour)
+    if account is None:
+        raise Refused(f"{colour} is not in play: assign the colour before it bets")
+    if not stakes:
+        raise Refused("no bet given")
+    canonical = []
+    try:
+        for stake in stakes:
+            bet = make_bet(stake.bet, stake.chips, colour, profile_of(state))
+            canonical.append((Stake(bet=bet.spec, chips=bet.chips), bet.stake))
+    except BetError as exc:
+        raise Refused(str(exc)) from None
+    total = sum(chips for _, chips in canonical)
+    if total > account.held:
+        raise Refused(f"{colour} holds {_chips(account.held)} chips, not the {total} these bets need")
+    return [BetsPlaced(time=now, spin=state.spin, colour=colour, stakes=tuple(s for s, _ in canonical))]
+
+
+def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Event]:
+    """A colour takes its standing bets back (after a golpe nulo too, `SRIJ 24`)."""
+    _betting(state)
+    if colour not in state.bets:
+        raise Refused(f"{colour} has no bets on the layout")
+    return [BetsWithdrawn(time=now, spin=state.spin, colour=colour)]
+
+
+def winning_stakes(state: TableState, spin: int | None = None) -> tuple[int, dict[str, tuple[Stake, ...]]]:
+    """`PT-A 31`: the winning positions of a recorded spin, per colour, as the record has them."""
+    recorded = state.last_result if spin is None else next((s for s in state.recent if s.spin == spin), None)
+    if recorded is None:
+        raise Refused("no recorded spin to rebuild" if spin is None
+                      else f"spin {spin} is not among the last {len(state.recent)} results the table keeps")
+    found: dict[str, tuple[Stake, ...]] = {}
+    for bet in _bets(state, recorded.stakes):
+        won = tuple(Stake(bet=position.name, chips=chips) for position, chips in bet.units
+                    if recorded.number in position.numbers)
+        if won:
+            found[bet.owner] = found.get(bet.owner, ()) + won
+    return recorded.spin, found
+
+
+def rebuild_winning_bets(state: TableState, now: datetime, *, by: str, spin: int | None = None) -> list[Event]:
+    """`PT-A 31`, `PT-B 33`: staff disturbed winning bets; set them up again from the record."""
+    if state.phase is Phase.CLOSED:
+        raise Refused("the table is not open")
+    spin, stakes = winning_stakes(state, spin)
+    if not stakes:
+        raise Refused(f"spin {spin} had no winning bet on record")
+    return [WinningBetsRebuilt(time=now, spin=spin, stakes=stakes, by=known(state, by))]
+
+
+def _chips(amount: Fraction) -> str:
+    return str(amount.numerator) if amount.denominator == 1 else f"{float(amount):g}"

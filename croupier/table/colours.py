@@ -1,0 +1,144 @@
+"""Colour chips (§7): one colour per player, given a value the profile allows and recorded on the
+value board (`PT-A 9, 13`); chips issued; the waiting list and the `PT-A 12` rule; cash-out counted
+in chips and money (`PT-A 15`); chips presented late valued at the table minimum."""
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from croupier.table.events import (
+    CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, LateChipsExchanged, PlayerLeftWaitingList,
+    PlayerWaiting,
+)
+from croupier.table.refusal import Refused
+from croupier.table.regulation import profile_of
+from croupier.table.roles import known
+from croupier.table.state import ColourAccount, Phase, TableState
+
+
+def _open(state: TableState) -> None:
+    if state.phase is Phase.CLOSED:
+        raise Refused("the table is not open")
+
+
+def _chips(chips: int) -> int:
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+        raise Refused(f"a number of chips is a whole number above 0, not {chips!r}")
+    return chips
+
+
+def _account(state: TableState, colour: str) -> ColourAccount:
+    account = state.accounts.get(colour)
+    if account is None:
+        raise Refused(f"{colour} is not in play" if colour in state.colours
+                      else f"{colour!r} is not one of this table's colours ({', '.join(state.colours)})")
+    return account
+
+
+def _player(player: str) -> str:
+    player = player.strip()
+    if not player:
+        raise Refused("name the player (a seat or a description will do)")
+    return player
+
+
+def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
+    """The value a player gives a colour, as the profile allows it (§7)."""
+    try:
+        value = Decimal(str(value))
+    except InvalidOperation:
+        raise Refused(f"{value!r} is not an amount") from None
+    rules = profile_of(state).colour_chips
+    minimum = state.minimum
+    plein_maximum = minimum * profile_of(state).limits.ratios["plein"]
+    if not value.is_finite() or value <= 0:
+        raise Refused(f"a colour chip is worth more than 0, not {value}")
+    if rules.value == "table-minimum" and value != minimum:
+        raise Refused(f"a colour chip is worth the table minimum, {minimum} ({rules.rule})")
+    if rules.value == "one-of" and value not in rules.values:
+        raise Refused(f"a colour chip is worth one of {', '.join(map(str, rules.values))}, not {value} ({rules.rule})")
+    if rules.value == "multiple-of-minimum" and value % minimum:
+        raise Refused(f"a colour chip is worth the minimum {minimum} or a whole multiple of it, not {value} "
+                      f"({rules.rule})")
+    if rules.value == "minimum-or-posted" and value < minimum:
+        raise Refused(f"a colour chip is worth at least the table minimum {minimum} ({rules.rule})")
+    if rules.up_to_plein_maximum and value > plein_maximum:
+        raise Refused(f"a colour chip is worth at most the plein maximum {plein_maximum} ({rules.rule})")
+    return value
+
+
+def join_waiting_list(state: TableState, now: datetime, *, player: str) -> list[Event]:
+    _open(state)
+    player = _player(player)
+    if player in state.waiting:
+        raise Refused(f"{player} is already on the waiting list")
+    if any(a.player == player for a in state.accounts.values()):
+        raise Refused(f"{player} already plays a colour (one colour per player, PT-A 8)")
+    return [PlayerWaiting(time=now, player=player)]
+
+
+def leave_waiting_list(state: TableState, now: datetime, *, player: str) -> list[Event]:
+    _open(state)
+    if player not in state.waiting:
+        raise Refused(f"{player} is not on the waiting list")
+    return [PlayerLeftWaitingList(time=now, player=player)]
+
+
+def assign_colour(state: TableState, now: datetime, *, colour: str, player: str, chip_value: Decimal | str | int,
+                  chips: int, by: str) -> list[Event]:
+    """`PT-A 13`: the player asks for a free colour and gives it a value."""
+    _open(state)
+    player = _player(player)
+    if colour not in state.colours:
+        raise Refused(f"{colour!r} is not one of this table's colours ({', '.join(state.colours)})")
+    taken = state.accounts.get(colour)
+    if taken is not None:
+        free = ", ".join(state.free_colours()) or "none"
+        raise Refused(f"{colour} is taken by {taken.player} (one player per colour, PT-A 8); free: {free}")
+    if any(a.player == player for a in state.accounts.values()):
+        raise Refused(f"{player} already plays a colour (one colour per player, PT-A 8)")
+    if state.waiting and player != state.waiting[0]:
+        raise Refused(f"{state.waiting[0]} is first on the waiting list")
+    value = check_chip_value(state, chip_value)
+    return [ColourAssigned(time=now, colour=colour, player=player, chip_value=value, chips=_chips(chips),
+                           by=known(state, by))]
+
+
+def issue_chips(state: TableState, now: datetime, *, colour: str, chips: int, by: str) -> list[Event]:
+    _open(state)
+    _account(state, colour)
+    return [ChipsIssued(time=now, colour=colour, chips=_chips(chips), by=known(state, by))]
+
+
+def must_exchange(state: TableState, account: ColourAccount) -> bool:
+    """`PT-A 12`: no bet for 3 consecutive spins while others wait for a colour: the colour is lost."""
+    rules = profile_of(state).inactivity
+    return (rules.action == "lose-colour" and account.idle_spins >= rules.after_spins
+            and (bool(state.waiting) or not rules.only_when_waiting))
+
+
+def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: str,
+             reason: CashOutReason = CashOutReason.LEFT) -> list[Event]:
+    """The player exchanges every chip of the colour (`PT-A 15`); `chips` is the count at the table."""
+    _open(state)
+    account = _account(state, colour)
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+        raise Refused(f"the chips counted are a whole number, not {chips!r}")
+    if colour in state.bets or colour in state.prison:
+        raise Refused(f"{colour} has bets on the layout: settle or take them back before exchanging its chips")
+    reason = CashOutReason(reason)
+    if reason is CashOutReason.INACTIVE and not must_exchange(state, account):
+        raise Refused(f"{colour} keeps its colour: the inactivity rule does not apply "
+                      f"({profile_of(state).inactivity.rule})")
+    return [ColourCashedOut(time=now, colour=colour, player=account.player, chips=chips, expected_chips=account.held,
+                            chip_value=account.chip_value, amount=chips * account.chip_value, reason=reason,
+                            by=known(state, by))]
+
+
+def exchange_late_chips(state: TableState, now: datetime, *, colour: str, chips: int, by: str) -> list[Event]:
+    """`PT-A 15`, `PT-B 16`, `RU 4.7`: colour chips presented late are worth the table minimum each."""
+    _open(state)
+    if colour not in state.colours:
+        raise Refused(f"{colour!r} is not one of this table's colours: its chips are not valid here (PT-A 7)")
+    return [LateChipsExchanged(time=now, colour=colour, chips=_chips(chips), chip_value=state.minimum,
+                               amount=chips * state.minimum, by=known(state, by))]

@@ -1,0 +1,301 @@
+"""The table and its spin cycle: open, launch, no more bets, result, payouts, golpe nulo, close.
+
+bets open -> ball launched (direction) -> no more bets -> result (the sensor's, or a typed number
+once confirmed) -> payouts -> bets open. Facts the wheel sensor reports are recorded as they come
+(the wheel is the truth of what happened); the croupier's commands are checked against the rules.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+
+from croupier.rules.spin import Direction, VoidReason
+from croupier.rules.wheel import check_number
+from croupier.table.alarms import raise_alarm
+from croupier.table.bets import settle
+from croupier.table.events import (
+    AlarmKind, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
+    ProfileChanged, ResultCorrected, ResultEntered, ResultRecorded, Role, Source, SpinVoided, TableClosed,
+    TableOpened,
+)
+from croupier.table.refusal import Refused
+from croupier.table.regulation import checked_profile, profile_of
+from croupier.table.roles import authorise, known
+from croupier.table.state import Phase, TableState
+
+SENSOR = "sensor"  # the name recorded for what the wheel sensor did on its own
+BALL_DIAMETER_MM = (Decimal(18), Decimal(24))  # PT-A 17, PT-B 17
+IN_SPIN = (Phase.SPINNING, Phase.NO_MORE_BETS, Phase.CONFIRMING)  # from the launch to the result
+
+
+def _open(state: TableState) -> None:
+    if state.phase is Phase.CLOSED:
+        raise Refused("the table is not open")
+
+
+def _croupier(state: TableState) -> str:
+    return state.staff_on(Role.CROUPIER) or SENSOR
+
+
+def _minimum(value: Decimal | str | int) -> Decimal:
+    try:
+        minimum = Decimal(str(value))
+    except InvalidOperation:
+        raise Refused(f"{value!r} is not an amount") from None
+    if not minimum.is_finite() or minimum <= 0:
+        raise Refused(f"the table minimum must be above 0, not {value}")
+    return minimum
+
+
+def check_ball(ball: Ball) -> Ball:
+    low, high = BALL_DIAMETER_MM
+    if not ball.id.strip():
+        raise Refused("a ball needs an id")
+    if not low <= ball.diameter_mm <= high:
+        raise Refused(f"ball {ball.id} is {ball.diameter_mm} mm: a ball is {low}-{high} mm across (PT-A 17)")
+    return ball
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decimal | str | int,
+               colours: tuple[str, ...], balls: tuple[Ball, ...], croupier: str, inspector: str | None = None,
+               ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
+               by: str | None = None) -> list[Event]:
+    if state.phase is not Phase.CLOSED:
+        raise Refused("the table is already open")
+    rules = checked_profile(profile)
+    colours = tuple(c.strip() for c in colours)
+    if not colours or any(not c for c in colours) or len(set(colours)) != len(colours):
+        raise Refused("list the table's colour chips, each once (PT-A 8)")
+    balls = tuple(check_ball(b) for b in balls)
+    if len(balls) < 2 or len({b.id for b in balls}) != len(balls):
+        raise Refused("a table has two balls with different ids (PT-A 17)")
+    ball_in_play = ball_in_play or balls[0].id
+    if ball_in_play not in {b.id for b in balls}:
+        raise Refused(f"ball {ball_in_play} is not one of the table's balls")
+    if relief_minutes is not None and (not rules.relief.configurable or relief_minutes <= 0):
+        raise Refused(f"{rules.id} does not let the house set the relief interval ({rules.relief.rule})"
+                      if not rules.relief.configurable else "the relief interval is a number of minutes above 0")
+    if not sensor_only:
+        # Every spin records its croupier: at an attended table they are registered staff.
+        for role, name in ((Role.CROUPIER, croupier), (Role.INSPECTOR, inspector)):
+            if name is not None and (name not in state.staff or state.staff[name].role is not role):
+                raise Refused(f"{name!r} is not registered as {role.value}")
+    if not croupier.strip():
+        raise Refused("name the croupier at the wheel")
+    return [TableOpened(time=now, profile=rules.id, minimum=_minimum(minimum), colours=colours, balls=balls,
+                        ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
+                        relief_minutes=relief_minutes, by=by or croupier)]
+
+
+def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
+    _open(state)
+    if state.phase is not Phase.BETTING:
+        raise Refused("finish the spin and its payouts before closing the table")
+    if state.accounts:
+        raise Refused(f"exchange the colour chips still in play first: {', '.join(state.accounts)} (PT-A 15)")
+    return [TableClosed(time=now, by=by or _croupier(state))]
+
+
+def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | int, reason: str, by: str,
+                  pin: str) -> list[Event]:
+    """`FR`: management may change the limits during the day; the maxima follow the new minimum."""
+    _open(state)
+    authorise(state, by, pin, Role.PIT_BOSS, to="change the limits")
+    new = _minimum(minimum)
+    if state.phase in IN_SPIN:
+        raise Refused("limits change between spins, not while the ball is in play")
+    if new == state.minimum:
+        raise Refused(f"the table minimum is already {new}")
+    if not reason.strip():
+        raise Refused("say why the limits change")
+    return [LimitsChanged(time=now, minimum=new, previous=state.minimum, reason=reason.strip(), by=by)]
+
+
+def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str) -> list[Event]:
+    _open(state)
+    authorise(state, by, pin, Role.PIT_BOSS, to="change the profile")
+    rules = checked_profile(profile)
+    if rules.id == state.profile:
+        raise Refused(f"the table already plays {rules.id}")
+    if state.phase is not Phase.BETTING or state.bets or state.prison:
+        raise Refused("change the profile between spins, with no bets on the layout")
+    if state.accounts:
+        raise Refused("colour values depend on the profile: exchange the colour chips in play first")
+    if not reason.strip():
+        raise Refused("say why the profile changes")
+    return [ProfileChanged(time=now, profile=rules.id, previous=state.profile, reason=reason.strip(), by=by)]
+
+
+# --- the spin ----------------------------------------------------------------------------------
+
+
+def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str | None = None) -> list[Event]:
+    """`SRIJ 13-15`: the betting period, shown as a countdown; at least the profile's minimum."""
+    _open(state)
+    period = profile_of(state).betting_period
+    if state.phase is not Phase.BETTING:
+        raise Refused("a countdown runs while bets are open")
+    if state.countdown_until and now < state.countdown_until:
+        raise Refused("a countdown is already running")
+    if seconds <= 0 or (period.min_seconds and seconds < period.min_seconds):
+        raise Refused(f"the betting period lasts at least {period.min_seconds or 1} s ({period.rule})")
+    return [CountdownStarted(time=now, spin=state.spin, seconds=seconds, by=by or _croupier(state))]
+
+
+def launch(state: TableState, now: datetime, *, direction: Direction, source: Source = Source.KEYPAD) -> list[Event]:
+    """The ball is launched. The direction must alternate (`PT-A 21`, `SRIJ 17`): a repeat is
+    recorded and raised as an alarm, since the ball is already running."""
+    _open(state)
+    found: list[Event] = []
+    if source is Source.SENSOR:
+        if state.phase is Phase.PAYING:
+            # The wheel shows the next spin started: the payouts were done without being marked.
+            found.append(PayoutsCompleted(time=now, spin=state.spin - 1, by=SENSOR))
+        elif state.phase is not Phase.BETTING:
+            raise Refused(f"the wheel reports a launch while spin {state.spin} is still running")
+    else:
+        _check_launch(state, now)
+    found.append(BallLaunched(time=now, spin=state.spin, direction=direction, ball=state.ball_in_play,
+                              croupier=_croupier(state), source=source))
+    if state.last_direction is direction:
+        found.append(raise_alarm(state, now, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
+                                 f"ball launched {direction.value} twice in a row: the launch alternates "
+                                 "(PT-A 21, SRIJ 17)"))
+    return found
+
+
+def _check_launch(state: TableState, now: datetime) -> None:
+    if state.phase is Phase.PAYING:
+        raise Refused("finish the payouts before launching the ball (PT-A 19)")
+    if state.phase is not Phase.BETTING:
+        raise Refused(f"the ball is already in play for spin {state.spin}")
+    rules = profile_of(state)
+    if state.countdown_until and now < state.countdown_until:
+        left = (state.countdown_until - now).total_seconds()
+        raise Refused(f"bets are open for {left:.0f} s more: the ball is launched when the countdown ends "
+                      f"({rules.betting_period.rule})")
+    minimum = rules.betting_period.min_seconds
+    if minimum and state.bets_opened_at and now < state.bets_opened_at + timedelta(seconds=minimum):
+        left = (state.bets_opened_at + timedelta(seconds=minimum) - now).total_seconds()
+        raise Refused(f"the betting period lasts at least {minimum} s: {left:.0f} s left "
+                      f"({rules.betting_period.rule})")
+    on_layout = sum(len(s) for s in state.bets.values()) + sum(len(s) for s in state.prison.values())
+    if not state.sensor_only and on_layout < rules.min_bets_per_spin:
+        raise Refused(f"a spin needs at least {rules.min_bets_per_spin} bet on the layout "
+                      f"({rules.rules['min_bets_per_spin']})")
+
+
+def close_bets(state: TableState, now: datetime, *, source: Source = Source.KEYPAD) -> list[Event]:
+    """"Jogo feito, nada mais" (`PT-A 20`): no bet placed or changed after it."""
+    _open(state)
+    if state.phase is Phase.NO_MORE_BETS and source is Source.SENSOR:
+        return []  # the wheel repeats its state; it is recorded once
+    if state.phase is not Phase.SPINNING:
+        raise Refused("no more bets is called once the ball is launched, before the result")
+    return [BetsClosed(time=now, spin=state.spin, source=source)]
+
+
+def enter_result(state: TableState, now: datetime, *, number: int, by: str | None = None) -> list[Event]:
+    """A number typed at the keypad; it counts once confirmed."""
+    _open(state)
+    _number(number)
+    if state.phase not in IN_SPIN:
+        raise Refused("a result is entered after the launch (launch the ball first)")
+    found: list[Event] = []
+    if state.phase is Phase.SPINNING:
+        found.append(BetsClosed(time=now, spin=state.spin, source=Source.KEYPAD))  # the ball has settled
+    found.append(ResultEntered(time=now, spin=state.spin, number=number, by=known(state, by or _croupier(state))))
+    return found
+
+
+def confirm_result(state: TableState, now: datetime, *, number: int | None = None, by: str | None = None) -> list[Event]:
+    """Confirm the typed number; giving it again (`number`) catches a slip of the finger."""
+    _open(state)
+    if state.phase is not Phase.CONFIRMING or state.pending is None:
+        raise Refused("there is no entered result to confirm")
+    pending = state.pending.number
+    if number is not None and number != pending:
+        raise Refused(f"{number} does not match the entered {pending}: enter the result again")
+    by = known(state, by or _croupier(state))
+    return [_result(state, now, pending, Source.KEYPAD, confirmed_by=by)]
+
+
+def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: int | None = None,
+                  direction: Direction | None = None) -> list[Event]:
+    """The wheel's winning number, recorded without confirmation. The same game reported again (a
+    restarted reader) is recorded once."""
+    _open(state)
+    _number(number)
+    last = state.last_result
+    if wheel_game is not None and last is not None and last.wheel_game == wheel_game and state.phase not in IN_SPIN:
+        if last.number == number:
+            return []
+        raise Refused(f"the wheel reports game {wheel_game} again with {number}; {last.number} was recorded")
+    found: list[Event] = []
+    if state.phase is Phase.PAYING:
+        found.append(PayoutsCompleted(time=now, spin=state.spin - 1, by=SENSOR))
+    found.append(_result(state, now, number, Source.SENSOR, wheel_game=wheel_game, direction=direction))
+    return found
+
+
+def _number(number: int) -> int:
+    try:
+        return check_number(number)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
+def _result(state: TableState, now: datetime, number: int, source: Source, *, confirmed_by: str | None = None,
+            wheel_game: int | None = None, direction: Direction | None = None) -> ResultRecorded:
+    launch_ = state.launch
+    outcomes, prison = settle(state, number)
+    return ResultRecorded(
+        time=now, spin=state.spin, number=number, source=source,
+        ball=launch_.ball if launch_ else state.ball_in_play,
+        croupier=launch_.croupier if launch_ else _croupier(state),
+        direction=launch_.direction if launch_ else direction,
+        confirmed_by=confirmed_by, wheel_game=wheel_game, outcomes=outcomes, prison=prison or None,
+    )
+
+
+def payouts_done(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
+    _open(state)
+    if state.phase is not Phase.PAYING:
+        raise Refused("there are no payouts under way")
+    return [PayoutsCompleted(time=now, spin=state.spin - 1, by=known(state, by or _croupier(state)))]
+
+
+def void_spin(state: TableState, now: datetime, *, reason: VoidReason, source: Source = Source.KEYPAD,
+              by: str | None = None) -> list[Event]:
+    """Golpe nulo (`PT-A 22`, `RU 4.14`, `SRIJ 23`), from the launch until the result is confirmed.
+    The ball goes back in the pocket of the previous result; bets stand; the spin does not count."""
+    _open(state)
+    if state.phase not in IN_SPIN:
+        raise Refused("a spin is void only between the launch and the confirmed result (PT-A 22)")
+    reason = VoidReason(reason)
+    last = state.last_result
+    by = SENSOR if source is Source.SENSOR else known(state, by or _croupier(state))
+    return [SpinVoided(time=now, spin=state.spin, reason=reason, put_back=last.number if last else None,
+                       source=source, by=by)]
+
+
+def correct_result(state: TableState, now: datetime, *, spin: int, number: int, reason: str, by: str,
+                   pin: str) -> list[Event]:
+    """A pit boss corrects a recorded result: a new event with both numbers and the reason, and the
+    spin's bets settled again on the right number."""
+    _open(state)
+    authorise(state, by, pin, Role.PIT_BOSS, to="correct a result")
+    _number(number)
+    if not reason.strip():
+        raise Refused("say why the result is corrected")
+    recorded = next((s for s in state.recent if s.spin == spin), None)
+    if recorded is None:
+        raise Refused(f"spin {spin} is not among the last {len(state.recent)} results the table keeps")
+    if recorded.number == number:
+        raise Refused(f"spin {spin} is already recorded as {number}")
+    outcomes, _ = settle(state, number, stakes=recorded.stakes, prison=recorded.prison)
+    return [ResultCorrected(time=now, spin=spin, previous=recorded.number, number=number, reason=reason.strip(),
+                            by=by, outcomes=outcomes)]

@@ -1,0 +1,406 @@
+"""Every event the table records, and their canonical encoding for the journal's hash chain.
+
+An event is a fact that happened at the table; it is never edited (a correction is a new event
+holding both values). The canonical encoding is sorted-keys compact JSON in UTF-8, with money and
+chip amounts as Decimal or Fraction strings, so the same event always hashes the same.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from enum import Enum
+from fractions import Fraction
+from typing import ClassVar
+
+from croupier.rules.spin import Direction, VoidReason
+from croupier.table.codec import CodecError, canonical_json, from_plain, to_plain
+
+
+class Source(str, Enum):
+    """Who told the table: the wheel sensor, or the croupier at the keypad or screen."""
+
+    SENSOR = "sensor"
+    KEYPAD = "keypad"
+
+
+class Role(str, Enum):
+    CROUPIER = "croupier"
+    INSPECTOR = "inspector"
+    PIT_BOSS = "pit-boss"
+
+
+class AlarmKind(str, Enum):
+    DIRECTION_REPEATED = "direction-repeated"  # PT-A 21, SRIJ 17
+    BALL_SWAP_OVERDUE = "ball-swap-overdue"  # PT-A 17, PT-B 17
+    RELIEF_OVERDUE = "relief-overdue"  # PT-A 33, PT-B 35, RU 4.4
+    WHEEL_FAULT = "wheel-fault"  # SRIJ 23 b: the sensor reported a fault
+
+
+class CashOutReason(str, Enum):
+    LEFT = "left"  # PT-A 15, PT-B 16, RU 4.7, FR: the player leaves or steps away
+    INACTIVE = "inactive"  # PT-A 12: no bet for 3 spins while others wait for a colour
+    TABLE_CLOSED = "table-closed"  # FR: colour chips exchanged when the table closes
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ball:
+    """A registered ball: `PT-A 17` white, balanced, 18-24 mm."""
+
+    id: str
+    diameter_mm: Decimal
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stake:
+    """Chips of one colour on one bet. `bet` is the rules engine's name of the bet (`plein 17`)."""
+
+    bet: str
+    chips: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ColourOutcome:
+    """What one spin did to one colour, in chips (halves happen: zero, two-dozen bets)."""
+
+    colour: str
+    staked: int  # chips on the layout when the ball settled
+    won: Fraction  # paid by the bank on winning bets, the stake not included
+    returned: Fraction  # stake handed back: winning stakes, half-back on zero, bets over the limit
+    lost: Fraction  # stake taken by the bank
+    imprisoned: int = 0  # FR en prison: stake held for the next spin
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every event: when it happened. Subclasses name themselves with `kind`."""
+
+    kind: ClassVar[str]
+    time: datetime
+
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+def _event(kind: str):
+    def register(cls: type[Event]) -> type[Event]:
+        cls.kind = kind
+        EVENT_TYPES[kind] = cls
+        return dataclass(frozen=True, kw_only=True)(cls)
+
+    return register
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+@_event("table-opened")
+class TableOpened(Event):
+    profile: str
+    minimum: Decimal  # the maxima follow the profile's ratios (PT-A 32, PT-B 34)
+    colours: tuple[str, ...]  # the colour chips this table has (PT-A 8)
+    balls: tuple[Ball, ...]  # the two registered balls (PT-A 17)
+    ball_in_play: str
+    croupier: str
+    inspector: str | None = None
+    sensor_only: bool = False  # driven by the wheel sensor alone: no bets are tracked
+    relief_minutes: int | None = None  # RU 4.4: the house's interval, where the profile lets it choose
+    by: str
+
+
+@_event("table-closed")
+class TableClosed(Event):
+    by: str
+
+
+@_event("limits-changed")
+class LimitsChanged(Event):
+    """`FR`: management may change the limits during the day; the sign changes, players are told."""
+
+    minimum: Decimal
+    previous: Decimal
+    reason: str
+    by: str
+
+
+@_event("profile-changed")
+class ProfileChanged(Event):
+    profile: str
+    previous: str
+    reason: str
+    by: str
+
+
+# --- staff -------------------------------------------------------------------------------------
+
+
+@_event("staff-registered")
+class StaffRegistered(Event):
+    """A member of staff and their PIN, kept only as a salted scrypt hash (hex)."""
+
+    name: str
+    role: Role
+    salt: str
+    pin_hash: str
+    by: str | None  # None only for the first pit boss of a new journal
+
+
+@_event("staff-relieved")
+class StaffRelieved(Event):
+    """`PT-A 33`, `PT-B 35`, `RU 4.4`: who takes over at the wheel (or as inspector), and when."""
+
+    role: Role
+    outgoing: str | None
+    incoming: str
+    overdue: bool  # the outgoing one stayed longer than the profile allows
+    reason: str | None = None  # PT-B 35: the force majeure that kept them on
+
+
+# --- alarms ------------------------------------------------------------------------------------
+
+
+@_event("alarm-raised")
+class AlarmRaised(Event):
+    alarm: int
+    alarm_kind: AlarmKind
+    subject: str
+    detail: str
+
+
+@_event("alarm-acknowledged")
+class AlarmAcknowledged(Event):
+    alarm: int
+    by: str
+
+
+@_event("alarm-cleared")
+class AlarmCleared(Event):
+    alarm: int
+    note: str
+    by: str  # a pit boss
+
+
+# --- the spin ----------------------------------------------------------------------------------
+
+
+@_event("countdown-started")
+class CountdownStarted(Event):
+    """`SRIJ 13-15`: a betting period of at least 30 s, shown as a countdown."""
+
+    spin: int
+    seconds: int
+    by: str
+
+
+@_event("ball-launched")
+class BallLaunched(Event):
+    spin: int
+    direction: Direction
+    ball: str
+    croupier: str
+    source: Source
+
+
+@_event("bets-closed")
+class BetsClosed(Event):
+    """`PT-A 20` "jogo feito, nada mais": no bet placed or changed after this."""
+
+    spin: int
+    source: Source
+
+
+@_event("result-entered")
+class ResultEntered(Event):
+    """A number typed at the keypad, waiting for its confirmation."""
+
+    spin: int
+    number: int
+    by: str
+
+
+@_event("result-recorded")
+class ResultRecorded(Event):
+    """The counted result of a spin, with what it did to each colour's bets."""
+
+    spin: int
+    number: int
+    source: Source
+    ball: str
+    croupier: str
+    direction: Direction | None  # None when neither the launch nor the sensor gave it
+    confirmed_by: str | None = None  # for a number typed at the keypad
+    wheel_game: int | None = None  # the wheel's own game counter, when the sensor reported it
+    outcomes: tuple[ColourOutcome, ...] = ()
+    prison: dict[str, tuple[Stake, ...]] | None = None  # FR en prison, carried to the next spin
+
+
+@_event("payouts-completed")
+class PayoutsCompleted(Event):
+    """Payouts and change done: bets open again and the ball may be launched (`PT-A 19`)."""
+
+    spin: int
+    by: str
+
+
+@_event("spin-voided")
+class SpinVoided(Event):
+    """Golpe nulo (`PT-A 22`, `RU 4.14`, `SRIJ 23`): the spin does not count and bets stand."""
+
+    spin: int
+    reason: VoidReason
+    put_back: int | None  # PT-A 22: the pocket of the previous result, where the ball goes back
+    source: Source
+    by: str
+
+
+@_event("result-corrected")
+class ResultCorrected(Event):
+    """A pit boss's correction of a recorded result: both values and the reason, never an edit."""
+
+    spin: int
+    previous: int
+    number: int
+    reason: str
+    by: str
+    outcomes: tuple[ColourOutcome, ...] = ()  # the spin settled again on the corrected number
+
+
+@_event("winning-bets-rebuilt")
+class WinningBetsRebuilt(Event):
+    """`PT-A 31`, `PT-B 33`: disturbed winning bets set up again from the record."""
+
+    spin: int
+    stakes: dict[str, tuple[Stake, ...]]
+    by: str
+
+
+# --- bets --------------------------------------------------------------------------------------
+
+
+@_event("bets-placed")
+class BetsPlaced(Event):
+    spin: int
+    colour: str
+    stakes: tuple[Stake, ...]
+
+
+@_event("bets-withdrawn")
+class BetsWithdrawn(Event):
+    """A colour takes its standing bets back: before no more bets, or after a void (`SRIJ 24`)."""
+
+    spin: int
+    colour: str
+
+
+# --- balls -------------------------------------------------------------------------------------
+
+
+@_event("ball-swapped")
+class BallSwapped(Event):
+    """`PT-A 17`, `PT-B 17`: the two balls are used alternately, hour by hour, announced."""
+
+    ball: str
+    previous: str
+    late: bool
+    by: str
+
+
+@_event("ball-replaced")
+class BallReplaced(Event):
+    """`PT-A 18`: a defective, broken or lost ball replaced by one of the same diameter."""
+
+    previous: str
+    ball: Ball
+    reason: str
+    by: str
+
+
+# --- colour chips ------------------------------------------------------------------------------
+
+
+@_event("player-waiting")
+class PlayerWaiting(Event):
+    player: str
+
+
+@_event("player-left-waiting-list")
+class PlayerLeftWaitingList(Event):
+    player: str
+
+
+@_event("colour-assigned")
+class ColourAssigned(Event):
+    """`PT-A 13`: a free colour given a value, recorded on the value board (`PT-A 9`)."""
+
+    colour: str
+    player: str
+    chip_value: Decimal
+    chips: int
+    by: str
+
+
+@_event("chips-issued")
+class ChipsIssued(Event):
+    colour: str
+    chips: int
+    by: str
+
+
+@_event("colour-cashed-out")
+class ColourCashedOut(Event):
+    """The colour's chips exchanged for value chips (`PT-A 15`); the colour is free again."""
+
+    colour: str
+    player: str
+    chips: int  # counted at the table
+    expected_chips: Fraction  # what the record says the player holds
+    chip_value: Decimal
+    amount: Decimal
+    reason: CashOutReason
+    by: str
+
+
+@_event("late-chips-exchanged")
+class LateChipsExchanged(Event):
+    """`PT-A 15`, `PT-B 16`, `RU 4.7`: colour chips presented late are worth the table minimum."""
+
+    colour: str
+    chips: int
+    chip_value: Decimal
+    amount: Decimal
+    by: str
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def to_record(event: Event) -> dict:
+    return {"kind": event.kind, **to_plain(event)}
+
+
+def encode(event: Event) -> bytes:
+    """The canonical bytes of an event: what the hash chain covers."""
+    return canonical_json(to_record(event))
+
+
+def from_record(record: dict) -> Event:
+    if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
+        raise CodecError("an event must be an object with a 'kind'")
+    fields = dict(record)
+    kind = fields.pop("kind")
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        raise CodecError(f"unknown event kind {kind!r}")
+    try:
+        return from_plain(cls, fields)
+    except CodecError as exc:
+        raise CodecError(f"{kind}: {exc}") from None
+
+
+def decode(data: bytes | str) -> Event:
+    try:
+        record = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CodecError(f"not JSON: {exc}") from None
+    return from_record(record)

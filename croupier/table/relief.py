@@ -1,0 +1,38 @@
+"""Croupier relief: `PT-A 33` at most one hour at the wheel; `PT-B 35` at least every half hour,
+any longer stay only for force majeure, reported; `RU 4.4` dealer and inspector at equal
+(configured) intervals. Every spin records the croupier who launched it."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from croupier.table.cycle import IN_SPIN
+from croupier.table.events import Event, Role, StaffRelieved
+from croupier.table.refusal import Refused
+from croupier.table.regulation import profile_of, relief_interval
+from croupier.table.roles import authorise
+from croupier.table.state import Phase, TableState
+
+
+def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin: str,
+            reason: str | None = None) -> list[Event]:
+    """`incoming` takes over as croupier (or inspector), confirming with their own PIN."""
+    if state.phase is Phase.CLOSED:
+        raise Refused("the table is not open")
+    role = Role(role)
+    if role is Role.PIT_BOSS:
+        raise Refused("the pit boss is not relieved at the table")
+    if role is Role.CROUPIER and state.phase in IN_SPIN:
+        raise Refused("the croupier is relieved between spins, not while the ball is in play")
+    authorise(state, incoming, pin, role, to=f"take over as {role.value}")
+    duty = state.on_duty.get(role)
+    if duty is not None and duty.name == incoming:
+        raise Refused(f"{incoming} is already the {role.value}")
+    interval = relief_interval(state, role)
+    overdue = duty is not None and interval is not None and now > duty.since + interval
+    relief = profile_of(state).relief
+    reason = (reason or "").strip() or None
+    if overdue and relief.kind == "at-most-or-force-majeure" and reason is None:
+        raise Refused(f"{duty.name} stayed longer than {int(interval.total_seconds() // 60)} min: record the "
+                      f"force majeure that kept them on, for the gaming inspectors ({relief.rule})")
+    return [StaffRelieved(time=now, role=role, outgoing=duty.name if duty else None, incoming=incoming,
+                          overdue=overdue, reason=reason)]

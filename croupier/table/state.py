@@ -1,0 +1,381 @@
+"""The table's state: a pure fold `apply(state, event) -> state` over the journal's events.
+
+The state is what the table needs now, not its history: the last RECENT results, open alarms,
+colours in play and standing bets. It stays small whatever the journal's age, so a snapshot of it
+is small and start-up reads one snapshot and a short tail of events. The history is the journal.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from enum import Enum
+from fractions import Fraction
+from typing import Callable
+
+from croupier.rules.spin import Direction
+from croupier.table import events as ev
+from croupier.table.codec import canonical_json, from_plain, to_plain
+from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, Source, Stake
+
+RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
+VERSION = 1  # of the snapshot layout; a snapshot of another version is ignored and refolded
+
+
+class Phase(str, Enum):
+    CLOSED = "closed"  # no table open
+    BETTING = "betting"  # bets open, ball in the croupier's hand
+    SPINNING = "spinning"  # ball launched (PT-A 20: bets still accepted until "no more bets")
+    NO_MORE_BETS = "no-more-bets"  # "jogo feito, nada mais"
+    CONFIRMING = "confirming"  # a typed number waits for its confirmation
+    PAYING = "paying"  # result recorded, losers cleared, winners being paid
+
+
+@dataclass(frozen=True, kw_only=True)
+class Launch:
+    time: datetime
+    direction: Direction
+    ball: str
+    croupier: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PendingResult:
+    number: int
+    by: str
+    time: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class Spin:
+    """A counted result, with the bets it settled (for PT-A 31 rebuilds and corrections)."""
+
+    spin: int
+    number: int
+    source: Source
+    time: datetime
+    ball: str
+    croupier: str
+    direction: Direction | None
+    wheel_game: int | None = None
+    stakes: dict[str, tuple[Stake, ...]] = field(default_factory=dict)
+    prison: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # en prison from the spin before
+    outcomes: tuple[ColourOutcome, ...] = ()
+    corrected_from: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class StaffMember:
+    name: str
+    role: Role
+    salt: str
+    pin_hash: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Duty:
+    name: str
+    since: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class ColourAccount:
+    """One colour in play: its player, value and running statement, in chips (`SRIJ 29`)."""
+
+    colour: str
+    player: str
+    chip_value: Decimal
+    since: datetime
+    issued: int = 0
+    staked: int = 0
+    won: Fraction = Fraction(0)
+    returned: Fraction = Fraction(0)
+    lost: Fraction = Fraction(0)
+    idle_spins: int = 0  # consecutive counted spins without a bet (PT-A 12, SRIJ 31)
+
+    @property
+    def held(self) -> Fraction:
+        """Chips the record says the player holds (in hand, not on the layout)."""
+        return self.issued - self.staked + self.returned + self.won
+
+    def settled(self, outcome: ColourOutcome, sign: int = 1) -> "ColourAccount":
+        return dataclasses.replace(
+            self,
+            staked=self.staked + sign * outcome.staked,
+            won=self.won + sign * outcome.won,
+            returned=self.returned + sign * outcome.returned,
+            lost=self.lost + sign * outcome.lost,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Alarm:
+    id: int
+    kind: AlarmKind
+    subject: str
+    detail: str
+    raised_at: datetime
+    acknowledged_by: str | None = None
+    acknowledged_at: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableState:
+    phase: Phase = Phase.CLOSED
+    profile: str | None = None
+    minimum: Decimal | None = None
+    sensor_only: bool = False
+    relief_minutes: int | None = None
+    colours: tuple[str, ...] = ()
+    balls: dict[str, Ball] = field(default_factory=dict)
+    ball_in_play: str | None = None
+    ball_since: datetime | None = None
+    staff: dict[str, StaffMember] = field(default_factory=dict)
+    on_duty: dict[Role, Duty] = field(default_factory=dict)
+    spin: int = 1  # the game being played; a void does not advance it
+    launch: Launch | None = None
+    last_direction: Direction | None = None
+    countdown_until: datetime | None = None
+    bets_opened_at: datetime | None = None  # SRIJ 13-14: the betting period runs from here to the launch
+    pending: PendingResult | None = None
+    recent: tuple[Spin, ...] = ()  # newest last
+    counted: int = 0
+    voids: int = 0
+    corrections: int = 0
+    accounts: dict[str, ColourAccount] = field(default_factory=dict)
+    waiting: tuple[str, ...] = ()
+    bets: dict[str, tuple[Stake, ...]] = field(default_factory=dict)
+    prison: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # FR en prison
+    alarms: dict[int, Alarm] = field(default_factory=dict)  # raised and not yet cleared
+    next_alarm: int = 1
+    last_event_time: datetime | None = None
+
+    @property
+    def last_result(self) -> Spin | None:
+        return self.recent[-1] if self.recent else None
+
+    def free_colours(self) -> tuple[str, ...]:
+        return tuple(c for c in self.colours if c not in self.accounts)
+
+    def staff_on(self, role: Role) -> str | None:
+        duty = self.on_duty.get(role)
+        return duty.name if duty else None
+
+
+INITIAL = TableState()
+
+
+def _replace(state: TableState, **changes) -> TableState:
+    return dataclasses.replace(state, **changes)
+
+
+def _with(mapping: dict, key, value=None, *, drop: bool = False) -> dict:
+    copy = dict(mapping)
+    if drop:
+        copy.pop(key, None)
+    else:
+        copy[key] = value
+    return copy
+
+
+def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
+    on_duty = {Role.CROUPIER: Duty(name=e.croupier, since=e.time)}
+    if e.inspector:
+        on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
+    return _replace(
+        s, phase=Phase.BETTING, profile=e.profile, minimum=e.minimum, sensor_only=e.sensor_only, relief_minutes=e.relief_minutes,
+        colours=e.colours, balls={b.id: b for b in e.balls}, ball_in_play=e.ball_in_play,
+        ball_since=e.time, on_duty=on_duty, bets_opened_at=e.time, launch=None, pending=None, countdown_until=None,
+        bets={}, prison={}, accounts={}, waiting=(),
+    )
+
+
+def _table_closed(s: TableState, e: ev.TableClosed) -> TableState:
+    return _replace(s, phase=Phase.CLOSED, launch=None, pending=None, countdown_until=None, bets={},
+                    on_duty={})
+
+
+def _staff_registered(s: TableState, e: ev.StaffRegistered) -> TableState:
+    member = StaffMember(name=e.name, role=e.role, salt=e.salt, pin_hash=e.pin_hash)
+    return _replace(s, staff=_with(s.staff, e.name, member))
+
+
+def _staff_relieved(s: TableState, e: ev.StaffRelieved) -> TableState:
+    return _replace(s, on_duty=_with(s.on_duty, e.role, Duty(name=e.incoming, since=e.time)))
+
+
+def _alarm_raised(s: TableState, e: ev.AlarmRaised) -> TableState:
+    alarm = Alarm(id=e.alarm, kind=e.alarm_kind, subject=e.subject, detail=e.detail, raised_at=e.time)
+    return _replace(s, alarms=_with(s.alarms, e.alarm, alarm), next_alarm=max(s.next_alarm, e.alarm + 1))
+
+
+def _alarm_acknowledged(s: TableState, e: ev.AlarmAcknowledged) -> TableState:
+    alarm = dataclasses.replace(s.alarms[e.alarm], acknowledged_by=e.by, acknowledged_at=e.time)
+    return _replace(s, alarms=_with(s.alarms, e.alarm, alarm))
+
+
+def _alarm_cleared(s: TableState, e: ev.AlarmCleared) -> TableState:
+    return _replace(s, alarms=_with(s.alarms, e.alarm, drop=True))
+
+
+def _countdown_started(s: TableState, e: ev.CountdownStarted) -> TableState:
+    return _replace(s, countdown_until=e.time + timedelta(seconds=e.seconds))
+
+
+def _ball_launched(s: TableState, e: ev.BallLaunched) -> TableState:
+    launch = Launch(time=e.time, direction=e.direction, ball=e.ball, croupier=e.croupier)
+    return _replace(s, phase=Phase.SPINNING, launch=launch, last_direction=e.direction, countdown_until=None)
+
+
+def _bets_closed(s: TableState, e: ev.BetsClosed) -> TableState:
+    return _replace(s, phase=Phase.NO_MORE_BETS)
+
+
+def _result_entered(s: TableState, e: ev.ResultEntered) -> TableState:
+    return _replace(s, phase=Phase.CONFIRMING, pending=PendingResult(number=e.number, by=e.by, time=e.time))
+
+
+def _settle_accounts(accounts: dict[str, ColourAccount], outcomes, sign: int = 1) -> dict[str, ColourAccount]:
+    accounts = dict(accounts)
+    for outcome in outcomes:
+        if outcome.colour in accounts:
+            accounts[outcome.colour] = accounts[outcome.colour].settled(outcome, sign)
+    return accounts
+
+
+def _result_recorded(s: TableState, e: ev.ResultRecorded) -> TableState:
+    spin = Spin(spin=e.spin, number=e.number, source=e.source, time=e.time, ball=e.ball, croupier=e.croupier,
+                direction=e.direction, wheel_game=e.wheel_game, stakes=s.bets, prison=s.prison,
+                outcomes=e.outcomes)
+    accounts = _settle_accounts(s.accounts, e.outcomes)
+    for colour, account in accounts.items():
+        # PT-A 12, SRIJ 31: count the spins each colour sat out.
+        idle = 0 if colour in s.bets or colour in s.prison else account.idle_spins + 1
+        accounts[colour] = dataclasses.replace(account, idle_spins=idle)
+    # Without tracked bets (sensor only) there is nothing to pay: bets open again at once.
+    phase = Phase.BETTING if s.sensor_only else Phase.PAYING
+    return _replace(
+        s, phase=phase, bets_opened_at=e.time if s.sensor_only else None, spin=e.spin + 1, launch=None, pending=None, recent=(s.recent + (spin,))[-RECENT:],
+        counted=s.counted + 1, accounts=accounts, bets={}, prison=dict(e.prison or {}),
+    )
+
+
+def _payouts_completed(s: TableState, e: ev.PayoutsCompleted) -> TableState:
+    return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time)
+
+
+def _spin_voided(s: TableState, e: ev.SpinVoided) -> TableState:
+    # PT-A 22: bets stand; the next launch restarts the same game.
+    return _replace(s, phase=Phase.BETTING, launch=None, pending=None, voids=s.voids + 1, bets_opened_at=e.time)
+
+
+def _result_corrected(s: TableState, e: ev.ResultCorrected) -> TableState:
+    recent = list(s.recent)
+    accounts = s.accounts
+    for i, spin in enumerate(recent):
+        if spin.spin == e.spin:
+            accounts = _settle_accounts(accounts, spin.outcomes, -1)
+            accounts = _settle_accounts(accounts, e.outcomes)
+            recent[i] = dataclasses.replace(spin, number=e.number, outcomes=e.outcomes,
+                                            corrected_from=spin.corrected_from if spin.corrected_from is not None
+                                            else spin.number)
+    return _replace(s, recent=tuple(recent), accounts=accounts, corrections=s.corrections + 1)
+
+
+def _bets_placed(s: TableState, e: ev.BetsPlaced) -> TableState:
+    return _replace(s, bets=_with(s.bets, e.colour, s.bets.get(e.colour, ()) + e.stakes))
+
+
+def _bets_withdrawn(s: TableState, e: ev.BetsWithdrawn) -> TableState:
+    return _replace(s, bets=_with(s.bets, e.colour, drop=True))
+
+
+def _ball_swapped(s: TableState, e: ev.BallSwapped) -> TableState:
+    return _replace(s, ball_in_play=e.ball, ball_since=e.time)
+
+
+def _ball_replaced(s: TableState, e: ev.BallReplaced) -> TableState:
+    balls = {(e.ball.id if k == e.previous else k): (e.ball if k == e.previous else b) for k, b in s.balls.items()}
+    in_play = e.ball.id if s.ball_in_play == e.previous else s.ball_in_play
+    return _replace(s, balls=balls, ball_in_play=in_play)
+
+
+def _player_waiting(s: TableState, e: ev.PlayerWaiting) -> TableState:
+    return _replace(s, waiting=s.waiting + (e.player,))
+
+
+def _player_left_waiting_list(s: TableState, e: ev.PlayerLeftWaitingList) -> TableState:
+    return _replace(s, waiting=tuple(p for p in s.waiting if p != e.player))
+
+
+def _colour_assigned(s: TableState, e: ev.ColourAssigned) -> TableState:
+    account = ColourAccount(colour=e.colour, player=e.player, chip_value=e.chip_value, since=e.time, issued=e.chips)
+    return _replace(s, accounts=_with(s.accounts, e.colour, account),
+                    waiting=tuple(p for p in s.waiting if p != e.player))
+
+
+def _chips_issued(s: TableState, e: ev.ChipsIssued) -> TableState:
+    account = s.accounts[e.colour]
+    return _replace(s, accounts=_with(s.accounts, e.colour, dataclasses.replace(account, issued=account.issued + e.chips)))
+
+
+def _colour_cashed_out(s: TableState, e: ev.ColourCashedOut) -> TableState:
+    return _replace(s, accounts=_with(s.accounts, e.colour, drop=True), bets=_with(s.bets, e.colour, drop=True))
+
+
+def _unchanged(s: TableState, e: Event) -> TableState:
+    return s
+
+
+HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
+    ev.TableOpened: _table_opened,
+    ev.TableClosed: _table_closed,
+    ev.LimitsChanged: lambda s, e: _replace(s, minimum=e.minimum),
+    ev.ProfileChanged: lambda s, e: _replace(s, profile=e.profile),
+    ev.StaffRegistered: _staff_registered,
+    ev.StaffRelieved: _staff_relieved,
+    ev.AlarmRaised: _alarm_raised,
+    ev.AlarmAcknowledged: _alarm_acknowledged,
+    ev.AlarmCleared: _alarm_cleared,
+    ev.CountdownStarted: _countdown_started,
+    ev.BallLaunched: _ball_launched,
+    ev.BetsClosed: _bets_closed,
+    ev.ResultEntered: _result_entered,
+    ev.ResultRecorded: _result_recorded,
+    ev.PayoutsCompleted: _payouts_completed,
+    ev.SpinVoided: _spin_voided,
+    ev.ResultCorrected: _result_corrected,
+    ev.WinningBetsRebuilt: _unchanged,
+    ev.BetsPlaced: _bets_placed,
+    ev.BetsWithdrawn: _bets_withdrawn,
+    ev.BallSwapped: _ball_swapped,
+    ev.BallReplaced: _ball_replaced,
+    ev.PlayerWaiting: _player_waiting,
+    ev.PlayerLeftWaitingList: _player_left_waiting_list,
+    ev.ColourAssigned: _colour_assigned,
+    ev.ChipsIssued: _chips_issued,
+    ev.ColourCashedOut: _colour_cashed_out,
+    ev.LateChipsExchanged: _unchanged,
+}
+
+
+def apply(state: TableState, event: Event) -> TableState:
+    """The state after `event`. Events were checked by the commands that made them."""
+    return _replace(HANDLERS[type(event)](state, event), last_event_time=event.time)
+
+
+def fold(events, state: TableState = INITIAL) -> TableState:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def encode_state(state: TableState) -> bytes:
+    """Canonical bytes of the state, for snapshots."""
+    return canonical_json(to_plain(state))
+
+
+def decode_state(data: bytes | str) -> TableState:
+    return from_plain(TableState, json.loads(data))

@@ -1,0 +1,127 @@
+"""The journal file: append-only in the database itself, durable transactions, refusals that
+leave a file that is not a journal untouched."""
+import hashlib
+import sqlite3
+from datetime import datetime, timezone
+
+import pytest
+
+from croupier.journal.store import GENESIS, Journal, JournalError
+from croupier.table.codec import CodecError
+from croupier.table.events import PlayerWaiting, TableClosed, decode
+
+T0 = datetime(2025, 3, 1, 20, 0, tzinfo=timezone.utc)
+
+
+def waiting(n: int) -> PlayerWaiting:
+    return PlayerWaiting(time=T0, player=f"player {n}")
+
+
+def test_appended_events_read_back_in_order_with_a_chain_computed_by_hand(tmp_path):
+    with Journal.open(tmp_path / "j.db") as journal:
+        journal.append([waiting(1), waiting(2)])
+        journal.append([TableClosed(time=T0, by="Ana")])
+        rows = list(journal.rows())
+    assert [r.seq for r in rows] == [1, 2, 3]
+    prev = GENESIS
+    for row in rows:
+        # SHA-256 over the previous hash, the sequence number and the canonical body (issue 3).
+        expected = hashlib.sha256(f"{prev}\n{row.seq}\n{row.body}".encode()).hexdigest()
+        assert (row.prev_hash, row.hash) == (prev, expected)
+        prev = row.hash
+    assert decode(rows[2].body) == TableClosed(time=T0, by="Ana")
+    assert rows[0].body == ('{"kind":"player-waiting","player":"player 1",'
+                            '"time":"2025-03-01T20:00:00.000000+00:00"}')
+
+
+def test_the_file_itself_refuses_update_and_delete(tmp_path):
+    path = tmp_path / "j.db"
+    with Journal.open(path) as journal:
+        journal.append([waiting(1)])
+        journal.write_snapshot(1, 1, b"{}")
+    raw = sqlite3.connect(path)
+    for sql in ("UPDATE events SET body = '{}'", "DELETE FROM events", "UPDATE snapshots SET state = 'x'",
+                "DELETE FROM snapshots", "UPDATE meta SET value = 'x'", "DELETE FROM meta"):
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            raw.execute(sql)
+    raw.close()
+
+
+def test_journal_is_in_wal_mode_with_full_sync(tmp_path):
+    with Journal.open(tmp_path / "j.db") as journal:
+        assert journal._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert journal._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_read_only_journal_refuses_every_write(tmp_path):
+    path = tmp_path / "j.db"
+    with Journal.open(path) as journal:
+        journal.append([waiting(1)])
+    with Journal.open(path, read_only=True) as journal:
+        with pytest.raises(JournalError, match="read-only"):
+            journal.append([waiting(2)])
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            journal._conn.execute("INSERT INTO meta VALUES ('x', 'y')")
+        assert [r.seq for r in journal.rows()] == [1]
+
+
+def test_a_file_that_is_not_a_journal_is_refused_and_left_byte_for_byte(tmp_path):
+    for name, content in (("text.db", b"shift notes\n" * 300), ("empty.db", b"")):
+        path = tmp_path / name
+        path.write_bytes(content)
+        with pytest.raises(JournalError, match="Nothing was written") as refused:
+            Journal.open(path)
+        assert str(path) in str(refused.value)
+        assert path.read_bytes() == content
+        assert not (tmp_path / f"{name}-wal").exists()
+
+
+def test_another_sqlite_database_is_not_taken_for_a_journal(tmp_path):
+    path = tmp_path / "other.db"
+    other = sqlite3.connect(path)
+    other.execute("CREATE TABLE notes (text)")
+    other.commit()
+    other.close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="not a croupier journal"):
+        Journal.open(path)
+    assert path.read_bytes() == before
+
+
+def test_missing_journal_is_an_error_when_reading_and_created_when_writing(tmp_path):
+    with pytest.raises(JournalError, match="no such journal"):
+        Journal.open(tmp_path / "none.db", read_only=True)
+    with pytest.raises(JournalError, match="does not exist"):
+        Journal.open(tmp_path / "no-folder" / "j.db")
+    with Journal.open(tmp_path / "new.db") as journal:
+        assert journal.head == (0, GENESIS)
+
+
+def test_two_writers_cannot_interleave_their_chains(tmp_path):
+    path = tmp_path / "j.db"
+    first = Journal.open(path)
+    second = Journal.open(path)
+    first.append([waiting(1)])
+    with pytest.raises(JournalError, match="another program"):
+        second.append([waiting(2)])
+    first.append([waiting(3)])
+    assert [r.seq for r in first.rows()] == [1, 2]
+    first.close()
+    second.close()
+
+
+def test_a_failed_append_records_none_of_its_events(tmp_path):
+    with Journal.open(tmp_path / "j.db") as journal:
+        journal.append([waiting(1)])
+        with pytest.raises(CodecError, match="no time zone"):
+            journal.append([waiting(2), TableClosed(time=datetime(2025, 3, 1), by="x")])
+        assert [r.seq for r in journal.rows()] == [1]
+        journal.append([waiting(3)])
+        assert [r.seq for r in journal.rows()] == [1, 2]
+
+
+def test_records_reads_plain_bodies_of_the_chosen_kinds(tmp_path):
+    with Journal.open(tmp_path / "j.db") as journal:
+        journal.append([waiting(1), TableClosed(time=T0, by="Ana"), waiting(2)])
+        assert [(seq, r["player"]) for seq, r in journal.records(["player-waiting"])] == [(1, "player 1"),
+                                                                                           (3, "player 2")]

@@ -1,0 +1,239 @@
+"""The spin cycle and the table, per profile: bets open -> launch -> no more bets -> result ->
+payouts, alternating launches (PT-A 21), SRIJ's betting period, RU 4.9, golpe nulo (PT-A 22,
+RU 4.14, SRIJ 23), confirmation of typed results, corrections by the pit boss only."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from croupier.rules.spin import Direction, VoidReason
+from croupier.table import bets, colours, cycle
+from croupier.table.events import AlarmKind, Ball, Role, Source, Stake
+from croupier.table.state import Phase
+
+from table_kit import BALLS, PINS, PROFILES, Table, opened, seat, staffed
+
+CW, ACW = Direction.CLOCKWISE, Direction.ANTICLOCKWISE
+
+
+def spin(table: Table, number: int, direction: Direction | None = None, stakes=None) -> None:
+    """One full attended spin; bets (default one chip on red) keep RU 4.9 satisfied."""
+    if "red" not in table.state.accounts:
+        seat(table)
+    table.do(bets.place_bets, colour="red", stakes=stakes or (Stake(bet="red", chips=1),))
+    table.clock.advance(seconds=30)  # SRIJ 13: at least 30 s of betting
+    last = table.state.last_direction
+    table.do(cycle.launch, direction=direction or (last.opposite() if last else CW))
+    table.do(cycle.close_bets)
+    table.clock.advance(seconds=20)
+    table.do(cycle.enter_result, number=number)
+    table.do(cycle.confirm_result)
+    table.do(cycle.payouts_done)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_spin_goes_round_the_cycle_and_records_ball_croupier_and_direction(profile, clock):
+    table = opened(profile, clock)
+    seat(table)
+    assert table.state.phase is Phase.BETTING
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=1),))
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=ACW)
+    assert table.state.phase is Phase.SPINNING
+    table.do(cycle.close_bets)
+    assert table.state.phase is Phase.NO_MORE_BETS
+    table.do(cycle.enter_result, number=17)
+    assert table.state.phase is Phase.CONFIRMING and table.state.counted == 0  # typed: not counted yet
+    (result,) = table.do(cycle.confirm_result, number=17)
+    assert (result.number, result.source, result.ball, result.croupier, result.direction, result.confirmed_by) == (
+        17, Source.KEYPAD, "A", "Ana", ACW, "Ana")
+    assert table.state.phase is Phase.PAYING and table.state.counted == 1
+    table.refused(cycle.launch, r"finish the payouts before launching the ball \(PT-A 19\)", direction=CW)
+    table.do(cycle.payouts_done)
+    assert table.state.phase is Phase.BETTING and table.state.spin == 2
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_launching_the_same_way_twice_is_recorded_and_raises_an_alarm(profile, clock):
+    table = opened(profile, clock)
+    spin(table, 5, CW)
+    spin(table, 6, ACW)
+    assert not table.state.alarms  # alternating: PT-A 21 kept
+    spin(table, 7, ACW)
+    (alarm,) = table.state.alarms.values()
+    assert alarm.kind is AlarmKind.DIRECTION_REPEATED and "PT-A 21" in alarm.detail and alarm.subject == "spin 3"
+    assert table.state.recent[-1].direction is ACW and table.state.counted == 3  # the spin still counts
+
+
+def test_ru_a_spin_needs_a_bet_on_the_layout(clock):
+    table = opened("ru-american", clock)
+    table.refused(cycle.launch, r"at least 1 bet on the layout \(RU 4.9\)", direction=CW)
+    seat(table)
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="0", chips=1),))
+    table.do(cycle.launch, direction=CW)
+
+
+def test_pt_a_spins_without_bets(clock):
+    table = opened("pt-americana", clock)
+    table.do(cycle.launch, direction=CW)
+    assert table.state.phase is Phase.SPINNING
+
+
+def test_srij_betting_period_lasts_at_least_30_seconds_and_a_countdown_keeps_the_ball(clock):
+    table = opened("pt-srij-french", clock)
+    clock.advance(seconds=29)
+    table.refused(cycle.launch, r"at least 30 s: 1 s left \(SRIJ 13-15\)", direction=CW)
+    table.refused(cycle.start_countdown, r"at least 30 s \(SRIJ 13-15\)", seconds=20)
+    table.do(cycle.start_countdown, seconds=45)
+    clock.advance(seconds=44)
+    table.refused(cycle.launch, r"bets are open for 1 s more", direction=CW)
+    clock.advance(seconds=1)
+    table.do(cycle.launch, direction=CW)
+
+
+def test_srij_bets_close_at_the_launch_but_pt_a_takes_them_until_no_more_bets(clock):
+    srij = opened("pt-srij-french", clock)
+    seat(srij)
+    clock.advance(seconds=30)
+    srij.do(cycle.launch, direction=CW)
+    srij.refused(bets.place_bets, r"bets closed when the ball was launched \(SRIJ 13-15\)", colour="red",
+                 stakes=(Stake(bet="red", chips=1),))
+    pta = opened("pt-americana", clock)
+    seat(pta)
+    pta.do(cycle.launch, direction=CW)
+    pta.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))  # PT-A 20: until "nada mais"
+    pta.do(cycle.close_bets)
+    pta.refused(bets.place_bets, r"PT-A 20", colour="red", stakes=(Stake(bet="black", chips=1),))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_golpe_nulo_puts_the_ball_back_in_the_previous_pocket_and_bets_stand(profile, clock):
+    table = opened(profile, clock)
+    spin(table, 23)
+    seat_bets = (Stake(bet="17", chips=2),)
+    table.do(bets.place_bets, colour="red", stakes=seat_bets)
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=CW)
+    (void,) = table.do(cycle.void_spin, reason=VoidReason.FOREIGN_OBJECT)
+    assert (void.put_back, void.reason, void.spin, void.by) == (23, VoidReason.FOREIGN_OBJECT, 2, "Ana")
+    assert table.state.bets == {"red": seat_bets}  # bets stand
+    assert (table.state.counted, table.state.spin, table.state.phase) == (1, 2, Phase.BETTING)
+    table.refused(cycle.void_spin, r"between the launch and the confirmed result \(PT-A 22\)",
+                  reason=VoidReason.CHIP_FELL)
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=ACW)  # the next launch restarts the same game
+    table.do(cycle.enter_result, number=9)
+    table.do(cycle.void_spin, reason=VoidReason.TOO_FEW_REVOLUTIONS)  # still before the confirmation
+    assert table.state.counted == 1 and table.state.voids == 2
+
+
+def test_a_void_before_any_result_has_no_pocket_to_put_back(clock):
+    table = opened("pt-americana", clock)
+    table.do(cycle.launch, direction=CW)
+    (void,) = table.do(cycle.void_spin, reason=VoidReason.CHIP_FELL)
+    assert void.put_back is None
+
+
+def test_a_typed_result_counts_only_once_confirmed_and_a_mismatch_is_refused(clock):
+    table = opened("pt-americana", clock)
+    table.do(cycle.launch, direction=CW)
+    table.do(cycle.enter_result, number=17)
+    table.refused(cycle.confirm_result, "14 does not match the entered 17", number=14)
+    table.do(cycle.enter_result, number=14)  # typed again
+    (result,) = table.do(cycle.confirm_result, number=14)
+    assert result.number == 14 and table.state.counted == 1
+
+
+def test_a_result_must_be_on_the_wheel(clock):
+    table = opened("pt-americana", clock)
+    table.do(cycle.launch, direction=CW)
+    table.refused(cycle.enter_result, "37 is not a number on the wheel", number=37)
+
+
+def test_sensor_results_need_no_confirmation_and_a_game_is_recorded_once(clock):
+    table = opened("pt-americana", clock)
+    table.do(cycle.launch, direction=CW, source=Source.SENSOR)
+    (result,) = table.do(cycle.sensor_result, number=32, wheel_game=7)
+    assert (result.source, result.wheel_game, result.confirmed_by) == (Source.SENSOR, 7, None)
+    table.do(cycle.payouts_done)
+    assert table.do(cycle.sensor_result, number=32, wheel_game=7) == []  # a restarted reader repeats it
+    table.refused(cycle.sensor_result, "game 7 again with 15; 32 was recorded", number=15, wheel_game=7)
+    assert table.state.counted == 1
+
+
+def test_a_sensor_launch_while_paying_marks_the_payouts_done(clock):
+    table = opened("pt-americana", clock)
+    spin(table, 4)
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))
+    table.do(cycle.launch, direction=CW)
+    table.do(cycle.sensor_result, number=4)
+    assert table.state.phase is Phase.PAYING
+    events = table.do(cycle.launch, direction=ACW, source=Source.SENSOR)
+    assert table.kinds(events) == ["payouts-completed", "ball-launched"] and events[0].by == "sensor"
+
+
+def test_only_a_pit_boss_with_the_pin_corrects_a_result_and_the_colour_is_settled_again(clock):
+    table = opened("pt-americana", clock)
+    spin(table, 18, stakes=(Stake(bet="17", chips=1),))
+    red = table.state.accounts["red"]
+    assert (red.won, red.lost) == (0, 1)
+    arguments = dict(spin=1, number=17, reason="sensor misread, video checked")
+    table.refused(cycle.correct_result, "a pit-boss must give their name and PIN", by="Boss", pin=None, **arguments)
+    table.refused(cycle.correct_result, "Ana is croupier: only a pit-boss may correct a result", by="Ana",
+                  pin=PINS["Ana"], **arguments)
+    table.refused(cycle.correct_result, "wrong PIN for Boss", by="Boss", pin="0000", **arguments)
+    (correction,) = table.do(cycle.correct_result, by="Boss", pin=PINS["Boss"], **arguments)
+    assert (correction.previous, correction.number, correction.reason) == (18, 17, "sensor misread, video checked")
+    red = table.state.accounts["red"]
+    assert (red.staked, red.won, red.returned, red.lost) == (1, 35, 1, 0)  # a plein pays 35 to 1 (PT-A 27a)
+    assert table.state.recent[-1].number == 17 and table.state.recent[-1].corrected_from == 18
+
+
+def test_opening_checks_profile_balls_and_staff(clock):
+    table = staffed(clock)
+    base = dict(minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    table.refused(cycle.open_table, "'pt-brasil' is not a profile", profile="pt-brasil", **base)
+    big = (BALLS[0], Ball(id="C", diameter_mm=Decimal("25")))
+    table.refused(cycle.open_table, r"ball C is 25 mm: a ball is 18-24 mm across \(PT-A 17\)", profile="pt-americana",
+                  **{**base, "balls": big})
+    table.refused(cycle.open_table, r"two balls", profile="pt-americana", **{**base, "balls": BALLS[:1]})
+    table.refused(cycle.open_table, "'Zé' is not registered as croupier", profile="pt-americana",
+                  **{**base, "croupier": "Zé"})
+    table.refused(cycle.open_table, r"does not let the house set the relief interval \(PT-A 33\)",
+                  profile="pt-americana", relief_minutes=45, **base)
+    table.refused(cycle.open_table, "minimum must be above 0", profile="pt-americana", **{**base, "minimum": 0})
+    table.do(cycle.open_table, profile="ru-american", relief_minutes=40, **base)  # RU 4.4: configured interval
+    table.refused(cycle.open_table, "already open", profile="ru-american", **base)
+
+
+def test_limits_change_mid_shift_only_by_the_pit_boss(clock):
+    table = opened("mt-fair", clock)
+    table.refused(cycle.change_limits, "only a pit-boss may change the limits", minimum=10, reason="busy night",
+                  by="Ana", pin=PINS["Ana"])
+    (change,) = table.do(cycle.change_limits, minimum=10, reason="busy night", by="Boss", pin=PINS["Boss"])
+    assert (change.previous, change.minimum) == (Decimal("5"), Decimal("10")) and table.state.minimum == 10
+
+
+def test_the_profile_changes_only_by_the_pit_boss_and_with_no_colour_in_play(clock):
+    table = opened("pt-americana", clock)
+    seat(table)
+    arguments = dict(profile="pt-americana-2002", reason="house decision")
+    table.refused(cycle.change_profile, "only a pit-boss may change the profile", by="Ana", pin=PINS["Ana"],
+                  **arguments)
+    table.refused(cycle.change_profile, "exchange the colour chips in play first", by="Boss", pin=PINS["Boss"],
+                  **arguments)
+    table.do(colours.cash_out, colour="red", chips=100, by="Ana")
+    table.do(cycle.change_profile, by="Boss", pin=PINS["Boss"], **arguments)
+    assert table.state.profile == "pt-americana-2002"
+
+
+def test_closing_waits_for_the_colours_to_be_exchanged(clock):
+    table = opened("pt-americana", clock)
+    seat(table)
+    table.refused(cycle.close_table, r"exchange the colour chips still in play first: red \(PT-A 15\)")
+    table.do(colours.cash_out, colour="red", chips=100, by="Ana")
+    table.do(cycle.close_table, by="Ana")
+    assert table.state.phase is Phase.CLOSED
+    table.refused(cycle.launch, "the table is not open", direction=CW)
+    assert Role.CROUPIER not in table.state.on_duty

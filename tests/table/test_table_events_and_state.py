@@ -1,0 +1,124 @@
+"""The canonical encoding the hash chain covers, and the state as a small, snapshot-able fold."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from croupier.rules.spin import Direction, VoidReason
+from croupier.table import bets, colours, cycle
+from croupier.table.clock import FakeClock
+from croupier.table.codec import CodecError
+from croupier.table.events import EVENT_TYPES, PlayerWaiting, Stake, decode, encode
+from croupier.table.refusal import Refused
+from croupier.table.state import decode_state, encode_state, fold
+
+from table_kit import opened, seat
+
+times = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1),
+                     timezones=st.just(timezone.utc))
+st.register_type_strategy(datetime, times)
+st.register_type_strategy(Decimal, st.decimals(allow_nan=False, allow_infinity=False, places=2,
+                                               min_value=-10**9, max_value=10**9))
+st.register_type_strategy(Fraction, st.fractions(max_denominator=4))
+
+
+@settings(max_examples=30)
+@given(st.sampled_from(sorted(EVENT_TYPES)).flatmap(lambda kind: st.builds(EVENT_TYPES[kind])))
+def test_every_event_reads_back_equal_from_its_canonical_bytes(event):
+    data = encode(event)
+    assert decode(data) == event
+    record = json.loads(data)
+    assert data == json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    assert record["kind"] == event.kind
+
+
+def test_money_and_chips_are_written_as_exact_strings_never_floats():
+    from croupier.table.events import ColourCashedOut, LateChipsExchanged
+
+    late = LateChipsExchanged(time=datetime(2025, 1, 1, tzinfo=timezone.utc), colour="red", chips=3,
+                              chip_value=Decimal("2.50"), amount=Decimal("7.50"), by="Ana")
+    assert b'"amount":"7.50"' in encode(late) and b'"chip_value":"2.50"' in encode(late)
+    cashed = ColourCashedOut(time=datetime(2025, 1, 1, tzinfo=timezone.utc), colour="red", player="p", chips=1,
+                             expected_chips=Fraction(3, 2), chip_value=Decimal(5), amount=Decimal(5),
+                             reason="left", by="Ana")
+    assert b'"expected_chips":"3/2"' in encode(cashed)
+    with pytest.raises(CodecError, match="float 2.5 cannot be recorded exactly"):
+        encode(LateChipsExchanged(time=late.time, colour="red", chips=3, chip_value=2.5, amount=Decimal(1), by="x"))
+
+
+def test_times_are_utc_with_microseconds_whatever_zone_they_come_in():
+    lisbon_summer = timezone(timedelta(hours=1))
+    event = PlayerWaiting(time=datetime(2025, 7, 1, 21, 30, tzinfo=lisbon_summer), player="p")
+    assert b'"time":"2025-07-01T20:30:00.000000+00:00"' in encode(event)
+    with pytest.raises(CodecError, match="no time zone"):
+        encode(PlayerWaiting(time=datetime(2025, 7, 1), player="p"))
+
+
+@pytest.mark.parametrize("bad, why", [
+    (b"not json", "not JSON"),
+    (b'{"kind":"meteor-strike","time":"2025-01-01T00:00:00+00:00"}', "unknown event kind 'meteor-strike'"),
+    (b'{"kind":"player-waiting","time":"2025-01-01T00:00:00+00:00"}', "missing 1 required keyword-only"),
+    (b'{"kind":"player-waiting","player":7,"time":"2025-01-01T00:00:00+00:00"}', "expected str, found 7"),
+    (b'{"kind":"player-waiting","player":"p","time":"yesterday"}', "'yesterday' is not a time"),
+    (b'{"kind":"player-waiting","player":"p","time":"2025-01-01T00:00:00+00:00","x":1}', "has no field 'x'"),
+])
+def test_a_damaged_event_is_refused_naming_what_is_wrong(bad, why):
+    with pytest.raises(CodecError, match=why):
+        decode(bad)
+
+
+ACTIONS = st.lists(st.sampled_from(["bet", "launch", "close", "enter", "confirm", "void", "pay", "withdraw",
+                                    "wait"]), max_size=60)
+
+
+@settings(max_examples=25)
+@given(ACTIONS, st.integers(0, 36))
+def test_any_sequence_of_commands_leaves_a_state_its_snapshot_restores(actions, number):
+    clock = FakeClock()
+    table = opened("mt-fair", clock)
+    seat(table, "red")
+    commands = {
+        "bet": (bets.place_bets, dict(colour="red", stakes=(Stake(bet="red", chips=1),))),
+        "launch": (cycle.launch, dict(direction=Direction.CLOCKWISE)),
+        "close": (cycle.close_bets, {}),
+        "enter": (cycle.enter_result, dict(number=number)),
+        "confirm": (cycle.confirm_result, {}),
+        "void": (cycle.void_spin, dict(reason=VoidReason.CHIP_FELL)),
+        "pay": (cycle.payouts_done, {}),
+        "withdraw": (bets.withdraw_bets, dict(colour="red")),
+    }
+    for action in actions:
+        if action == "wait":
+            clock.advance(minutes=7)
+            continue
+        command, arguments = commands[action]
+        try:
+            table.do(command, **arguments)
+        except Refused:
+            pass
+    assert decode_state(encode_state(table.state)) == table.state
+    assert fold(table.events) == table.state  # the state is the fold of what was recorded
+
+
+def test_the_state_stays_the_same_size_however_long_the_shift(clock):
+    table = opened("pt-americana", clock)
+    seat(table, "red")
+    sizes = []
+    for spins in (50, 500):
+        while table.state.counted < spins:
+            table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))
+            last = table.state.last_direction
+            table.do(cycle.launch, direction=last.opposite() if last else Direction.CLOCKWISE)
+            table.do(cycle.enter_result, number=table.state.counted % 37)
+            table.do(cycle.confirm_result)
+            table.do(cycle.payouts_done)
+            clock.advance(seconds=90)
+            table.do(colours.issue_chips, colour="red", chips=1, by="Ana")
+        sizes.append(len(encode_state(table.state)))
+    assert len(table.state.recent) == 12
+    assert abs(sizes[1] - sizes[0]) < 200  # counters grow by digits, nothing else
