@@ -197,9 +197,9 @@ def setup_logging(config: LoggingConfig, environ: Mapping[str, str] | None = Non
         config.file.parent.mkdir(parents=True, exist_ok=True)
         handler = logging.FileHandler(config.file, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger("croupier")
-    root.setLevel(config.level.upper())
-    root.addHandler(handler)
+    logger = logging.getLogger("croupier")
+    logger.setLevel(config.level.upper())
+    logger.addHandler(handler)
     return handler
 
 
@@ -341,13 +341,12 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
     top = _Reader(source, "", raw)
     top.only("table", "colours", "balls", "staff", "wheel", "keypad", "display", "journal", "logging")
     state_dir = Path(environ.get("STATE_DIRECTORY", "").split(":")[0] or ".").absolute()
-    wheel = _wheel(top.section("wheel"))
     config = Config(
         table=_table(top.section("table")),
         colours=_colours(top),
         balls=_balls(top),
         staff=_staff(top),
-        wheel=wheel,
+        wheel=_wheel(top.section("wheel")),
         keypad=_keypad(top.section("keypad")),
         display=_display(top.section("display")),
         journal_path=_journal(top.section("journal"), state_dir),

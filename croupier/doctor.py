@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from croupier.config import UART_DEVICES, Config, ConfigError, config_path, default_config, load_config
+from croupier.config import SYSTEM_CONFIG, UART_DEVICES, Config, ConfigError, config_path, default_config, load_config
 
 SERVICE_USER = "croupier"
 # Below this the journal may stop mid-shift; below the warning level it is time to archive.
@@ -85,7 +85,7 @@ def check_config(argument: str | None) -> tuple[Config | None, Finding]:
     if path is None:
         return default_config(), Finding(
             "config", "warn", "no configuration file: using the built-in defaults",
-            "the table service reads /etc/croupier/croupier.toml: run hw/install.sh, or write it from croupier/default-config.toml",
+            f"the table service reads {SYSTEM_CONFIG}: run hw/install.sh, or write it from croupier/default-config.toml",
         )
     try:
         config = load_config(path)
@@ -137,10 +137,10 @@ def check_wheel(config: Config, probes: Probes, user: UserInfo | None, user_name
 
 
 def check_gpio(config: Config, probes: Probes, user: UserInfo | None, user_name: str) -> Finding:
-    users = [u for u, used in (("the GPIO keypad", config.keypad.kind == "gpio"), ("the display board", config.display is not None)) if used]
-    if not users:
+    uses = [what for what, used in (("the GPIO keypad", config.keypad.kind == "gpio"), ("the display board", config.display is not None)) if used]
+    if not uses:
         return Finding("gpio", "ok", "no GPIO in use (USB keypad, no display board)")
-    needed = " and ".join(users)
+    needed = " and ".join(uses)
     model = probes.board_model()
     if model is None:
         return Finding(
@@ -175,7 +175,10 @@ def check_journal(config: Config, probes: Probes, user: UserInfo | None, user_na
         )
     if probes.read_only(directory):
         return Finding("journal", "fail", f"{directory} is on a read-only filesystem", "mount the journal's partition read-write: see hw/read-only-root.md")
-    access = _access_problem("journal", directory, st, probes, user, user_name, want=0o3)
+    journal = probes.stat(str(config.journal_path))
+    access = _access_problem("journal", directory, st, probes, user, user_name, want=0o3) or (
+        journal and _access_problem("journal", str(config.journal_path), journal, probes, user, user_name, want=0o6)
+    )
     if access:
         return access
     free = probes.disk_free(directory)
@@ -225,15 +228,20 @@ def _allows(st: os.stat_result, user: UserInfo, want: int) -> bool:
 
 
 def _access_problem(check: str, path: str, st: os.stat_result, probes: Probes, user: UserInfo | None, user_name: str, want: int) -> Finding | None:
-    """Why `user` cannot use `path`, or None. A missing user is check_user's finding."""
+    """Why `user` cannot use `path` (`want`: 4 read, 2 write, 1 search), or None. A missing user is
+    check_user's finding. Devices are shared through their group; the journal's files are the user's own."""
     if user is None or _allows(st, user, want):
         return None
     group = probes.group_name(st.st_gid)
-    mode = f"{st.st_mode & 0o777:04o}"
+    where = f"{path} (group {group}, mode {st.st_mode & 0o777:04o})"
+    if not stat.S_ISCHR(st.st_mode):
+        return Finding(
+            check, "fail", f"user {user_name} cannot write to {where}",
+            f"`sudo chown -R {user_name}:{user_name} {path}` (the table service does it itself for /var/lib/croupier when it starts)",
+        )
     if st.st_gid not in user.gids:
-        fix = f"`sudo usermod -aG {group} {user_name}`, then restart the service"
-        return Finding(check, "fail", f"{path} belongs to group {group} (mode {mode}) and user {user_name} is not in it", fix)
-    return Finding(check, "fail", f"{path} (group {group}, mode {mode}) does not let group {group} read and write", f"`sudo chmod g+rw {path}`; for a device, the udev rule should set MODE=\"0660\"")
+        return Finding(check, "fail", f"{where}: user {user_name} is not in group {group}", f"`sudo usermod -aG {group} {user_name}`, then restart the service")
+    return Finding(check, "fail", f"{where} does not let its group read and write", 'the udev rule should set MODE="0660"; meanwhile `sudo chmod g+rw ' + path + "`")
 
 
 class SystemProbes:

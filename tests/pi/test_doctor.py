@@ -140,7 +140,7 @@ def test_a_wheel_in_a_group_the_user_is_not_in(table_config):
     machine.users["croupier"] = UserInfo("croupier", CROUPIER, frozenset({CROUPIER, GPIO}))
     failure = only_failure(table_config, machine)
     assert failure.check == "wheel"
-    assert "group dialout" in failure.message
+    assert "not in group dialout" in failure.message
     assert "sudo usermod -aG dialout croupier" in failure.fix
 
 
@@ -263,7 +263,16 @@ def test_journal_directory_the_user_cannot_write(table_config):
     machine = FakeMachine()
     machine.files["/var/lib/croupier"] = node(stat.S_IFDIR, 0o755, 0, uid=0)
     failure = only_failure(table_config, machine)
-    assert failure.check == "journal" and "group root" in failure.message
+    assert failure.check == "journal" and "cannot write to /var/lib/croupier" in failure.message
+    assert "sudo chown -R croupier:croupier /var/lib/croupier" in failure.fix
+
+
+def test_a_journal_left_behind_by_root_is_found(table_config):
+    # Someone ran the table once as root: the service, as croupier, could not write the journal.
+    machine = FakeMachine()
+    machine.files["/var/lib/croupier/journal.db"] = node(stat.S_IFREG, 0o644, 0, uid=0)
+    failure = only_failure(table_config, machine)
+    assert "/var/lib/croupier/journal.db" in failure.message and "chown" in failure.fix
 
 
 def test_journal_out_of_space_fails_and_low_space_warns(table_config):
