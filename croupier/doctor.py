@@ -234,11 +234,15 @@ def _access_problem(check: str, path: str, st: os.stat_result, probes: Probes, u
         return None
     group = probes.group_name(st.st_gid)
     where = f"{path} (group {group}, mode {st.st_mode & 0o777:04o})"
-    if not stat.S_ISCHR(st.st_mode):
+    if stat.S_ISDIR(st.st_mode):
         return Finding(
-            check, "fail", f"user {user_name} cannot write to {where}",
-            f"`sudo chown -R {user_name}:{user_name} {path}` (the table service does it itself for /var/lib/croupier when it starts)",
+            check, "fail", f"user {user_name} cannot write in {where}",
+            f"set journal.path to a directory {user_name} owns (the table service makes /var/lib/croupier its own "
+            f"when it starts), or `sudo chown {user_name}:{user_name} {path}`",
         )
+    if not stat.S_ISCHR(st.st_mode):
+        # The journal and its -wal and -shm files, written once by someone else.
+        return Finding(check, "fail", f"user {user_name} cannot write to {where}", f"`sudo chown {user_name}:{user_name} {path}*`")
     if st.st_gid not in user.gids:
         return Finding(check, "fail", f"{where}: user {user_name} is not in group {group}", f"`sudo usermod -aG {group} {user_name}`, then restart the service")
     return Finding(check, "fail", f"{where} does not let its group read and write", 'the udev rule should set MODE="0660"; meanwhile `sudo chmod g+rw ' + path + "`")

@@ -263,8 +263,8 @@ def test_journal_directory_the_user_cannot_write(table_config):
     machine = FakeMachine()
     machine.files["/var/lib/croupier"] = node(stat.S_IFDIR, 0o755, 0, uid=0)
     failure = only_failure(table_config, machine)
-    assert failure.check == "journal" and "cannot write to /var/lib/croupier" in failure.message
-    assert "sudo chown -R croupier:croupier /var/lib/croupier" in failure.fix
+    assert failure.check == "journal" and "cannot write in /var/lib/croupier" in failure.message
+    assert "sudo chown croupier:croupier /var/lib/croupier`" in failure.fix
 
 
 def test_a_journal_left_behind_by_root_is_found(table_config):
@@ -272,7 +272,8 @@ def test_a_journal_left_behind_by_root_is_found(table_config):
     machine = FakeMachine()
     machine.files["/var/lib/croupier/journal.db"] = node(stat.S_IFREG, 0o644, 0, uid=0)
     failure = only_failure(table_config, machine)
-    assert "/var/lib/croupier/journal.db" in failure.message and "chown" in failure.fix
+    assert "cannot write to /var/lib/croupier/journal.db" in failure.message
+    assert "sudo chown croupier:croupier /var/lib/croupier/journal.db*" in failure.fix
 
 
 def test_journal_out_of_space_fails_and_low_space_warns(table_config):
