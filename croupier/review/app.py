@@ -26,7 +26,12 @@ from croupier.stats import SPIN_KINDS, counted_spins
 
 class ReviewApp(App):
     TITLE = "croupier review"
-    CSS = "#journal-line { height: auto; padding: 0 1; background: $boost; }"
+    AUTO_FOCUS = "#timeline-table"  # keys 1-6 switch tabs; / goes to the filter
+    CSS = """
+    #journal-line { height: auto; padding: 0 1; background: $boost; }
+    #tabs, TabPane, TimelinePane, SpinPane { height: 1fr; }
+    #timeline-table { height: 1fr; }
+    """
     BINDINGS = [
         Binding("1", "tab('timeline')", "Timeline"),
         Binding("2", "tab('spin')", "Spin"),
@@ -104,8 +109,13 @@ class ReviewApp(App):
 
     # --- actions ---------------------------------------------------------------------------
 
+    FOCUS_IN_TAB = {"timeline": "#timeline-table", "spin": "#spin-scroll", "procedures": "#procedures-pane",
+                    "colours": "#colours-pane", "croupiers": "#croupiers-pane", "statistics": "#statistics-pane"}
+
     def action_tab(self, tab: str) -> None:
         self.query_one("#tabs", TabbedContent).active = tab
+        # Focus must follow into the new tab: left in a hidden one, it would bring that tab back.
+        self.query_one(self.FOCUS_IN_TAB[tab]).focus()
 
     def action_filter(self) -> None:
         self.action_tab("timeline")
@@ -153,5 +163,3 @@ class ReviewApp(App):
         pane = self.query_one(SpinPane)
         pane.show(story)
         self.action_tab("spin")
-        # Focus must follow into the pane, or the hidden timeline hands it back and its tab returns.
-        pane.query_one("#spin-scroll").focus()
