@@ -135,3 +135,21 @@ def test_window_selects_by_time_then_by_count():
     assert select_window(spins, last=0) == []
     with pytest.raises(ValueError, match="last"):
         select_window(spins, last=-1)
+
+
+def test_counted_spins_from_journal_records_take_the_corrected_number():
+    from croupier.stats import counted_spins
+
+    records = [
+        (5, {"kind": "result-recorded", "spin": 1, "number": 5, "croupier": "ana", "direction": "clockwise",
+             "time": "2025-09-16T20:03:30.000000+00:00"}),
+        (6, {"kind": "spin-voided", "spin": 2}),
+        (9, {"kind": "result-recorded", "spin": 2, "number": 7, "croupier": "rui", "direction": "anticlockwise",
+             "time": "2025-09-16T20:05:00.000000+00:00"}),
+        (10, {"kind": "result-corrected", "spin": 1, "previous": 5, "number": 24}),
+    ]
+    spins = counted_spins(records)
+    assert [(s.number, s.croupier, s.direction) for s in spins] == [(24, "ana", "clockwise"), (7, "rui", "anticlockwise")]
+    assert spins[0].time == datetime.fromisoformat("2025-09-16T20:03:30+00:00")
+    with pytest.raises(ValueError, match="event 3: corrects spin 9, which has no recorded result"):
+        counted_spins([(3, {"kind": "result-corrected", "spin": 9, "number": 1})])
