@@ -1,0 +1,111 @@
+"""`croupier wheel-sim`: a simulated wheel on a pseudo-terminal."""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+SUMMARY = "play simulated wheel games on a pseudo-terminal (prints its device path)"
+
+
+def _csv(kind: str, choices: tuple[str, ...] | None = None):
+    def parse(text: str) -> list:
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if choices is not None:
+            bad = [item for item in items if item not in choices]
+            if bad:
+                raise argparse.ArgumentTypeError(f"unknown {kind} {bad[0]!r}; use one of: {', '.join(choices)}")
+            return items
+        try:
+            numbers = [int(item) for item in items]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{kind} must be numbers separated by commas, got {text!r}") from None
+        bad_numbers = [n for n in numbers if n not in range(37)]
+        if bad_numbers:
+            raise argparse.ArgumentTypeError(f"{bad_numbers[0]} is not a pocket (0-36)")
+        return numbers
+
+    return parse
+
+
+def _positive(kind: type):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
+        return value
+
+    return parse
+
+
+def _parser() -> argparse.ArgumentParser:
+    from croupier.wheel.games import FAULTS
+    from croupier.wheel.protocols import PROTOCOL_NAMES
+
+    parser = argparse.ArgumentParser(
+        prog="croupier wheel-sim",
+        description=(
+            "Open a pseudo-terminal, print its device path on the first line, and play realistic "
+            "games on it (a status line every 500 ms, state durations as on a production wheel) "
+            "until interrupted. Point the table at the path printed (--wheel PROTOCOL:PATH)."
+        ),
+    )
+    parser.add_argument("--protocol", required=True, choices=PROTOCOL_NAMES, help="the protocol to send")
+    parser.add_argument(
+        "--faults",
+        type=_csv("fault", FAULTS),
+        default=[],
+        metavar="F[,F...]",
+        help=f"faults to play in turn: {', '.join(FAULTS)}",
+    )
+    parser.add_argument("--fault-every", type=_positive(int), default=2, metavar="N", help="a fault every N games (2)")
+    parser.add_argument("--speed", type=_positive(float), default=1.0, help="time factor: 10 plays ten times faster")
+    parser.add_argument("--seed", type=int, help="random seed, for the same games every time")
+    parser.add_argument("--games", type=_positive(int), metavar="N", help="stop after N games")
+    parser.add_argument("--results", type=_csv("results"), default=[], metavar="N[,N...]", help="the first games' numbers")
+    parser.add_argument("--link", metavar="PATH", help="also make PATH a symlink to the pseudo-terminal")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    from croupier.wheel.simulator import WheelSimulator
+
+    args = _parser().parse_args(argv)
+    finished = threading.Event()
+
+    def report(game) -> None:
+        fault = f"  fault: {game.fault}" if game.fault else ""
+        label = "" if game.game is None else f" {game.game}"
+        print(f"game{label}: {game.number} ({game.direction.value}){fault}", flush=True)
+
+    sim = WheelSimulator(
+        args.protocol,
+        faults=args.faults,
+        fault_every=args.fault_every,
+        speed=args.speed,
+        seed=args.seed,
+        games=args.games,
+        results=args.results,
+        link_path=args.link,
+        on_game=report,
+    )
+    try:
+        device = sim.start()
+    except OSError as e:
+        print(f"croupier wheel-sim: cannot open a pseudo-terminal: {e}", file=sys.stderr)
+        return 1
+    print(device, flush=True)
+    previous = signal.signal(signal.SIGTERM, lambda *_: finished.set())
+    try:
+        while sim.running and not finished.wait(0.2):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        sim.stop()
+    return 0

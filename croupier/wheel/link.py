@@ -1,0 +1,188 @@
+"""The serial link to the wheel: the only module that imports pyserial (inside its functions).
+
+A reader thread opens the device (9600 8N1 by default, exclusive, with a read timeout so that it
+never blocks for long), feeds what it reads to a decoder with the time it arrived, and hands every
+event to a callback or a queue. When the device goes away (USB adapter unplugged, cable pulled) it
+reports `LinkStatus(online=False)`, retries with a growing delay and reports `online=True` when it is
+back. A wheel that keeps its status cadence but falls silent is offline too.
+
+The decoder is kept across reconnects, so a game reported before the unplug is not reported again
+when the wheel is heard repeating its state-5 line afterwards.
+
+    link = WheelLink("/dev/croupier-wheel", make_decoder("cammegh-ss2"), on_event=handle)
+    link.start()
+    ...
+    link.stop()
+
+The Textual screen passes `on_event=lambda e: app.post_message(...)` (post_message is thread-safe);
+a headless runner leaves `on_event` out and reads `link.events`, a queue.Queue.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time as _time
+from typing import Callable, Sequence
+
+from croupier.wheel.events import LinkStatus, WheelEvent
+from croupier.wheel.protocols import WheelDecoder
+
+log = logging.getLogger(__name__)
+
+RETRY_DELAYS_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # then every 5 s
+READ_TIMEOUT_S = 0.05  # how long a read may block: bounds how long stop() takes
+SILENT_STATUS_LINES = 6  # a status wheel that misses this many 500 ms lines is offline
+
+
+class WheelLink:
+    def __init__(
+        self,
+        device: str,
+        decoder: WheelDecoder,
+        on_event: Callable[[WheelEvent], None] | None = None,
+        *,
+        baudrate: int = 9600,
+        clock: Callable[[], float] = _time.monotonic,
+        read_timeout: float = READ_TIMEOUT_S,
+        retry_delays: Sequence[float] = RETRY_DELAYS_S,
+        silence_timeout: float | None = -1.0,
+    ):
+        """`silence_timeout`: seconds without a byte before the link counts as offline; the default
+        follows the decoder (six status intervals), None never times out."""
+        self.device = device
+        self.decoder = decoder
+        self.baudrate = baudrate
+        self.clock = clock
+        self.read_timeout = read_timeout
+        self.retry_delays = tuple(retry_delays) or (1.0,)
+        if silence_timeout is not None and silence_timeout < 0:
+            heartbeat = decoder.heartbeat
+            silence_timeout = None if heartbeat is None else heartbeat * SILENT_STATUS_LINES
+        self.silence_timeout = silence_timeout
+        self.events: queue.Queue[WheelEvent] = queue.Queue()
+        self._on_event = on_event or self.events.put
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._port = None
+        self._port_lock = threading.Lock()
+        self._online: bool | None = None
+
+    # -- control ---------------------------------------------------------------------------------
+
+    def start(self) -> "WheelLink":
+        if self._thread is not None:
+            raise RuntimeError("the wheel link is already running")
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=f"wheel-link {self.device}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the reader; returns within about `read_timeout` (a blocked read is cancelled)."""
+        self._stop.set()
+        with self._port_lock:
+            if self._port is not None:
+                try:
+                    self._port.cancel_read()
+                except Exception:  # the port may be half-closed by an unplug already
+                    pass
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def __enter__(self) -> "WheelLink":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def online(self) -> bool:
+        return bool(self._online)
+
+    def send(self, command: str) -> bool:
+        """Send one command line (`*R` acknowledges a void on the SS2); False when offline."""
+        data = command.encode("ascii") + b"\r\n"
+        with self._port_lock:
+            if self._port is None:
+                return False
+            try:
+                self._port.write(data)
+                return True
+            except Exception as e:  # pyserial raises its own and OS errors alike
+                log.warning("could not send %r to the wheel: %s", command, e)
+                return False
+
+    # -- the reader thread -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        import serial  # pyserial: only here, only when a link runs
+
+        failures = 0
+        while not self._stop.is_set():
+            try:
+                port = serial.Serial(
+                    self.device,
+                    self.baudrate,
+                    bytesize=serial.EIGHTBITS,
+                    parity=serial.PARITY_NONE,
+                    stopbits=serial.STOPBITS_ONE,
+                    timeout=self.read_timeout,
+                    exclusive=True,
+                )
+            except (serial.SerialException, OSError, ValueError) as e:
+                self._status(False, f"cannot open {self.device}: {e}")
+                delay = self.retry_delays[min(failures, len(self.retry_delays) - 1)]
+                failures += 1
+                self._stop.wait(delay)
+                continue
+            failures = 0
+            with self._port_lock:
+                self._port = port
+            try:
+                self._read(port, serial.SerialException)
+            finally:
+                with self._port_lock:
+                    self._port = None
+                try:
+                    port.close()
+                except Exception:
+                    pass
+
+    def _read(self, port, serial_error: type[Exception]) -> None:
+        try:
+            port.reset_input_buffer()  # bytes queued before this open are stale
+        except (serial_error, OSError):
+            pass
+        self.decoder.resync()  # and a line they started has lost its beginning
+        self._status(True, f"{self.device} open, {self.baudrate} 8N1")
+        last_data = self.clock()
+        while not self._stop.is_set():
+            try:
+                data = port.read(max(1, port.in_waiting))
+            except (serial_error, OSError) as e:
+                self._status(False, f"{self.device} lost: {e}")
+                return
+            now = self.clock()
+            if data:
+                last_data = now
+                if not self._online:
+                    self.decoder.resync()  # the line cut by the silence cannot be finished
+                    self._status(True, "the wheel is heard again")
+                for event in self.decoder.feed(data, now):
+                    self._emit(event)
+            elif self.silence_timeout is not None and now - last_data > self.silence_timeout and self._online:
+                self._status(False, f"nothing from the wheel for {self.silence_timeout:g} s")
+
+    def _status(self, online: bool, detail: str) -> None:
+        if self._online is online:
+            return
+        self._online = online
+        self._emit(LinkStatus(online, self.clock(), detail))
+
+    def _emit(self, event: WheelEvent) -> None:
+        try:
+            self._on_event(event)
+        except Exception:  # a consumer's bug must not stop the sensor
+            log.exception("wheel event handler failed on %r", event)
