@@ -9,6 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.journal.store import Entry
+from croupier.review.ledger import chips_money
 from croupier.review.procedures import Table
 from croupier.table import events as ev
 
@@ -38,7 +39,7 @@ def _pay(figure: CroupierFigures, outcomes, chip_values: dict[str, Decimal], sig
         figure.paid_chips += sign * outcome.won
         value = chip_values.get(outcome.colour)
         if value is not None:
-            figure.paid_money += sign * Decimal(outcome.won.numerator) / outcome.won.denominator * value
+            figure.paid_money += sign * chips_money(outcome.won, value)
 
 
 def croupier_figures(entries: Iterable[Entry], now: datetime | None = None) -> list[CroupierFigures]:

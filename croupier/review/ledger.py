@@ -13,6 +13,11 @@ from croupier.review.procedures import Table
 from croupier.table import events as ev
 
 
+def chips_money(chips: Fraction, chip_value: Decimal) -> Decimal:
+    """Chips (halves happen) at a colour's chip value, in money."""
+    return Decimal(chips.numerator) / chips.denominator * chip_value
+
+
 @dataclass
 class ColourStatement:
     colour: str
@@ -34,7 +39,7 @@ class ColourStatement:
 
     @property
     def net_money(self) -> Decimal:
-        return Decimal(self.net.numerator) / self.net.denominator * self.chip_value
+        return chips_money(self.net, self.chip_value)
 
 
 def _settle(current: dict[str, ColourStatement], outcomes: Iterable[ev.ColourOutcome], sign: int) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from croupier.journal.store import Entry
+from croupier.review.ledger import chips_money
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -52,7 +53,7 @@ class SpinStory:
 
     def money(self, outcome: ev.ColourOutcome) -> Decimal | None:
         value = self.chip_values.get(outcome.colour)
-        return None if value is None else (Decimal(outcome.won.numerator) / outcome.won.denominator) * value
+        return None if value is None else chips_money(outcome.won, value)
 
     def lines(self) -> list[str]:
         """The story as the pit boss reads it out."""
