@@ -15,6 +15,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("croupier.commands.doctor", "check this machine can run the table, and how to fix what cannot"),
     "wheel-sim": ("croupier.commands.wheel_sim", "play simulated wheel games on a pseudo-terminal (prints its device path)"),
     "wheel-replay": ("croupier.commands.wheel_replay", "decode a wheel capture (timestamped log or raw lines) and print its events"),
+    "run": ("croupier.commands.run", "run the table from the wheel sensor alone (--headless), recording every game to the journal"),
+    "report": ("croupier.commands.report", "the shift report of a journal (--json for the machine-readable form)"),
+    "verify": ("croupier.commands.verify", "check a journal's hash chain and snapshots; name the first bad event"),
     "review": ("croupier.commands.review", "pit boss review of a journal (read-only), CSV and PDF exports"),
 }
 

@@ -288,6 +288,13 @@ class Journal:
         for seq, body in cursor:
             yield seq, loads(body)
 
+    def seq_of_hash(self, digest: str) -> int | None:
+        """The event with this hash, if any (a full scan: for explaining a broken chain)."""
+        if digest == GENESIS:
+            return 0
+        row = self._conn.execute("SELECT seq FROM events WHERE hash = ?", (digest,)).fetchone()
+        return row[0] if row else None
+
     def _hash_at(self, seq: int) -> str:
         if seq == 0:
             return GENESIS

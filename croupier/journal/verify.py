@@ -42,8 +42,7 @@ def verify(journal: Journal) -> Verdict:
         if row.seq != expected:
             return bad(expected, f"is missing (event {seq} is followed by event {row.seq}): events were deleted")
         if row.prev_hash != prev:
-            return bad(row.seq, f"does not follow event {seq} in the hash chain: event {row.seq} was inserted, "
-                                f"or event {seq} was altered, or events around it were deleted or reordered")
+            return bad(*_broken_link(journal, row.seq, row.prev_hash))
         if event_hash(prev, row.seq, row.body.encode()) != row.hash:
             return bad(row.seq, "its content does not match its hash: the event was altered")
         try:
@@ -70,3 +69,16 @@ def verify(journal: Journal) -> Verdict:
                        f"event {seq + 1}: is missing: the journal ends at event {seq} but a snapshot was taken "
                        f"after event {first}: events were deleted from the end", seq + 1)
     return Verdict(seq, checked_snapshots, (seq, prev))
+
+
+def _broken_link(journal: Journal, seq: int, prev_hash: str) -> tuple[int, str]:
+    """Event `seq` does not follow event `seq - 1`: say what the hash it names tells."""
+    follows = journal.seq_of_hash(prev_hash)
+    if follows == seq - 2:
+        return seq - 1, f"was inserted: event {seq} follows event {seq - 2} in the hash chain"
+    if follows is not None and follows < seq - 2:
+        return follows + 1, f"to event {seq - 1} were inserted: event {seq} follows event {follows} in the hash chain"
+    if follows is not None:
+        return seq, f"is out of order: in the hash chain it follows event {follows}: events were reordered"
+    return seq, (f"does not follow event {seq - 1} in the hash chain: event {seq - 1} was altered (its hash "
+                 f"recomputed), or events before event {seq} were deleted or reordered")

@@ -52,6 +52,17 @@ def due(state: TableState, now: datetime) -> list[Event]:
     return found
 
 
+WHEEL_LINK = "wheel sensor link"
+
+
+def wheel_fault(state: TableState, now: datetime, *, detail: str) -> list[Event]:
+    """The wheel sensor went silent or its link failed: recorded once until a pit boss clears it."""
+    if state.phase is Phase.CLOSED or any(a.kind is AlarmKind.WHEEL_FAULT and a.subject == WHEEL_LINK
+                                          for a in state.alarms.values()):
+        return []
+    return [raise_alarm(state, now, AlarmKind.WHEEL_FAULT, WHEEL_LINK, detail)]
+
+
 def _minutes(interval) -> str:
     return f"{int(interval.total_seconds() // 60)} min"
 

@@ -145,25 +145,34 @@ def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str |
     return [CountdownStarted(time=now, spin=state.spin, seconds=seconds, by=by or _croupier(state))]
 
 
-def launch(state: TableState, now: datetime, *, direction: Direction, source: Source = Source.KEYPAD) -> list[Event]:
-    """The ball is launched. The direction must alternate (`PT-A 21`, `SRIJ 17`): a repeat is
-    recorded and raised as an alarm, since the ball is already running."""
+def launch(state: TableState, now: datetime, *, direction: Direction | None,
+           source: Source = Source.KEYPAD) -> list[Event]:
+    """The ball is launched. The direction must alternate from game to game (`PT-A 21`, `SRIJ 17`):
+    a repeat is recorded and raised as an alarm, since the ball is already running. A relaunch after
+    a golpe nulo replays the same game, so it is compared with the last counted spin, not with the
+    void launch. Only a wheel that does not report its direction gives None."""
     _open(state)
+    if direction is None and source is not Source.SENSOR:
+        raise Refused("say which way the ball is launched (PT-A 21)")
     found: list[Event] = []
     if source is Source.SENSOR:
         if state.phase is Phase.PAYING:
             # The wheel shows the next spin started: the payouts were done without being marked.
             found.append(PayoutsCompleted(time=now, spin=state.spin - 1, by=SENSOR))
-        elif state.phase is not Phase.BETTING:
-            raise Refused(f"the wheel reports a launch while spin {state.spin} is still running")
+        elif state.phase in IN_SPIN:
+            # The wheel started again before this spin had a result (a result lost while the table
+            # program was down, or a re-spin the sensor did not flag): the spin stays uncounted.
+            found.append(raise_alarm(state, now, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
+                                     f"the wheel launched again before spin {state.spin} had a result: "
+                                     "no result was recorded for that launch"))
     else:
         _check_launch(state, now)
     found.append(BallLaunched(time=now, spin=state.spin, direction=direction, ball=state.ball_in_play,
                               croupier=_croupier(state), source=source))
-    if state.last_direction is direction:
+    if direction is not None and state.last_direction is direction:
         found.append(raise_alarm(state, now, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
                                  f"ball launched {direction.value} twice in a row: the launch alternates "
-                                 "(PT-A 21, SRIJ 17)"))
+                                 "(PT-A 21, SRIJ 17)", offset=sum(e.kind == "alarm-raised" for e in found)))
     return found
 
 

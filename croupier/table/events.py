@@ -35,7 +35,7 @@ class AlarmKind(str, Enum):
     DIRECTION_REPEATED = "direction-repeated"  # PT-A 21, SRIJ 17
     BALL_SWAP_OVERDUE = "ball-swap-overdue"  # PT-A 17, PT-B 17
     RELIEF_OVERDUE = "relief-overdue"  # PT-A 33, PT-B 35, RU 4.4
-    WHEEL_FAULT = "wheel-fault"  # SRIJ 23 b: the sensor reported a fault
+    WHEEL_FAULT = "wheel-fault"  # the sensor link failed, or a launch ended without a result
 
 
 class CashOutReason(str, Enum):
@@ -196,7 +196,7 @@ class CountdownStarted(Event):
 @_event("ball-launched")
 class BallLaunched(Event):
     spin: int
-    direction: Direction
+    direction: Direction | None  # None only from a wheel that does not report it
     ball: str
     croupier: str
     source: Source

@@ -36,7 +36,7 @@ class Phase(str, Enum):
 @dataclass(frozen=True, kw_only=True)
 class Launch:
     time: datetime
-    direction: Direction
+    direction: Direction | None
     ball: str
     croupier: str
 
@@ -136,7 +136,7 @@ class TableState:
     on_duty: dict[Role, Duty] = field(default_factory=dict)
     spin: int = 1  # the game being played; a void does not advance it
     launch: Launch | None = None
-    last_direction: Direction | None = None
+    last_direction: Direction | None = None  # of the last counted spin (PT-A 21)
     countdown_until: datetime | None = None
     bets_opened_at: datetime | None = None  # SRIJ 13-14: the betting period runs from here to the launch
     pending: PendingResult | None = None
@@ -226,7 +226,7 @@ def _countdown_started(s: TableState, e: ev.CountdownStarted) -> TableState:
 
 def _ball_launched(s: TableState, e: ev.BallLaunched) -> TableState:
     launch = Launch(time=e.time, direction=e.direction, ball=e.ball, croupier=e.croupier)
-    return _replace(s, phase=Phase.SPINNING, launch=launch, last_direction=e.direction, countdown_until=None)
+    return _replace(s, phase=Phase.SPINNING, launch=launch, countdown_until=None)
 
 
 def _bets_closed(s: TableState, e: ev.BetsClosed) -> TableState:
@@ -259,6 +259,7 @@ def _result_recorded(s: TableState, e: ev.ResultRecorded) -> TableState:
     return _replace(
         s, phase=phase, bets_opened_at=e.time if s.sensor_only else None, spin=e.spin + 1, launch=None, pending=None, recent=(s.recent + (spin,))[-RECENT:],
         counted=s.counted + 1, accounts=accounts, bets={}, prison=dict(e.prison or {}),
+        last_direction=e.direction or s.last_direction,
     )
 
 

@@ -114,7 +114,7 @@ def test_golpe_nulo_puts_the_ball_back_in_the_previous_pocket_and_bets_stand(pro
     seat_bets = (Stake(bet="17", chips=2),)
     table.do(bets.place_bets, colour="red", stakes=seat_bets)
     clock.advance(seconds=30)
-    table.do(cycle.launch, direction=CW)
+    table.do(cycle.launch, direction=ACW)
     (void,) = table.do(cycle.void_spin, reason=VoidReason.FOREIGN_OBJECT)
     assert (void.put_back, void.reason, void.spin, void.by) == (23, VoidReason.FOREIGN_OBJECT, 2, "Ana")
     assert table.state.bets == {"red": seat_bets}  # bets stand
@@ -122,7 +122,8 @@ def test_golpe_nulo_puts_the_ball_back_in_the_previous_pocket_and_bets_stand(pro
     table.refused(cycle.void_spin, r"between the launch and the confirmed result \(PT-A 22\)",
                   reason=VoidReason.CHIP_FELL)
     clock.advance(seconds=30)
-    table.do(cycle.launch, direction=ACW)  # the next launch restarts the same game
+    table.do(cycle.launch, direction=ACW)  # the same game replayed: compared with spin 1, not the void
+    assert not table.state.alarms
     table.do(cycle.enter_result, number=9)
     table.do(cycle.void_spin, reason=VoidReason.TOO_FEW_REVOLUTIONS)  # still before the confirmation
     assert table.state.counted == 1 and table.state.voids == 2

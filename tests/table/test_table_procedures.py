@@ -163,7 +163,10 @@ def test_staff_acknowledge_an_alarm_and_only_the_pit_boss_clears_it(profile, clo
     table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))  # RU 4.9
     clock.advance(seconds=30)  # SRIJ 13
     table.do(cycle.launch, direction=CW)
-    table.do(cycle.void_spin, reason="chip-fell")
+    table.do(cycle.enter_result, number=8)
+    table.do(cycle.confirm_result)
+    table.do(cycle.payouts_done)
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))
     clock.advance(seconds=30)
     table.do(cycle.launch, direction=CW)  # the same way again: PT-A 21
     (alarm,) = table.state.alarms.values()

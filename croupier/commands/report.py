@@ -1,0 +1,103 @@
+"""`croupier report --db PATH [--json]`: the shift report of a journal, read-only."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+SUMMARY = "the shift report of a journal (--json for the machine-readable form)"
+LAST_SPINS = 50  # the text report lists the latest spins; --json has them all
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="croupier report",
+        description="The shift report: spins, voids with reasons, corrections, ball swaps, reliefs and breaches, "
+                    "direction repeats, the colour ledger and totals. The journal is opened read-only.",
+    )
+    parser.add_argument("--db", required=True, type=Path, help="the journal file")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (every spin included)")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from croupier.journal.report import REPORT_KINDS, build_report
+    from croupier.journal.store import Journal, JournalError
+
+    try:
+        with Journal.open(args.db, read_only=True) as journal:
+            report = build_report(journal.records(REPORT_KINDS), journal.head)
+    except JournalError as exc:
+        print(f"croupier report: {exc}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"croupier report: {args.db} holds a record this report cannot read ({exc!r}); "
+              f"run `croupier verify --db {args.db}`", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(report, sys.stdout, ensure_ascii=False, separators=(",", ":"))
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(report))
+    return 0
+
+
+def render(report: dict) -> str:
+    lines: list[str] = []
+    add = lines.append
+    totals = report["totals"]
+    add(f"Shift report: {totals['spins']} spins, {totals['voids']} voids, {totals['corrections']} corrections")
+    for table in report["table"]:
+        what = (f"opened under {table['profile']}, minimum {table['minimum']}"
+                + (" (wheel sensor alone)" if table["sensor_only"] else "")) if table["kind"] == "table-opened" \
+            else "closed"
+        add(f"  {table['time']}  table {what}, by {table['by']}")
+    for change in report["limits"]:
+        new = change.get("minimum") or change.get("profile")
+        add(f"  {change['time']}  {change['kind']}: {change['previous']} -> {new} by {change['by']} ({change['reason']})")
+
+    shown = report["spins"][-LAST_SPINS:]
+    add("")
+    add(f"Spins (the last {len(shown)} of {totals['spins']}; --json lists all):" if len(shown) < totals["spins"]
+        else "Spins:")
+    for s in shown:
+        corrected = f"  (corrected from {s['corrected_from']})" if "corrected_from" in s else ""
+        add(f"  #{s['spin']:<6} {s['number']:>2}  {s['time']}  {s['source']:<6} ball {s['ball']}  "
+            f"{s['croupier']}  {s['direction'] or '-'}{corrected}")
+    sections = (
+        ("Voids", report["voids"], lambda v: f"#{v['spin']} {v['reason']}, ball back in {v['put_back']}, by {v['by']}"),
+        ("Corrections", report["corrections"],
+         lambda c: f"#{c['spin']} {c['previous']} -> {c['number']} by {c['by']}: {c['reason']}"),
+        ("Ball swaps", report["ball_swaps"],
+         lambda b: f"{b['previous']} -> {b['ball']} by {b['by']}" + (" LATE" if b["late"] else "")),
+        ("Ball replacements", report["ball_replacements"],
+         lambda b: f"{b['previous']} -> {b['ball']} ({b['diameter_mm']} mm) by {b['by']}: {b['reason']}"),
+        ("Reliefs", report["reliefs"],
+         lambda r: f"{r['role']} {r['outgoing']} -> {r['incoming']}" + (" OVERDUE" if r["overdue"] else "")
+         + (f" ({r['reason']})" if r["reason"] else "")),
+        ("Alarms", report["alarms"],
+         lambda a: f"{a['kind']}: {a['detail']}"
+         + (f"; seen by {a['acknowledged_by']}" if a["acknowledged_by"] else "")
+         + (f"; cleared by {a['cleared_by']}: {a['cleared_note']}" if a["cleared_by"] else "; OPEN")),
+    )
+    for title, rows, show in sections:
+        add("")
+        add(f"{title}: {len(rows)}")
+        for row in rows:
+            add(f"  {row['time']}  {show(row)}")
+    add("")
+    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}")
+    for c in report["colour_ledger"]:
+        out = c["cashed_out"]
+        cash = f"cashed out {out['chips']} chips = {out['amount']}" if out else "still in play"
+        add(f"  {c['colour']:<8} {c['player']:<16} chip {c['chip_value']:>7}  staked {c['staked_money']:>9}  "
+            f"paid {c['paid_money']:>9}  net {c['net_money']:>9}  {cash}")
+    add("")
+    add(f"Totals: staked {totals['staked_money']}, paid {totals['paid_money']}, players' net "
+        f"{totals['players_net_money']}; direction repeats {totals['direction_repeats']}, breaches "
+        f"{totals['breaches']}, alarms open {totals['alarms_open']}")
+    head = report["head"]
+    add(f"Journal head: event {head['event']}, sha256 {head['sha256']}")
+    return "\n".join(lines) + "\n"

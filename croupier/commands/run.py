@@ -1,0 +1,178 @@
+"""`croupier run --headless`: the table driven by the wheel sensor alone, recorded to the journal.
+
+What the wheel reports is recorded as it comes, without confirmation: launches (with the rotor
+direction, `PT-A 21`), no more bets, results, and the voids the sensor detects. SIGTERM (or Ctrl-C)
+stops it cleanly; started again on the same journal it continues where it stopped, and a game the
+journal already holds is never recorded twice (the wheel's game counter is checked).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import queue
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+SUMMARY = "run the table from the wheel sensor alone (--headless), recording every game to the journal"
+TICK_S = 5.0  # how often the alarms that fell due are recorded, and systemd is told all is well
+UNATTENDED = "unattended"  # the croupier recorded at a table nobody operates
+
+log = logging.getLogger("croupier.run")
+
+
+def _wheel(text: str) -> tuple[str, str]:
+    protocol, colon, device = text.partition(":")
+    if not colon or not protocol or not device:
+        raise argparse.ArgumentTypeError(f"{text!r} is not PROTOCOL:DEVICE (e.g. cammegh-ss2:/dev/ttyUSB0)")
+    return protocol, device
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="croupier run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--headless", action="store_true",
+                        help="no screen: the wheel sensor alone drives the table (the table screen is `croupier table`)")
+    parser.add_argument("--db", required=True, type=Path, help="the journal file (created if absent)")
+    parser.add_argument("--profile", required=True, help="the regulation profile, e.g. pt-americana")
+    parser.add_argument("--wheel", required=True, type=_wheel, metavar="PROTOCOL:DEVICE",
+                        help="the wheel protocol and its serial device, e.g. cammegh-ss2:/dev/croupier-wheel")
+    parser.add_argument("--config", help="configuration file (table minimum, balls, baud rate); default as "
+                                         "`croupier doctor` finds it")
+    parser.add_argument("--croupier", default=UNATTENDED, help=f"the name recorded with each spin ({UNATTENDED})")
+    return parser
+
+
+class SensorTable:
+    """Turns wheel events into table commands. Remembers just enough of the wheel to record one
+    launch per launch: a launch is the wheel entering a ball-in-play state, not every status line
+    that shows one, and after a void only the wheel's next launch counts."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+        self._in_play: bool | None = None  # what the last status line said; None before the first
+        self._voided_game: int | None = None  # the game the sensor voided, until the wheel starts again
+
+    def handle(self, event) -> list:
+        from croupier.table import alarms, cycle
+        from croupier.table.events import Source
+        from croupier.table.state import Phase
+        from croupier.wheel.events import LinkStatus, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+        from croupier.wheel.status import BALL_IN_PLAY
+
+        session, phase = self.session, self.session.state.phase
+        if isinstance(event, WheelState):
+            in_play = event.state in BALL_IN_PLAY
+            entered = in_play and self._in_play is not True
+            self._in_play = in_play
+            if event.state in (WheelPhase.BEFORE_GAME, WheelPhase.PLACE_BETS):
+                self._voided_game = None
+            if entered and self._voided_game is None and phase in (Phase.BETTING, Phase.PAYING):
+                return session.launch(direction=event.direction, source=Source.SENSOR)
+            if event.state == WheelPhase.NO_MORE_BETS and phase is Phase.SPINNING:
+                return session.close_bets(source=Source.SENSOR)
+        elif isinstance(event, WheelVoid):
+            if phase in cycle.IN_SPIN:
+                self._voided_game = event.game
+                log.info("void from the wheel: %s (%s)", event.reason.value, event.detail)
+                return session.void_spin(reason=event.reason, source=Source.SENSOR)
+        elif isinstance(event, WheelResult):
+            if event.after_void is not None and self._voided_game is not None and event.game == self._voided_game:
+                log.info("game %s: result %d of a void spin not recorded", event.game, event.number)
+                return []
+            return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction)
+        elif isinstance(event, LinkStatus):
+            log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
+            if not event.online:
+                return session.run(alarms.wheel_fault, detail=event.detail)
+        elif isinstance(event, WheelFault):
+            log.warning("from the wheel: %s %r", event.message, event.raw)
+        return []
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+    if not args.headless:
+        print("croupier run: add --headless to run from the wheel sensor alone; the table screen is "
+              "`croupier table`", file=sys.stderr)
+        return 2
+
+    from croupier.config import ConfigError, config_from_argument
+    from croupier.journal.store import JournalError
+    from croupier.rules.profiles import ProfileError, load_profile
+    from croupier.sdnotify import Notifier
+    from croupier.session import TableSession
+    from croupier.table.clock import SystemClock
+    from croupier.table.events import Ball
+    from croupier.table.refusal import Refused
+    from croupier.table.state import Phase
+    from croupier.wheel.link import WheelLink
+    from croupier.wheel.protocols import UnknownProtocol, make_decoder
+
+    protocol, device = args.wheel
+    try:
+        profile = load_profile(args.profile)
+        config = config_from_argument(args.config)
+        decoder = make_decoder(protocol, profile.min_ball_revolutions)
+    except (ProfileError, ConfigError, UnknownProtocol) as exc:
+        print(f"croupier run: {exc}", file=sys.stderr)
+        return 2
+    try:
+        session = TableSession.open(args.db, SystemClock())
+    except JournalError as exc:
+        print(f"croupier run: {exc}", file=sys.stderr)
+        return 1
+
+    with session:
+        state = session.state
+        if state.phase is Phase.CLOSED:
+            session.open_table(profile=profile.id, minimum=config.table.minimum, colours=config.colours,
+                               balls=tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls),
+                               croupier=args.croupier, sensor_only=True, by=args.croupier)
+            log.info("table opened on %s under %s", args.db, profile.id)
+        elif state.profile != profile.id or not state.sensor_only:
+            what = f"plays {state.profile}" if state.profile != profile.id else "is an attended table"
+            print(f"croupier run: the table in {args.db} {what}: a pit boss changes it at the table screen, "
+                  "or use another journal", file=sys.stderr)
+            return 2
+        else:
+            log.info("continuing %s at event %d, spin %d", args.db, session.seq, state.spin)
+        last = state.last_result
+        if last is not None and last.wheel_game is not None:
+            decoder.mark_reported(last.wheel_game, last.number)
+
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        link = WheelLink(device, decoder, baudrate=config.wheel.baud if config.wheel else 9600)
+        table = SensorTable(session)
+        notifier = Notifier()
+        link.start()
+        notifier.ready(f"recording {protocol} on {device} to {args.db}")
+        next_tick = 0.0
+        try:
+            while not stop.is_set():
+                try:
+                    event = link.events.get(timeout=0.5)
+                except queue.Empty:
+                    event = None
+                try:
+                    if event is not None:
+                        for recorded in table.handle(event):
+                            log.info("recorded %s", recorded.kind)
+                    if time.monotonic() >= next_tick:
+                        session.tick()
+                        notifier.ping()
+                        next_tick = time.monotonic() + TICK_S
+                except Refused as exc:
+                    log.warning("not recorded: %s", exc)
+        except JournalError as exc:  # the journal cannot take more: stop rather than lose results silently
+            print(f"croupier run: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            link.stop()
+            notifier.stopping("stopped")
+            log.info("stopped at event %d", session.seq)
+    return 0

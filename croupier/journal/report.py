@@ -1,0 +1,169 @@
+"""The shift report: one dict assembled from the journal's records, for `croupier report`.
+
+It works on the plain records (`Journal.records`), not on decoded events, so a year of spins is read
+in seconds. Money is written as decimal strings, chips as numbers (halves are exact), times as
+recorded (ISO 8601, UTC). `build_report` is the one place the report is put together: a new
+section (the wheel statistics, say) is one more key there.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+from croupier.table.events import AlarmKind
+
+REPORT_KINDS = (
+    "table-opened", "table-closed", "limits-changed", "profile-changed", "result-recorded", "result-corrected",
+    "spin-voided", "ball-swapped", "ball-replaced", "staff-relieved", "alarm-raised", "alarm-acknowledged",
+    "alarm-cleared", "colour-assigned", "chips-issued", "colour-cashed-out", "late-chips-exchanged",
+    "winning-bets-rebuilt",
+)
+BREACHES = (AlarmKind.RELIEF_OVERDUE.value, AlarmKind.BALL_SWAP_OVERDUE.value)
+
+
+def _chips(text: str | int) -> Fraction:
+    return Fraction(text)
+
+
+def _number(chips: Fraction) -> int | float:
+    """Chips as a JSON number: whole, or an exact binary fraction (halves)."""
+    return chips.numerator if chips.denominator == 1 else chips.numerator / chips.denominator
+
+
+def _money(chips: Fraction, value: Decimal) -> str:
+    return str(value * chips.numerator / chips.denominator)
+
+
+class _Colour:
+    """One colour assignment and its statement (`SRIJ 29`)."""
+
+    __slots__ = ("record", "value", "issued", "staked", "won", "returned", "lost", "cashed_out")
+
+    def __init__(self, record: dict):
+        self.record = record
+        self.value = Decimal(record["chip_value"])
+        self.issued = record["chips"]
+        self.staked, self.won, self.returned, self.lost = 0, Fraction(0), Fraction(0), Fraction(0)
+        self.cashed_out: dict | None = None
+
+    def settle(self, outcome: dict, sign: int = 1) -> None:
+        self.staked += sign * outcome["staked"]
+        self.won += sign * _chips(outcome["won"])
+        self.returned += sign * _chips(outcome["returned"])
+        self.lost += sign * _chips(outcome["lost"])
+
+    def entry(self) -> dict:
+        net = self.won - self.lost
+        return {
+            "colour": self.record["colour"], "player": self.record["player"], "chip_value": str(self.value),
+            "since": self.record["time"], "issued": self.issued, "staked": self.staked, "won": _number(self.won),
+            "returned": _number(self.returned), "lost": _number(self.lost), "net": _number(net),
+            "staked_money": _money(Fraction(self.staked), self.value), "paid_money": _money(self.won, self.value),
+            "net_money": _money(net, self.value), "cashed_out": self.cashed_out,
+        }
+
+
+def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> dict:
+    """The report of the journal whose REPORT_KINDS records are given, in order."""
+    spins: list[dict] = []
+    spin_index: dict[int, int] = {}  # spin -> its entry in `spins`, for corrections
+    outcomes_of: dict[int, list] = {}  # spin -> outcomes, for spins that settled bets
+    voids, corrections, swaps, replacements, reliefs, rebuilt = [], [], [], [], [], []
+    limits, late_chips, tables = [], [], []
+    alarms: dict[int, dict] = {}
+    ledger: list[_Colour] = []
+    in_play: dict[str, _Colour] = {}
+
+    for seq, r in records:
+        kind = r["kind"]
+        if kind == "result-recorded":
+            spin_index[r["spin"]] = len(spins)
+            spins.append({"spin": r["spin"], "number": r["number"], "source": r["source"], "time": r["time"],
+                          "ball": r["ball"], "croupier": r["croupier"], "direction": r["direction"],
+                          "wheel_game": r["wheel_game"], "event": seq})
+            if r["outcomes"]:
+                outcomes_of[r["spin"]] = r["outcomes"]
+                for outcome in r["outcomes"]:
+                    if outcome["colour"] in in_play:
+                        in_play[outcome["colour"]].settle(outcome)
+        elif kind == "result-corrected":
+            corrections.append({k: r[k] for k in ("spin", "previous", "number", "reason", "by", "time")})
+            at = spin_index.get(r["spin"])
+            if at is not None:
+                spins[at]["corrected_from"] = spins[at].get("corrected_from", spins[at]["number"])
+                spins[at]["number"] = r["number"]
+            for outcome in outcomes_of.get(r["spin"], ()):
+                if outcome["colour"] in in_play:
+                    in_play[outcome["colour"]].settle(outcome, -1)
+            for outcome in r["outcomes"]:
+                if outcome["colour"] in in_play:
+                    in_play[outcome["colour"]].settle(outcome)
+            outcomes_of[r["spin"]] = r["outcomes"]
+        elif kind == "spin-voided":
+            voids.append({k: r[k] for k in ("spin", "reason", "time", "put_back", "source", "by")})
+        elif kind == "ball-swapped":
+            swaps.append({k: r[k] for k in ("time", "ball", "previous", "late", "by")})
+        elif kind == "ball-replaced":
+            replacements.append({"time": r["time"], "previous": r["previous"], "ball": r["ball"]["id"],
+                                 "diameter_mm": r["ball"]["diameter_mm"], "reason": r["reason"], "by": r["by"]})
+        elif kind == "staff-relieved":
+            reliefs.append({k: r[k] for k in ("time", "role", "outgoing", "incoming", "overdue", "reason")})
+        elif kind == "alarm-raised":
+            alarms[r["alarm"]] = {"alarm": r["alarm"], "kind": r["alarm_kind"], "subject": r["subject"],
+                                  "detail": r["detail"], "time": r["time"], "acknowledged_by": None,
+                                  "cleared_by": None, "cleared_note": None}
+        elif kind == "alarm-acknowledged":
+            alarms[r["alarm"]]["acknowledged_by"] = r["by"]
+        elif kind == "alarm-cleared":
+            alarms[r["alarm"]].update(cleared_by=r["by"], cleared_note=r["note"])
+        elif kind == "colour-assigned":
+            in_play[r["colour"]] = _Colour(r)
+            ledger.append(in_play[r["colour"]])
+        elif kind == "chips-issued":
+            in_play[r["colour"]].issued += r["chips"]
+        elif kind == "colour-cashed-out":
+            colour = in_play.pop(r["colour"])
+            colour.cashed_out = {k: r[k] for k in ("time", "chips", "expected_chips", "amount", "reason", "by")}
+        elif kind == "late-chips-exchanged":
+            late_chips.append({k: r[k] for k in ("time", "colour", "chips", "chip_value", "amount", "by")})
+        elif kind in ("limits-changed", "profile-changed"):
+            limits.append({"kind": kind, **{k: v for k, v in r.items() if k != "kind"}})
+        elif kind in ("table-opened", "table-closed"):
+            tables.append({"kind": kind, "time": r["time"], "by": r["by"],
+                           **({"profile": r["profile"], "minimum": r["minimum"], "sensor_only": r["sensor_only"]}
+                              if kind == "table-opened" else {})})
+        elif kind == "winning-bets-rebuilt":
+            rebuilt.append({"time": r["time"], "spin": r["spin"], "by": r["by"]})
+
+    alarm_list = list(alarms.values())
+    repeats = [a for a in alarm_list if a["kind"] == AlarmKind.DIRECTION_REPEATED.value]
+    statements = [c.entry() for c in ledger]
+    return {
+        "head": {"event": head[0], "sha256": head[1]},
+        "table": tables,
+        "limits": limits,
+        "spins": spins,
+        "voids": voids,
+        "corrections": corrections,
+        "ball_swaps": swaps,
+        "ball_replacements": replacements,
+        "reliefs": reliefs,
+        "breaches": [a for a in alarm_list if a["kind"] in BREACHES],
+        "direction_repeats": repeats,
+        "alarms": alarm_list,
+        "colour_ledger": statements,
+        "late_chips": late_chips,
+        "winning_bets_rebuilt": rebuilt,
+        "totals": {
+            "spins": len(spins), "voids": len(voids), "corrections": len(corrections),
+            "direction_repeats": len(repeats), "ball_swaps": len(swaps), "reliefs": len(reliefs),
+            "overdue_reliefs": sum(1 for r in reliefs if r["overdue"]),
+            "breaches": sum(1 for a in alarm_list if a["kind"] in BREACHES),
+            "alarms_open": sum(1 for a in alarm_list if a["cleared_by"] is None),
+            "staked_money": str(sum((Decimal(s["staked_money"]) for s in statements), Decimal(0))),
+            "paid_money": str(sum((Decimal(s["paid_money"]) for s in statements), Decimal(0))),
+            "players_net_money": str(sum((Decimal(s["net_money"]) for s in statements), Decimal(0))),
+            "late_chips_money": str(sum((Decimal(x["amount"]) for x in late_chips), Decimal(0))),
+        },
+    }

@@ -1,0 +1,38 @@
+"""A journal with a real shift in it, written through the session with a fake clock."""
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+from croupier.rules.spin import Direction, VoidReason
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+from croupier.table.events import Ball, Role, Stake
+
+BALLS = (Ball(id="A", diameter_mm=Decimal("21")), Ball(id="B", diameter_mm=Decimal("21")))
+NUMBERS = (17, 0, 32, 5, 26, 11, 8, 23)
+
+
+def write_shift(path: Path, clock: FakeClock | None = None, numbers=NUMBERS) -> TableSession:
+    """An attended pt-americana shift: staff, a colour, one void, a spin per number. Left open."""
+    clock = clock or FakeClock()
+    session = TableSession.open(path, clock)
+    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana")
+    session.assign_colour(colour="red", player="seat 1", chip_value=Decimal("5"), chips=200, by="Ana")
+    direction = Direction.CLOCKWISE
+    for i, number in enumerate(numbers):
+        session.place_bets(colour="red", stakes=(Stake(bet="17", chips=1), Stake(bet="red", chips=2)))
+        clock.advance(seconds=40)
+        session.launch(direction=direction)
+        if i == 2:
+            session.void_spin(reason=VoidReason.CHIP_FELL)
+            session.launch(direction=direction)
+        session.close_bets()
+        clock.advance(seconds=20)
+        session.enter_result(number=number)
+        session.confirm_result()
+        session.payouts_done()
+        direction = direction.opposite()
+    return session

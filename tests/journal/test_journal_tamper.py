@@ -1,0 +1,198 @@
+"""Rows edited, deleted, inserted or reordered behind the program's back (triggers dropped, raw
+SQL): `croupier verify` catches each and names the first bad event; the table refuses to start."""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+
+import pytest
+
+from croupier import session as session_module
+from croupier.cli import main as cli
+from croupier.journal.store import Journal, JournalError
+from croupier.journal.verify import verify
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+
+from journal_kit import write_shift
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory):
+    """A 54-event journal with snapshots after events 10, 20, ... (and at close)."""
+    path = tmp_path_factory.mktemp("pristine") / "journal.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session_module, "SNAPSHOT_EVERY", 10)
+        write_shift(path).close()
+    return path
+
+
+@pytest.fixture
+def journal(pristine, tmp_path):
+    path = tmp_path / "journal.db"
+    shutil.copy(pristine, path)
+    return path
+
+
+def raw(path):
+    """A connection that bypasses the append-only triggers, as a tamperer's would."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
+        conn.execute(f"DROP TRIGGER {name}")
+    return conn
+
+
+def rehash(prev: str, seq: int, body: str) -> str:
+    return hashlib.sha256(f"{prev}\n{seq}\n{body}".encode()).hexdigest()
+
+
+def problem(path) -> tuple[int, str]:
+    with Journal.open(path, read_only=True) as j:
+        verdict = verify(j)
+    assert not verdict.intact
+    return verdict.bad_event, verdict.problem
+
+
+def test_an_untouched_journal_verifies_from_the_command_line(journal, capsys):
+    assert cli(["verify", "--db", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "intact: 54 events" in out and "snapshots checked" in out and "head: event 54" in out
+
+
+def result_row(conn, number):
+    return conn.execute("SELECT seq, body FROM events WHERE kind='result-recorded' AND body LIKE ?",
+                        (f'%"number":{number},%',)).fetchone()
+
+
+def test_an_edited_result_is_caught_at_that_event(journal, capsys):
+    conn = raw(journal)
+    seq, body = result_row(conn, 32)
+    conn.execute("UPDATE events SET body=? WHERE seq=?", (body.replace('"number":32', '"number":23'), seq))
+    conn.close()
+    assert problem(journal) == (seq, f"event {seq}: its content does not match its hash: the event was altered")
+    assert cli(["verify", "--db", str(journal)]) == 1
+    assert f"NOT intact: event {seq}: its content does not match its hash" in capsys.readouterr().err
+
+
+def test_an_edit_with_its_hash_recomputed_breaks_the_link_to_the_next_event(journal):
+    conn = raw(journal)
+    seq, body = result_row(conn, 32)
+    (prev,) = conn.execute("SELECT prev_hash FROM events WHERE seq=?", (seq,)).fetchone()
+    forged = body.replace('"number":32', '"number":23')
+    conn.execute("UPDATE events SET body=?, hash=? WHERE seq=?", (forged, rehash(prev, seq, forged), seq))
+    conn.close()
+    at, why = problem(journal)
+    assert at == seq + 1 and f"event {seq} was altered (its hash recomputed)" in why
+
+
+def test_a_deleted_event_is_named(journal):
+    conn = raw(journal)
+    conn.execute("DELETE FROM events WHERE seq=30")
+    conn.close()
+    assert problem(journal) == (30, "event 30: is missing (event 29 is followed by event 31): events were deleted")
+
+
+def test_a_deleted_event_with_the_rest_renumbered_is_caught_where_the_chain_breaks(journal):
+    conn = raw(journal)
+    conn.execute("DELETE FROM events WHERE seq=30")
+    conn.execute("UPDATE events SET seq = -seq WHERE seq > 30")  # in two steps: seq is unique
+    conn.execute("UPDATE events SET seq = -seq - 1 WHERE seq < 0")
+    conn.close()
+    at, why = problem(journal)
+    assert at == 30 and "does not follow event 29" in why
+
+
+def test_an_inserted_event_is_caught(journal):
+    conn = raw(journal)
+    (prev,) = conn.execute("SELECT hash FROM events WHERE seq=20").fetchone()
+    conn.execute("UPDATE events SET seq = -seq WHERE seq > 20")
+    conn.execute("UPDATE events SET seq = -seq + 1 WHERE seq < 0")
+    body = json.dumps({"kind": "player-waiting", "player": "ghost", "time": "2025-01-06T14:05:00.000000+00:00"},
+                      sort_keys=True, separators=(",", ":"))
+    conn.execute("INSERT INTO events VALUES (21, '2025-01-06T14:05:00.000000+00:00', 'player-waiting', ?, ?, ?)",
+                 (body, prev, rehash(prev, 21, body)))  # even with a well-made hash
+    conn.close()
+    assert problem(journal) == (21, "event 21: was inserted: event 22 follows event 20 in the hash chain")
+
+
+def test_an_event_appended_without_the_chain_is_caught(journal):
+    conn = raw(journal)
+    conn.execute("INSERT INTO events VALUES (55, 'x', 'table-closed', '{}', 'x', 'x')")
+    conn.close()
+    assert problem(journal)[0] == 55
+
+
+def test_two_reordered_events_are_caught_at_the_first(journal):
+    conn = raw(journal)
+    conn.execute("UPDATE events SET seq = -1 WHERE seq = 40")
+    conn.execute("UPDATE events SET seq = 40 WHERE seq = 41")
+    conn.execute("UPDATE events SET seq = 41 WHERE seq = -1")
+    conn.close()
+    assert problem(journal) == (40, "event 40: is out of order: in the hash chain it follows event 41: "
+                                    "events were reordered")
+
+
+def test_events_cut_from_the_end_are_caught_when_a_snapshot_remembers_them(journal):
+    conn = raw(journal)
+    conn.execute("DELETE FROM events WHERE seq > 45")
+    conn.close()
+    at, why = problem(journal)
+    assert at == 46 and "deleted from the end" in why
+
+
+def test_events_cut_after_the_last_snapshot_leave_a_different_head(journal):
+    with Journal.open(journal, read_only=True) as j:
+        recorded_head = j.head
+    conn = raw(journal)
+    conn.execute("DELETE FROM snapshots WHERE seq > 50")
+    conn.execute("DELETE FROM events WHERE seq > 52")
+    conn.close()
+    with Journal.open(journal, read_only=True) as j:
+        verdict = verify(j)
+    # The chain that is left is whole: only the head on the last report shows the cut.
+    assert verdict.intact and verdict.head[0] == 52 and verdict.head != recorded_head
+
+
+def test_an_altered_snapshot_is_caught(journal):
+    conn = raw(journal)
+    (state,) = conn.execute("SELECT state FROM snapshots WHERE seq=30").fetchone()
+    conn.execute("UPDATE snapshots SET state=? WHERE seq=30", (state.replace('"counted":', '"counted":1'),))
+    conn.close()
+    at, why = problem(journal)
+    assert at == 30 and "snapshot" in why and "digest" in why
+
+
+def test_a_forged_snapshot_with_a_valid_digest_still_differs_from_the_events(journal):
+    from croupier.journal.store import snapshot_digest
+
+    conn = raw(journal)
+    seq, event_hash, version, state = conn.execute(
+        "SELECT seq, event_hash, version, state FROM snapshots ORDER BY seq DESC LIMIT 1").fetchone()
+    forged = state.replace('"voids":1', '"voids":0')
+    assert forged != state
+    conn.execute("UPDATE snapshots SET state=?, digest=? WHERE seq=?",
+                 (forged, snapshot_digest(event_hash, version, forged.encode()), seq))
+    conn.close()
+    at, why = problem(journal)
+    assert at == seq and "differs from the state the events give" in why
+
+
+def test_the_table_does_not_start_on_an_altered_journal_and_leaves_it_as_it_was(journal):
+    conn = raw(journal)
+    (body,) = conn.execute("SELECT body FROM events WHERE seq=54").fetchone()
+    conn.execute("DELETE FROM snapshots WHERE seq > 50")  # start-up folds the events after 50
+    conn.execute("UPDATE events SET body=? WHERE seq=54", (body.replace("Ana", "Rui"),))
+    conn.close()
+    before = journal.read_bytes()
+    with pytest.raises(JournalError, match="event 54 does not match the hash chain.*croupier verify"):
+        TableSession.open(journal, FakeClock())
+    assert journal.read_bytes() == before
+
+
+def test_verify_refuses_a_file_that_is_not_a_journal(tmp_path, capsys):
+    path = tmp_path / "notes.db"
+    path.write_text("not a journal\n" * 100)
+    assert cli(["verify", "--db", str(path)]) == 2
+    assert "cannot be read" in capsys.readouterr().err
