@@ -64,12 +64,12 @@ class SensorTable:
         session, phase = self.session, self.session.state.phase
         if isinstance(event, WheelState):
             in_play = event.state in BALL_IN_PLAY
-            entered = in_play and self._in_play is not True
-            self._in_play = in_play
+            seen_before, self._in_play = self._in_play, in_play
             if event.state in (WheelPhase.BEFORE_GAME, WheelPhase.PLACE_BETS):
                 self._voided_game = None
-            if entered and self._voided_game is None and phase in (Phase.BETTING, Phase.PAYING):
-                return session.launch(direction=event.direction, source=Source.SENSOR)
+            if in_play and seen_before is not True and self._voided_game is None \
+                    and self._new_launch(phase, seen_before, event.game):
+                return session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game)
             if event.state == WheelPhase.NO_MORE_BETS and phase is Phase.SPINNING:
                 return session.close_bets(source=Source.SENSOR)
         elif isinstance(event, WheelVoid):
@@ -89,6 +89,18 @@ class SensorTable:
         elif isinstance(event, WheelFault):
             log.warning("from the wheel: %s %r", event.message, event.raw)
         return []
+
+    def _new_launch(self, phase, seen_before: bool | None, game: int | None) -> bool:
+        """The wheel shows a ball in play: is it a launch the journal does not hold yet?"""
+        from croupier.table.cycle import IN_SPIN
+
+        if phase not in IN_SPIN:
+            return True
+        # The journal holds a launch without its result. The wheel left play and came back (a
+        # result was missed), or a restarted reader meets another game: a new launch. The first
+        # status a restarted reader sees of the same game is the launch already recorded.
+        recorded = self.session.state.launch.wheel_game
+        return seen_before is False or (None not in (recorded, game) and recorded != game)
 
 
 def main(argv: list[str]) -> int:

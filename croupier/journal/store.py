@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -58,6 +59,15 @@ RECOVERY = (
     "`croupier verify --db {path}` names the first damaged event; restore the last good copy, or "
     "start the table on a new journal file."
 )
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a new directory entry durable (a power cut right after creating a file can lose it)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 class JournalError(Exception):
@@ -151,18 +161,29 @@ class Journal:
 
     @classmethod
     def _create(cls, path: Path) -> "Journal":
+        """Make the journal under a temporary name and link it into place, so a crash while creating
+        it leaves either no journal or a whole one, never a half-made file the table would refuse."""
         if not path.parent.is_dir():
             raise JournalError(f"cannot create {path}: folder {path.parent} does not exist")
+        making = path.with_name(f".{path.name}.creating-{os.getpid()}")
+        making.unlink(missing_ok=True)
         try:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rwc", uri=True,
-                                   isolation_level=None, check_same_thread=False)
-            cls._configure(conn)
-            # One transaction: a half-made journal would be refused at the next start.
-            conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} INSERT INTO meta VALUES ('format', '{FORMAT}'); "
-                               f"{APPEND_ONLY} COMMIT;")
-        except sqlite3.Error as exc:
+            conn = sqlite3.connect(making, isolation_level=None)
+            try:
+                cls._configure(conn)
+                conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} INSERT INTO meta VALUES ('format', '{FORMAT}'); "
+                                   f"{APPEND_ONLY} COMMIT;")
+            finally:
+                conn.close()  # the last connection folds the WAL into the file
+            os.link(making, path)
+            _sync_folder(path.parent)
+        except FileExistsError:
+            pass  # another program made it meanwhile: open theirs
+        except (sqlite3.Error, OSError) as exc:
             raise JournalError(f"cannot create journal {path}: {exc}") from None
-        return cls(path, conn, read_only=False)
+        finally:
+            making.unlink(missing_ok=True)
+        return cls.open(path, create=False)
 
     @staticmethod
     def _configure(conn: sqlite3.Connection) -> None:

@@ -145,8 +145,8 @@ def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str |
     return [CountdownStarted(time=now, spin=state.spin, seconds=seconds, by=by or _croupier(state))]
 
 
-def launch(state: TableState, now: datetime, *, direction: Direction | None,
-           source: Source = Source.KEYPAD) -> list[Event]:
+def launch(state: TableState, now: datetime, *, direction: Direction | None, source: Source = Source.KEYPAD,
+           wheel_game: int | None = None) -> list[Event]:
     """The ball is launched. The direction must alternate from game to game (`PT-A 21`, `SRIJ 17`):
     a repeat is recorded and raised as an alarm, since the ball is already running. A relaunch after
     a golpe nulo replays the same game, so it is compared with the last counted spin, not with the
@@ -168,7 +168,7 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None,
     else:
         _check_launch(state, now)
     found.append(BallLaunched(time=now, spin=state.spin, direction=direction, ball=state.ball_in_play,
-                              croupier=_croupier(state), source=source))
+                              croupier=_croupier(state), source=source, wheel_game=wheel_game))
     if direction is not None and state.last_direction is direction:
         found.append(raise_alarm(state, now, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
                                  f"ball launched {direction.value} twice in a row: the launch alternates "

@@ -200,6 +200,7 @@ class BallLaunched(Event):
     ball: str
     croupier: str
     source: Source
+    wheel_game: int | None = None  # the wheel's game counter, when the sensor saw the launch
 
 
 @_event("bets-closed")

@@ -39,6 +39,7 @@ class Launch:
     direction: Direction | None
     ball: str
     croupier: str
+    wheel_game: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,7 +226,7 @@ def _countdown_started(s: TableState, e: ev.CountdownStarted) -> TableState:
 
 
 def _ball_launched(s: TableState, e: ev.BallLaunched) -> TableState:
-    launch = Launch(time=e.time, direction=e.direction, ball=e.ball, croupier=e.croupier)
+    launch = Launch(time=e.time, direction=e.direction, ball=e.ball, croupier=e.croupier, wheel_game=e.wheel_game)
     return _replace(s, phase=Phase.SPINNING, launch=launch, countdown_until=None)
 
 
