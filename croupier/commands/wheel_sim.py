@@ -76,8 +76,10 @@ def main(argv: list[str]) -> int:
 
     args = _parser().parse_args(argv)
     finished = threading.Event()
+    device_shown = threading.Event()  # the device path is always the first line
 
     def report(game) -> None:
+        device_shown.wait()
         fault = f"  fault: {game.fault}" if game.fault else ""
         label = "" if game.game is None else f" {game.game}"
         print(f"game{label}: {game.number} ({game.direction.value}){fault}", flush=True)
@@ -96,9 +98,10 @@ def main(argv: list[str]) -> int:
     try:
         device = sim.start()
     except OSError as e:
-        print(f"croupier wheel-sim: cannot open a pseudo-terminal: {e}", file=sys.stderr)
+        print(f"croupier wheel-sim: cannot set up the simulated wheel: {e}", file=sys.stderr)
         return 1
     print(device, flush=True)
+    device_shown.set()
     previous = signal.signal(signal.SIGTERM, lambda *_: finished.set())
     try:
         while sim.running and not finished.wait(0.2):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from croupier.wheel.events import WheelEvent, WheelFault
+
 # The longest line either wheel sends is the M360 extended status (about 45 characters) or a version
 # string; anything longer is noise, and is not kept in memory.
 MAX_LINE = 120
@@ -87,3 +89,33 @@ class LineFramer:
 def show(text: str) -> str:
     """A line as a fault message shows it: unprintable bytes as \\xNN escapes."""
     return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+class FramedDecoder:
+    """Base of the decoders: frames the bytes, reports a broken line as a fault, and hands every
+    whole line to `_line` with the time of the bytes that ended it."""
+
+    heartbeat: float | None = None  # seconds between the wheel's periodic lines; None: it has none
+
+    def __init__(self, min_ball_revolutions: int | None = None):
+        self.min_ball_revolutions = min_ball_revolutions  # used where the protocol counts them
+        self._framer = LineFramer()
+
+    def feed(self, data: bytes, time: float) -> list[WheelEvent]:
+        events: list[WheelEvent] = []
+        for frame in self._framer.feed(data):
+            if frame.problem:
+                events.append(WheelFault(frame.problem, time, show(frame.text)))
+            else:
+                self._line(frame.text, time, events)
+        return events
+
+    def resync(self) -> None:
+        """After a reconnect: the partial line lost its beginning."""
+        self._framer.reset()
+
+    def mark_reported(self, game: int | None, number: int) -> None:
+        """Tell a fresh decoder the last result already recorded (from the journal)."""
+
+    def _line(self, text: str, time: float, events: list[WheelEvent]) -> None:
+        raise NotImplementedError

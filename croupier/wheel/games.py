@@ -190,7 +190,7 @@ class SimulatedWheel:
         counter = self.completed if counter is None else counter
         text = f"*X;{state};{counter:03d};{_pocket(self.last_number)};{flags:X};{rpm:03d};{_code(direction)}"
         if self.protocol == "cammegh-m360-extended":
-            ext = 0x02 if 100 <= rpm <= 300 else 0x08 if rpm else 0x01
+            ext = 0x02 if 100 <= rpm <= 300 else 0x08 if rpm else 0x01  # guide 4.6.1, written out here
             ext |= 0x10 if direction is Direction.CLOCKWISE else 0x20
             if not ball.present:
                 ext |= 0x80

@@ -149,6 +149,7 @@ class WheelLink:
                     port.close()
                 except Exception:
                     pass
+            self._stop.wait(self.retry_delays[0])  # a device that fails as soon as it opens must not spin
 
     def _read(self, port, serial_error: type[Exception]) -> None:
         try:

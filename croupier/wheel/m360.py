@@ -36,7 +36,7 @@ import re
 from croupier.rules.spin import VoidReason
 from croupier.wheel import fields
 from croupier.wheel.events import CommandReply, WheelEvent, WheelFault, WheelPhase, WheelResult, WheelState
-from croupier.wheel.framing import LineFramer, show
+from croupier.wheel.framing import FramedDecoder
 from croupier.wheel.status import (
     BALL_IN_PLAY,
     Extended,
@@ -48,14 +48,12 @@ from croupier.wheel.status import (
     state_field,
 )
 
-FLAG_ROTOR_SPEED = 0x1
-FLAG_SAME_DIRECTION = 0x2
+FLAG_SAME_DIRECTION = 0x2  # (flag 1, the rotor speed out of limits, voids nothing)
 FLAG_SENSOR_ERROR = 0x4
 FLAG_VOID_GAME = 0x8
 
 EXT_ROTOR_STOPPED = 0x001
 EXT_NO_BALL = 0x080
-EXT_BALL_IN_POCKET = 0x100
 EXT_FLAGS_USED = 0x1FF  # bits 9-15 are always zero (guide 4.6.1)
 
 # Replies of the box to commands, which do not start with '*' (guide section 7).
@@ -146,26 +144,15 @@ def _ball_period(text: str) -> int:
     return value
 
 
-class M360BasicDecoder:
+class M360BasicDecoder(FramedDecoder):
     """`*S`, `*N`, `*W nn`: one result per `*W`, and a second `*W` without a game start between is
-    ignored. There is no game counter, so results carry game None."""
+    ignored. There is no game counter, so results carry game None; nothing is sent between games."""
 
     protocol = "cammegh-m360-basic"
-    heartbeat: float | None = None  # nothing is sent between games
 
     def __init__(self, min_ball_revolutions: int | None = None):
-        self.min_ball_revolutions = min_ball_revolutions  # the basic protocol does not count them
-        self._framer = LineFramer()
+        super().__init__(min_ball_revolutions)  # the basic protocol does not count revolutions
         self._reported = False
-
-    def feed(self, data: bytes, time: float) -> list[WheelEvent]:
-        events: list[WheelEvent] = []
-        for frame in self._framer.feed(data):
-            if frame.problem:
-                events.append(WheelFault(frame.problem, time, show(frame.text)))
-            else:
-                self._line(frame.text, time, events)
-        return events
 
     def _line(self, text: str, time: float, events: list[WheelEvent]) -> None:
         if text == "*S":
@@ -197,10 +184,4 @@ class M360BasicDecoder:
             return
         self._reported = True
         events.append(WheelResult(number, time, None, None, "basic"))
-
-    def resync(self) -> None:
-        self._framer.reset()
-
-    def mark_reported(self, game: int | None, number: int) -> None:
-        """Nothing to remember: the basic protocol never repeats a result."""
 

@@ -30,9 +30,10 @@ from croupier.wheel.events import (
     WheelState,
     WheelVoid,
 )
-from croupier.wheel.framing import LineFramer, show
+from croupier.wheel.framing import FramedDecoder
 
 BALL_IN_PLAY = (WheelPhase.BALL_IN_RIM, WheelPhase.NO_MORE_BETS, WheelPhase.DEALER_LOCK)
+EXT_BALL_IN_POCKET = 0x100  # M360 extended flags: the ball sits in a pocket
 _REFUSALS = {"NO", "BUSY", "FAIL", "ERROR", "LOCKED", "INVALID"}
 
 
@@ -97,7 +98,7 @@ def command_reply(text: str, time: float) -> CommandReply:
     return CommandReply(command, rest, reply_ok(rest), time)
 
 
-class StatusLineDecoder:
+class StatusLineDecoder(FramedDecoder):
     """Base of the `*X;` decoders. Subclasses parse the status line and say which flags void a spin."""
 
     protocol = ""
@@ -106,8 +107,7 @@ class StatusLineDecoder:
     bare_replies: re.Pattern[str] | None = None  # replies that do not start with '*'
 
     def __init__(self, min_ball_revolutions: int | None = None):
-        self.min_ball_revolutions = min_ball_revolutions
-        self._framer = LineFramer()
+        super().__init__(min_ball_revolutions)
         self._spin: _Spin | None = None
         self._last_reported: tuple[int | None, int] | None = None
         self._last_shown: tuple | None = None
@@ -125,29 +125,15 @@ class StatusLineDecoder:
 
     # -- the decoder interface -------------------------------------------------------------------
 
-    def feed(self, data: bytes, time: float) -> list[WheelEvent]:
-        events: list[WheelEvent] = []
-        for frame in self._framer.feed(data):
-            if frame.problem:
-                events.append(WheelFault(frame.problem, time, show(frame.text)))
-            else:
-                self._line(frame.text, time, events)
-        return events
-
     def resync(self) -> None:
         """After a reconnect: drop the partial line and the timers that ran while nothing was heard;
         keep what was reported, so the game in progress is not reported again."""
-        self._framer.reset()
+        super().resync()
         if self._spin is not None:
             self._spin.flag1_since = None
 
     def mark_reported(self, game: int | None, number: int) -> None:
-        """Tell a fresh decoder the last result already recorded (from the journal)."""
         self._last_reported = (game, number)
-
-    @property
-    def last_reported(self) -> tuple[int | None, int] | None:
-        return self._last_reported
 
     # -- lines -----------------------------------------------------------------------------------
 
@@ -225,7 +211,9 @@ class StatusLineDecoder:
     def _state_five(self, status: Status, spin: _Spin, time: float, events: list[WheelEvent]) -> None:
         number = status.last_number
         if number is None:
-            events.append(WheelFault("state 5 without a winning number", time, ""))
+            if not spin.confirmed:
+                events.append(WheelFault(f"game {spin.key}: state 5 without a winning number", time, ""))
+            spin.confirmed = True
             return
         if spin.reported is not None:
             if not spin.confirmed and number != spin.reported:
@@ -273,7 +261,7 @@ class StatusLineDecoder:
             or spin.reported is not None
             or status.state not in BALL_IN_PLAY
             or ext.pocket is None
-            or not ext.flags & 0x100
+            or not ext.flags & EXT_BALL_IN_POCKET
             or ext.pocket in spin.pockets_shown
         ):
             return
