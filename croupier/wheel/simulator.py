@@ -152,6 +152,10 @@ class WheelSimulator:
         os.set_blocking(master, False)  # nobody reading: the bytes are lost, as on a real line
         self._master, self._slave, self._device = master, slave, os.ttyname(slave)
         if self._link_path is not None:
+            if self._link_path.exists() and not self._link_path.is_symlink():
+                os.close(master)
+                os.close(slave)
+                raise FileExistsError(f"{self._link_path} exists and is not a symlink: not replacing it")
             tmp = self._link_path.with_name(self._link_path.name + ".new")
             tmp.unlink(missing_ok=True)
             tmp.symlink_to(self._device)

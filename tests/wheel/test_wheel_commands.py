@@ -143,3 +143,29 @@ def test_wheel_sim_serves_a_reader(tmp_path):
 def test_wheel_sim_bad_arguments(args, message):
     proc = croupier("wheel-sim", *args)
     assert proc.returncode == 2 and message in proc.stderr
+
+
+@pytest.mark.parametrize("profile, void", [("ru-american", True), ("pt-srij-french", False), ("pt-americana", False)])
+def test_replay_with_a_real_profile(tmp_path, profile, void):
+    # Four revolutions: fewer than RU 4.12's five, not fewer than SRIJ 23's three; PT-A sets none.
+    capture = tmp_path / "m360x.log"
+    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n")
+    proc = croupier("wheel-replay", "--protocol", "cammegh-m360-extended", "--profile", profile, "--json", str(capture))
+    assert proc.returncode == 0, proc.stderr
+    kinds = [o["type"] for o in map(json.loads, proc.stdout.splitlines())]
+    assert ("void" in kinds) is void and "result" in kinds
+
+
+def test_replay_with_an_unknown_profile(tmp_path):
+    capture = tmp_path / "empty.log"
+    capture.write_bytes(b"")
+    proc = croupier("wheel-replay", "--protocol", "line", "--profile", "nowhere", str(capture))
+    assert proc.returncode == 1 and "nowhere" in proc.stderr
+
+
+def test_wheel_sim_never_replaces_a_file(tmp_path):
+    precious = tmp_path / "notes.txt"
+    precious.write_text("keep me")
+    proc = croupier("wheel-sim", "--protocol", "line", "--link", str(precious))
+    assert proc.returncode == 1 and "is not a symlink" in proc.stderr
+    assert precious.read_text() == "keep me"
