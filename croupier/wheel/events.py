@@ -31,8 +31,10 @@ class WheelResult:
 
     `source` says which line gave it: "number-line" (the two-character line), "state-5" (the first
     status line of state 5, when the number line was lost), "basic" (the M360 `*W nn`) or "line".
-    `after_void` is set when the sensor proposed a golpe nulo earlier in this same spin: the
-    croupier decides whether the spin stands.
+    `after_void` is set when the sensor proposed a golpe nulo earlier in this same launch of the
+    ball and the wheel still gave a number (the void spin's own ending, or too few revolutions
+    counted at the drop): that number is not the result of a valid spin unless the croupier says
+    so. A re-spin is a new launch: its result has no `after_void`.
     """
 
     number: int

@@ -21,6 +21,10 @@ Where the Mercury and the Slingshot 2 give the same bytes different meanings:
   play); 4 = rim sensor error or foreign object; 8 = void game: ball removed, launched too slowly,
   or rotor tampered with (SS2: a launch being retried, harmless for 3 s). In game mode 3F flag 8
   also replaces flag 2 for a ball turning with the rotor.
+- After a void the Mercury waits in state 3 or 4 for a re-spin, which resets its flags to 0 and
+  the game goes on (guide 5.3): flags back to 0 with the ball in play is a new launch of the same
+  game, whose result carries no `after_void`. The SS2 instead restarts the game from state 2 (*R),
+  and a flag that merely clears there does not undo the void.
 - State 7, dealer lock, exists only on the M360 (the ball is in play, the result not yet released).
 - Rotor speed `000` means "below 2.0 or above 60.0 rpm", not "stopped" (reported here as unknown).
 - `*W` in the basic protocol is the winning number; on the SS2 it is a statistics reply. `*S` is
@@ -68,6 +72,7 @@ def _rpm(text: str) -> float | None:
 class M360AdvancedDecoder(StatusLineDecoder):
     protocol = "cammegh-m360-advanced"
     zero_padded_numbers = True
+    respin_clears_voids = True  # guide 5.3: the re-spin resets the flags to 0 and the game continues
     bare_replies = _BARE_REPLIES
     _fields = 7
 

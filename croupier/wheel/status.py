@@ -6,8 +6,9 @@ just before the first state-5 status. The rules that hold for both:
 - Exactly one result per game. It comes from the winning-number line (which is only believed while
   a ball is in play, states 3, 4 and 7) or, when that line was lost, from the first state-5 line of
   the game. The "last number" field of states 1-4 is never a result: it is the previous game's.
-- A spin starts when the status enters states 1-2 (or the game counter changes); the voids the
-  family's rules find are proposed once per spin, before any result of that spin.
+- A launch starts when the status enters states 1-2 (or the game counter changes, or, on the
+  Mercury, the flags of a voided spin go back to 0: its re-spin). A void the family's rules find
+  is proposed once while its condition lasts, and never after the launch's result.
 - The decoder never reads a clock: every line is stamped with the time of the bytes that ended it,
   and the time-based rules (flag held for so many seconds) compare those stamps.
 - A decoder kept across a reconnect, or told what the journal already holds (`mark_reported`), does
@@ -104,6 +105,7 @@ class StatusLineDecoder(FramedDecoder):
     protocol = ""
     heartbeat: float | None = 0.5  # seconds between status lines: a silent link is offline
     zero_padded_numbers = False
+    respin_clears_voids = False  # True where the wheel re-spins in play, its flags going back to 0
     bare_replies: re.Pattern[str] | None = None  # replies that do not start with '*'
 
     def __init__(self, min_ball_revolutions: int | None = None):
@@ -189,12 +191,21 @@ class StatusLineDecoder(FramedDecoder):
             spin.revolutions = status.extended.revolutions
         self._show_state(status, key, time, events)
         found = self.void_checks(status, spin, time)
+        if self.respin_clears_voids and spin.active and not found and status.state in BALL_IN_PLAY:
+            spin = self._relaunch(spin, status, time)
         spin.active &= {reason for reason, _ in found}  # a condition that cleared may come back as a new void
         for reason, detail in found:
             self._propose_void(reason, detail, time, spin, events)
         self._ball_position(status, spin, time, events)
         if status.state == WheelPhase.WINNING_NUMBER:
             self._state_five(status, spin, time, events)
+
+    def _relaunch(self, voided: _Spin, status: Status, time: float) -> _Spin:
+        """A re-spin of the same game without going back to state 2 (M360 guide 5.3)."""
+        spin = self._spin = _Spin(voided.key, status.state, seen_in_play=True, direction=status.direction)
+        if status.state == WheelPhase.BALL_IN_RIM:
+            spin.rim_since = time
+        return spin
 
     def _starts_new_spin(self, spin: _Spin, status: Status, key: int) -> bool:
         before, now = _group(spin.state), _group(status.state)

@@ -170,8 +170,9 @@ def test_after_a_void_the_ball_back_in_the_previous_pocket_is_confirmed():
     events = feed_all(M360ExtendedDecoder(), lines)
     [position] = of_type(events, BallPosition)
     assert (position.pocket, position.expected, position.in_previous_pocket) == (9, 9, True)
+    # The flags back to 0 with the ball in play: the re-spin, a new launch (guide 5.3).
     [result] = of_type(events, WheelResult)
-    assert (result.number, result.after_void) == (14, VoidReason.SAME_DIRECTION)
+    assert (result.number, result.game, result.after_void) == (14, 1, None)
 
 
 def test_after_a_void_the_ball_in_another_pocket_is_shown_as_wrong():
@@ -230,3 +231,21 @@ def test_w_means_a_statistics_reply_on_the_ss2():
     assert isinstance(reply, CommandReply) and reply.ok is False
     [reply] = Ss2Decoder().feed(b"*W 17\r\n", 0.0)
     assert isinstance(reply, CommandReply)  # on the SS2 not a result
+
+
+def test_a_void_spin_that_ends_without_a_re_spin_gives_a_result_marked_after_the_void():
+    lines = [m360(4, 0, 9, flags=8), m360(4, 0, 9, flags=8), number(14), m360(5, 1, 14)]
+    [result] = of_type(feed_all(M360AdvancedDecoder(), lines), WheelResult)
+    assert result.after_void is VoidReason.BALL_LEFT_WHEEL
+
+
+def test_after_a_re_spin_a_new_void_is_proposed_again():
+    lines = [m360(3, 0, 9, flags=2), m360(3, 0, 9), m360(3, 0, 9, flags=2), m360(4, 0, 9)]
+    voids = of_type(feed_all(M360AdvancedDecoder(), lines), WheelVoid)
+    assert [v.reason for v in voids] == [VoidReason.SAME_DIRECTION, VoidReason.SAME_DIRECTION]
+
+
+def test_an_ss2_flag_that_clears_does_not_undo_its_void():
+    lines = [ss2(3, 4, 9, flags=2), ss2(3, 4, 9), ss2(4, 4, 9), number(14), ss2(5, 4, 14)]
+    [result] = of_type(feed_all(Ss2Decoder(), lines), WheelResult)
+    assert result.after_void is VoidReason.SAME_DIRECTION
