@@ -18,16 +18,10 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from croupier.rules.profiles import PROFILE_IDS
+from croupier.wheel.protocols import PROTOCOL_NAMES
 
-# The wheel decoders' names (croupier.wheel); "none" is a table without a sensor.
-WHEEL_PROTOCOLS = (
-    "cammegh-ss2",
-    "cammegh-m360-basic",
-    "cammegh-m360-advanced",
-    "cammegh-m360-extended",
-    "line",
-)
-NO_WHEEL = "none"
+WHEEL_PROTOCOLS = PROTOCOL_NAMES  # the wheel decoders' names, as the configuration accepts them
+NO_WHEEL = "none"  # the wheel protocol of a table without a sensor
 LANGUAGES = ("pt", "en")
 ROLES = ("croupier", "inspector", "pit-boss")
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
