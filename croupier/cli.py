@@ -11,6 +11,9 @@ import sys
 # name -> (module, summary). The summary lives here so `croupier --help` imports nothing.
 COMMANDS: dict[str, tuple[str, str]] = {
     # Each subcommand registers here, in the order a user meets them.
+    "demo": ("croupier.commands.demo", "the table screen with a simulated wheel, mock GPIO and a temporary journal"),
+    "table": ("croupier.commands.table", "the croupier's table screen: wheel sensor, keypad, display board, journal"),
+    "billboard": ("croupier.commands.billboard", "the players' monitor: last numbers, statistics, limits, colour values (read-only)"),
     "payout": ("croupier.commands.payout", "what to collect and pay for a winning number, in the order the regulation says"),
     "doctor": ("croupier.commands.doctor", "check this machine can run the table, and how to fix what cannot"),
     "wheel-sim": ("croupier.commands.wheel_sim", "play simulated wheel games on a pseudo-terminal (prints its device path)"),

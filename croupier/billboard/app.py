@@ -1,0 +1,161 @@
+"""The players' monitor: a read-only Textual app over the journal. It never touches hardware and
+never writes; it polls the journal for new events twice a second."""
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from rich.markup import escape
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Digits, Static
+
+from croupier.billboard.feed import JournalFeed
+from croupier.billboard.model import Billboard
+from croupier.i18n import N_, _
+from croupier.journal.store import JournalError
+from croupier.rules.wheel import colour
+from croupier.table.clock import Clock, SystemClock
+from croupier.ui import text
+
+POLL_S = 0.5
+SHOWN_FOR = timedelta(minutes=2)  # how long a ball change or new limits stay announced
+LIMIT_KINDS = (
+    ("plein", N_("Plein")), ("split", N_("Split")), ("street", N_("Street")), ("corner", N_("Corner")),
+    ("line", N_("Line")), ("dozen", N_("Dozen")), ("column", N_("Column")), ("simple", N_("Simple chances")),
+)
+
+
+class BillboardApp(App):
+    CSS_PATH = "billboard.tcss"
+    TITLE = "croupier billboard"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, path: str | Path, *, table_name: str = "", currency: str = "EUR", clock: Clock | None = None,
+                 poll_s: float = POLL_S) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.table_name = table_name
+        self.currency = currency
+        self.clock = clock or SystemClock()
+        self.poll_s = poll_s
+        self.feed: JournalFeed | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="bb-title")
+        with Horizontal(id="bb-top"):
+            with Vertical(id="bb-number"):
+                yield Digits("", id="bb-digits")
+                yield Static("", id="bb-caption")
+            with Vertical(id="bb-side"):
+                yield Static("", id="bb-last")
+                yield Static("", id="bb-hot-cold")
+                yield Static("", id="bb-shares")
+        yield Static("", id="bb-announcement")
+        with Horizontal(id="bb-bottom"):
+            yield Static("", id="bb-limits")
+            yield Static("", id="bb-values")
+
+    def on_mount(self) -> None:
+        self._open()
+        self.set_interval(self.poll_s, self._poll)
+
+    def on_unmount(self) -> None:
+        if self.feed is not None:
+            self.feed.close()
+
+    def _open(self) -> None:
+        try:
+            self.feed = JournalFeed(self.path)
+        except JournalError as exc:
+            self.query_one("#bb-title", Static).update(escape(_("Waiting for the table ({problem})").format(problem=exc)))
+            return
+        self.show(self.feed.board)
+
+    def _poll(self) -> None:
+        if self.feed is None:
+            self._open()
+        elif self.feed.poll():
+            self.show(self.feed.board)
+        elif self.feed.board.announcement is not None:
+            self._announce(self.feed.board)  # an announcement's time may be up
+
+    # --- what is shown -------------------------------------------------------------------------
+
+    def show(self, board: Billboard) -> None:
+        state = board.state
+        self.query_one("#bb-title", Static).update(f"[b]{escape(self.table_name)}[/]  {text.phase(state.phase)}")
+        number = self.query_one("#bb-number", Vertical)
+        number.remove_class("red", "black", "green")
+        if board.last is None:
+            self.query_one("#bb-digits", Digits).update("")
+            self.query_one("#bb-caption", Static).update("")
+        else:
+            number.add_class(colour(board.last))
+            self.query_one("#bb-digits", Digits).update(str(board.last))
+            self.query_one("#bb-caption", Static).update(text.colour_name(colour(board.last)))
+        last = " ".join(text.number_markup(n) for n in board.last_numbers())
+        self.query_one("#bb-last", Static).update(_("Last numbers") + "\n" + (last or "—"))
+        self.query_one("#bb-hot-cold", Static).update(self._hot_cold(board))
+        self.query_one("#bb-shares", Static).update(self._shares(board))
+        self.query_one("#bb-limits", Static).update(self._limits(board))
+        self.query_one("#bb-values", Static).update(self._values(board))
+        self._announce(board)
+
+    def _hot_cold(self, board: Billboard) -> str:
+        if not board.results:
+            return ""
+        hot = "  ".join(f"{text.number_markup(n)}×{c}" for n, c in board.hot())
+        cold = "  ".join(f"{text.number_markup(n)}×{c}" for n, c in board.cold())
+        return _("Hot") + f"  {hot}\n" + _("Cold") + f"  {cold}"
+
+    def _shares(self, board: Billboard) -> str:
+        shares = board.shares()
+        if shares is None:
+            return ""
+        d1, d2, d3 = shares.dozens
+        return "\n".join([
+            _("Last {spins} spins").format(spins=shares.spins),
+            _("Red {red:.0f}%  Black {black:.0f}%  Zero {zero:.0f}%").format(red=shares.red, black=shares.black,
+                                                                             zero=shares.zero),
+            _("Odd {odd:.0f}%  Even {even:.0f}%").format(odd=shares.odd, even=shares.even),
+            _("Dozens {first:.0f}% {second:.0f}% {third:.0f}%").format(first=d1, second=d2, third=d3),
+        ])
+
+    def _limits(self, board: Billboard) -> str:
+        limits = board.limits()
+        if limits is None:
+            return ""
+        lines = [_("Table limits ({currency})").format(currency=self.currency)]
+        for kind, name in LIMIT_KINDS:
+            low, high = limits[kind]
+            lines.append(f"{_(name):<16}{text.money(low):>10} – {text.money(high):>10}")
+        return "\n".join(lines)
+
+    def _values(self, board: Billboard) -> str:
+        values = board.colour_values()
+        # PT-A 9: the value of each colour in play, shown at the table.
+        lines = [_("Colour values ({currency})").format(currency=self.currency)]
+        lines += [f"{escape(text.colour_name(c)):<10}{text.money(v):>10}" for c, v in values]
+        return "\n".join(lines if values else lines + ["—"])
+
+    def _announce(self, board: Billboard) -> None:
+        widget = self.query_one("#bb-announcement", Static)
+        found = board.announcement
+        if found is not None and found.kind in ("ball-change", "limits") and \
+                self.clock.now() - found.time > SHOWN_FOR:
+            found = None
+        if found is None:
+            widget.display = False
+            return
+        if found.kind == "ball-change":
+            message = _("Ball change: ball {ball} in play").format(ball=found.ball)
+        elif found.kind == "golpe-nulo":
+            message = _("Golpe nulo") + (" · " + _("the ball goes back in {number}").format(number=found.put_back)
+                                         if found.put_back is not None else "")
+        elif found.kind == "limits":
+            message = _("New table limits")
+        else:
+            message = _("No more bets")
+        widget.display = True
+        widget.update(escape(message))

@@ -1,0 +1,124 @@
+"""What the players' monitor shows, as a pure fold over the table's events: the last numbers, hot
+and cold numbers, the share of red and black, odd and even, the dozens, the table limits, the colour
+value board (`PT-A 9`), and the announcements (ball change `PT-A 17`, golpe nulo `PT-A 22`).
+
+Only counted results count: a golpe nulo is not a result, and a corrected result counts as its
+correction.
+"""
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from croupier.rules.limits import table_limits
+from croupier.rules.profiles import load_profile
+from croupier.rules.wheel import BLACK, RED
+from croupier.table import events as ev
+from croupier.table.state import TableState, apply
+
+WINDOW = 100  # spins the statistics cover
+LAST = 20  # numbers shown in a row
+HOT_COLD = 5  # numbers shown as hot, and as cold
+
+
+@dataclass(frozen=True)
+class Announcement:
+    kind: str  # "ball-change", "golpe-nulo", "limits", "no-more-bets"
+    time: datetime
+    ball: str | None = None
+    put_back: int | None = None
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Percentages of the spins in the window (zero is neither red nor black, odd nor even)."""
+
+    spins: int
+    red: float
+    black: float
+    zero: float
+    odd: float
+    even: float
+    dozens: tuple[float, float, float]
+
+
+class Billboard:
+    def __init__(self, state: TableState, results: list[tuple[int, int]] = (), window: int = WINDOW) -> None:
+        """`results`: (spin, number) of the counted results before `state`'s last event, oldest first."""
+        self.state = state
+        self.results: deque[tuple[int, int]] = deque(results, maxlen=window)
+        self.announcement: Announcement | None = None
+
+    def apply(self, event: ev.Event) -> None:
+        self.state = apply(self.state, event)
+        if isinstance(event, ev.ResultRecorded):
+            self.results.append((event.spin, event.number))
+            self.announcement = None
+        elif isinstance(event, ev.ResultCorrected):
+            self.results = deque(((spin, event.number if spin == event.spin else number)
+                                  for spin, number in self.results), maxlen=self.results.maxlen)
+        elif isinstance(event, ev.BallSwapped):
+            self.announcement = Announcement("ball-change", event.time, ball=event.ball)
+        elif isinstance(event, ev.SpinVoided):
+            self.announcement = Announcement("golpe-nulo", event.time, put_back=event.put_back)
+        elif isinstance(event, ev.LimitsChanged):
+            self.announcement = Announcement("limits", event.time)
+        elif isinstance(event, ev.BetsClosed):
+            self.announcement = Announcement("no-more-bets", event.time)
+        elif isinstance(event, ev.BallLaunched) and self.announcement and self.announcement.kind == "golpe-nulo":
+            self.announcement = None  # the ball is running again
+
+    # --- what the monitor shows -----------------------------------------------------------------
+
+    @property
+    def last(self) -> int | None:
+        return self.results[-1][1] if self.results else None
+
+    def last_numbers(self, count: int = LAST) -> list[int]:
+        """The last `count` results, newest first."""
+        return [number for _, number in list(self.results)[-count:]][::-1]
+
+    def counts(self) -> Counter:
+        return Counter(number for _, number in self.results)
+
+    def hot(self, count: int = HOT_COLD) -> list[tuple[int, int]]:
+        """The numbers out most often in the window, with how often; ties by the most recent."""
+        seen = self.counts()
+        latest = {number: at for at, (_, number) in enumerate(self.results)}
+        ranked = sorted(seen, key=lambda n: (-seen[n], -latest[n]))
+        return [(n, seen[n]) for n in ranked[:count]]
+
+    def cold(self, count: int = HOT_COLD) -> list[tuple[int, int]]:
+        """The numbers out least often (never is least), with how often; ties by the longest absent."""
+        seen = self.counts()
+        latest = {number: at for at, (_, number) in enumerate(self.results)}
+        ranked = sorted(range(37), key=lambda n: (seen[n], latest.get(n, -1), n))
+        return [(n, seen[n]) for n in ranked[:count]]
+
+    def shares(self) -> Shares | None:
+        numbers = [number for _, number in self.results]
+        if not numbers:
+            return None
+        total = len(numbers)
+
+        def share(test) -> float:
+            return 100 * sum(1 for n in numbers if test(n)) / total
+
+        return Shares(
+            spins=total, red=share(lambda n: n in RED), black=share(lambda n: n in BLACK),
+            zero=share(lambda n: n == 0), odd=share(lambda n: n % 2 == 1), even=share(lambda n: n and n % 2 == 0),
+            dozens=tuple(share(lambda n, d=d: 12 * d < n <= 12 * (d + 1)) for d in range(3)),
+        )
+
+    def limits(self) -> dict[str, tuple[Decimal, Decimal]] | None:
+        """Each position kind's minimum and maximum stake at this table (§6), None when closed."""
+        if self.state.profile is None or self.state.minimum is None:
+            return None
+        limits = table_limits(load_profile(self.state.profile), self.state.minimum)
+        return {kind: (limits.minimum, maximum) for kind, maximum in limits.maxima.items()}
+
+    def colour_values(self) -> list[tuple[str, Decimal]]:
+        """The value board (`PT-A 9`): each colour in play and what one of its chips is worth."""
+        return [(colour, account.chip_value) for colour, account in self.state.accounts.items()]

@@ -1,0 +1,47 @@
+"""`croupier billboard`: the players' monitor, read-only over the table's journal."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+SUMMARY = "the players' monitor: last numbers, statistics, limits, colour values (read-only)"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="croupier billboard",
+        description=SUMMARY[0].upper() + SUMMARY[1:] + ". It reads the table's journal as the table writes "
+        "it, and never writes to it or touches the hardware. Ctrl+Q quits.")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--db", type=Path, metavar="PATH", help="the journal to show")
+    source.add_argument("--config", metavar="PATH", help="the table's configuration: its journal, name, currency "
+                        "and language (default: $CROUPIER_CONFIG, else /etc/croupier/croupier.toml when it exists, "
+                        "else the built-in defaults)")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from croupier.billboard.app import BillboardApp
+    from croupier.config import ConfigError, config_from_argument
+    from croupier.i18n import install
+    from croupier.journal.store import JournalError
+
+    try:
+        config = config_from_argument(args.config)
+    except ConfigError as exc:
+        print(f"croupier billboard: {exc}", file=sys.stderr)
+        return 2
+    path = args.db or config.journal_path
+    if path.exists():  # a missing journal is waited for (the table creates it); a bad one is an error now
+        from croupier.billboard.feed import JournalFeed
+
+        try:
+            JournalFeed(path).close()
+        except JournalError as exc:
+            print(f"croupier billboard: {exc}", file=sys.stderr)
+            return 1
+    install(config.table.language)
+    BillboardApp(path, table_name=config.table.name, currency=config.table.currency).run()
+    return 0

@@ -1,0 +1,97 @@
+"""`croupier demo`: the table screen on any machine, with a simulated wheel on a pseudo-terminal,
+mock GPIO (the display board drawn on screen) and a temporary journal."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+SUMMARY = "the table screen with a simulated wheel, mock GPIO and a temporary journal"
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.1 <= value <= 50:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0.1 and 50")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    from croupier.config import LANGUAGES, WHEEL_PROTOCOLS
+    from croupier.ui.demo import SPEED
+
+    parser = argparse.ArgumentParser(prog="croupier demo", description=SUMMARY[0].upper() + SUMMARY[1:] + ". "
+                                     "The demo PINs are shown on screen; Ctrl+Q quits.")
+    parser.add_argument("--language", choices=LANGUAGES, help="the screen's language (default: the configuration's)")
+    parser.add_argument("--protocol", choices=WHEEL_PROTOCOLS, help="the simulated wheel's protocol "
+                        "(default: the configuration's)")
+    parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
+    parser.add_argument("--db", type=Path, metavar="PATH", help="keep the journal in this file, to look at it "
+                        "afterwards (croupier billboard --db PATH, croupier review --db PATH); default: a "
+                        "temporary file, deleted at the end")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")  # before gpiozero loads: no pin is touched
+    with tempfile.TemporaryDirectory(prefix="croupier-demo-") as folder:
+        return run(args, Path(folder))
+
+
+def run(args: argparse.Namespace, folder: Path) -> int:
+    from croupier.board.gpio import GpioBoard
+    from croupier.i18n import install
+    from croupier.journal.store import JournalError
+    from croupier.session import TableSession
+    from croupier.table.clock import SystemClock
+    from croupier.table.refusal import Refused
+    from croupier.ui import demo
+    from croupier.ui.app import TableApp
+    from croupier.ui.runtime import Devices, wheel_link
+    from croupier.wheel.simulator import WheelSimulator
+
+    config = demo.demo_config(folder, args.language, args.protocol)
+    install(config.table.language)
+    path = args.db or config.journal_path
+    try:
+        session = TableSession.open(path, SystemClock())
+    except JournalError as exc:
+        print(f"croupier demo: {exc}", file=sys.stderr)
+        return 1
+    with session:
+        try:
+            pins = demo.prepare(session, config)
+        except Refused as exc:
+            print(f"croupier demo: {path} holds a table the demo cannot use: {exc}", file=sys.stderr)
+            return 1
+        gate = demo.PayoutGate(session)
+        simulator = WheelSimulator(config.wheel.protocol, speed=args.speed, faults=demo.FAULTS,
+                                   fault_every=demo.FAULT_EVERY, on_game=gate)
+        devices = Devices()
+
+        def start_wheel(app):
+            device = simulator.start()
+            # The wheel pauses between games while payouts are made: silence is not a fault here.
+            stop_link = wheel_link(config, device, clock=simulator.clock, silence_timeout=None)(app)
+
+            def stop() -> None:
+                stop_link()
+                gate.stopping.set()
+                simulator.stop()
+
+            return stop
+
+        devices.add(start_wheel)
+        board = GpioBoard(config.display) if config.display else None
+        if board is not None:
+            devices.add_running(board.close)
+        app = TableApp(session, config, wheel=True, show_board=True, devices=devices,
+                       board_output=board.show if board else None, banner=demo.banner(pins, config))
+        app.run()
+    return 0

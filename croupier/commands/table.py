@@ -1,0 +1,63 @@
+"""`croupier table`: the croupier's screen at the live table, with the wheel sensor, the keypad and
+the display board the configuration names."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+SUMMARY = "the croupier's table screen: wheel sensor, keypad, display board, journal"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="croupier table", description=SUMMARY[0].upper() + SUMMARY[1:] + ".")
+    parser.add_argument("--config", metavar="PATH", help="configuration file (default: $CROUPIER_CONFIG, else "
+                        "/etc/croupier/croupier.toml when it exists, else the built-in defaults)")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from croupier.config import ConfigError, config_from_argument, setup_logging
+    from croupier.i18n import install
+    from croupier.journal.store import JournalError
+    from croupier.sdnotify import Notifier
+    from croupier.session import TableSession
+    from croupier.table.clock import SystemClock
+    from croupier.ui.app import TableApp
+    from croupier.ui.runtime import Devices, matrix_keypad, wheel_link
+
+    try:
+        config = config_from_argument(args.config)
+    except ConfigError as exc:
+        print(f"croupier table: {exc}", file=sys.stderr)
+        return 2
+    setup_logging(config.logging)
+    install(config.table.language)
+    try:
+        session = TableSession.open(config.journal_path, SystemClock())
+    except JournalError as exc:
+        print(f"croupier table: {exc}", file=sys.stderr)
+        return 1
+    with session:
+        devices = Devices()
+        if config.wheel is not None:
+            devices.add(wheel_link(config))
+        board = None
+        try:
+            if config.keypad.kind == "gpio":
+                devices.add(matrix_keypad(config))
+            if config.display is not None:
+                from croupier.board.gpio import GpioBoard
+
+                board = GpioBoard(config.display)
+                devices.add_running(board.close)
+        except Exception as exc:  # gpiozero's errors: no pin driver on this machine, a pin in use
+            devices.stop()
+            print(f"croupier table: cannot use the GPIO pins ({type(exc).__name__}: {exc}). On a machine without "
+                  "GPIO set GPIOZERO_PIN_FACTORY=mock, or set [display] enabled = false and [keypad] kind = \"usb\"; "
+                  "`croupier doctor` checks the pins.", file=sys.stderr)
+            return 1
+        app = TableApp(session, config, devices=devices, board_output=board.show if board else None,
+                       notifier=Notifier())
+        app.run()
+    return 0

@@ -1,0 +1,277 @@
+"""The table app: the session, the wheel sensor, the keypad and the display board around the
+croupier's screen.
+
+Threads never touch the screen: the wheel link and the GPIO keypad post messages (WheelReport,
+KeypadPressed), the session's subscribers post TableRecorded, and the app's own loop handles them.
+Timers in that loop redraw the times, record the alarms that fall due, and ping systemd's watchdog,
+so a frozen screen stops the pings and gets restarted.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Callable
+
+from rich.markup import escape
+from textual.app import App
+
+from croupier.board.model import BoardModel
+from croupier.config import Config
+from croupier.i18n import _
+from croupier.journal.store import JournalError
+from croupier.sdnotify import Notifier
+from croupier.session import TableSession
+from croupier.table import events as ev
+from croupier.table.colours import must_exchange
+from croupier.table.events import Role
+from croupier.table.refusal import Refused
+from croupier.table.regulation import profile_of
+from croupier.table.state import Phase
+from croupier.ui import text
+from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
+from croupier.ui.runtime import Devices
+from croupier.ui.table_screen import TableScreen
+
+log = logging.getLogger(__name__)
+
+TICK_S = 5.0  # how often the alarms that fell due are recorded
+CLOCK_S = 1.0  # how often the times on screen (relief, ball swap, countdown) are redrawn
+
+
+class TableApp(App):
+    CSS_PATH = "table.tcss"
+    TITLE = "croupier"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, session: TableSession, config: Config, *, wheel: bool | None = None,
+                 show_board: bool = False, board_output: Callable | None = None,
+                 notifier: Notifier | None = None, devices: Devices | None = None, banner: str = "") -> None:
+        """`wheel`: whether a wheel sensor is wired (None: as the configuration says). `board_output`
+        is called with each new board (the GPIO board's `show`). `devices` (the wheel link, the
+        keypad) are started once the app runs, to post to it, and stopped when it ends."""
+        super().__init__()
+        self.session = session
+        self.config = config
+        wired = config.wheel is not None if wheel is None else wheel
+        self.sensor_online: bool | None = False if wired else None  # offline until the link opens
+        self.board = BoardModel(session.state)
+        self.board_output = board_output
+        self.show_board = show_board
+        self.notifier = notifier or Notifier(environ={})
+        self.devices = devices or Devices()
+        self.banner = banner
+        self.payout_sheets: dict = {}  # spin -> its PayoutSheet, while its payouts are under way
+        self.alerts: list[str] = []  # screen alerts waiting for the croupier's acknowledgement
+        self.sensor = None
+        self._unsubscribe = None
+        self._last_alarm_count = 0
+        self._shown_time: tuple | None = None
+
+    # --- life ----------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        from croupier.commands.run import SensorTable
+
+        self.sensor = SensorTable(self.session)
+        self.table_screen = TableScreen(show_board=self.show_board)
+        self.push_screen(self.table_screen)
+        self._unsubscribe = self.session.subscribe(lambda event, state: self.post_message(TableRecorded(event, state)))
+        if self.board_output is not None:
+            self.board_output(self.board.board)
+        self.set_interval(CLOCK_S, self._clock)
+        self.set_interval(TICK_S, self._tick)
+        if self.notifier.interval:
+            self.set_interval(self.notifier.interval, self.notifier.ping)
+        self.devices.start(self)
+        if self.needs_setup():
+            self.start_flow("setup")
+        self.notifier.ready(_("table {table} ready").format(table=self.config.table.id))
+
+    def on_unmount(self) -> None:
+        self.devices.stop()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.notifier.stopping()
+
+    def needs_setup(self) -> bool:
+        state = self.session.state
+        return state.phase is Phase.CLOSED or not state.staff
+
+    # --- what the screen shows -------------------------------------------------------------------
+
+    @property
+    def voided(self) -> bool:
+        """A golpe nulo was declared and the ball is not launched again yet."""
+        return self.board.voided
+
+    def unacknowledged(self) -> bool:
+        return bool(self.alerts) or any(a.acknowledged_by is None for a in self.session.state.alarms.values())
+
+    def alarm_lines(self, now: datetime) -> tuple[list[str], bool]:
+        """The banner: alarms and alerts to acknowledge (urgent), then what falls due soon."""
+        state = self.session.state
+        lines = [f"[b]⚠ {escape(alert)}[/]" for alert in self.alerts]
+        waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
+        for alarm in waiting:
+            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(alarm.detail)}")
+        if lines:
+            lines[0] += "  " + _("(# acknowledges)")
+        urgent = bool(lines)
+        seen = [a for a in state.alarms.values() if a.acknowledged_by is not None]
+        if seen:
+            lines.append(_("{count} acknowledged alarm(s) wait for a pit boss to clear them").format(count=len(seen)))
+        if state.phase is not Phase.CLOSED:
+            lines += self._notice_lines(now)
+        return lines, urgent
+
+    def _notice_lines(self, now: datetime) -> list[str]:
+        state = self.session.state
+        lines = []
+        for notice in self.session.notices():
+            if notice.kind == "relief-due":
+                lines.append(_("Croupier relief due ({rule})").format(rule=notice.rule))
+            elif notice.kind == "ball-swap-due":
+                lines.append(_("Ball swap due: announce it and put the other ball in play ({rule})").format(
+                    rule=notice.rule))
+            elif notice.kind == "countdown" and state.countdown_until:
+                seconds = int((state.countdown_until - now).total_seconds())
+                lines.append(_("Bets close in {seconds} s ({rule})").format(seconds=seconds, rule=notice.rule))
+        inactivity = profile_of(state).inactivity
+        for colour, account in state.accounts.items():
+            if must_exchange(state, account):
+                lines.append(_("{colour} ({player}) has not bet for {spins} spins while players wait: "
+                               "it exchanges its chips ({rule})").format(
+                    colour=text.colour_name(colour), player=account.player, spins=account.idle_spins,
+                    rule=inactivity.rule))
+            elif inactivity.action == "invite-to-end" and account.idle_spins >= (inactivity.after_spins or 0):
+                lines.append(_("{colour} ({player}) has not bet for {spins} spins: invite them to end "
+                               "the session ({rule})").format(colour=text.colour_name(colour), player=account.player,
+                                                              spins=account.idle_spins, rule=inactivity.rule))
+        return [escape(line) for line in lines]
+
+    def say(self, message: str, *, error: bool = False) -> None:
+        self.table_screen.say(message, error=error)
+        if error:
+            self.bell()
+
+    # --- commands to the session --------------------------------------------------------------
+
+    def record(self, command: str, **arguments) -> list[ev.Event] | None:
+        """Run one session command; a refusal is shown (and nothing is recorded). None when refused."""
+        try:
+            events = getattr(self.session, command)(**arguments)
+        except Refused as refusal:
+            self.say(_("Refused: {reason}").format(reason=refusal), error=True)
+            return None
+        except JournalError as exc:
+            log.error("journal: %s", exc)
+            self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
+            return None
+        self.say("")
+        return events
+
+    def record_result(self, number: int) -> None:
+        """A number typed and confirmed with the keypad rule: entered, then confirmed."""
+        croupier = self.croupier()
+        if self.record("enter_result", number=number, by=croupier) is not None:
+            self.record("confirm_result", number=number, by=croupier)
+
+    def croupier(self) -> str | None:
+        return self.session.state.staff_on(Role.CROUPIER)
+
+    def acknowledge_next(self) -> bool:
+        """# on an alarm: the croupier has seen it. Screen alerts first, then the recorded alarms."""
+        if self.alerts:
+            self.alerts.pop(0)
+            self.table_screen.show()
+            return True
+        for alarm in self.session.state.alarms.values():
+            if alarm.acknowledged_by is None:
+                self.record("acknowledge_alarm", alarm=alarm.id, by=self.croupier() or "")
+                return True
+        return False
+
+    # --- screens and flows ----------------------------------------------------------------------
+
+    def start_flow(self, name: str) -> None:
+        from croupier.ui import flows
+
+        self.run_worker(flows.FLOWS[name](self), group="flow", exclusive=True)
+
+    def open_payouts(self) -> None:
+        from croupier.ui.payout_screen import PayoutScreen
+
+        state = self.session.state
+        if state.phase is not Phase.PAYING or state.last_result is None:
+            self.say(_("There are no payouts under way"), error=True)
+            return
+        if isinstance(self.screen, PayoutScreen):
+            return
+        self.push_screen(PayoutScreen())
+
+    # --- messages from the threads and the session ---------------------------------------------
+
+    def on_wheel_report(self, message: WheelReport) -> None:
+        from croupier.wheel.events import BallPosition, LinkStatus
+
+        event = message.event
+        if isinstance(event, LinkStatus):
+            self.sensor_online = event.online
+        elif isinstance(event, BallPosition) and not event.in_previous_pocket and event.expected is not None:
+            self.say(_("The ball is in pocket {pocket}: it goes back in {expected} (PT-A 22)").format(
+                pocket=event.pocket, expected=event.expected), error=True)
+        try:
+            self.sensor.handle(event)
+        except Refused as refusal:
+            log.warning("wheel event not recorded: %s", refusal)
+            self.say(_("Wheel: {reason}").format(reason=refusal), error=True)
+        except JournalError as exc:
+            self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
+        self.table_screen.show()
+
+    def on_keypad_pressed(self, message: KeypadPressed) -> None:
+        press = getattr(self.screen, "press", None)
+        if press is not None:
+            press(message.key)
+
+    def on_table_recorded(self, message: TableRecorded) -> None:
+        event, state = message.event, message.state
+        board = self.board.update(event, state)
+        if self.board_output is not None:
+            self.board_output(board)
+        if isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
+            where = _("ball back in pocket {number}").format(number=event.put_back) if event.put_back is not None else ""
+            self.alerts.append(_("Golpe nulo (sensor): {reason}").format(reason=text.void_reason(event.reason))
+                               + (f" · {where}" if where else ""))
+        alarms = len(state.alarms) + len(self.alerts)
+        if isinstance(event, ev.AlarmRaised) or alarms > self._last_alarm_count:
+            self.bell()
+        self._last_alarm_count = alarms
+        if self.screen is self.table_screen:
+            self.table_screen.show()
+            if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING:
+                self.open_payouts()
+        else:
+            refresh = getattr(self.screen, "table_changed", None)
+            if refresh is not None:
+                refresh()
+            self.table_screen.show()
+
+    # --- timers ---------------------------------------------------------------------------------
+
+    def _clock(self) -> None:
+        """Redraw when what the times show may have changed: minutes are shown, so every 10 s is
+        enough; a betting countdown is shown in seconds."""
+        now = self.session.clock.now()
+        countdown = self.session.state.countdown_until
+        shown = (int(now.timestamp() // 10), countdown is not None and now < countdown and now.second)
+        if shown != self._shown_time and self.screen is self.table_screen:
+            self._shown_time = shown
+            self.table_screen.show()
+
+    def _tick(self) -> None:
+        try:
+            self.session.tick()
+        except JournalError as exc:
+            self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
+

@@ -1,0 +1,85 @@
+"""Questions a flow asks on the keypad, one screen each; every one returns None when the croupier
+backs out with *. Run them from a worker (`app.start_flow`)."""
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+from croupier.i18n import _
+from croupier.table.events import Role
+from croupier.table.refusal import Refused
+from croupier.table.roles import authorise
+from croupier.ui import text
+from croupier.ui.choice_screen import ChoiceScreen
+from croupier.ui.number_screen import NumberScreen
+
+Value = TypeVar("Value")
+PIN_DIGITS = 8
+
+
+async def choose(app, title: str, options: Sequence[tuple[str, Value]], note: str = "") -> Value | None:
+    if not options:
+        app.say(_("{title}: there is nothing to choose").format(title=title), error=True)
+        return None
+    return await app.push_screen_wait(ChoiceScreen(title, options, note))
+
+
+async def number(app, title: str, prompt: str, *, note: str = "", most: int | None = None,
+                 least: int = 0, max_digits: int = 6) -> int | None:
+    """A whole number from `least` to `most`; a number out of range is asked again."""
+    while True:
+        typed = await app.push_screen_wait(NumberScreen(title, prompt, note=note, max_digits=max_digits))
+        if typed is None:
+            return None
+        value = int(typed)
+        if value >= least and (most is None or value <= most):
+            return value
+        app.bell()
+        note = _("{value} is not between {least} and {most}").format(value=value, least=least, most=most) \
+            if most is not None else _("{value} is below {least}").format(value=value, least=least)
+
+
+async def pin(app, title: str, name: str) -> str | None:
+    return await app.push_screen_wait(NumberScreen(title, _("PIN of {name}:").format(name=name), secret=True,
+                                                   max_digits=PIN_DIGITS))
+
+
+async def new_pin(app, name: str) -> str | None:
+    """A new PIN typed twice, for `name`."""
+    while True:
+        first = await app.push_screen_wait(NumberScreen(
+            _("New PIN for {name}").format(name=name), _("PIN (4 to 8 digits):"), secret=True, max_digits=PIN_DIGITS))
+        if first is None:
+            return None
+        again = await app.push_screen_wait(NumberScreen(
+            _("New PIN for {name}").format(name=name), _("The same PIN again:"), secret=True, max_digits=PIN_DIGITS))
+        if again is None:
+            return None
+        if first == again:
+            return first
+        app.say(_("The two PINs differ: type them again"), error=True)
+
+
+async def staff_member(app, title: str, role: Role, *, besides: str | None = None) -> str | None:
+    names = [name for name, member in app.session.state.staff.items() if member.role is role and name != besides]
+    return await choose(app, title, [(name, name) for name in names])
+
+
+async def pit_boss(app, to: str) -> tuple[str, str] | None:
+    """A pit boss's name and PIN, checked now (`to` says what for); None when refused or backed out."""
+    name = await staff_member(app, _("Pit boss"), Role.PIT_BOSS)
+    if name is None:
+        return None
+    typed = await pin(app, _("Pit boss"), name)
+    if typed is None:
+        return None
+    try:
+        authorise(app.session.state, name, typed, Role.PIT_BOSS, to=to)
+    except Refused as refusal:
+        app.say(_("Refused: {reason}").format(reason=refusal), error=True)
+        return None
+    return name, typed
+
+
+async def colour_in_play(app, title: str) -> str | None:
+    state = app.session.state
+    return await choose(app, title, [(f"{text.colour_name(c)} · {a.player}", c) for c, a in state.accounts.items()])

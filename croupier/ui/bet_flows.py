@@ -1,0 +1,96 @@
+"""Bets recorded before the spin: announced bets (series, number and neighbours, finales) and the
+complete bet, per colour, checked against the table limits by the rules engine; they settle
+themselves when the result comes. A colour may take its bets back; winning bets disturbed on the
+layout are rebuilt from the record (`PT-A 31`)."""
+from __future__ import annotations
+
+from croupier.i18n import _
+from croupier.rules.announced import A_CHEVAL_PAIRS, SERIES
+from croupier.rules.bets import BetError, make_bet
+from croupier.rules.limits import ADJUSTED, REFUSED, check_player, table_limits
+from croupier.table.events import Stake
+from croupier.table.regulation import profile_of
+from croupier.ui import text
+from croupier.ui.asking import choose, colour_in_play, number
+
+
+async def _spec(app) -> str | None:
+    """The bet to place, as the rules' grammar writes it; only what the profile offers."""
+    profile = profile_of(app.session.state)
+    kinds = [(text.position(name), name) for name in SERIES if profile.offers(name)]
+    if profile.neighbour_sides():
+        kinds.append((_("number and neighbours"), "neighbours"))
+    if profile.offers("complete"):
+        kinds.append((_("complete bet"), "complete"))
+    if profile.offers("finale-en-plein"):
+        kinds.append((_("finale en plein"), "finale"))
+    if profile.offers("finale-a-cheval"):
+        kinds.append((_("finale à cheval"), "cheval"))
+    kind = await choose(app, _("Which bet?"), kinds)
+    if kind is None or kind in SERIES:
+        return kind
+    if kind == "cheval":
+        pair = await choose(app, _("Finale à cheval"), [(f"{a}/{b}", (a, b)) for a, b in A_CHEVAL_PAIRS])
+        return None if pair is None else f"finale:{pair[0]}/{pair[1]}"
+    if kind == "finale":
+        digit = await number(app, _("Finale en plein"), _("Final digit:"), most=9, max_digits=1)
+        return None if digit is None else f"finale:{digit}"
+    centre = await number(app, text.position(kind) if kind != "neighbours" else _("Number and neighbours"),
+                          _("Number:"), most=36, max_digits=2)
+    if centre is None:
+        return None
+    if kind == "complete":
+        return f"complete:{centre}"
+    sides = profile.neighbour_sides()
+    each = sides[0] if len(sides) == 1 else await choose(
+        app, _("Neighbours each side"), [(_("{sides} each side ({chips} chips)").format(sides=k, chips=2 * k + 1), k)
+                                         for k in sides])
+    return None if each is None else f"neighbours:{centre}:{each}"
+
+
+async def place(app) -> None:
+    colour = await colour_in_play(app, _("Bet for which colour?"))
+    if colour is None:
+        return
+    spec = await _spec(app)
+    if spec is None:
+        return
+    chips = await number(app, text.position(spec), _("Chips per unit:"), least=1, max_digits=3)
+    if chips is None:
+        return
+    state = app.session.state
+    profile, account = profile_of(state), state.accounts[colour]
+    try:
+        standing = [make_bet(s.bet, s.chips, colour, profile) for s in state.bets.get(colour, ())]
+        bet = make_bet(spec, chips, colour, profile)
+    except BetError as exc:
+        app.say(_("Refused: {reason}").format(reason=exc), error=True)
+        return
+    # The limits count everything the colour already has on the layout (PT-A 32).
+    check = check_player(standing + [bet], table_limits(profile, state.minimum), account.chip_value)[-1]
+    if check.status == REFUSED:
+        app.say(_("Refused: {reason}").format(reason=f"{check.message} ({check.rule})"), error=True)
+        return
+    played = check.played
+    if app.record("place_bets", colour=colour, stakes=(Stake(bet=played.spec, chips=played.chips),)) is None:
+        return
+    if check.status == ADJUSTED:
+        app.say(f"{check.message} ({check.rule})", error=True)
+    else:
+        app.say(_("{colour}: {bet} × {chips} recorded").format(colour=text.colour_name(colour),
+                                                                bet=text.position(played.spec), chips=played.chips))
+
+
+async def withdraw(app) -> None:
+    state = app.session.state
+    colour = await choose(app, _("Take the bets back"), [(text.colour_name(c), c) for c in state.bets])
+    if colour is not None:
+        app.record("withdraw_bets", colour=colour)
+
+
+async def rebuild(app) -> None:
+    events = app.record("rebuild_winning_bets", by=app.croupier())
+    if events:
+        rebuilt = events[-1]
+        app.say("; ".join(f"{text.colour_name(colour)}: " + ", ".join(
+            f"{text.position(s.bet)} × {s.chips}" for s in stakes) for colour, stakes in rebuilt.stakes.items()))

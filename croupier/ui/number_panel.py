@@ -1,0 +1,37 @@
+"""The winning number, big, in its colour: the last counted result of the table."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Digits, Static
+
+from croupier.i18n import _
+from croupier.rules.wheel import colour
+from croupier.table.state import Spin
+from croupier.ui import text
+
+COLOUR_CLASSES = ("red", "black", "green", "none")
+
+
+class WinningNumber(Vertical):
+    def compose(self) -> ComposeResult:
+        yield Digits("--", id="winning-digits")
+        yield Static("", id="winning-caption")
+
+    def on_mount(self) -> None:
+        self.show(None)
+
+    def show(self, spin: Spin | None) -> None:
+        digits = self.query_one(Digits)
+        caption = self.query_one("#winning-caption", Static)
+        name = "none" if spin is None else colour(spin.number)
+        self.remove_class(*COLOUR_CLASSES)
+        self.add_class(name)
+        if spin is None:
+            digits.update("--")
+            caption.update(_("no result yet"))
+            return
+        digits.update(f"{spin.number:>2}")
+        corrected = _(" (corrected from {number})").format(number=spin.corrected_from) \
+            if spin.corrected_from is not None else ""
+        caption.update(_("{colour} · spin {spin}").format(colour=text.colour_name(name), spin=spin.spin) + corrected)

@@ -1,0 +1,60 @@
+"""Type a whole number (chips, a seat, an amount) or a PIN on the keypad: digits, C clears, #
+confirms, * backs out with None."""
+from __future__ import annotations
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from croupier.i18n import _
+from croupier.keypad.entry import Key
+from croupier.ui.key_legend import KeyLegend
+from croupier.ui.keypad_screen import KeypadModal
+from croupier.ui.keys import DIGITS
+
+
+class NumberScreen(KeypadModal[str | None]):
+    """Dismissed with the digits typed, as text (a PIN keeps its leading zeros), or None."""
+
+    def __init__(self, title: str, prompt: str, *, note: str = "", secret: bool = False, max_digits: int = 6,
+                 initial: str = "") -> None:
+        super().__init__()
+        self.title_text, self.prompt, self.note = title, prompt, note
+        self.secret, self.max_digits = secret, max_digits
+        self.typed = initial
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="form"):
+            yield Static(escape(self.title_text), classes="form-title")
+            if self.note:
+                yield Static(escape(self.note), classes="form-note")
+            yield Static("", id="typed", classes="form-entry")
+            yield KeyLegend(id="form-legend")
+
+    def on_mount(self) -> None:
+        self.query_one(KeyLegend).show([(DIGITS, _("type")), (Key.CLEAR, _("clear")), (Key.ENTER, _("confirm")),
+                                        (Key.CANCEL, _("back"))])
+        self._show()
+
+    def _show(self) -> None:
+        shown = "•" * len(self.typed) if self.secret else self.typed
+        self.query_one("#typed", Static).update(f"{escape(self.prompt)} [b reverse] {shown or ' '} [/]")
+
+    def press(self, key: Key) -> None:
+        if key.digit is not None:
+            if len(self.typed) < self.max_digits:
+                self.typed += key.value
+            else:
+                self.app.bell()
+        elif key is Key.CLEAR:
+            self.typed = ""
+        elif key is Key.ENTER:
+            if self.typed:
+                self.dismiss(self.typed)
+                return
+            self.app.bell()
+        elif key is Key.CANCEL:
+            self.dismiss(None)
+            return
+        self._show()

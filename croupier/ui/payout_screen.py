@@ -1,0 +1,192 @@
+"""The payout sheet on screen: after a result, the winning positions in the profile's payout order;
+per colour the croupier types the chips on each, and sees the colour's payout in chips (stacks of 20
+and the rest) and in money, and the table's total. D records the payouts done.
+
+    digits  chips on the highlighted position     #  next position (then the next colour)
+    C       clear the position                    B  next colour
+    D       payouts done: record them             *  back to the table (the counts are kept)
+"""
+from __future__ import annotations
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from croupier.i18n import _
+from croupier.keypad.entry import Key
+from croupier.rules.wheel import colour as number_colour
+from croupier.table.regulation import profile_of
+from croupier.table.state import Phase
+from croupier.ui import text
+from croupier.ui.key_legend import KeyLegend
+from croupier.ui.keypad_screen import KeypadScreen
+from croupier.ui.keys import DIGITS
+from croupier.ui.payout_sheet import PayoutSheet
+
+MAX_DIGITS = 4
+
+
+class PayoutScreen(KeypadScreen[None]):
+    def __init__(self) -> None:
+        super().__init__(id="payouts")
+        self.colour_at = 0
+        self.row_at = 0
+        self.typed = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="payout-title")
+        yield Static("", id="payout-colour")
+        yield VerticalScroll(id="payout-rows")
+        yield Static("", id="payout-total")
+        yield KeyLegend(id="payout-legend")
+
+    def on_mount(self) -> None:
+        app = self.app
+        state = app.session.state
+        spin = state.last_result
+        self.sheet = app.payout_sheets.get(spin.spin)
+        if self.sheet is None:  # kept on the app: leaving the sheet and coming back keeps the counts
+            self.sheet = app.payout_sheets[spin.spin] = PayoutSheet(
+                spin.number, profile_of(state), state.minimum,
+                {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes)
+        self.spin = spin
+        self.query_one("#payout-title", Static).update(
+            _("Payouts · {number} {colour} · spin {spin}").format(
+                number=text.number_markup(spin.number), colour=text.colour_name(number_colour(spin.number)),
+                spin=spin.spin))
+        self.query_one(KeyLegend).show([
+            (DIGITS, _("chips")), (Key.ENTER, _("next")), (Key.CLEAR, _("clear")), (Key.PAYOUTS, _("next colour")),
+            (Key.MENU, _("payouts done")), (Key.CANCEL, _("back")),
+        ])
+        self._build()
+
+    # --- what is shown --------------------------------------------------------------------------
+
+    @property
+    def colour(self) -> str | None:
+        colours = self.sheet.colours
+        return colours[self.colour_at] if colours else None
+
+    def _counted_rows(self) -> list:
+        return [row for row in self.sheet.rows(self.colour) if row.recorded is None] if self.colour else []
+
+    def _build(self) -> None:
+        """Lay out the rows of the current colour."""
+        rows_box = self.query_one("#payout-rows", VerticalScroll)
+        rows_box.remove_children()
+        colour = self.colour
+        if colour is None:
+            rows_box.mount(Static(_("No colour in play: nothing to pay."), classes="payout-row"))
+        else:
+            rows_box.mount_all([Static("", classes="payout-row") for _row in self.sheet.rows(colour)])
+        self._show()
+
+    def _show(self) -> None:
+        colour = self.colour
+        state = self.app.session.state
+        currency = self.app.config.table.currency
+        if colour is None:
+            self.query_one("#payout-colour", Static).update("")
+            self.query_one("#payout-total", Static).update(_("D records the payouts done"))
+            return
+        account = state.accounts.get(colour)
+        player = f" · {escape(account.player)}" if account else ""
+        self.query_one("#payout-colour", Static).update(
+            _("Colour {at} of {count}: [b]{colour}[/]{player} · chip {value}").format(
+                at=self.colour_at + 1, count=len(self.sheet.colours), colour=escape(text.colour_name(colour)),
+                player=player, value=text.money(self.sheet.chip_values[colour], currency)))
+        payout = self.sheet.payout(colour)
+        counted = self._counted_rows()
+        current = counted[self.row_at] if counted else None
+        widgets = list(self.query(".payout-row").results(Static))
+        previous = None
+        for widget, row in zip(widgets, self.sheet.rows(colour)):
+            category = text.category(row.category) if row.category != previous else ""
+            previous = row.category
+            if row.recorded is not None:
+                chips = f"{row.recorded}×"
+                note = _("recorded")
+            elif row is current and self.typed:
+                chips = self.typed + "_"
+                note = ""
+            else:
+                count = self.sheet.counted(colour, row.spec)
+                chips = str(count) if count else "·"
+                note = ""
+            won, kept = payout.won_on(row.spec), payout.kept_on(row.spec)
+            pays = _("pays {chips}").format(chips=text.chips(won)) if won else (
+                _("returns {chips}").format(chips=text.chips(kept)) if kept and not won and row.category == "simple"
+                and self.sheet.number == 0 else "")
+            widget.update(f"{escape(category):<15}{escape(text.position(row.spec)):<22}{chips:>6}  {pays} {note}")
+            widget.set_class(row is current, "current")
+            if row is current:
+                widget.scroll_visible(animate=False)
+        lines = []
+        total = payout.total
+        if total is not None and total.won:
+            money = "" if total.money is None else " · " + text.money(total.money, currency)
+            lines.append(_("{colour} is paid {chips} = {stacks}{money}").format(
+                colour=escape(text.colour_name(colour)), chips=text.chips(total.won),
+                stacks=text.stacks(total.stacks, total.remainder), money=money))
+        else:
+            lines.append(_("{colour} is paid nothing").format(colour=escape(text.colour_name(colour))))
+        for problem in payout.problems:
+            lines.append(f"[b red]{escape(problem.message)} ({escape(problem.rule)})[/]")
+        chips, money = self.sheet.table_total()
+        lines.append(_("Table pays {chips} chips · {money}").format(chips=text.chips(chips),
+                                                                    money=text.money(money, currency)))
+        self.query_one("#payout-total", Static).update("\n".join(lines))
+
+    # --- keys -----------------------------------------------------------------------------------
+
+    def press(self, key: Key) -> None:
+        counted = self._counted_rows()
+        if key is Key.CANCEL:
+            self.dismiss(None)
+            return
+        if key is Key.MENU:
+            self._done()
+            return
+        if key.digit is not None and counted:
+            if len(self.typed) < MAX_DIGITS:
+                self.typed = (self.typed + key.value).lstrip("0") or "0"
+                self.sheet.count(self.colour, counted[self.row_at].spec, int(self.typed))
+            else:
+                self.app.bell()
+        elif key is Key.CLEAR and counted:
+            self.typed = ""
+            self.sheet.count(self.colour, counted[self.row_at].spec, 0)
+        elif key is Key.ENTER:
+            self.typed = ""
+            if counted and self.row_at + 1 < len(counted):
+                self.row_at += 1
+            else:
+                self._next_colour()
+                return
+        elif key is Key.PAYOUTS:
+            self.typed = ""
+            self._next_colour()
+            return
+        self._show()
+
+    def _next_colour(self) -> None:
+        if len(self.sheet.colours) > 1:
+            self.colour_at = (self.colour_at + 1) % len(self.sheet.colours)
+            self.row_at = 0
+            self._build()
+        else:
+            self.row_at = 0
+            self._show()
+
+    def _done(self) -> None:
+        app = self.app
+        if app.record("payouts_done", by=app.croupier()) is not None:
+            app.say(_("Payouts recorded: bets are open"))
+            self.dismiss(None)
+
+    def table_changed(self) -> None:
+        """The table moved on without these payouts (the wheel launched the next spin)."""
+        state = self.app.session.state
+        if state.phase is not Phase.PAYING or state.last_result is None or state.last_result.spin != self.spin.spin:
+            self.dismiss(None)

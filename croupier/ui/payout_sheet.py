@@ -1,0 +1,125 @@
+"""The payout sheet of one result: the winning positions in the profile's payout order, the chips
+the croupier counts on each per colour, and what each colour is paid. Pure: the rules engine
+decides what wins, what a bet pays, the limits and the order; this only gathers the croupier's
+counts and asks it.
+
+Bets recorded before the spin (announced and complete bets, `PT-A 25-26`) are on the sheet already
+with their chips; the croupier counts only the layout positions that won. On zero, under a profile
+that gives simple chances back in part (`PT-B 29` half back, `FR` en prison), the simple chances are
+on the sheet too: their chips decide what goes back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from croupier.rules.bets import Bet, BetError, make_bet
+from croupier.rules.layout import POSITIONS
+from croupier.rules.limits import ACCEPTED, LimitCheck, check_player, table_limits
+from croupier.rules.profiles import Profile
+from croupier.rules.settlement import OwnerTotal, Settlement, settle
+from croupier.table.events import Stake
+
+
+@dataclass(frozen=True)
+class Row:
+    spec: str  # the bet, in the rules' grammar: "17", "14/17", "column2", "orphelins"
+    category: str  # its payout-order category
+    recorded: int | None = None  # chips per unit recorded before the spin; None: counted now
+
+
+def winning_positions(number: int, profile: Profile) -> list[Row]:
+    """The layout positions a croupier counts chips on for `number`, in the profile's payout order."""
+    rows = [Row(p.name, p.category) for p in POSITIONS if number in p.numbers and profile.offers(p.kind)]
+    if number == 0 and profile.zero.simple_chances != "lose":
+        # PT-B 29, RU 4.11 half back; FR en prison: the simple-chance chips on zero are counted too.
+        rows += [Row(p.name, p.category) for p in POSITIONS if p.kind == "simple"]
+    return _in_order(rows, profile)
+
+
+def _in_order(rows: list[Row], profile: Profile) -> list[Row]:
+    return sorted(rows, key=lambda row: profile.payout.rank(row.category))  # stable: layout order within
+
+
+@dataclass(frozen=True)
+class ColourPayout:
+    colour: str
+    total: OwnerTotal | None  # None when the colour has nothing on a winning position
+    settlement: Settlement | None
+    problems: tuple[LimitCheck, ...]  # bets the limits refused or cut down, with the rules' message
+
+    def won_on(self, spec: str) -> Fraction:
+        """What the bet on `spec` is paid (after any cut for the limits)."""
+        if self.settlement is None:
+            return Fraction(0)
+        return sum((line.won for line in self.settlement.lines if line.bet.text == spec), Fraction(0))
+
+    def kept_on(self, spec: str) -> Fraction:
+        if self.settlement is None:
+            return Fraction(0)
+        return sum((line.kept for line in self.settlement.lines if line.bet.text == spec), Fraction(0))
+
+
+class PayoutSheet:
+    """Chips counted per colour and position for one result, and the payouts they make."""
+
+    def __init__(self, number: int, profile: Profile, minimum: Decimal, chip_values: dict[str, Decimal],
+                 recorded: dict[str, tuple[Stake, ...]]) -> None:
+        self.number = number
+        self.profile = profile
+        self.limits = table_limits(profile, minimum)
+        self.chip_values = dict(chip_values)
+        self.colours = tuple(chip_values)
+        self.positions = winning_positions(number, profile)
+        self.recorded = {colour: tuple(recorded.get(colour, ())) for colour in self.colours}
+        self.counts: dict[tuple[str, str], int] = {}
+
+    def rows(self, colour: str) -> list[Row]:
+        """The colour's rows: its recorded bets and the positions to count, in payout order."""
+        rows = [Row(stake.bet, self._bet(stake.bet, stake.chips, colour).category, stake.chips)
+                for stake in self.recorded[colour]]
+        return _in_order(rows + self.positions, self.profile)
+
+    def count(self, colour: str, spec: str, chips: int) -> None:
+        """The croupier counted `chips` of `colour` on the position `spec` (0 clears it)."""
+        if chips < 0:
+            raise ValueError("a count of chips is 0 or more")
+        if chips:
+            self.counts[(colour, spec)] = chips
+        else:
+            self.counts.pop((colour, spec), None)
+
+    def counted(self, colour: str, spec: str) -> int:
+        return self.counts.get((colour, spec), 0)
+
+    def payout(self, colour: str) -> ColourPayout:
+        bets = [self._bet(s.bet, s.chips, colour) for s in self.recorded[colour]]
+        bets += [self._bet(row.spec, self.counts[(colour, row.spec)], colour)
+                 for row in self.positions if (colour, row.spec) in self.counts]
+        if not bets:
+            return ColourPayout(colour, None, None, ())
+        checks = check_player(bets, self.limits, self.chip_values[colour])
+        played = [check.played for check in checks if check.played is not None]
+        problems = tuple(check for check in checks if check.status != ACCEPTED)
+        if not played:
+            return ColourPayout(colour, None, None, problems)
+        settlement = settle(self.number, played, self.profile, chip_values=self.chip_values)
+        total = next(t for t in settlement.owners if t.owner == colour)
+        return ColourPayout(colour, total, settlement, problems)
+
+    def table_total(self) -> tuple[Fraction, Decimal]:
+        """Chips and money the table pays, all colours together."""
+        chips, money = Fraction(0), Decimal(0)
+        for colour in self.colours:
+            total = self.payout(colour).total
+            if total is not None:
+                chips += total.won
+                money += total.money or 0
+        return chips, money
+
+    def _bet(self, spec: str, chips: int, colour: str) -> Bet:
+        try:
+            return make_bet(spec, chips, colour, self.profile, text=spec)
+        except BetError as exc:  # a recorded bet the profile no longer offers: the record says what it was
+            raise ValueError(str(exc)) from None

@@ -1,0 +1,81 @@
+"""The devices around the table app, started once the app runs and stopped when it ends: the wheel
+link, the GPIO matrix keypad, the display board. Each posts to the app (never touches the screen)
+and each is stopped with a bounded wait, so nothing keeps the process alive at exit.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from croupier.config import Config
+from croupier.ui.messages import KeypadPressed, WheelReport
+
+log = logging.getLogger(__name__)
+
+Start = Callable[[object], Callable[[], None]]  # start(app) -> stop()
+
+
+class Devices:
+    def __init__(self) -> None:
+        self._starts: list[Start] = []
+        self._stops: list[Callable[[], None]] = []
+
+    def add(self, start: Start) -> None:
+        self._starts.append(start)
+
+    def add_running(self, stop: Callable[[], None]) -> None:
+        """A device already running (the display board, opened before the app to fail early)."""
+        self._stops.append(stop)
+
+    def start(self, app) -> None:
+        for start in self._starts:
+            self._stops.append(start(app))
+
+    def stop(self) -> None:
+        while self._stops:
+            stop = self._stops.pop()
+            try:
+                stop()
+            except Exception:  # one device failing to stop must not keep the others running
+                log.exception("stopping a device failed")
+
+
+def wheel_link(config: Config, device: str | None = None, *, clock: Callable[[], float] | None = None,
+               silence_timeout: float | None = -1.0) -> Start:
+    """The serial link to the wheel (config.wheel; `device` overrides its path), posting WheelReport."""
+
+    def start(app) -> Callable[[], None]:
+        from croupier.table.regulation import profile_of
+        from croupier.wheel.link import WheelLink
+        from croupier.wheel.protocols import make_decoder
+
+        state = app.session.state
+        revolutions = profile_of(state).min_ball_revolutions if state.profile else None
+        decoder = make_decoder(config.wheel.protocol, revolutions)
+        last = state.last_result
+        if last is not None and last.wheel_game is not None:
+            decoder.mark_reported(last.wheel_game, last.number)  # never record a game twice
+        options = {} if clock is None else {"clock": clock}
+        link = WheelLink(device or config.wheel.device, decoder, lambda event: app.post_message(WheelReport(event)),
+                         baudrate=config.wheel.baud, silence_timeout=silence_timeout, **options)
+        link.start()
+        return link.stop
+
+    return start
+
+
+def matrix_keypad(config: Config) -> Start:
+    """The 4x4 GPIO keypad (config.keypad), posting KeypadPressed from its scanning thread. Its pins
+    are claimed now, so a wiring problem is reported before the screen starts."""
+    from croupier.keypad.matrix import MatrixKeypad
+
+    running = {}
+    keypad = MatrixKeypad(config.keypad.rows, config.keypad.columns,
+                          lambda key: running["app"].post_message(KeypadPressed(key)))
+
+    def start(app) -> Callable[[], None]:
+        running["app"] = app
+        keypad.start()
+        return keypad.close
+
+    return start

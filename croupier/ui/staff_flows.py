@@ -1,0 +1,179 @@
+"""Staff at the table: the ball swap (`PT-A 17`), the relief with the incoming croupier's PIN
+(`PT-A 33`), the pit boss's protected actions, and opening a new journal's table: the first pit
+boss's PIN, the staff's PINs, who is on duty.
+
+PINs are set and typed at the table, never written in the configuration."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from croupier.i18n import N_, _
+from croupier.table.events import Ball, Role
+from croupier.table.regulation import profile_of, relief_interval
+from croupier.table.state import Phase
+from croupier.ui import text
+from croupier.ui.asking import choose, new_pin, number, pin, pit_boss, staff_member
+
+ROLE_NAMES = {Role.CROUPIER: N_("croupier"), Role.INSPECTOR: N_("inspector"), Role.PIT_BOSS: N_("pit boss")}
+# Reasons a pit boss records, chosen with a digit (the journal keeps them in the table's language).
+CLEAR_NOTES = (N_("seen and dealt with at the table"), N_("false alarm"))
+LIMIT_REASONS = (N_("management decision"), N_("busy table"), N_("quiet table"))
+CORRECTION_REASONS = (N_("wrong number typed"), N_("sensor misread the pocket"), N_("ball jumped after the reading"))
+FORCE_MAJEURE = (N_("no relief croupier available"), N_("incident at the table"))
+
+
+async def swap_ball(app) -> None:
+    state = app.session.state
+    others = [b for b in state.balls if b != state.ball_in_play]
+    ball = await choose(app, _("Ball swap: put in play"), [(_("ball {ball}").format(ball=b), b) for b in others],
+                        note=_("Announce the change to the players"))
+    if ball is not None and app.record("swap_ball", ball=ball, by=app.croupier()):
+        app.say(_("Ball {ball} in play: announce it").format(ball=ball))
+
+
+async def relief(app) -> None:
+    state = app.session.state
+    roles = [Role.CROUPIER] + ([Role.INSPECTOR] if Role.INSPECTOR in state.on_duty else [])
+    role = roles[0] if len(roles) == 1 else await choose(app, _("Relief of"), [(_(ROLE_NAMES[r]), r) for r in roles])
+    if role is None:
+        return
+    outgoing = state.staff_on(role)
+    incoming = await staff_member(app, _("Who takes over?"), role, besides=outgoing)
+    if incoming is None:
+        return
+    typed = await pin(app, _("Relief"), incoming)
+    if typed is None:
+        return
+    reason = None
+    duty, interval = state.on_duty.get(role), relief_interval(state, role)
+    late = duty is not None and interval is not None and app.session.clock.now() > duty.since + interval
+    if late and profile_of(state).relief.kind == "at-most-or-force-majeure":
+        # PT-B 35: a longer stay is allowed only for force majeure, reported to the inspectors.
+        note = await choose(app, _("Why was the relief late?"), [(_(r), r) for r in FORCE_MAJEURE])
+        if note is None:
+            return
+        reason = _(note)
+    if app.record("relieve", role=role, incoming=incoming, pin=typed, reason=reason):
+        app.say(_("{name} is on as {role}").format(name=incoming, role=_(ROLE_NAMES[role])))
+
+
+# --- the pit boss ------------------------------------------------------------------------------
+
+
+async def clear_alarm(app, boss: str, boss_pin: str) -> None:
+    alarms = list(app.session.state.alarms.values())
+    alarm = await choose(app, _("Clear which alarm?"), [(f"{text.alarm(a.kind)} · {a.subject}", a.id) for a in alarms])
+    if alarm is None:
+        return
+    note = await choose(app, _("Note"), [(_(n), n) for n in CLEAR_NOTES])
+    if note is not None:
+        app.record("clear_alarm", alarm=alarm, note=_(note), by=boss, pin=boss_pin)
+
+
+async def change_minimum(app, boss: str, boss_pin: str) -> None:
+    state = app.session.state
+    minimum = await number(app, _("Table minimum"), _("New minimum:"), least=1, note=_(
+        "Now {minimum}; the maxima follow the profile").format(minimum=text.money(state.minimum,
+                                                                                  app.config.table.currency)))
+    if minimum is None:
+        return
+    reason = await choose(app, _("Why?"), [(_(r), r) for r in LIMIT_REASONS])
+    if reason is not None:
+        app.record("change_limits", minimum=Decimal(minimum), reason=_(reason), by=boss, pin=boss_pin)
+
+
+async def correct_result(app, boss: str, boss_pin: str) -> None:
+    recent = list(reversed(app.session.state.recent))
+    spin = await choose(app, _("Correct which result?"),
+                        [(_("spin {spin}: {number}").format(spin=s.spin, number=s.number), s.spin) for s in recent])
+    if spin is None:
+        return
+    correct = await number(app, _("Correct result of spin {spin}").format(spin=spin), _("Number:"), most=36,
+                           max_digits=2)
+    if correct is None:
+        return
+    reason = await choose(app, _("Why?"), [(_(r), r) for r in CORRECTION_REASONS])
+    if reason is not None:
+        app.record("correct_result", spin=spin, number=correct, reason=_(reason), by=boss, pin=boss_pin)
+
+
+async def close_table(app, boss: str, boss_pin: str) -> None:
+    if app.record("close_table", by=boss):
+        app.say(_("The table is closed"))
+
+
+async def register(app, boss: str, boss_pin: str) -> None:
+    """A member of staff from the configuration gets a PIN (or a new one)."""
+    member = await choose(app, _("PIN for"), [(f"{m.name} ({_(ROLE_NAMES[Role(m.role)])})", m)
+                                              for m in app.config.staff])
+    if member is None:
+        return
+    typed = await new_pin(app, member.name)
+    if typed is not None and app.record("register_staff", name=member.name, role=Role(member.role), pin=typed,
+                                        by=boss, by_pin=boss_pin):
+        app.say(_("PIN set for {name}").format(name=member.name))
+
+
+PIT_BOSS_MENU = (
+    (N_("Clear an alarm"), clear_alarm),
+    (N_("Change the table minimum"), change_minimum),
+    (N_("Correct a result"), correct_result),
+    (N_("Staff PIN"), register),
+    (N_("Close the table"), close_table),
+)
+
+
+async def pit_boss_menu(app) -> None:
+    """Every action here is the pit boss's: the PIN is asked (and checked) first."""
+    boss = await pit_boss(app, _("act as pit boss"))
+    if boss is None:
+        return
+    action = await choose(app, _("Pit boss"), [(_(label), flow) for label, flow in PIT_BOSS_MENU])
+    if action is not None:
+        await action(app, *boss)
+
+
+# --- a new journal -----------------------------------------------------------------------------
+
+
+async def setup(app) -> None:
+    """Open the table: on a new journal, first the pit boss's PIN and the staff's PINs."""
+    state = app.session.state
+    boss_pin = None
+    bosses = [m.name for m in app.config.staff if m.role == "pit-boss"]
+    if not any(m.role is Role.PIT_BOSS for m in state.staff.values()):
+        if not bosses:
+            app.say(_("The configuration names no pit boss ([[staff]] with role pit-boss)"), error=True)
+            return
+        boss = bosses[0] if len(bosses) == 1 else await choose(app, _("Pit boss"), [(b, b) for b in bosses])
+        if boss is None:
+            return
+        boss_pin = await new_pin(app, boss)
+        if boss_pin is None or not app.record("register_staff", name=boss, role=Role.PIT_BOSS, pin=boss_pin):
+            return
+        for member in app.config.staff:
+            if member.name in app.session.state.staff:
+                continue
+            typed = await new_pin(app, f"{member.name} ({_(ROLE_NAMES[Role(member.role)])})")
+            if typed is not None:
+                app.record("register_staff", name=member.name, role=Role(member.role), pin=typed, by=boss,
+                           by_pin=boss_pin)
+    if app.session.state.phase is Phase.CLOSED:
+        await open_table(app)
+
+
+async def open_table(app) -> None:
+    config = app.config
+    croupier = await staff_member(app, _("Open the table: croupier at the wheel"), Role.CROUPIER)
+    if croupier is None:
+        return
+    inspectors = [n for n, m in app.session.state.staff.items() if m.role is Role.INSPECTOR]
+    inspector = None
+    if inspectors:
+        inspector = await choose(app, _("Inspector"), [(_("none"), "")] + [(n, n) for n in inspectors])
+        if inspector is None:
+            return
+    balls = tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls)
+    if app.record("open_table", profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
+                  balls=balls, croupier=croupier, inspector=inspector or None, by=croupier):
+        app.say(_("The table is open: bets are open"))

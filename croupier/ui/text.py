@@ -1,0 +1,134 @@
+"""The words the screens show for the table's values: phases, alarms, void reasons, directions,
+colour names, bet positions, chips and money, each through the table's language (croupier.i18n)."""
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from croupier.i18n import N_, _, language
+from croupier.rules.spin import Direction, VoidReason
+from croupier.rules.wheel import colour as number_colour
+from croupier.table.events import AlarmKind
+from croupier.table.state import Phase
+
+PHASES = {
+    Phase.CLOSED: N_("Table closed"),
+    Phase.BETTING: N_("Place your bets"),
+    Phase.SPINNING: N_("Ball launched"),
+    Phase.NO_MORE_BETS: N_("No more bets"),  # PT-A 20: "Jogo feito, nada mais"
+    Phase.CONFIRMING: N_("Confirm the result"),
+    Phase.PAYING: N_("Payouts"),
+}
+ALARMS = {
+    AlarmKind.DIRECTION_REPEATED: N_("Launch direction repeated"),
+    AlarmKind.BALL_SWAP_OVERDUE: N_("Ball swap overdue"),
+    AlarmKind.RELIEF_OVERDUE: N_("Croupier relief overdue"),
+    AlarmKind.WHEEL_FAULT: N_("Wheel sensor fault"),
+}
+VOID_REASONS = {
+    VoidReason.CHIP_FELL: N_("A chip fell in the wheel"),
+    VoidReason.ANOTHER_BALL: N_("Another ball in the wheel"),
+    VoidReason.FOREIGN_OBJECT: N_("Foreign object in the wheel"),
+    VoidReason.BALL_LEFT_WHEEL: N_("The ball left the wheel"),
+    VoidReason.SAME_DIRECTION: N_("Ball and wheel turned the same way"),
+    VoidReason.TOO_FEW_REVOLUTIONS: N_("Too few ball revolutions"),
+    VoidReason.WHEEL_STOPPED: N_("The wheel stopped"),
+    VoidReason.SENSOR_FAULT: N_("Sensor fault"),
+    VoidReason.CHIPS_SCATTERED: N_("Chips scattered"),
+}
+DIRECTIONS = {Direction.CLOCKWISE: N_("clockwise"), Direction.ANTICLOCKWISE: N_("anticlockwise")}
+# Colour names as the configuration usually spells them; any other name is shown as written.
+COLOUR_NAMES = {
+    "red": N_("red"), "black": N_("black"), "green": N_("green"), "blue": N_("blue"),
+    "yellow": N_("yellow"), "purple": N_("purple"), "orange": N_("orange"), "white": N_("white"),
+    "pink": N_("pink"), "brown": N_("brown"), "grey": N_("grey"),
+}
+CATEGORIES = {
+    "columns": N_("Columns"), "simple": N_("Simple chances"), "dozens": N_("Dozens"),
+    "neighbours": N_("Neighbours"), "series": N_("Series"), "finales": N_("Finales"),
+    "complete": N_("Complete"), "lines": N_("Lines"), "streets": N_("Streets"), "corners": N_("Corners"),
+    "splits": N_("Splits"), "pleins": N_("Pleins"),
+}
+POSITION_NAMES = {
+    "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"),
+    "low": N_("low (1-18)"), "high": N_("high (19-36)"),
+    "dozen1": N_("1st dozen"), "dozen2": N_("2nd dozen"), "dozen3": N_("3rd dozen"),
+    "column1": N_("1st column"), "column2": N_("2nd column"), "column3": N_("3rd column"),
+    "dozen1+2": N_("dozens 1+2"), "dozen2+3": N_("dozens 2+3"),
+    "column1+2": N_("columns 1+2"), "column2+3": N_("columns 2+3"),
+    "voisins": N_("voisins du zéro"), "tiers": N_("tiers du cylindre"), "orphelins": N_("orphelins"),
+    "zero-spiel": N_("jeu zéro"), "nassa": N_("nassa"),
+}
+# The colour of a number's panel: the number's own, with white digits on it.
+NUMBER_STYLE = {"red": "bold white on red", "black": "bold white on black", "green": "bold white on green"}
+
+
+def phase(value: Phase) -> str:
+    return _(PHASES[value])
+
+
+def alarm(kind: AlarmKind) -> str:
+    return _(ALARMS[kind])
+
+
+def void_reason(reason: VoidReason) -> str:
+    return _(VOID_REASONS[reason])
+
+
+def direction(value: Direction | None) -> str:
+    return "?" if value is None else _(DIRECTIONS[value])
+
+
+def colour_name(name: str) -> str:
+    return _(COLOUR_NAMES[name]) if name in COLOUR_NAMES else name
+
+
+def category(name: str) -> str:
+    return _(CATEGORIES.get(name, name))
+
+
+def position(spec: str) -> str:
+    """A bet as the croupier calls it: `17`, `14/17`, `2nd dozen`, `neighbours 17 (2)`."""
+    if spec in POSITION_NAMES:
+        return _(POSITION_NAMES[spec])
+    word, _sep, rest = spec.partition(":")
+    if word == "neighbours":
+        number, sides = rest.split(":")
+        return _("{number} and {sides} neighbours").format(number=number, sides=sides)
+    if word == "complete":
+        return _("complete {number}").format(number=rest)
+    if word == "finale":
+        return _("finale {digits}").format(digits=rest)
+    numbers = spec.split("/")
+    if len(numbers) in (3, 6) and "0" not in numbers:
+        return f"{numbers[0]}-{numbers[-1]}"  # a street or a line, as croupiers call it: 16-18, 13-18
+    return spec
+
+
+def number_markup(number: int) -> str:
+    """A result as Rich markup, in its colour."""
+    return f"[{NUMBER_STYLE[number_colour(number)]}] {number:>2} [/]"
+
+
+def chips(amount: Fraction | int) -> str:
+    """A chip count; halves happen (zero on simple chances, two-dozen bets)."""
+    amount = Fraction(amount)
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    return f"{amount.numerator // amount.denominator}½" if amount.denominator == 2 else f"{float(amount):g}"
+
+
+def money(amount: Decimal, currency: str | None = None) -> str:
+    """An amount as the table's language writes it: 1 234,50 EUR in Portuguese, 1,234.50 EUR in English."""
+    text = f"{Decimal(amount):,.2f}"
+    if language() == "pt":
+        text = text.replace(",", " ").replace(".", ",")
+    return f"{text} {currency}" if currency else text
+
+
+def stacks(count: int, rest: Fraction) -> str:
+    """A payment as the croupier builds it: `count` stacks of 20 and the rest (PT-A 30)."""
+    if not count:
+        return chips(rest)
+    text = _("{count} × 20").format(count=count)
+    return f"{text} + {chips(rest)}" if rest else text

@@ -1,0 +1,49 @@
+"""Fixtures of the screen tests: a table session on a copy of a staffed journal, and its app."""
+import pytest
+
+from croupier.i18n import install
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+from ui_kit import config_for, open_table, register_staff, staffed_journal
+
+
+@pytest.fixture(scope="session")
+def staffed_template(tmp_path_factory):
+    path = tmp_path_factory.mktemp("template") / "journal.db"
+    with TableSession.open(path, FakeClock()) as session:
+        register_staff(session)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Each test starts in English (the source texts) and leaves the language as it found it."""
+    install("en")
+    yield
+    install("en")
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def session(staffed_template, tmp_path, clock):
+    """An open table: Ana at the wheel, Ines inspecting; red (seat 1, 5 EUR x100) and blue (seat 4,
+    10 EUR x50) in play."""
+    with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as opened:
+        open_table(opened)
+        yield opened
+
+
+@pytest.fixture
+def config(tmp_path):
+    return config_for(tmp_path)
+
+
+@pytest.fixture
+def table_app(session, config):
+    from croupier.ui.app import TableApp
+
+    return TableApp(session, config, wheel=False)

@@ -1,0 +1,67 @@
+"""A table for the screen tests: a journal with staff and their PINs, opened under a fake clock, and
+helpers to press keys and read the screen as the croupier sees it."""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+from croupier.config import Config, StaffMember, default_config
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+from croupier.table.events import Ball, Role
+
+PINS = {"Marta": "9000", "Ana": "1111", "Rui": "2222", "Ines": "3333"}
+ROLES = {"Marta": Role.PIT_BOSS, "Ana": Role.CROUPIER, "Rui": Role.CROUPIER, "Ines": Role.INSPECTOR}
+COLOURS = ("red", "green", "blue", "yellow")
+BALLS = (Ball(id="A", diameter_mm=Decimal("21")), Ball(id="B", diameter_mm=Decimal("21")))
+
+
+def config_for(folder: Path, *, wheel: bool = False, language: str = "en", profile: str = "pt-americana") -> Config:
+    config = default_config(environ={})
+    staff = tuple(StaffMember(name=name, role=role.value) for name, role in ROLES.items())
+    return dataclasses.replace(
+        config, staff=staff, colours=COLOURS, wheel=config.wheel if wheel else None,
+        table=dataclasses.replace(config.table, language=language, profile=profile),
+        journal_path=folder / "journal.db",
+    )
+
+
+def register_staff(session: TableSession) -> None:
+    session.register_staff(name="Marta", role=Role.PIT_BOSS, pin=PINS["Marta"])
+    for name, role in ROLES.items():
+        if name != "Marta":
+            session.register_staff(name=name, role=role, pin=PINS[name], by="Marta", by_pin=PINS["Marta"])
+
+
+def staffed_journal(template: Path, folder: Path) -> Path:
+    """A copy of the template journal (staff registered once: scrypt is slow on purpose)."""
+    path = folder / "journal.db"
+    shutil.copy(template, path)
+    return path
+
+
+def open_table(session: TableSession, profile: str = "pt-americana", seats: bool = True) -> None:
+    session.open_table(profile=profile, minimum=Decimal(5), colours=COLOURS, balls=BALLS, croupier="Ana",
+                       inspector="Ines", by="Marta")
+    if seats:
+        session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
+        session.assign_colour(colour="blue", player="seat 4", chip_value=Decimal(10), chips=50, by="Ana")
+
+
+def screen_text(app) -> str:
+    """The screen as the croupier sees it, as plain text."""
+    return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
+async def press(pilot, *keys: str) -> None:
+    """Press keys one by one, letting the app (and the flows' workers) settle after each."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+        await pilot.pause()
+
+
+def kinds(session: TableSession, after: int = 0) -> list[str]:
+    return [entry.event.kind for entry in session.journal.entries(after)]
