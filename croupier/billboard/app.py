@@ -151,7 +151,7 @@ class BillboardApp(App):
         if found.kind == "ball-change":
             message = _("Ball change: ball {ball} in play").format(ball=found.ball)
         elif found.kind == "golpe-nulo":
-            message = _("Golpe nulo") + (" · " + _("the ball goes back in {number}").format(number=found.put_back)
+            message = _("Void spin") + (" · " + _("the ball goes back in {number}").format(number=found.put_back)
                                          if found.put_back is not None else "")
         elif found.kind == "limits":
             message = _("New table limits")

@@ -7,9 +7,10 @@ from textual.widgets import Static
 class AlarmBanner(Static):
     """Shows `lines` (Rich markup); hidden when there are none."""
 
-    def on_mount(self) -> None:
-        self.display = False
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
         self._lines: tuple[str, ...] = ()
+        self.display = False
 
     def show(self, lines: list[str], urgent: bool) -> None:
         self.set_class(urgent, "urgent")

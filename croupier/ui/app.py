@@ -17,7 +17,7 @@ from textual.app import App
 
 from croupier.board.model import BoardModel
 from croupier.config import Config
-from croupier.i18n import _
+from croupier.i18n import _, ngettext
 from croupier.journal.store import JournalError
 from croupier.sdnotify import Notifier
 from croupier.session import TableSession
@@ -119,7 +119,9 @@ class TableApp(App):
         urgent = bool(lines)
         seen = [a for a in state.alarms.values() if a.acknowledged_by is not None]
         if seen:
-            lines.append(_("{count} acknowledged alarm(s) wait for a pit boss to clear them").format(count=len(seen)))
+            lines.append(ngettext("{count} acknowledged alarm waits for a pit boss to clear it",
+                                  "{count} acknowledged alarms wait for a pit boss to clear them", len(seen)).format(
+                count=len(seen)))
         if state.phase is not Phase.CLOSED:
             lines += self._notice_lines(now)
         return lines, urgent
@@ -241,7 +243,7 @@ class TableApp(App):
             self.board_output(board)
         if isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
             where = _("ball back in pocket {number}").format(number=event.put_back) if event.put_back is not None else ""
-            self.alerts.append(_("Golpe nulo (sensor): {reason}").format(reason=text.void_reason(event.reason))
+            self.alerts.append(_("Void spin (sensor): {reason}").format(reason=text.void_reason(event.reason))
                                + (f" · {where}" if where else ""))
         alarms = len(state.alarms) + len(self.alerts)
         if isinstance(event, ev.AlarmRaised) or alarms > self._last_alarm_count:

@@ -45,18 +45,20 @@ async def pin(app, title: str, name: str) -> str | None:
 
 async def new_pin(app, name: str) -> str | None:
     """A new PIN typed twice, for `name`."""
+    title, note = _("New PIN for {name}").format(name=name), ""
     while True:
-        first = await app.push_screen_wait(NumberScreen(
-            _("New PIN for {name}").format(name=name), _("PIN (4 to 8 digits):"), secret=True, max_digits=PIN_DIGITS))
+        first = await app.push_screen_wait(NumberScreen(title, _("PIN (4 to 8 digits):"), note=note, secret=True,
+                                                        max_digits=PIN_DIGITS))
         if first is None:
             return None
-        again = await app.push_screen_wait(NumberScreen(
-            _("New PIN for {name}").format(name=name), _("The same PIN again:"), secret=True, max_digits=PIN_DIGITS))
+        again = await app.push_screen_wait(NumberScreen(title, _("The same PIN again:"), secret=True,
+                                                        max_digits=PIN_DIGITS))
         if again is None:
             return None
         if first == again:
             return first
-        app.say(_("The two PINs differ: type them again"), error=True)
+        app.bell()
+        note = _("The two PINs differ: type them again")
 
 
 async def staff_member(app, title: str, role: Role, *, besides: str | None = None) -> str | None:

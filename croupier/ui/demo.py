@@ -24,6 +24,7 @@ FAULT_EVERY = 4  # games
 # Demo PINs by role, in the order the configuration lists the staff.
 PINS = {"pit-boss": ("9000",), "croupier": ("1111", "2222", "4444"), "inspector": ("3333", "5555")}
 SEATED = (("red", 1, Decimal(5), 100), ("blue", 4, Decimal(10), 50))  # colour, seat, chip value, chips
+POSTED = (Decimal(10), Decimal(20), Decimal(25), Decimal(50))  # colour values posted besides the minimum (PT-A 9)
 GATE_POLL_S = 0.2
 
 
@@ -58,7 +59,7 @@ def prepare(session: TableSession, config: Config) -> dict[str, str]:
     inspector = next((m.name for m in config.staff if m.role == "inspector"), None)
     session.open_table(profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                        balls=tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls),
-                       croupier=croupier, inspector=inspector, by=boss)
+                       croupier=croupier, inspector=inspector, posted_values=POSTED, by=boss)
     for colour, seat, value, chips in SEATED:
         if colour in config.colours:
             session.assign_colour(colour=colour, player=_("seat {number}").format(number=seat), chip_value=value,

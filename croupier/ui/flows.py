@@ -18,7 +18,7 @@ VOID_ORDER = (
 
 async def void(app) -> None:
     """Golpe nulo in two keys: A, then the reason's digit. The screen then says where the ball goes."""
-    reason = await choose(app, _("Golpe nulo: why?"), [(text.void_reason(r), r) for r in VOID_ORDER])
+    reason = await choose(app, _("Void spin: why?"), [(text.void_reason(r), r) for r in VOID_ORDER])
     if reason is not None:
         app.record("void_spin", reason=reason, by=app.croupier())
 

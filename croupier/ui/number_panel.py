@@ -32,6 +32,4 @@ class WinningNumber(Vertical):
             caption.update(_("no result yet"))
             return
         digits.update(f"{spin.number:>2}")
-        corrected = _(" (corrected from {number})").format(number=spin.corrected_from) \
-            if spin.corrected_from is not None else ""
-        caption.update(_("{colour} · spin {spin}").format(colour=text.colour_name(name), spin=spin.spin) + corrected)
+        caption.update(_("{colour} · spin {spin}").format(colour=text.colour_name(name), spin=spin.spin))

@@ -11,4 +11,7 @@ from croupier.ui.text import number_markup
 class RecentResults(Static):
     def show(self, recent: tuple[Spin, ...]) -> None:
         numbers = " ".join(number_markup(spin.number) for spin in reversed(recent))
-        self.update(_("Last results:") + " " + (numbers or "—"))
+        corrected = [spin for spin in recent if spin.corrected_from is not None][-1:]
+        note = "".join("  " + _("(spin {spin} corrected from {number})").format(spin=s.spin, number=s.corrected_from)
+                       for s in corrected)
+        self.update(_("Last results:") + " " + (numbers or "—") + note)

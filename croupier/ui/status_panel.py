@@ -57,7 +57,7 @@ class TableStatus(Vertical):
         phase = self.query_one("#phase", Static)
         phase.remove_class(*PHASE_CLASSES.values(), "phase-void")
         phase.add_class("phase-void" if voided else PHASE_CLASSES[state.phase])
-        label = _("Golpe nulo") if voided else text.phase(state.phase)
+        label = _("Void spin") if voided else text.phase(state.phase)
         spin = "" if state.phase is Phase.CLOSED else "  " + _("spin {spin}").format(spin=state.spin)
         phase.update(f"{label}{spin}")
         if state.phase is Phase.CLOSED:

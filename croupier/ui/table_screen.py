@@ -52,7 +52,7 @@ class TableScreen(KeypadScreen[None]):
             yield WinningNumber(id="winning")
             yield TableStatus(id="status")
         yield RecentResults("", id="recent")
-        yield AlarmBanner("", id="alarms")
+        yield AlarmBanner(id="alarms")
         with Horizontal(id="middle"):
             yield ColoursPanel("", id="colours")
             if self.show_board:
@@ -111,7 +111,7 @@ class TableScreen(KeypadScreen[None]):
             last = state.last_result
             where = _("put the ball back in pocket {number}").format(number=last.number) if last \
                 else _("no previous result: the ball goes in any pocket")
-            return "[b]" + _("Golpe nulo") + "[/] · " + where + " · " + _("waiting for the next launch")
+            return "[b]" + _("Void spin") + "[/] · " + where + " · " + _("waiting for the next launch")
         phase = state.phase
         if phase is Phase.BETTING:
             if self._keypad_launch():
@@ -148,7 +148,7 @@ class TableScreen(KeypadScreen[None]):
             if phase is Phase.CONFIRMING:
                 legend.append((Key.ENTER, _("confirm")))
         if phase in IN_SPIN:
-            legend.append((Key.VOID, _("golpe nulo")))
+            legend.append((Key.VOID, _("void spin")))
         if phase is Phase.PAYING:
             legend.append((Key.PAYOUTS, _("payouts")))
         legend.append((Key.MENU, _("menu")))
@@ -169,7 +169,7 @@ class TableScreen(KeypadScreen[None]):
             if state.phase in IN_SPIN:
                 app.start_flow("void")
             else:
-                self.say(_("A golpe nulo is declared between the launch and the result (PT-A 22)"), error=True)
+                self.say(_("A spin is declared void between the launch and the result (PT-A 22)"), error=True)
         elif key is Key.PAYOUTS:
             app.open_payouts()
         elif key is Key.MENU:

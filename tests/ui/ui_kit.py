@@ -16,6 +16,7 @@ PINS = {"Marta": "9000", "Ana": "1111", "Rui": "2222", "Ines": "3333"}
 ROLES = {"Marta": Role.PIT_BOSS, "Ana": Role.CROUPIER, "Rui": Role.CROUPIER, "Ines": Role.INSPECTOR}
 COLOURS = ("red", "green", "blue", "yellow")
 BALLS = (Ball(id="A", diameter_mm=Decimal("21")), Ball(id="B", diameter_mm=Decimal("21")))
+POSTED = (Decimal(10), Decimal(20), Decimal(200))  # colour values posted at the table besides the minimum (PT-A 9)
 
 
 def config_for(folder: Path, *, wheel: bool = False, language: str = "en", profile: str = "pt-americana") -> Config:
@@ -44,7 +45,7 @@ def staffed_journal(template: Path, folder: Path) -> Path:
 
 def open_table(session: TableSession, profile: str = "pt-americana", seats: bool = True) -> None:
     session.open_table(profile=profile, minimum=Decimal(5), colours=COLOURS, balls=BALLS, croupier="Ana",
-                       inspector="Ines", by="Marta")
+                       inspector="Ines", posted_values=POSTED, by="Marta")
     if seats:
         session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
         session.assign_colour(colour="blue", player="seat 4", chip_value=Decimal(10), chips=50, by="Ana")
@@ -53,6 +54,11 @@ def open_table(session: TableSession, profile: str = "pt-americana", seats: bool
 def screen_text(app) -> str:
     """The screen as the croupier sees it, as plain text."""
     return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
+def flat(text: str) -> str:
+    """The screen's words in one line: a sentence wrapped over two lines reads whole."""
+    return " ".join(text.split())
 
 
 async def press(pilot, *keys: str) -> None:
@@ -65,3 +71,15 @@ async def press(pilot, *keys: str) -> None:
 
 def kinds(session: TableSession, after: int = 0) -> list[str]:
     return [entry.event.kind for entry in session.journal.entries(after)]
+
+
+def play_spins(session: TableSession, *numbers: int) -> None:
+    """Whole spins through the session, launches alternating: launch, result typed, payouts done."""
+    from croupier.rules.spin import Direction
+
+    for number in numbers:
+        last = session.state.last_direction
+        session.launch(direction=Direction.CLOCKWISE if last is None else last.opposite())
+        session.enter_result(number=number, by="Ana")
+        session.confirm_result(by="Ana")
+        session.payouts_done(by="Ana")

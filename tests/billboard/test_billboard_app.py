@@ -1,0 +1,93 @@
+"""The players' monitor over a real journal: what it shows, that it follows the table as events are
+committed, that it never writes, and how its command refuses a bad journal."""
+import hashlib
+from decimal import Decimal
+
+from billboard_kit import at, opened, spins
+from croupier.billboard.app import BillboardApp
+from croupier.billboard.feed import JournalFeed
+from croupier.journal.store import Journal
+from croupier.table import events as ev
+from croupier.table.clock import FakeClock
+
+
+def screen_text(app) -> str:
+    return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
+def write(path, events) -> None:
+    with Journal.open(path) as journal:
+        journal.append(events)
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+async def test_it_shows_the_table_and_follows_new_results(tmp_path):
+    path = tmp_path / "journal.db"
+    write(path, [opened(), ev.ColourAssigned(time=at(0.5), colour="blue", player="seat 2",
+                                             chip_value=Decimal(10), chips=20, by="Ana"), *spins([17, 5])])
+    app = BillboardApp(path, table_name="Roleta 1", clock=FakeClock(at(10)), poll_s=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        text = screen_text(app)
+        assert "Roleta 1  Place your bets" in text
+        assert "Last 2 spins" in text and "Red 50%  Black 50%  Zero 0%" in text  # 5 red, 17 black
+        assert "Plein" in text and "150.00" in text  # PT-A 32: 30 x the 5 minimum
+        assert "blue" in text and "10.00" in text  # the value board (PT-A 9)
+        write(path, spins([0], first_spin=3, minutes=4)[:2])  # launched, no more bets
+        await pilot.pause(0.2)
+        assert "No more bets" in screen_text(app)
+        write(path, spins([0], first_spin=3, minutes=4)[2:])
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "green" in text and "Last 3 spins" in text and "Zero 33%" in text
+
+
+async def test_it_waits_for_a_journal_the_table_has_not_created_yet(tmp_path):
+    path = tmp_path / "later.db"
+    app = BillboardApp(path, table_name="Roleta 1", poll_s=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert "Waiting for the table" in screen_text(app)
+        write(path, [opened(), *spins([9])])
+        await pilot.pause(0.3)
+        assert "Last 1 spins" in screen_text(app)
+
+
+async def test_it_never_writes_to_the_journal(tmp_path):
+    path = tmp_path / "journal.db"
+    write(path, [opened(), *spins([1, 2, 3])])
+    before = digest(path)
+    app = BillboardApp(path, poll_s=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.2)
+    assert digest(path) == before
+    assert not (tmp_path / "journal.db-wal").exists() or (tmp_path / "journal.db-wal").stat().st_size == 0
+
+
+def test_start_up_reads_the_recent_results_of_a_long_journal(tmp_path):
+    path = tmp_path / "journal.db"
+    numbers = [n % 37 for n in range(7, 7 + 450)]  # 450 spins, 1,800 events
+    write(path, [opened(), *spins(numbers)])
+    feed = JournalFeed(path, window=100)
+    assert feed.board.last_numbers(100) == numbers[::-1][:100]
+    feed.close()
+
+
+def test_the_command_refuses_a_journal_it_cannot_read(tmp_path, capsys):
+    from croupier.commands.billboard import main
+
+    bad = tmp_path / "notes.db"
+    bad.write_text("not a database at all")
+    assert main(["--db", str(bad)]) == 1
+    assert "notes.db" in capsys.readouterr().err
+    assert bad.read_text() == "not a database at all"
+
+
+def test_the_command_refuses_a_bad_configuration(tmp_path, capsys):
+    from croupier.commands.billboard import main
+
+    config = tmp_path / "croupier.toml"
+    config.write_text('[table]\nlanguage = "xx"\n')
+    assert main(["--config", str(config)]) == 2
+    assert "table.language: 'xx' is not one of: pt, en" in capsys.readouterr().err

@@ -1,0 +1,120 @@
+"""The screens' languages: every text the code marks is in each catalog, translations keep their
+placeholders, a broken .po is refused with its file and line, plural rules come from the header,
+and the table's announcements come out in the table's language."""
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from croupier.i18n import CatalogError, PoTranslations, catalog_text, install
+from ui_kit import flat, press, screen_text
+
+CROUPIER = Path(__file__).resolve().parents[2] / "croupier"
+LANGUAGES = ("pt", "en")
+FIELD = re.compile(r"\{[^{}]*\}|\[/?[a-z ]*\]")  # format fields and Rich markup tags
+
+
+def marked_texts() -> dict[tuple[str, str | None], str]:
+    """(text, plural) -> where: every _(), N_() and ngettext() call with literal text in croupier."""
+    found = {}
+    for path in sorted(CROUPIER.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if "from croupier.i18n import" not in source:
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            literal = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if node.func.id in ("_", "N_") and literal:
+                found[(literal[0], None)] = f"{path.name}:{node.lineno}"
+            elif node.func.id == "ngettext":
+                found[(literal[0], literal[1])] = f"{path.name}:{node.lineno}"
+    return found
+
+
+def catalog_entries(language: str) -> dict[tuple[str, str | None], tuple[str, ...]]:
+    from croupier.i18n import _parse_po
+
+    entries = _parse_po(catalog_text(language), f"{language}.po")
+    entries.pop(("", None))
+    return entries
+
+
+def test_the_code_marks_texts_and_finds_them():
+    texts = marked_texts()
+    assert ("No more bets", None) in texts and len(texts) > 200
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_catalog_lists_exactly_the_marked_texts(language):
+    texts, entries = marked_texts(), catalog_entries(language)
+    missing = {text: where for text, where in texts.items() if text not in entries}
+    stale = [text for text in entries if text not in texts]
+    assert not missing, f"{language}.po lacks: {missing}"
+    assert not stale, f"{language}.po has texts the code no longer uses: {stale}"
+
+
+def test_every_portuguese_translation_keeps_its_placeholders_and_markup():
+    for (text, plural), forms in catalog_entries("pt").items():
+        assert all(forms), f"untranslated: {text!r}"
+        for form in forms:
+            assert sorted(FIELD.findall(form)) == sorted(FIELD.findall(plural or text)), (text, form)
+
+
+def test_the_announcements_in_portuguese():
+    install("pt")
+    from croupier.i18n import _
+
+    assert _("No more bets") == "Jogo feito, nada mais"  # PT-A 20
+    assert _("Void spin") == "Golpe nulo"  # PT-A 22
+
+
+HEADER = 'msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+
+
+@pytest.mark.parametrize("body, problem", [
+    ('msgid "a"\nmsgstr "b\n', 'x.po:5: expected a quoted string'),
+    ('msgid "a"\nmsgstr "b"\n\nmsgid "a"\nmsgstr "c"\n', "x.po:7: 'a' is translated twice"),
+    ('msgid "a"\n\n', "x.po:4: 'a' has no msgstr"),
+    ('msgctxt "menu"\nmsgid "a"\nmsgstr "b"\n', "x.po:4: 'msgctxt' is not a .po keyword croupier reads"),
+    ('"floating"\n', "x.po:4: a string continues nothing"),
+])
+def test_a_broken_catalog_is_refused_naming_its_line(body, problem):
+    with pytest.raises(CatalogError, match=re.escape(problem)):
+        PoTranslations(HEADER + body, "x.po")
+
+
+def test_plural_forms_follow_the_catalogs_header():
+    # Russian: one form for 1, 21, 31...; another for 2-4, 22-24...; a third for 0, 5-20, 25...
+    russian = ('msgid ""\nmsgstr "Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : '
+               'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
+               'msgid "{n} chip"\nmsgid_plural "{n} chips"\nmsgstr[0] "{n} фишка"\nmsgstr[1] "{n} фишки"\n'
+               'msgstr[2] "{n} фишек"\n')
+    catalog = PoTranslations(russian, "ru.po")
+    forms = {n: catalog.ngettext("{n} chip", "{n} chips", n) for n in (1, 3, 5, 11, 21, 22, 25)}
+    assert forms == {1: "{n} фишка", 3: "{n} фишки", 5: "{n} фишек", 11: "{n} фишек", 21: "{n} фишка",
+                     22: "{n} фишки", 25: "{n} фишек"}
+    assert catalog.gettext("not in it") == "not in it"
+
+
+def test_a_plural_with_the_wrong_number_of_forms_is_refused():
+    body = 'msgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\nmsgstr[2] "z"\n'
+    with pytest.raises(CatalogError, match="x.po: 'a' has 3 plural forms, the header says 2"):
+        PoTranslations(HEADER + body, "x.po")
+
+
+def test_a_language_without_a_catalog_is_named():
+    with pytest.raises(CatalogError, match="there is no 'it' catalog"):
+        install("it")
+
+
+async def test_the_table_screen_speaks_the_tables_language(table_app, session):
+    install("pt")
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        assert "Façam as vossas apostas" in screen_text(table_app)
+        await press(pilot, "enter", "enter")  # launch, then no more bets
+        assert "Jogo feito, nada mais" in screen_text(table_app)
+        await press(pilot, "a", "1")
+        text = flat(screen_text(table_app))
+        assert "Golpe nulo" in text and "à espera do próximo lançamento" in text

@@ -1,0 +1,96 @@
+"""Results from the wheel sensor: what the wheel reports is recorded as it comes (no confirmation),
+the payout sheet opens on the result, a golpe nulo the sensor finds is an alarm to acknowledge, and a
+link that goes down is shown and raised."""
+import dataclasses
+
+from croupier.config import default_config
+from croupier.rules.spin import Direction, VoidReason
+from croupier.table.state import Phase
+from croupier.ui.app import TableApp
+from croupier.ui.messages import WheelReport
+from croupier.ui.runtime import Devices, wheel_link
+from croupier.wheel.events import LinkStatus, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.simulator import WheelSimulator
+from ui_kit import kinds, press, screen_text
+
+CW = Direction.CLOCKWISE
+
+
+def state(phase: WheelPhase, game: int = 7, t: float = 0.0) -> WheelState:
+    return WheelState(state=phase, time=t, game=game, direction=CW)
+
+
+async def report(pilot, *events) -> None:
+    for event in events:
+        pilot.app.post_message(WheelReport(event))
+        await pilot.pause()
+    await pilot.pause()
+
+
+async def test_sensor_result_needs_no_confirmation_and_opens_the_payout_sheet(session, config):
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "Sensor: OFFLINE" in screen_text(app)
+        await report(pilot, LinkStatus(True, 0.0, "open"))
+        assert "Sensor: online" in screen_text(app) and "Waiting for the wheel to launch" in screen_text(app)
+        await press(pilot, "enter")  # the wheel launches, not the keypad
+        assert session.state.phase is Phase.BETTING and "The wheel sensor reports the launch" in screen_text(app)
+        await report(pilot, state(WheelPhase.PLACE_BETS), state(WheelPhase.BALL_IN_RIM, t=1))
+        assert session.state.phase is Phase.SPINNING
+        await report(pilot, state(WheelPhase.NO_MORE_BETS, t=2))
+        assert "No more bets" in screen_text(app)
+        await report(pilot, WheelResult(32, 3.0, 7, CW, "number-line"))
+        assert session.state.last_result.number == 32
+        assert "Payouts ·  32  red · spin 1" in screen_text(app)
+    assert [k for k in kinds(session) if k in ("ball-launched", "bets-closed", "result-recorded")] == [
+        "ball-launched", "bets-closed", "result-recorded"]
+
+
+async def test_sensor_void_is_recorded_and_waits_for_acknowledgement(session, config):
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await report(pilot, LinkStatus(True, 0.0, "open"), state(WheelPhase.PLACE_BETS),
+                     state(WheelPhase.BALL_IN_RIM, t=1),
+                     WheelVoid(VoidReason.SAME_DIRECTION, 2.0, 7, "flag 2"))
+        assert session.state.phase is Phase.BETTING and session.state.voids == 1
+        text = screen_text(app)
+        assert "Void spin (sensor): Ball and wheel turned the same way" in text and "acknowledges" in text
+        assert "no previous result" in text  # the first spin: no pocket to go back to
+        await press(pilot, "enter")
+        assert "Void spin (sensor)" not in screen_text(app)
+
+
+async def test_a_link_that_goes_down_is_shown_and_raised(session, config):
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await report(pilot, LinkStatus(True, 0.0, "open"), LinkStatus(False, 1.0, "nothing for 3 s"))
+        text = screen_text(app)
+        assert "Sensor: OFFLINE · type the results" in text and "Wheel sensor fault" in text
+        # offline, the keypad takes over the launch
+        await press(pilot, "enter")  # acknowledges the alarm first
+        await press(pilot, "enter")
+        assert session.state.phase is Phase.SPINNING
+
+
+async def test_results_arrive_from_a_simulated_wheel_on_a_pseudo_terminal(session, config):
+    """The whole path: bytes on a pty, the reader thread, post_message, the session, the screen."""
+    simulator = WheelSimulator("cammegh-ss2", speed=40, seed=3, results=[19], games=1)
+    wired = dataclasses.replace(config, wheel=default_config(environ={}).wheel)
+
+    def start(app):
+        stop_link = wheel_link(wired, simulator.start(), clock=simulator.clock)(app)
+        return lambda: (stop_link(), simulator.stop())
+
+    devices = Devices()
+    devices.add(start)
+    app = TableApp(session, wired, devices=devices)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):  # a 40 s game at speed 40: about a second
+            await pilot.pause(0.05)
+            if session.state.last_result is not None:
+                break
+        await pilot.pause()
+        await pilot.pause()
+        assert session.state.last_result.number == 19
+        assert "Payouts ·  19  red" in screen_text(app)
+    assert not simulator.running

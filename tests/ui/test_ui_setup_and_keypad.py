@@ -1,0 +1,79 @@
+"""A new journal is set up at the table (PINs typed there, never in the configuration), and the
+GPIO matrix keypad drives the screen from its own thread."""
+import pytest
+
+from croupier.session import TableSession
+from croupier.table.events import Role
+from croupier.table.state import Phase
+from croupier.ui.app import TableApp
+from ui_kit import press, screen_text
+
+
+async def type_pin(pilot, pin: str) -> None:
+    await press(pilot, *pin, "enter")
+
+
+async def test_a_new_journal_gets_its_pit_boss_staff_pins_and_an_open_table(tmp_path, clock, config):
+    with TableSession.open(tmp_path / "new.db", clock) as session:
+        app = TableApp(session, config, wheel=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "New PIN for Marta" in screen_text(app)
+            await type_pin(pilot, "9000")
+            await type_pin(pilot, "9001")  # a slip: asked again
+            assert "The two PINs differ" in screen_text(app)
+            await type_pin(pilot, "9000")
+            await type_pin(pilot, "9000")
+            assert "New PIN for Ana (croupier)" in screen_text(app)
+            await type_pin(pilot, "1111")
+            await type_pin(pilot, "1111")
+            await press(pilot, "escape")  # Rui is not here today: no PIN
+            await type_pin(pilot, "3333")
+            await type_pin(pilot, "3333")
+            assert "Open the table: croupier at the wheel" in screen_text(app)
+            await press(pilot, "1", "2")  # Ana; Ines inspects
+            assert "The table is open: bets are open" in screen_text(app)
+        state = session.state
+        assert state.phase is Phase.BETTING and set(state.staff) == {"Marta", "Ana", "Ines"}
+        assert state.staff["Marta"].role is Role.PIT_BOSS and "9000" not in state.staff["Marta"].pin_hash
+        assert (state.staff_on(Role.CROUPIER), state.staff_on(Role.INSPECTOR)) == ("Ana", "Ines")
+        assert (state.profile, state.colours) == (config.table.profile, config.colours)
+
+
+@pytest.fixture
+def mock_pins():
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    previous = Device.pin_factory
+    factory = Device.pin_factory = MockFactory()
+    yield factory
+    factory.reset()
+    Device.pin_factory = previous
+
+
+async def hold(pilot, factory, row: int, column: int) -> None:
+    """Hold the key at (row, column): the column reads low while its row is driven low."""
+    row_pin, column_pin = factory.pin(row), factory.pin(column)
+    column_pin._get_state = lambda: row_pin.state  # pulled up, joined to the row by the pressed key
+    await pilot.pause(0.15)  # the scan debounces 30 ms
+    del column_pin._get_state
+    await pilot.pause(0.15)
+
+
+async def test_the_matrix_keypad_types_the_result_from_its_own_thread(mock_pins, session, config):
+    import dataclasses
+
+    from croupier.ui.runtime import Devices, matrix_keypad
+
+    wired = dataclasses.replace(config, keypad=dataclasses.replace(config.keypad, kind="gpio"))
+    rows, columns = wired.keypad.rows, wired.keypad.columns  # the matrix: 1 2 3 A / 4 5 6 B / 7 8 9 C / * 0 # D
+    devices = Devices()
+    devices.add(matrix_keypad(wired))
+    app = TableApp(session, wired, wheel=False, devices=devices)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await hold(pilot, mock_pins, rows[3], columns[2])  # '#': launch
+        assert session.state.phase is Phase.SPINNING
+        await hold(pilot, mock_pins, rows[1], columns[1])  # '5'
+        await hold(pilot, mock_pins, rows[3], columns[2])  # '#': confirm
+        assert session.state.last_result.number == 5

@@ -1,0 +1,93 @@
+"""Golpe nulo in two keys, and the payout sheet: positions in the payout order, chips per colour,
+payouts in stacks of 20 and money, the table total, the record."""
+from croupier.rules.spin import VoidReason
+from croupier.table.state import Phase
+from ui_kit import kinds, press, screen_text
+
+
+async def result(pilot, *digits: str) -> None:
+    """Launch from the keypad and type a result (the payout sheet opens)."""
+    await press(pilot, "enter", *digits, "enter")
+
+
+async def test_golpe_nulo_in_two_keys_says_where_the_ball_goes_back(table_app, session):
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await result(pilot, "2", "3", "enter")  # spin 1: 23 (1-3 wait: 2 then 3 proposes 23)
+        await press(pilot, "d")  # payouts done
+        await press(pilot, "enter")  # spin 2 launched
+        await press(pilot, "a")
+        assert "Void spin: why?" in screen_text(table_app)
+        await press(pilot, "1")  # a chip fell in the wheel (PT-A 22)
+        assert session.state.phase is Phase.BETTING and session.state.spin == 2  # the spin does not count
+        text = screen_text(table_app)
+        assert "put the ball back in pocket 23" in text and "waiting for the next launch" in text
+    (voided,) = [e.event for e in session.journal.entries() if e.event.kind == "spin-voided"]
+    assert voided.reason is VoidReason.CHIP_FELL and voided.put_back == 23 and voided.by == "Ana"
+
+
+async def test_golpe_nulo_outside_a_spin_is_refused_before_asking(table_app, session):
+    before = session.seq
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "minus")  # the USB keypad's key for A
+        assert "between the launch and the result (PT-A 22)" in screen_text(table_app)
+    assert session.seq == before
+
+
+async def test_payouts_in_order_per_colour_with_stacks_money_and_total(table_app, session):
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await result(pilot, "1", "7")
+        lines = screen_text(table_app).splitlines()
+        # PT-A 29: columns, simple chances, dozens, ..., lines, streets, corners, splits, pleins
+        order = [next(i for i, line in enumerate(lines) if word in line)
+                 for word in ("Columns", "Simple chances", "Dozens", "Lines", "Streets", "Corners", "Splits")]
+        assert order == sorted(order)
+        # red (5 EUR chips): 3 chips on black (1:1), then 2 on plein 17 (35:1)
+        await press(pilot, "enter", "enter", "enter", "3")  # the fourth position is black
+        await press(pilot, *["enter"] * 17, "2")  # ... down to plein 17, the 21st and last
+        text = screen_text(table_app)
+        # 3 + 70 = 73 chips = 3 stacks of 20 and 13 (PT-A 30); 73 x 5 EUR = 365 EUR
+        assert "red is paid 73 = 3 × 20 + 13 · 365.00 EUR" in text
+        await press(pilot, "plus")  # next colour: blue, 10 EUR chips
+        await press(pilot, "1")  # 1 chip on the 2nd column pays 2
+        text = screen_text(table_app)
+        assert "blue is paid 2 = 2 · 20.00 EUR" in text
+        assert "Table pays 75 chips · 385.00 EUR" in text
+        await press(pilot, "d")
+        assert session.state.phase is Phase.BETTING and "Payouts recorded" in screen_text(table_app)
+    assert kinds(session)[-1] == "payouts-completed"
+
+
+async def test_zero_lists_the_simple_chances_where_they_come_back_in_part(staffed_template, tmp_path, clock, config):
+    """PT-B 29 (pt-americana-2002): half the simple-chance stake comes back on zero."""
+    from croupier.session import TableSession
+    from croupier.ui.app import TableApp
+    from ui_kit import open_table, staffed_journal
+
+    with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as session:
+        open_table(session, profile="pt-americana-2002")
+        app = TableApp(session, config, wheel=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await result(pilot, "0")
+            text = screen_text(app)
+            assert "Simple chances red" in text and "high (19-36)" in text
+            await press(pilot, "4")  # PT-B 30 pays the simple chances first: 4 chips on red
+            (line,) = [line for line in screen_text(app).splitlines() if "Simple chances red" in line]
+            assert line.split() == ["Simple", "chances", "red", "4_", "returns", "2"]
+
+
+async def test_a_count_above_the_limit_is_shown_as_the_rules_decide(table_app, session):
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await result(pilot, "1", "7")
+        await press(pilot, *["enter"] * 20, "4", "0")  # 40 chips of 5 EUR on plein 17: 200 EUR
+        text = screen_text(table_app)
+        assert "17: the plein maximum is 150 on 17; refused (PT-A 32a-b)" in text  # 30 x the 5 EUR minimum
+        assert "red is paid nothing" in text
+
+
+async def test_leaving_the_sheet_keeps_the_counts_and_b_brings_it_back(table_app, session):
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await result(pilot, "5")
+        await press(pilot, "1", "escape")
+        assert "Pay the winners: B opens the payout sheet" in screen_text(table_app)
+        await press(pilot, "b")
+        assert "red is paid 2 = 2 · 10.00 EUR" in screen_text(table_app)  # 1 chip on the 2nd column of 5
