@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -23,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from croupier.journal.report import REPORT_KINDS, build_report
+    from croupier.journal.report import REPORT_KINDS, build_report, write_json
     from croupier.journal.store import Journal, JournalError
 
     try:
@@ -37,8 +36,7 @@ def main(argv: list[str]) -> int:
               f"run `croupier verify --db {args.db}`", file=sys.stderr)
         return 1
     if args.json:
-        json.dump(report, sys.stdout, ensure_ascii=False, separators=(",", ":"))
-        sys.stdout.write("\n")
+        write_json(report, sys.stdout)
     else:
         sys.stdout.write(render(report))
     return 0

@@ -7,7 +7,10 @@ section (the wheel statistics, say) is one more key there.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import TextIO
 from decimal import Decimal
 from fractions import Fraction
 
@@ -33,6 +36,43 @@ def _number(chips: Fraction) -> int | float:
 
 def _money(chips: Fraction, value: Decimal) -> str:
     return str(value * chips.numerator / chips.denominator)
+
+
+class SpinList(Sequence):
+    """The counted spins, kept as tuples (a year is half a million of them, on a Pi with little
+    memory); each reads as a dict with SpinList.FIELDS, and "corrected_from" when corrected."""
+
+    FIELDS = ("spin", "number", "source", "time", "ball", "croupier", "direction", "wheel_game", "event")
+
+    def __init__(self) -> None:
+        self._rows: list[tuple] = []
+        self._corrected_from: dict[int, int] = {}
+        self._index: dict[int, int] = {}  # spin -> position
+
+    def add(self, seq: int, record: dict) -> None:
+        word = sys.intern  # the same few names on every spin
+        self._index[record["spin"]] = len(self._rows)
+        self._rows.append((record["spin"], record["number"], word(record["source"]), record["time"],
+                           word(record["ball"]), word(record["croupier"]),
+                           record["direction"] and word(record["direction"]), record["wheel_game"], seq))
+
+    def correct(self, spin: int, number: int) -> None:
+        at = self._index.get(spin)
+        if at is not None:
+            self._corrected_from.setdefault(at, self._rows[at][1])
+            self._rows[at] = self._rows[at][:1] + (number,) + self._rows[at][2:]
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, at):
+        if isinstance(at, slice):
+            return [self[i] for i in range(*at.indices(len(self)))]
+        entry = dict(zip(self.FIELDS, self._rows[at]))
+        at = at % len(self._rows)
+        if at in self._corrected_from:
+            entry["corrected_from"] = self._corrected_from[at]
+        return entry
 
 
 class _Colour:
@@ -66,8 +106,7 @@ class _Colour:
 
 def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> dict:
     """The report of the journal whose REPORT_KINDS records are given, in order."""
-    spins: list[dict] = []
-    spin_index: dict[int, int] = {}  # spin -> its entry in `spins`, for corrections
+    spins = SpinList()
     outcomes_of: dict[int, list] = {}  # spin -> outcomes, for spins that settled bets
     voids, corrections, swaps, replacements, reliefs, rebuilt = [], [], [], [], [], []
     limits, late_chips, tables = [], [], []
@@ -78,10 +117,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
     for seq, r in records:
         kind = r["kind"]
         if kind == "result-recorded":
-            spin_index[r["spin"]] = len(spins)
-            spins.append({"spin": r["spin"], "number": r["number"], "source": r["source"], "time": r["time"],
-                          "ball": r["ball"], "croupier": r["croupier"], "direction": r["direction"],
-                          "wheel_game": r["wheel_game"], "event": seq})
+            spins.add(seq, r)
             if r["outcomes"]:
                 outcomes_of[r["spin"]] = r["outcomes"]
                 for outcome in r["outcomes"]:
@@ -89,10 +125,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
                         in_play[outcome["colour"]].settle(outcome)
         elif kind == "result-corrected":
             corrections.append({k: r[k] for k in ("spin", "previous", "number", "reason", "by", "time")})
-            at = spin_index.get(r["spin"])
-            if at is not None:
-                spins[at]["corrected_from"] = spins[at].get("corrected_from", spins[at]["number"])
-                spins[at]["number"] = r["number"]
+            spins.correct(r["spin"], r["number"])
             for outcome in outcomes_of.get(r["spin"], ()):
                 if outcome["colour"] in in_play:
                     in_play[outcome["colour"]].settle(outcome, -1)
@@ -167,3 +200,16 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
             "late_chips_money": str(sum((Decimal(x["amount"]) for x in late_chips), Decimal(0))),
         },
     }
+
+
+def write_json(report: dict, out: TextIO, chunk: int = 10_000) -> None:
+    """The report as one JSON object, the spins encoded a chunk at a time so the whole text of a
+    year of spins is never in memory at once."""
+    rest = json.dumps({k: v for k, v in report.items() if k != "spins"}, ensure_ascii=False, separators=(",", ":"))
+    out.write(rest[:-1] + ',"spins":[')
+    spins = report["spins"]
+    for start in range(0, len(spins), chunk):
+        # dumps, not dump: only the one-shot encoder is the fast C one.
+        out.write(("," if start else "") + json.dumps(spins[start:start + chunk], ensure_ascii=False,
+                                                         separators=(",", ":"))[1:-1])
+    out.write("]}\n")

@@ -12,6 +12,7 @@ from typing import Mapping
 
 from croupier.rules.bets import Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
+from croupier.rules.limits import ADJUSTED, REFUSED, check_player, table_limits
 from croupier.rules.settlement import Prisoner, settle as settle_bets
 from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, Stake, WinningBetsRebuilt
 from croupier.table.refusal import Refused
@@ -67,24 +68,33 @@ def _betting(state: TableState) -> None:
 
 
 def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[Stake, ...]) -> list[Event]:
-    """A colour's bets, checked against the profile (offered, legal) and the chips it holds."""
+    """A colour's bets, checked by the rules engine (offered, legal, within the table limits with
+    the profile's breach handling) and against the chips the colour holds. A bet over a maximum
+    is refused, or recorded cut down with a note of the chips handed back (`RU 4.8`, `FR`)."""
     _betting(state)
     account = state.accounts.get(colour)
     if account is None:
         raise Refused(f"{colour} is not in play: assign the colour before it bets")
     if not stakes:
         raise Refused("no bet given")
-    canonical = []
+    profile = profile_of(state)
     try:
-        for stake in stakes:
-            bet = make_bet(stake.bet, stake.chips, colour, profile_of(state))
-            canonical.append((Stake(bet=bet.spec, chips=bet.chips), bet.stake))
+        new = [make_bet(stake.bet, stake.chips, colour, profile) for stake in stakes]
     except BetError as exc:
         raise Refused(str(exc)) from None
-    total = sum(chips for _, chips in canonical)
+    standing = _bets(state, {colour: state.bets.get(colour, ())})
+    # A position's maximum counts what the colour has on it already (PT-A 32, RU 4.8).
+    checks = check_player(standing + new, table_limits(profile, state.minimum), account.chip_value)[len(standing):]
+    refused = [f"{check.message} ({check.rule})" for check in checks if check.status == REFUSED]
+    if refused:
+        raise Refused("; ".join(refused))
+    played = [check.played for check in checks]
+    total = sum(bet.stake for bet in played)
     if total > account.held:
         raise Refused(f"{colour} holds {_chips(account.held)} chips, not the {total} these bets need")
-    return [BetsPlaced(time=now, spin=state.spin, colour=colour, stakes=tuple(s for s, _ in canonical))]
+    return [BetsPlaced(time=now, spin=state.spin, colour=colour,
+                       stakes=tuple(Stake(bet=bet.spec, chips=bet.chips) for bet in played),
+                       notes=tuple(f"{check.message} ({check.rule})" for check in checks if check.status == ADJUSTED))]
 
 
 def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Event]:

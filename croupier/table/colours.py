@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
+from croupier.rules.limits import colour_value_problem, table_limits
 from croupier.table.events import (
     CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, LateChipsExchanged, PlayerLeftWaitingList,
     PlayerWaiting,
@@ -43,27 +44,16 @@ def _player(player: str) -> str:
 
 
 def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
-    """The value a player gives a colour, as the profile allows it (§7)."""
+    """The value a player gives a colour, as the profile allows it (§7, `PT-A 9`, `PT-B 9`, `RU 4.7`)."""
     try:
         value = Decimal(str(value))
     except InvalidOperation:
         raise Refused(f"{value!r} is not an amount") from None
-    rules = profile_of(state).colour_chips
-    minimum = state.minimum
-    plein_maximum = minimum * profile_of(state).limits.ratios["plein"]
     if not value.is_finite() or value <= 0:
         raise Refused(f"a colour chip is worth more than 0, not {value}")
-    if rules.value == "table-minimum" and value != minimum:
-        raise Refused(f"a colour chip is worth the table minimum, {minimum} ({rules.rule})")
-    if rules.value == "one-of" and value not in rules.values:
-        raise Refused(f"a colour chip is worth one of {', '.join(map(str, rules.values))}, not {value} ({rules.rule})")
-    if rules.value == "multiple-of-minimum" and value % minimum:
-        raise Refused(f"a colour chip is worth the minimum {minimum} or a whole multiple of it, not {value} "
-                      f"({rules.rule})")
-    if rules.value == "minimum-or-posted" and value < minimum:
-        raise Refused(f"a colour chip is worth at least the table minimum {minimum} ({rules.rule})")
-    if rules.up_to_plein_maximum and value > plein_maximum:
-        raise Refused(f"a colour chip is worth at most the plein maximum {plein_maximum} ({rules.rule})")
+    problem = colour_value_problem(table_limits(profile_of(state), state.minimum), value, state.posted_values)
+    if problem:
+        raise Refused(problem)
     return value
 
 

@@ -37,14 +37,14 @@ def _croupier(state: TableState) -> str:
     return state.staff_on(Role.CROUPIER) or SENSOR
 
 
-def _minimum(value: Decimal | str | int) -> Decimal:
+def _amount(value: Decimal | str | int, what: str = "the table minimum") -> Decimal:
     try:
-        minimum = Decimal(str(value))
+        amount = Decimal(str(value))
     except InvalidOperation:
         raise Refused(f"{value!r} is not an amount") from None
-    if not minimum.is_finite() or minimum <= 0:
-        raise Refused(f"the table minimum must be above 0, not {value}")
-    return minimum
+    if not amount.is_finite() or amount <= 0:
+        raise Refused(f"{what} must be above 0, not {value}")
+    return amount
 
 
 def check_ball(ball: Ball) -> Ball:
@@ -62,7 +62,7 @@ def check_ball(ball: Ball) -> Ball:
 def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decimal | str | int,
                colours: tuple[str, ...], balls: tuple[Ball, ...], croupier: str, inspector: str | None = None,
                ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
-               by: str | None = None) -> list[Event]:
+               posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None) -> list[Event]:
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
     rules = checked_profile(profile)
@@ -85,9 +85,10 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                 raise Refused(f"{name!r} is not registered as {role.value}")
     if not croupier.strip():
         raise Refused("name the croupier at the wheel")
-    return [TableOpened(time=now, profile=rules.id, minimum=_minimum(minimum), colours=colours, balls=balls,
+    return [TableOpened(time=now, profile=rules.id, minimum=_amount(minimum), colours=colours, balls=balls,
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
-                        relief_minutes=relief_minutes, by=by or croupier)]
+                        relief_minutes=relief_minutes, posted_values=tuple(_amount(v, 'a posted value') for v in posted_values),
+                        by=by or croupier)]
 
 
 def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
@@ -104,7 +105,7 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
     """`FR`: management may change the limits during the day; the maxima follow the new minimum."""
     _open(state)
     authorise(state, by, pin, Role.PIT_BOSS, to="change the limits")
-    new = _minimum(minimum)
+    new = _amount(minimum)
     if state.phase in IN_SPIN:
         raise Refused("limits change between spins, not while the ball is in play")
     if new == state.minimum:

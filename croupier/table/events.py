@@ -106,6 +106,7 @@ class TableOpened(Event):
     inspector: str | None = None
     sensor_only: bool = False  # driven by the wheel sensor alone: no bets are tracked
     relief_minutes: int | None = None  # RU 4.4: the house's interval, where the profile lets it choose
+    posted_values: tuple[Decimal, ...] = ()  # PT-A 9: colour values posted at the table besides the minimum
     by: str
 
 
@@ -283,7 +284,8 @@ class WinningBetsRebuilt(Event):
 class BetsPlaced(Event):
     spin: int
     colour: str
-    stakes: tuple[Stake, ...]
+    stakes: tuple[Stake, ...]  # as they play: cut down to a maximum where the profile says so
+    notes: tuple[str, ...] = ()  # what was cut down and handed back, and the rule
 
 
 @_event("bets-withdrawn")

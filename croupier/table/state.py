@@ -21,6 +21,7 @@ from croupier.table.codec import canonical_json, from_plain, to_plain
 from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, Source, Stake
 
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
+OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
 VERSION = 1  # of the snapshot layout; a snapshot of another version is ignored and refolded
 
 
@@ -129,6 +130,7 @@ class TableState:
     minimum: Decimal | None = None
     sensor_only: bool = False
     relief_minutes: int | None = None
+    posted_values: tuple[Decimal, ...] = ()
     colours: tuple[str, ...] = ()
     balls: dict[str, Ball] = field(default_factory=dict)
     ball_in_play: str | None = None
@@ -187,6 +189,7 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
         on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
     return _replace(
         s, phase=Phase.BETTING, profile=e.profile, minimum=e.minimum, sensor_only=e.sensor_only, relief_minutes=e.relief_minutes,
+        posted_values=e.posted_values,
         colours=e.colours, balls={b.id: b for b in e.balls}, ball_in_play=e.ball_in_play,
         ball_since=e.time, on_duty=on_duty, bets_opened_at=e.time, launch=None, pending=None, countdown_until=None,
         bets={}, prison={}, accounts={}, waiting=(),
@@ -209,7 +212,10 @@ def _staff_relieved(s: TableState, e: ev.StaffRelieved) -> TableState:
 
 def _alarm_raised(s: TableState, e: ev.AlarmRaised) -> TableState:
     alarm = Alarm(id=e.alarm, kind=e.alarm_kind, subject=e.subject, detail=e.detail, raised_at=e.time)
-    return _replace(s, alarms=_with(s.alarms, e.alarm, alarm), next_alarm=max(s.next_alarm, e.alarm + 1))
+    alarms = _with(s.alarms, e.alarm, alarm)
+    if len(alarms) > OPEN_ALARMS:  # a table nobody clears (sensor only) must not grow its state
+        del alarms[min(alarms)]
+    return _replace(s, alarms=alarms, next_alarm=max(s.next_alarm, e.alarm + 1))
 
 
 def _alarm_acknowledged(s: TableState, e: ev.AlarmAcknowledged) -> TableState:

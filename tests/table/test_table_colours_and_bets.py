@@ -36,18 +36,19 @@ def outcome(table: Table, colour: str):
 
 
 @pytest.mark.parametrize("profile, allowed, refused, rule", [
-    ("pt-americana", ["5", "7.50", "150"], ["4", "151"], "PT-A 9"),  # the minimum or posted, up to 30 x 5
+    ("pt-americana", ["5", "7.50"], ["4", "10", "200"], "PT-A 9"),  # the minimum or posted, up to 30 x 5
     ("pt-americana-2002", ["5", "10", "50"], ["7.50", "55"], "PT-B 9"),  # whole multiples, up to 10 x 5
     ("ru-american", ["1", "25", "100"], ["3", "50"], "RU 4.7"),  # one of 1, 2, 5, 10, 25, 100
-    ("mt-fair", ["5"], ["10"], "FR"),  # the table minimum
+    ("mt-fair", ["5", "7.50"], ["10"], "FR"),  # the table minimum, unless the table posts another
     ("pt-srij-french", ["5", "150"], ["12", "155"], "SRIJ"),
 ])
 def test_a_colour_takes_only_a_value_the_profile_allows(profile, allowed, refused, rule, clock):
+    posted = ("7.50", "200")  # values posted at the table (PT-A 9); 200 is above the plein maximum 150
     for value in refused:
-        table = opened(profile, clock)
+        table = opened(profile, clock, posted_values=posted)
         table.refused(colours.assign_colour, rule, colour="red", player="seat 1", chip_value=value, chips=20, by="Ana")
     for value in allowed:
-        table = opened(profile, clock)
+        table = opened(profile, clock, posted_values=posted)
         (assigned,) = table.do(colours.assign_colour, colour="red", player="seat 1", chip_value=value, chips=20,
                                by="Ana")
         assert assigned.chip_value == Decimal(value)
@@ -117,7 +118,7 @@ def test_srij_31_a_player_idle_for_more_than_five_spins_is_invited_to_end(clock)
 
 
 def test_cash_out_counts_chips_and_money_and_frees_the_colour(clock):
-    table = opened("pt-americana", clock)
+    table = opened("pt-americana", clock, posted_values=("7.50",))
     seat(table, "red", chips=100, value="7.50")
     table.do(colours.issue_chips, colour="red", chips=20, by="Ana")
     table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=1),))
@@ -130,7 +131,7 @@ def test_cash_out_counts_chips_and_money_and_frees_the_colour(clock):
 
 
 def test_chips_presented_late_are_worth_the_table_minimum(clock):
-    table = opened("pt-americana", clock)
+    table = opened("pt-americana", clock, posted_values=("25",))
     seat(table, "red", value="25")
     table.do(colours.cash_out, colour="red", chips=90, by="Ana")
     (late,) = table.do(colours.exchange_late_chips, colour="red", chips=10, by="Ana")
@@ -249,3 +250,37 @@ def test_statement_per_colour_srij_29(clock):
     # spin 1: plein wins 35; spin 2: two dozens on 3 pays half, 2 chips -> 1 (SRIJ: cavalo de dúzia, 1/2)
     assert (account.staked, account.won, account.lost) == (3, 36, 0)
     assert account.won - account.lost == Fraction(36)
+
+
+def test_pt_a_a_stake_above_the_maximum_is_refused(clock):
+    table = opened("pt-americana", clock)
+    seat(table, "red")
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=20),))
+    # PT-A 32: a plein takes at most 30 x the minimum 5 = 150, i.e. 30 chips of 5, counting the 20 there
+    table.refused(bets.place_bets, r"plein maximum is 150 on 17.*refused \(PT-A 32", colour="red",
+                  stakes=(Stake(bet="17", chips=11),))
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=10),))
+
+
+def test_ru_a_stake_above_the_maximum_plays_to_it_and_the_excess_goes_back(clock):
+    table = opened("ru-american", clock)
+    seat(table, "red")
+    (placed,) = table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=40),))
+    assert placed.stakes == (Stake(bet="17", chips=30),)  # RU 4.8: up to the maximum 150
+    (note,) = placed.notes
+    assert "10 chips go back" in note and "RU 4.8" in note
+
+
+def test_ru_a_stake_below_the_minimum_is_refused(clock):
+    table = opened("ru-american", clock)
+    seat(table, "red", value="1")
+    table.refused(bets.place_bets, r"below the table minimum 5; refused \(RU 4.8", colour="red",
+                  stakes=(Stake(bet="17", chips=2),))
+
+
+def test_fr_colour_chips_go_at_least_five_together_on_a_simple_chance(clock):
+    table = opened("mt-fair", clock)
+    seat(table, "red")
+    table.refused(bets.place_bets, "at least 5 colour chips go together on a simple chance", colour="red",
+                  stakes=(Stake(bet="red", chips=4),))
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=5),))

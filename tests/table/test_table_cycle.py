@@ -18,10 +18,10 @@ CW, ACW = Direction.CLOCKWISE, Direction.ANTICLOCKWISE
 
 
 def spin(table: Table, number: int, direction: Direction | None = None, stakes=None) -> None:
-    """One full attended spin; bets (default one chip on red) keep RU 4.9 satisfied."""
+    """One full attended spin; bets (default five chips on red: FR takes no fewer) keep RU 4.9 satisfied."""
     if "red" not in table.state.accounts:
         seat(table)
-    table.do(bets.place_bets, colour="red", stakes=stakes or (Stake(bet="red", chips=1),))
+    table.do(bets.place_bets, colour="red", stakes=stakes or (Stake(bet="red", chips=5),))
     table.clock.advance(seconds=30)  # SRIJ 13: at least 30 s of betting
     last = table.state.last_direction
     table.do(cycle.launch, direction=direction or (last.opposite() if last else CW))
@@ -37,7 +37,7 @@ def test_a_spin_goes_round_the_cycle_and_records_ball_croupier_and_direction(pro
     table = opened(profile, clock)
     seat(table)
     assert table.state.phase is Phase.BETTING
-    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=1),))
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=5),))
     clock.advance(seconds=30)
     table.do(cycle.launch, direction=ACW)
     assert table.state.phase is Phase.SPINNING
@@ -98,11 +98,11 @@ def test_srij_bets_close_at_the_launch_but_pt_a_takes_them_until_no_more_bets(cl
     clock.advance(seconds=30)
     srij.do(cycle.launch, direction=CW)
     srij.refused(bets.place_bets, r"bets closed when the ball was launched \(SRIJ 13-15\)", colour="red",
-                 stakes=(Stake(bet="red", chips=1),))
+                 stakes=(Stake(bet="red", chips=5),))
     pta = opened("pt-americana", clock)
     seat(pta)
     pta.do(cycle.launch, direction=CW)
-    pta.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))  # PT-A 20: until "nada mais"
+    pta.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=5),))  # PT-A 20: until "nada mais"
     pta.do(cycle.close_bets)
     pta.refused(bets.place_bets, r"PT-A 20", colour="red", stakes=(Stake(bet="black", chips=1),))
 
@@ -111,7 +111,7 @@ def test_srij_bets_close_at_the_launch_but_pt_a_takes_them_until_no_more_bets(cl
 def test_golpe_nulo_puts_the_ball_back_in_the_previous_pocket_and_bets_stand(profile, clock):
     table = opened(profile, clock)
     spin(table, 23)
-    seat_bets = (Stake(bet="17", chips=2),)
+    seat_bets = (Stake(bet="17", chips=5),)
     table.do(bets.place_bets, colour="red", stakes=seat_bets)
     clock.advance(seconds=30)
     table.do(cycle.launch, direction=ACW)
@@ -166,7 +166,7 @@ def test_sensor_results_need_no_confirmation_and_a_game_is_recorded_once(clock):
 def test_a_sensor_launch_while_paying_marks_the_payouts_done(clock):
     table = opened("pt-americana", clock)
     spin(table, 4)
-    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=5),))
     table.do(cycle.launch, direction=CW)
     table.do(cycle.sensor_result, number=4)
     assert table.state.phase is Phase.PAYING

@@ -122,3 +122,15 @@ def test_the_state_stays_the_same_size_however_long_the_shift(clock):
         sizes.append(len(encode_state(table.state)))
     assert len(table.state.recent) == 12
     assert abs(sizes[1] - sizes[0]) < 200  # counters grow by digits, nothing else
+
+
+def test_alarms_nobody_clears_do_not_grow_the_state_without_bound(clock):
+    from croupier.table.events import AlarmKind, AlarmRaised
+    from croupier.table.state import OPEN_ALARMS, apply
+
+    table = opened("pt-americana", clock)
+    state = table.state
+    for n in range(1, OPEN_ALARMS + 51):
+        state = apply(state, AlarmRaised(time=clock.now(), alarm=n, alarm_kind=AlarmKind.DIRECTION_REPEATED,
+                                         subject=f"spin {n}", detail="again"))
+    assert len(state.alarms) == OPEN_ALARMS and min(state.alarms) == 51 and state.next_alarm == OPEN_ALARMS + 51

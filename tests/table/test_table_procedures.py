@@ -160,13 +160,13 @@ def test_relief_needs_the_incoming_croupiers_own_pin_and_role(clock):
 def test_staff_acknowledge_an_alarm_and_only_the_pit_boss_clears_it(profile, clock):
     table = opened(profile, clock)
     seat(table)
-    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))  # RU 4.9
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=5),))  # RU 4.9
     clock.advance(seconds=30)  # SRIJ 13
     table.do(cycle.launch, direction=CW)
     table.do(cycle.enter_result, number=8)
     table.do(cycle.confirm_result)
     table.do(cycle.payouts_done)
-    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=1),))
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=5),))
     clock.advance(seconds=30)
     table.do(cycle.launch, direction=CW)  # the same way again: PT-A 21
     (alarm,) = table.state.alarms.values()
