@@ -54,7 +54,8 @@ def render(report: dict) -> str:
         add(f"  {table['time']}  table {what}, by {table['by']}")
     for change in report["limits"]:
         new = change.get("minimum") or change.get("profile")
-        add(f"  {change['time']}  {change['kind']}: {change['previous']} -> {new} by {change['by']} ({change['reason']})")
+        add(f"  {change['time']}  {change['kind']}: {change['previous']} -> {new} by {change['by']} "
+            f"({change['reason']})")
 
     shown = report["spins"][-LAST_SPINS:]
     add("")

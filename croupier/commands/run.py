@@ -33,7 +33,8 @@ def _wheel(text: str) -> tuple[str, str]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="croupier run", description=__doc__.split("\n\n")[0])
     parser.add_argument("--headless", action="store_true",
-                        help="no screen: the wheel sensor alone drives the table (the table screen is `croupier table`)")
+                        help="no screen: the wheel sensor alone drives the table "
+                             "(the table screen is `croupier table`)")
     parser.add_argument("--db", required=True, type=Path, help="the journal file (created if absent)")
     parser.add_argument("--profile", required=True, help="the regulation profile, e.g. pt-americana")
     parser.add_argument("--wheel", required=True, type=_wheel, metavar="PROTOCOL:DEVICE",

@@ -7,6 +7,7 @@ kept, lost and imprisoned; the chips en prison (`mt-fair`) are carried to the ne
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 from typing import Mapping
 
@@ -131,4 +132,5 @@ def rebuild_winning_bets(state: TableState, now: datetime, *, by: str, spin: int
 
 
 def _chips(amount: Fraction) -> str:
-    return str(amount.numerator) if amount.denominator == 1 else f"{float(amount):g}"
+    """Chips held, exactly: halves (zero, two-dozen bets) as 12.5."""
+    return str(Decimal(amount.numerator) / amount.denominator)

@@ -4,14 +4,15 @@ in chips and money (`PT-A 15`); chips presented late valued at the table minimum
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from croupier.rules.limits import colour_value_problem, table_limits
+from croupier.table.cycle import amount
 from croupier.table.events import (
     CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, LateChipsExchanged, PlayerLeftWaitingList,
     PlayerWaiting,
 )
-from croupier.table.refusal import Refused
+from croupier.table.refusal import Refused, choice
 from croupier.table.regulation import profile_of
 from croupier.table.roles import known
 from croupier.table.state import ColourAccount, Phase, TableState
@@ -45,12 +46,7 @@ def _player(player: str) -> str:
 
 def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
     """The value a player gives a colour, as the profile allows it (§7, `PT-A 9`, `PT-B 9`, `RU 4.7`)."""
-    try:
-        value = Decimal(str(value))
-    except InvalidOperation:
-        raise Refused(f"{value!r} is not an amount") from None
-    if not value.is_finite() or value <= 0:
-        raise Refused(f"a colour chip is worth more than 0, not {value}")
+    value = amount(value, "a colour chip's value")
     problem = colour_value_problem(table_limits(profile_of(state), state.minimum), value, state.posted_values)
     if problem:
         raise Refused(problem)
@@ -116,7 +112,7 @@ def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: s
         raise Refused(f"the chips counted are a whole number, not {chips!r}")
     if colour in state.bets or colour in state.prison:
         raise Refused(f"{colour} has bets on the layout: settle or take them back before exchanging its chips")
-    reason = CashOutReason(reason)
+    reason = choice(CashOutReason, reason)
     if reason is CashOutReason.INACTIVE and not must_exchange(state, account):
         raise Refused(f"{colour} keeps its colour: the inactivity rule does not apply "
                       f"({profile_of(state).inactivity.rule})")

@@ -18,7 +18,7 @@ from croupier.table.events import (
     ProfileChanged, ResultCorrected, ResultEntered, ResultRecorded, Role, Source, SpinVoided, TableClosed,
     TableOpened,
 )
-from croupier.table.refusal import Refused
+from croupier.table.refusal import Refused, choice
 from croupier.table.regulation import checked_profile, profile_of
 from croupier.table.roles import authorise, known
 from croupier.table.state import Phase, TableState
@@ -37,14 +37,15 @@ def _croupier(state: TableState) -> str:
     return state.staff_on(Role.CROUPIER) or SENSOR
 
 
-def _amount(value: Decimal | str | int, what: str = "the table minimum") -> Decimal:
+def amount(value: Decimal | str | int, what: str = "the table minimum") -> Decimal:
+    """An amount of money above 0, exact (never a float)."""
     try:
-        amount = Decimal(str(value))
+        found = Decimal(str(value))
     except InvalidOperation:
         raise Refused(f"{value!r} is not an amount") from None
-    if not amount.is_finite() or amount <= 0:
+    if not found.is_finite() or found <= 0:
         raise Refused(f"{what} must be above 0, not {value}")
-    return amount
+    return found
 
 
 def check_ball(ball: Ball) -> Ball:
@@ -85,9 +86,10 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                 raise Refused(f"{name!r} is not registered as {role.value}")
     if not croupier.strip():
         raise Refused("name the croupier at the wheel")
-    return [TableOpened(time=now, profile=rules.id, minimum=_amount(minimum), colours=colours, balls=balls,
+    return [TableOpened(time=now, profile=rules.id, minimum=amount(minimum), colours=colours, balls=balls,
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
-                        relief_minutes=relief_minutes, posted_values=tuple(_amount(v, 'a posted value') for v in posted_values),
+                        relief_minutes=relief_minutes,
+                        posted_values=tuple(amount(v, 'a posted value') for v in posted_values),
                         by=by or croupier)]
 
 
@@ -105,7 +107,7 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
     """`FR`: management may change the limits during the day; the maxima follow the new minimum."""
     _open(state)
     authorise(state, by, pin, Role.PIT_BOSS, to="change the limits")
-    new = _amount(minimum)
+    new = amount(minimum)
     if state.phase in IN_SPIN:
         raise Refused("limits change between spins, not while the ball is in play")
     if new == state.minimum:
@@ -221,7 +223,8 @@ def enter_result(state: TableState, now: datetime, *, number: int, by: str | Non
     return found
 
 
-def confirm_result(state: TableState, now: datetime, *, number: int | None = None, by: str | None = None) -> list[Event]:
+def confirm_result(state: TableState, now: datetime, *, number: int | None = None,
+                   by: str | None = None) -> list[Event]:
     """Confirm the typed number; giving it again (`number`) catches a slip of the finger."""
     _open(state)
     if state.phase is not Phase.CONFIRMING or state.pending is None:
@@ -285,7 +288,7 @@ def void_spin(state: TableState, now: datetime, *, reason: VoidReason, source: S
     _open(state)
     if state.phase not in IN_SPIN:
         raise Refused("a spin is void only between the launch and the confirmed result (PT-A 22)")
-    reason = VoidReason(reason)
+    reason = choice(VoidReason, reason)
     last = state.last_result
     by = SENSOR if source is Source.SENSOR else known(state, by or _croupier(state))
     return [SpinVoided(time=now, spin=state.spin, reason=reason, put_back=last.number if last else None,

@@ -188,8 +188,8 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
     if e.inspector:
         on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
     return _replace(
-        s, phase=Phase.BETTING, profile=e.profile, minimum=e.minimum, sensor_only=e.sensor_only, relief_minutes=e.relief_minutes,
-        posted_values=e.posted_values,
+        s, phase=Phase.BETTING, profile=e.profile, minimum=e.minimum, sensor_only=e.sensor_only,
+        relief_minutes=e.relief_minutes, posted_values=e.posted_values,
         colours=e.colours, balls={b.id: b for b in e.balls}, ball_in_play=e.ball_in_play,
         ball_since=e.time, on_duty=on_duty, bets_opened_at=e.time, launch=None, pending=None, countdown_until=None,
         bets={}, prison={}, accounts={}, waiting=(),
@@ -264,9 +264,9 @@ def _result_recorded(s: TableState, e: ev.ResultRecorded) -> TableState:
     # Without tracked bets (sensor only) there is nothing to pay: bets open again at once.
     phase = Phase.BETTING if s.sensor_only else Phase.PAYING
     return _replace(
-        s, phase=phase, bets_opened_at=e.time if s.sensor_only else None, spin=e.spin + 1, launch=None, pending=None, recent=(s.recent + (spin,))[-RECENT:],
-        counted=s.counted + 1, accounts=accounts, bets={}, prison=dict(e.prison or {}),
-        last_direction=e.direction or s.last_direction,
+        s, phase=phase, bets_opened_at=e.time if s.sensor_only else None, spin=e.spin + 1, launch=None, pending=None,
+        recent=(s.recent + (spin,))[-RECENT:], counted=s.counted + 1, accounts=accounts, bets={},
+        prison=dict(e.prison or {}), last_direction=e.direction or s.last_direction,
     )
 
 
@@ -326,7 +326,8 @@ def _colour_assigned(s: TableState, e: ev.ColourAssigned) -> TableState:
 
 def _chips_issued(s: TableState, e: ev.ChipsIssued) -> TableState:
     account = s.accounts[e.colour]
-    return _replace(s, accounts=_with(s.accounts, e.colour, dataclasses.replace(account, issued=account.issued + e.chips)))
+    account = dataclasses.replace(account, issued=account.issued + e.chips)
+    return _replace(s, accounts=_with(s.accounts, e.colour, account))
 
 
 def _colour_cashed_out(s: TableState, e: ev.ColourCashedOut) -> TableState:

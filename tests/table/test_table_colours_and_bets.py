@@ -196,7 +196,8 @@ def test_mt_fair_an_odd_chip_goes_en_prison_and_is_freed_or_taken_next_spin(next
 def test_a_bet_the_profile_does_not_offer_is_refused(profile, spec, rule, clock):
     table = opened(profile, clock)
     seat(table, "red")
-    table.refused(bets.place_bets, f"{profile} does not offer .*{rule}", colour="red", stakes=(Stake(bet=spec, chips=1),))
+    table.refused(bets.place_bets, f"{profile} does not offer .*{rule}", colour="red",
+                  stakes=(Stake(bet=spec, chips=1),))
 
 
 def test_bad_bets_are_refused_with_the_reason(clock):

@@ -238,3 +238,10 @@ def test_closing_waits_for_the_colours_to_be_exchanged(clock):
     assert table.state.phase is Phase.CLOSED
     table.refused(cycle.launch, "the table is not open", direction=CW)
     assert Role.CROUPIER not in table.state.on_duty
+
+
+def test_an_unknown_void_reason_is_refused_with_the_choices(clock):
+    table = opened("pt-americana", clock)
+    table.do(cycle.launch, direction=CW)
+    table.refused(cycle.void_spin, "'dropped' is not a VoidReason; use one of: chip-fell, another-ball",
+                  reason="dropped")
