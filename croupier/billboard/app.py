@@ -136,8 +136,11 @@ class BillboardApp(App):
         values = board.colour_values()
         # PT-A 9: the value of each colour in play, shown at the table.
         lines = [_("Colour values ({currency})").format(currency=self.currency)]
-        lines += [f"{escape(text.colour_name(c)):<10}{text.money(v):>10}" for c, v in values]
-        return "\n".join(lines if values else lines + ["—"])
+        lines += [f"{escape(text.colour_name(c)):<10}{text.money(v):>10}" for c, v in values] or ["—"]
+        posted = board.posted_values()
+        if posted:
+            lines.append(_("Values available: {values}").format(values=" · ".join(text.money(v) for v in posted)))
+        return "\n".join(lines)
 
     def _announce(self, board: Billboard) -> None:
         widget = self.query_one("#bb-announcement", Static)

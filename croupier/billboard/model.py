@@ -119,6 +119,12 @@ class Billboard:
         limits = table_limits(load_profile(self.state.profile), self.state.minimum)
         return {kind: (limits.minimum, maximum) for kind, maximum in limits.maxima.items()}
 
+    def posted_values(self) -> list[Decimal]:
+        """The values a colour may be given here (`PT-A 9`): the minimum and those posted."""
+        if self.state.minimum is None:
+            return []
+        return sorted({self.state.minimum, *self.state.posted_values})
+
     def colour_values(self) -> list[tuple[str, Decimal]]:
         """The value board (`PT-A 9`): each colour in play and what one of its chips is worth."""
         return [(colour, account.chip_value) for colour, account in self.state.accounts.items()]

@@ -85,7 +85,8 @@ class TableApp(App):
         self.devices.start(self)
         if self.needs_setup():
             self.start_flow("setup")
-        self.notifier.ready(_("table {table} ready").format(table=self.config.table.id))
+        # READY once the screen is drawn: systemd starts counting the watchdog from there.
+        self.call_after_refresh(self.notifier.ready, _("table {table} ready").format(table=self.config.table.id))
 
     def on_unmount(self) -> None:
         self.devices.stop()
@@ -113,7 +114,7 @@ class TableApp(App):
         lines = [f"[b]⚠ {escape(alert)}[/]" for alert in self.alerts]
         waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
         for alarm in waiting:
-            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(alarm.detail)}")
+            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm.detail))}")
         if lines:
             lines[0] += "  " + _("(# acknowledges)")
         urgent = bool(lines)

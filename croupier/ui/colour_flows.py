@@ -30,10 +30,10 @@ async def assign(app) -> None:
                           [(text.colour_name(c), c) for c in state.free_colours()])
     if colour is None:
         return
-    minimum = text.money(state.minimum, app.config.table.currency)
+    values = ", ".join(text.money(v) for v in sorted({state.minimum, *state.posted_values}))
     value = await number(app, _("Value of a {colour} chip").format(colour=text.colour_name(colour)),
-                         _("Value:"), note=_("The table minimum is {minimum}").format(minimum=minimum),
-                         least=1)
+                         _("Value:"), note=_("Values at this table ({currency}): {values}").format(
+                             currency=app.config.table.currency, values=values), least=1)
     if value is None:
         return
     chips = await number(app, _("Chips for {colour}").format(colour=text.colour_name(colour)), _("Chips:"), least=1)

@@ -20,7 +20,7 @@ class ColoursPanel(Static):
             bets = f" · {_('bets')}: " + ", ".join(f"{text.position(s.bet)}×{s.chips}" for s in stakes) if stakes else ""
             idle = f" · {_('idle {spins}').format(spins=account.idle_spins)}" if account.idle_spins else ""
             lines.append(
-                f"[b]{escape(text.colour_name(colour)):<8}[/] {escape(account.player)} · "
+                f"[b]{escape(text.colour_name(colour)):<10}[/] {escape(account.player)} · "
                 f"{text.money(Decimal(account.chip_value), currency)} · "
                 + _("{chips} chips").format(chips=text.chips(account.held)) + escape(bets) + idle
             )

@@ -2,6 +2,7 @@
 colour names, bet positions, chips and money, each through the table's language (croupier.i18n)."""
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -59,8 +60,9 @@ POSITION_NAMES = {
     "voisins": N_("voisins du zéro"), "tiers": N_("tiers du cylindre"), "orphelins": N_("orphelins"),
     "zero-spiel": N_("jeu zéro"), "nassa": N_("nassa"),
 }
-# The colour of a number's panel: the number's own, with white digits on it.
-NUMBER_STYLE = {"red": "bold white on red", "black": "bold white on black", "green": "bold white on green"}
+# A number in its colour: white on red or green; black numbers black on white, since the screen's
+# own background is black.
+NUMBER_STYLE = {"red": "bold white on red", "black": "bold black on white", "green": "bold white on green"}
 
 
 def phase(value: Phase) -> str:
@@ -69,6 +71,15 @@ def phase(value: Phase) -> str:
 
 def alarm(kind: AlarmKind) -> str:
     return _(ALARMS[kind])
+
+
+def alarm_detail(detail: str) -> str:
+    """An alarm's detail as the table recorded it, in English: shown whole in English, and only the
+    rule it cites in another language (the title is already translated)."""
+    if language() == "en":
+        return detail
+    cited = re.search(r"\(([^()]*)\)\s*$", detail)
+    return cited.group(1) if cited else ""
 
 
 def void_reason(reason: VoidReason) -> str:

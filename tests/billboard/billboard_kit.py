@@ -15,7 +15,8 @@ def at(minutes: float) -> datetime:
 
 def opened() -> ev.TableOpened:
     return ev.TableOpened(time=at(0), profile="pt-americana", minimum=Decimal("5"), colours=("red", "blue", "green"),
-                          balls=BALLS, ball_in_play="A", croupier="Ana", by="Ana")
+                          balls=BALLS, ball_in_play="A", croupier="Ana", posted_values=(Decimal(20), Decimal(10)),
+                          by="Ana")
 
 
 def spin(number: int, spin_no: int, minutes: float) -> list[ev.Event]:

@@ -35,6 +35,7 @@ async def test_it_shows_the_table_and_follows_new_results(tmp_path):
         assert "Last 2 spins" in text and "Red 50%  Black 50%  Zero 0%" in text  # 5 red, 17 black
         assert "Plein" in text and "150.00" in text  # PT-A 32: 30 x the 5 minimum
         assert "blue" in text and "10.00" in text  # the value board (PT-A 9)
+        assert "Values available: 5.00 · 10.00 · 20.00" in text  # the minimum and the values posted
         write(path, spins([0], first_spin=3, minutes=4)[:2])  # launched, no more bets
         await pilot.pause(0.2)
         assert "No more bets" in screen_text(app)

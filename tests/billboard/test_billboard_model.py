@@ -79,4 +79,5 @@ def test_limits_follow_the_minimum_and_the_value_board_the_colours():
     board.apply(ev.LimitsChanged(time=at(2), minimum=Decimal(10), previous=Decimal(5), reason="busy", by="Marta"))
     assert board.limits()["plein"] == (Decimal(10), Decimal(300))
     assert board.colour_values() == [("blue", Decimal(10))]
+    assert board.posted_values() == [Decimal(10), Decimal(20)]  # the new minimum is one of them
     assert board.announcement.kind == "limits"
