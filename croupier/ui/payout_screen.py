@@ -118,7 +118,7 @@ class PayoutScreen(KeypadScreen[None]):
             pays = _("pays {chips}").format(chips=text.chips(won)) if won else (
                 _("returns {chips}").format(chips=text.chips(kept)) if kept and not won and row.category == "simple"
                 and self.sheet.number == 0 else "")
-            widget.update(f"{escape(category):<15}{escape(text.position(row.spec)):<22}{chips:>6}  {pays} {note}")
+            widget.update(f"{escape(category):<16}{escape(text.position(row.spec)):<22}{chips:>5}  {pays} {note}")
             widget.set_class(row is current, "current")
             if row is current:
                 widget.scroll_visible(animate=False)

@@ -69,9 +69,9 @@ async def test_zero_lists_the_simple_chances_where_they_come_back_in_part(staffe
         async with app.run_test(size=(80, 24)) as pilot:
             await result(pilot, "0")
             text = screen_text(app)
-            assert "Simple chances red" in text and "high (19-36)" in text
+            assert "Simple chances  red" in text and "high (19-36)" in text
             await press(pilot, "4")  # PT-B 30 pays the simple chances first: 4 chips on red
-            (line,) = [line for line in screen_text(app).splitlines() if "Simple chances red" in line]
+            (line,) = [line for line in screen_text(app).splitlines() if "Simple chances  red" in line]
             assert line.split() == ["Simple", "chances", "red", "4_", "returns", "2"]
 
 
