@@ -97,6 +97,9 @@ def render(report: dict) -> str:
     add(f"Totals: staked {totals['staked_money']}, paid {totals['paid_money']}, players' net "
         f"{totals['players_net_money']}; direction repeats {totals['direction_repeats']}, breaches "
         f"{totals['breaches']}, alarms open {totals['alarms_open']}")
+    statistics = report["statistics"]
+    add("")
+    add(f"Wheel statistics ({statistics['spins']} spins): {statistics['chi_square']['plain']}")
     head = report["head"]
     add(f"Journal head: event {head['event']}, sha256 {head['sha256']}")
     return "\n".join(lines) + "\n"

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from typing import TextIO
 from decimal import Decimal
 from fractions import Fraction
 
+from croupier.rules.profiles import ProfileError, load_profile
+from croupier.stats import summary
+from croupier.stats.spins import CountedSpin
 from croupier.table.events import AlarmKind
 
 REPORT_KINDS = (
@@ -65,6 +69,11 @@ class SpinList(Sequence):
     def __len__(self) -> int:
         return len(self._rows)
 
+    def counted(self) -> Iterator[CountedSpin]:
+        """The spins as the wheel statistics take them, with corrected numbers."""
+        for spin, number, _source, time, _ball, croupier, direction, *_ in self._rows:
+            yield CountedSpin(number, croupier, direction, None, datetime.fromisoformat(time))
+
     def __getitem__(self, at):
         if isinstance(at, slice):
             return [self[i] for i in range(*at.indices(len(self)))]
@@ -104,6 +113,14 @@ class _Colour:
         }
 
 
+def _numbering(profile_id: str | None) -> str:
+    """The wheel numbering of the profile in force; French when the journal names none we know."""
+    try:
+        return load_profile(profile_id).numbering if profile_id else "french"
+    except ProfileError:
+        return "french"
+
+
 def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> dict:
     """The report of the journal whose REPORT_KINDS records are given, in order."""
     spins = SpinList()
@@ -113,6 +130,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
     alarms: dict[int, dict] = {}
     ledger: list[_Colour] = []
     in_play: dict[str, _Colour] = {}
+    profile = None  # the profile in force at the end, for the wheel's numbering
 
     for seq, r in records:
         kind = r["kind"]
@@ -161,8 +179,10 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
         elif kind == "late-chips-exchanged":
             late_chips.append({k: r[k] for k in ("time", "colour", "chips", "chip_value", "amount", "by")})
         elif kind in ("limits-changed", "profile-changed"):
+            profile = r.get("profile", profile)
             limits.append({"kind": kind, **{k: v for k, v in r.items() if k != "kind"}})
         elif kind in ("table-opened", "table-closed"):
+            profile = r.get("profile", profile)
             tables.append({"kind": kind, "time": r["time"], "by": r["by"],
                            **({"profile": r["profile"], "minimum": r["minimum"], "sensor_only": r["sensor_only"]}
                               if kind == "table-opened" else {})})
@@ -188,6 +208,8 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
         "colour_ledger": statements,
         "late_chips": late_chips,
         "winning_bets_rebuilt": rebuilt,
+        # The same wheel-integrity summary the review app shows, over every counted spin.
+        "statistics": summary(spins.counted(), _numbering(profile)),
         "totals": {
             "spins": len(spins), "voids": len(voids), "corrections": len(corrections),
             "direction_repeats": len(repeats), "ball_swaps": len(swaps), "reliefs": len(reliefs),

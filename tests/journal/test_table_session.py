@@ -146,3 +146,22 @@ def test_report_on_a_missing_or_foreign_file_fails_clearly(tmp_path, capsys):
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
     assert cli(["report", "--db", str(other)]) == 2
     assert "not a croupier journal" in capsys.readouterr().err
+
+
+def test_the_report_carries_the_wheel_statistics_of_the_counted_spins(tmp_path, capsys):
+    from scipy.stats import chisquare
+
+    numbers = [17, 0, 32, 5, 26, 11, 8, 23] * 5 + [17] * 6  # 17 comes up far too often
+    path = tmp_path / "j.db"
+    session = write_shift(path, numbers=numbers)
+    session.correct_result(spin=len(numbers), number=4, reason="the dolly was on 4", by="Boss", pin="9000")
+    session.close()
+    assert cli(["report", "--db", str(path), "--json"]) == 0
+    statistics = json.loads(capsys.readouterr().out)["statistics"]
+    counted = numbers[:-1] + [4]  # the correction stands, the void spin never counts
+    expected = chisquare([counted.count(n) for n in range(37)])
+    assert statistics["spins"] == len(counted)
+    assert statistics["chi_square"]["statistic"] == pytest.approx(expected.statistic)
+    assert statistics["chi_square"]["p_value"] == pytest.approx(expected.pvalue, rel=1e-6)
+    assert cli(["report", "--db", str(path)]) == 0
+    assert "Wheel statistics (46 spins)" in capsys.readouterr().out
