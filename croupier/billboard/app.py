@@ -17,6 +17,7 @@ from croupier.journal.store import JournalError
 from croupier.rules.wheel import colour
 from croupier.table.clock import Clock, SystemClock
 from croupier.ui import text
+from croupier.ui.big_digits import big
 
 POLL_S = 0.5
 SHOWN_FOR = timedelta(minutes=2)  # how long a ball change or new limits stay announced
@@ -30,6 +31,7 @@ class BillboardApp(App):
     CSS_PATH = "billboard.tcss"
     TITLE = "croupier billboard"
     ENABLE_COMMAND_PALETTE = False
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # a tall screen gets the five-row number
 
     def __init__(self, path: str | Path, *, table_name: str = "", currency: str = "EUR", clock: Clock | None = None,
                  poll_s: float = POLL_S) -> None:
@@ -46,6 +48,7 @@ class BillboardApp(App):
         with Horizontal(id="bb-top"):
             with Vertical(id="bb-number"):
                 yield Digits("", id="bb-digits")
+                yield Static("", id="bb-big")
                 yield Static("", id="bb-caption")
             with Vertical(id="bb-side"):
                 yield Static("", id="bb-last")
@@ -87,12 +90,13 @@ class BillboardApp(App):
         self.query_one("#bb-title", Static).update(f"[b]{escape(self.table_name)}[/]  {text.phase(state.phase)}")
         number = self.query_one("#bb-number", Vertical)
         number.remove_class("red", "black", "green")
+        shown = "" if board.last is None else f"{board.last:>2}"
+        self.query_one("#bb-digits", Digits).update(shown)
+        self.query_one("#bb-big", Static).update(big(shown) if shown else "")
         if board.last is None:
-            self.query_one("#bb-digits", Digits).update("")
             self.query_one("#bb-caption", Static).update("")
         else:
             number.add_class(colour(board.last))
-            self.query_one("#bb-digits", Digits).update(str(board.last))
             self.query_one("#bb-caption", Static).update(text.colour_name(colour(board.last)))
         last = " ".join(text.number_markup(n) for n in board.last_numbers())
         self.query_one("#bb-last", Static).update(_("Last numbers") + "\n" + (last or "—"))

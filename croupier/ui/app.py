@@ -215,7 +215,7 @@ class TableApp(App):
     # --- messages from the threads and the session ---------------------------------------------
 
     def on_wheel_report(self, message: WheelReport) -> None:
-        from croupier.wheel.events import BallPosition, LinkStatus
+        from croupier.wheel.events import BallPosition, LinkStatus, WheelResult
 
         event = message.event
         if isinstance(event, LinkStatus):
@@ -223,6 +223,10 @@ class TableApp(App):
         elif isinstance(event, BallPosition) and not event.in_previous_pocket and event.expected is not None:
             self.say(_("The ball is in pocket {pocket}: it goes back in {expected} (PT-A 22)").format(
                 pocket=event.pocket, expected=event.expected), error=True)
+        elif isinstance(event, WheelResult) and self.voided:
+            # PT-A 22: the croupier declared this launch void; where its ball stopped does not count.
+            self.say(_("The wheel says {number}: not counted, the spin is void").format(number=event.number))
+            return
         try:
             self.sensor.handle(event)
         except Refused as refusal:

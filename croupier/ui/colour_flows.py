@@ -30,7 +30,7 @@ async def assign(app) -> None:
                           [(text.colour_name(c), c) for c in state.free_colours()])
     if colour is None:
         return
-    values = ", ".join(text.money(v) for v in sorted({state.minimum, *state.posted_values}))
+    values = " · ".join(text.money(v) for v in sorted({state.minimum, *state.posted_values}))
     value = await number(app, _("Value of a {colour} chip").format(colour=text.colour_name(colour)),
                          _("Value:"), note=_("Values at this table ({currency}): {values}").format(
                              currency=app.config.table.currency, values=values), least=1)

@@ -9,6 +9,7 @@ from croupier.i18n import _
 from croupier.rules.wheel import colour
 from croupier.table.state import Spin
 from croupier.ui import text
+from croupier.ui.big_digits import big
 
 COLOUR_CLASSES = ("red", "black", "green", "none")
 
@@ -16,6 +17,7 @@ COLOUR_CLASSES = ("red", "black", "green", "none")
 class WinningNumber(Vertical):
     def compose(self) -> ComposeResult:
         yield Digits("--", id="winning-digits")
+        yield Static("", id="winning-big")  # shown instead of the Digits on a tall screen
         yield Static("", id="winning-caption")
 
     def on_mount(self) -> None:
@@ -27,9 +29,10 @@ class WinningNumber(Vertical):
         name = "none" if spin is None else colour(spin.number)
         self.remove_class(*COLOUR_CLASSES)
         self.add_class(name)
+        shown = "--" if spin is None else f"{spin.number:>2}"
+        digits.update(shown)
+        self.query_one("#winning-big", Static).update(big(shown))
         if spin is None:
-            digits.update("--")
             caption.update(_("no result yet"))
             return
-        digits.update(f"{spin.number:>2}")
         caption.update(_("{colour} · spin {spin}").format(colour=text.colour_name(name), spin=spin.spin))

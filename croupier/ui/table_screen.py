@@ -40,6 +40,8 @@ from croupier.ui.status_panel import TableStatus
 
 
 class TableScreen(KeypadScreen[None]):
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # the 80x24 console; the 1024x600 panel
+
     def __init__(self, *, show_board: bool = False) -> None:
         super().__init__(id="table")
         self.show_board = show_board

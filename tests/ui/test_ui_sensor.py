@@ -94,3 +94,17 @@ async def test_results_arrive_from_a_simulated_wheel_on_a_pseudo_terminal(sessio
         assert session.state.last_result.number == 19
         assert "Payouts ·  19  red" in screen_text(app)
     assert not simulator.running
+
+
+async def test_the_wheels_result_of_a_launch_declared_void_does_not_count(session, config):
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await report(pilot, LinkStatus(True, 0.0, "open"), state(WheelPhase.PLACE_BETS),
+                     state(WheelPhase.BALL_IN_RIM, t=1))
+        await press(pilot, "a", "3")  # golpe nulo: a foreign object in the wheel (PT-A 22)
+        await report(pilot, state(WheelPhase.NO_MORE_BETS, t=2), WheelResult(11, 3.0, 7, CW, "number-line"))
+        assert session.state.last_result is None and session.state.spin == 1
+        assert "The wheel says 11: not counted, the spin is void" in screen_text(app)
+        await report(pilot, state(WheelPhase.PLACE_BETS, game=8, t=4), state(WheelPhase.BALL_IN_RIM, game=8, t=5),
+                     WheelResult(26, 6.0, 8, CW, "number-line"))
+        assert session.state.last_result.number == 26 and session.state.last_result.spin == 1
