@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 
 from croupier.stats.spins import POCKETS
+from croupier.stats.words import counted
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 EXPECTED_MARK = "┊"
@@ -41,5 +42,6 @@ def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 
             bar = bar[:mark] + expected_mark + bar[mark + 1:]
         z = (count - expected) / spread if spread else 0.0
         lines.append(f"{number:>6}  {bar[:width + 1]:{width + 1}} {count:>7}  {z:+5.1f}")
-    lines.append(f"{'':>6}  {expected_mark} = {expected:,.1f} spins per pocket on a fair wheel ({total:,} spins)")
+    lines.append(f"{'':>6}  {expected_mark} = {expected:,.1f} spins per pocket on a fair wheel "
+                 f"({counted(total, 'spin')})")
     return "\n".join(lines)

@@ -21,6 +21,7 @@ from croupier.stats.power import biased, spins_for_binomial_test, spins_for_chi_
 from croupier.stats.sectors import SECTOR_WIDTHS, sector_split, sliding_sectors
 from croupier.stats.signature import dealer_signatures
 from croupier.stats.spins import POCKETS, checked_number, direction_name
+from croupier.stats.words import counted
 
 ALPHA = 0.05
 POWER = 0.80
@@ -36,8 +37,14 @@ def _p(value: float) -> str:
 
 
 def _about(spins: int) -> str:
-    """A sample size to two significant figures: the power calculation is no more precise."""
-    return f"{round(spins, 1 - len(str(spins))):,}" if spins >= 100 else str(spins)
+    """A sample size rounded up to two significant figures (61,929 -> 62,000), up so that the
+    figure shown never promises the power at fewer spins than it takes."""
+    step = 10 ** max(0, len(str(spins)) - 2)
+    return f"{-(-spins // step) * step:,}"
+
+
+def _degrees(df: int) -> str:
+    return counted(df, "degree of freedom", "degrees of freedom")
 
 
 def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: float, bias_on: str) -> str:
@@ -46,11 +53,11 @@ def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: floa
     if flagged:
         return f"Evidence of bias (p = {_p(p_value)}, below {alpha:g})."
     if spins < needed:
-        return (f"No sign of bias (p = {_p(p_value)}), but {spins:,} spins are too few to mean much: "
-                f"a {BIAS:.0%} bias on {bias_on} needs about {_about(needed)} spins to be seen "
-                f"{POWER:.0%} of the time.")
-    return (f"No sign of bias (p = {_p(p_value)}); with {spins:,} spins a {BIAS:.0%} bias on "
-            f"{bias_on} would have been seen {POWER:.0%} of the time.")
+        return (f"No sign of bias (p = {_p(p_value)}), but {counted(spins, 'spin')} "
+                f"{'is' if spins == 1 else 'are'} too few to mean much: a {BIAS:.0%} bias on {bias_on} needs "
+                f"about {_about(needed)} spins to be seen at least {POWER:.0%} of the time.")
+    return (f"No sign of bias (p = {_p(p_value)}); with {counted(spins, 'spin')} a {BIAS:.0%} bias on "
+            f"{bias_on} would have been seen at least {POWER:.0%} of the time.")
 
 
 @lru_cache(maxsize=64)
@@ -68,7 +75,7 @@ def _chi_square_section(counts: list[int], alpha: float) -> dict:
     spins = sum(counts)
     needed = _needed_chi_square(UNIFORM, frozenset({0}), alpha)
     flagged = spins > 0 and test.p_value < alpha
-    words = (f"Chi-square over the 37 pockets: {test.statistic:.1f} with {test.df} degrees of freedom. "
+    words = (f"Chi-square over the 37 pockets: {test.statistic:.1f} with {_degrees(test.df)}. "
              + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket"))
     if 0 < spins < 5 * POCKETS:
         words += f" Below {5 * POCKETS} spins (5 per pocket) the p-value is only a rough guide."
@@ -83,10 +90,10 @@ def _numbers_section(counts: list[int], alpha: float) -> dict:
     flagged = [row for row in rows if spins and row.p_adjusted < alpha]
     extreme = min(rows, key=lambda row: (row.p_adjusted, -abs(row.z)))
     if flagged:
-        listed = ", ".join(f"{row.number} ({row.count} times, z = {row.z:+.1f})" for row in flagged)
+        listed = ", ".join(f"{row.number} ({counted(row.count, 'time')}, z = {row.z:+.1f})" for row in flagged)
         words = f"Numbers out of line after Holm's correction for 37 tests: {listed}."
     else:
-        words = (f"Most unusual number: {extreme.number}, {extreme.count} times for {extreme.expected:.1f} "
+        words = (f"Most unusual number: {extreme.number}, {counted(extreme.count, 'time')} for {extreme.expected:.1f} "
                  f"expected (z = {extreme.z:+.1f}, Holm-corrected over 37 numbers). "
                  + _verdict(False, spins, needed, extreme.p_adjusted, alpha, "one pocket"))
     return {
@@ -104,8 +111,8 @@ def _max_count_section(counts: list[int], alpha: float) -> dict:
     needed = _needed_proportion(1 / POCKETS, alpha / POCKETS, False)
     flagged = spins > 0 and test.p_value < alpha
     numbers = " and ".join(str(n) for n in test.numbers)
-    words = (f"Most frequent: {numbers}, {test.count} times for {test.expected:.1f} expected; the chance that "
-             f"some pocket of a fair wheel reaches that is at most {_p(test.p_value)}. "
+    words = (f"Most frequent: {numbers}, {counted(test.count, 'time')} for {test.expected:.1f} expected; "
+             f"the chance that some pocket of a fair wheel reaches that is at most {_p(test.p_value)}. "
              + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket"))
     return {"numbers": list(test.numbers), "count": test.count, "expected": test.expected,
             "p_value": test.p_value, "p_value_lower": test.p_value_lower, "flagged": flagged,
@@ -120,7 +127,7 @@ def _sectors_section(counts: list[int], wheel_order: Sequence[int], alpha: float
     flagged = [w for w in windows if spins and w.p_adjusted < alpha]
     top = windows[0]
     pockets = "-".join(str(n) for n in top.pockets)
-    words = (f"Most unusual run of adjacent pockets: {pockets}, {top.count} times for {top.expected:.1f} "
+    words = (f"Most unusual run of adjacent pockets: {pockets}, {counted(top.count, 'time')} for {top.expected:.1f} "
              f"expected (Bonferroni-corrected over {tests} overlapping runs of "
              f"{SECTOR_WIDTHS[0]} to {SECTOR_WIDTHS[-1]} pockets). "
              + _verdict(bool(flagged), spins, needed, top.p_adjusted, alpha,
@@ -141,8 +148,9 @@ def _split_section(counts: list[int], sectors: Mapping[str, frozenset[int]], alp
     needed = _needed_chi_square(null, frozenset({cells.index(smallest)}), alpha)
     flagged = spins > 0 and test.p_value < alpha
     shares = ", ".join(f"{cell.name} {cell.count} ({cell.expected:.1f} expected)" for cell in cells)
-    words = (f"Sectors: {shares}; chi-square {test.statistic:.2f} with {test.df} degrees of freedom. "
-             + _verdict(flagged, spins, needed, test.p_value, alpha, f"{smallest.name} ({smallest.pockets} pockets)"))
+    words = (f"Sectors: {shares}; chi-square {test.statistic:.2f} with {_degrees(test.df)}. "
+             + _verdict(flagged, spins, needed, test.p_value, alpha,
+                        f"{smallest.name} ({counted(smallest.pockets, 'pocket')})"))
     return {"cells": {cell.name: {"pockets": cell.pockets, "count": cell.count, "expected": cell.expected}
                       for cell in cells},
             "statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
@@ -157,8 +165,9 @@ def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wh
     for group in groups:
         flagged = group.p_adjusted < alpha
         who = f"{group.croupier or 'unknown croupier'}, {group.direction or 'unknown direction'}"
-        words = (f"{who}: {group.spins:,} spins, commonest distance {group.commonest_distance} pockets on "
-                 f"(chi-square {group.test.statistic:.1f}, {group.test.df} degrees of freedom). "
+        words = (f"{who}: {counted(group.spins, 'spin')}, "
+                 f"commonest distance {counted(group.commonest_distance, 'pocket')} on "
+                 f"(chi-square {group.test.statistic:.1f}, {_degrees(group.test.df)}). "
                  + _verdict(flagged, group.spins, needed, group.p_adjusted, alpha,
                             f"a quarter of the wheel ({SIGNATURE_SECTOR_WIDTH} pockets) from the previous result"))
         rows.append({"croupier": group.croupier, "direction": group.direction, "spins": group.spins,
@@ -173,8 +182,9 @@ def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wh
         words = "Dealer signature found for " + "; ".join(
             f"{row['croupier']} ({row['direction']}, corrected p = {_p(row['p_adjusted'])})" for row in flagged_groups) + "."
     else:
-        words = (f"No dealer signature among {len(rows)} croupier and direction groups (Holm's correction). "
-                 f"Each group needs about {_about(needed)} spins to see a {BIAS:.0%} bias toward a quarter of the wheel.")
+        words = (f"No dealer signature among {counted(len(rows), 'croupier and direction group')} (Holm's correction). "
+                 f"Each group needs about {_about(needed)} spins to see a {BIAS:.0%} bias toward a quarter of the wheel "
+                 f"at least {POWER:.0%} of the time.")
     return {"correction": "holm", "groups": rows, "spins_needed": needed, "plain": words}
 
 

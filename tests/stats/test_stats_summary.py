@@ -2,6 +2,7 @@
 one, honest about how many spins it needs, and JSON-able."""
 import json
 import random
+import re
 from datetime import datetime, timedelta
 
 import pytest
@@ -153,3 +154,37 @@ def test_counted_spins_from_journal_records_take_the_corrected_number():
     assert spins[0].time == datetime.fromisoformat("2025-09-16T20:03:30+00:00")
     with pytest.raises(ValueError, match="event 3: corrects spin 9, which has no recorded result"):
         counted_spins([(3, {"kind": "result-corrected", "spin": 9, "number": 1})])
+
+
+def every_text(result) -> list[str]:
+    texts = [result[family]["plain"] for family in FAMILIES if result[family]]
+    return texts + [group["plain"] for group in result["signature"]["groups"]]
+
+
+def test_one_of_anything_is_said_in_the_singular(french_ring):
+    from croupier.stats import wheel_chart
+
+    # Two spins by one croupier, the second one pocket on from the first: the signature group then
+    # holds 1 spin at a distance of 1 pocket, and every pocket came up at most 1 time.
+    first = french_ring[10]
+    result = summary([CountedSpin(first, "ana", "clockwise"), CountedSpin(french_ring[11], "ana", "clockwise")])
+    one_spin = summary([CountedSpin(first, "ana", "clockwise")])
+    texts = every_text(result) + every_text(one_spin) + [wheel_chart(one_spin["counts"], french_ring)]
+    for text in texts:
+        assert re.search(r"\b1 (spins|times|pockets|groups|degrees)\b", text) is None, text
+        assert "1 spin are" not in text, text
+    assert "1 spin is too few to mean much" in one_spin["numbers"]["plain"]
+    assert f"Most unusual number: {first}, 1 time for" in one_spin["numbers"]["plain"]
+    group = result["signature"]["groups"][0]["plain"]
+    assert "ana, clockwise: 1 spin, commonest distance 1 pocket on" in group
+    assert "among 1 croupier and direction group " in result["signature"]["plain"]
+    assert "(1 spin)" in wheel_chart(one_spin["counts"], french_ring)
+
+
+def test_the_spins_a_text_says_are_needed_are_never_fewer_than_the_figure(french_ring):
+    result = summary(sector_biased_spins(3, 500, french_ring, set(), 0.0))
+    for family in ("chi_square", "numbers", "max_count", "sectors", "sector_split"):
+        section = result[family]
+        said = int(re.search(r"needs about ([\d,]+) spins", section["plain"]).group(1).replace(",", ""))
+        # Rounded up to two significant figures: at most one unit of the second figure above.
+        assert section["spins_needed"] <= said < section["spins_needed"] * 1.1, (family, said)
