@@ -60,19 +60,17 @@ class TableApp(App):
         self.notifier = notifier or Notifier(environ={})
         self.devices = devices or Devices()
         self.banner = banner
-        self.payout_sheets: dict = {}  # spin -> its PayoutSheet, while its payouts are under way
+        self.payout_sheet = None  # the PayoutSheet of the result being paid, kept while away from it
         self.alerts: list[str] = []  # screen alerts waiting for the croupier's acknowledgement
-        self.sensor = None
+        from croupier.commands.run import SensorTable  # wheel events as table commands, as `croupier run` records them
+
+        self.sensor = SensorTable(session)
         self._unsubscribe = None
-        self._last_alarm_count = 0
         self._shown_time: tuple | None = None
 
     # --- life ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        from croupier.commands.run import SensorTable
-
-        self.sensor = SensorTable(self.session)
         self.table_screen = TableScreen(show_board=self.show_board)
         self.push_screen(self.table_screen)
         self._unsubscribe = self.session.subscribe(lambda event, state: self.post_message(TableRecorded(event, state)))
@@ -86,7 +84,7 @@ class TableApp(App):
         if self.needs_setup():
             self.start_flow("setup")
         # READY once the screen is drawn: systemd starts counting the watchdog from there.
-        self.call_after_refresh(self.notifier.ready, _("table {table} ready").format(table=self.config.table.id))
+        self.call_after_refresh(self.notifier.ready, f"table {self.config.table.id} ready")
 
     def on_unmount(self) -> None:
         self.devices.stop()
@@ -167,11 +165,14 @@ class TableApp(App):
             self.say(_("Refused: {reason}").format(reason=refusal), error=True)
             return None
         except JournalError as exc:
-            log.error("journal: %s", exc)
-            self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
+            self.journal_failed(exc)
             return None
         self.say("")
         return events
+
+    def journal_failed(self, exc: JournalError) -> None:
+        log.error("journal: %s", exc)
+        self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
 
     def record_result(self, number: int) -> None:
         """A number typed and confirmed with the keypad rule: entered, then confirmed."""
@@ -233,7 +234,7 @@ class TableApp(App):
             log.warning("wheel event not recorded: %s", refusal)
             self.say(_("Wheel: {reason}").format(reason=refusal), error=True)
         except JournalError as exc:
-            self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
+            self.journal_failed(exc)
         self.table_screen.show()
 
     def on_keypad_pressed(self, message: KeypadPressed) -> None:
@@ -246,14 +247,15 @@ class TableApp(App):
         board = self.board.update(event, state)
         if self.board_output is not None:
             self.board_output(board)
+        if isinstance(event, (ev.ResultRecorded, ev.SpinVoided)):
+            self.table_screen.entry.reset()  # a number half typed for this spin means nothing now
         if isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
             where = _("ball back in pocket {number}").format(number=event.put_back) if event.put_back is not None else ""
             self.alerts.append(_("Void spin (sensor): {reason}").format(reason=text.void_reason(event.reason))
                                + (f" · {where}" if where else ""))
-        alarms = len(state.alarms) + len(self.alerts)
-        if isinstance(event, ev.AlarmRaised) or alarms > self._last_alarm_count:
             self.bell()
-        self._last_alarm_count = alarms
+        elif isinstance(event, ev.AlarmRaised):
+            self.bell()
         if self.screen is self.table_screen:
             self.table_screen.show()
             if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING:
@@ -280,5 +282,5 @@ class TableApp(App):
         try:
             self.session.tick()
         except JournalError as exc:
-            self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
+            self.journal_failed(exc)
 

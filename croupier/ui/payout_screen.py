@@ -45,11 +45,12 @@ class PayoutScreen(KeypadScreen[None]):
         app = self.app
         state = app.session.state
         spin = state.last_result
-        self.sheet = app.payout_sheets.get(spin.spin)
-        if self.sheet is None:  # kept on the app: leaving the sheet and coming back keeps the counts
-            self.sheet = app.payout_sheets[spin.spin] = PayoutSheet(
-                spin.number, profile_of(state), state.minimum,
+        sheet = app.payout_sheet  # kept on the app: leaving the sheet and coming back keeps the counts
+        if sheet is None or sheet.spin != spin.spin:
+            sheet = app.payout_sheet = PayoutSheet(
+                spin.spin, spin.number, profile_of(state), state.minimum,
                 {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes)
+        self.sheet = sheet
         self.spin = spin
         self.query_one("#payout-title", Static).update(
             _("Payouts · {number} {colour} · spin {spin}").format(
@@ -107,7 +108,7 @@ class PayoutScreen(KeypadScreen[None]):
             if row.recorded is not None:
                 chips = f"{row.recorded}×"
                 note = _("recorded")
-            elif row is current and self.typed:
+            elif row == current and self.typed:
                 chips = self.typed + "_"
                 note = ""
             else:
@@ -115,12 +116,12 @@ class PayoutScreen(KeypadScreen[None]):
                 chips = str(count) if count else "·"
                 note = ""
             won, kept = payout.won_on(row.spec), payout.kept_on(row.spec)
+            # A losing bet that keeps part of its stake: simple chances on zero (PT-B 29 half back).
             pays = _("pays {chips}").format(chips=text.chips(won)) if won else (
-                _("returns {chips}").format(chips=text.chips(kept)) if kept and not won and row.category == "simple"
-                and self.sheet.number == 0 else "")
+                _("returns {chips}").format(chips=text.chips(kept)) if kept else "")
             widget.update(f"{escape(category):<16}{escape(text.position(row.spec)):<22}{chips:>5}  {pays} {note}")
-            widget.set_class(row is current, "current")
-            if row is current:
+            widget.set_class(row == current, "current")
+            if row == current:
                 widget.scroll_visible(animate=False)
         lines = []
         total = payout.total

@@ -64,8 +64,9 @@ class ColourPayout:
 class PayoutSheet:
     """Chips counted per colour and position for one result, and the payouts they make."""
 
-    def __init__(self, number: int, profile: Profile, minimum: Decimal, chip_values: dict[str, Decimal],
+    def __init__(self, spin: int, number: int, profile: Profile, minimum: Decimal, chip_values: dict[str, Decimal],
                  recorded: dict[str, tuple[Stake, ...]]) -> None:
+        self.spin = spin
         self.number = number
         self.profile = profile
         self.limits = table_limits(profile, minimum)

@@ -15,11 +15,9 @@ why not.
 """
 from __future__ import annotations
 
-from datetime import datetime
-
 from rich.markup import escape
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.widgets import Static
 
 from croupier.i18n import _
@@ -209,6 +207,3 @@ class TableScreen(KeypadScreen[None]):
             app.record("confirm_result", number=state.pending.number)
         elif state.phase is Phase.PAYING:
             app.open_payouts()
-
-    def clock_changed(self, now: datetime) -> None:
-        self.show()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from croupier.config import Config, StaffMember, default_config
 from croupier.session import TableSession
-from croupier.table.clock import FakeClock
 from croupier.table.events import Ball, Role
 
 PINS = {"Marta": "9000", "Ana": "1111", "Rui": "2222", "Ines": "3333"}
