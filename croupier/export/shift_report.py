@@ -10,7 +10,8 @@ from croupier.journal.store import Journal
 from croupier.review.croupiers import croupier_figures, croupier_table
 from croupier.review.ledger import colour_ledger, ledger_table
 from croupier.review.procedures import Table, procedure_tables
-from croupier.review.shift_statistics import entries_spins, profile_numbering, statistics_text
+from croupier.rules.profiles import numbering_of
+from croupier.review.shift_statistics import entries_spins, statistics_text
 from croupier.review.shifts import Shift, load_entries
 from croupier.rules.wheel import colour
 from croupier.table import events as ev
@@ -64,7 +65,7 @@ def shift_report_lines(journal: Journal, shift: Shift, printed: datetime) -> lis
                   croupier_table(croupier_figures(entries))]:
         lines += table_lines(table)
     lines += ["\f", "WHEEL-INTEGRITY STATISTICS", ""]
-    lines += statistics_text(entries_spins(entries), profile_numbering(shift.profile), shift.label,
+    lines += statistics_text(entries_spins(entries), numbering_of(shift.profile), shift.label,
                              ascii=True).splitlines()
     lines += ["", f"Head hash: {digest}"]
     return lines

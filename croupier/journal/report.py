@@ -15,7 +15,7 @@ from typing import TextIO
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.rules.profiles import ProfileError, load_profile
+from croupier.rules.profiles import numbering_of
 from croupier.stats import summary
 from croupier.stats.spins import CountedSpin
 from croupier.table.events import AlarmKind
@@ -113,14 +113,6 @@ class _Colour:
         }
 
 
-def _numbering(profile_id: str | None) -> str:
-    """The wheel numbering of the profile in force; French when the journal names none we know."""
-    try:
-        return load_profile(profile_id).numbering if profile_id else "french"
-    except ProfileError:
-        return "french"
-
-
 def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> dict:
     """The report of the journal whose REPORT_KINDS records are given, in order."""
     spins = SpinList()
@@ -209,7 +201,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
         "late_chips": late_chips,
         "winning_bets_rebuilt": rebuilt,
         # The same wheel-integrity summary the review app shows, over every counted spin.
-        "statistics": summary(spins.counted(), _numbering(profile)),
+        "statistics": summary(spins.counted(), numbering_of(profile)),
         "totals": {
             "spins": len(spins), "voids": len(voids), "corrections": len(corrections),
             "direction_repeats": len(repeats), "ball_swaps": len(swaps), "reliefs": len(reliefs),

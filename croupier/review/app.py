@@ -16,7 +16,8 @@ from croupier.review.procedures import procedure_tables
 from croupier.review.shifts import Shift, list_shifts, load_entries
 from croupier.review.spin_pane import SpinPane
 from croupier.review.spin_story import spin_story
-from croupier.review.shift_statistics import entries_spins, profile_numbering, statistics_text
+from croupier.rules.profiles import numbering_of
+from croupier.review.shift_statistics import entries_spins, statistics_text
 from croupier.review.statistics_pane import StatisticsPane
 from croupier.review.tables_pane import TablesPane
 from croupier.review.timeline import timeline
@@ -99,7 +100,7 @@ class ReviewApp(App):
             self.entries = []
             self._journal_line(f"CANNOT SHOW THIS SHIFT: {error}")
             return
-        self.numbering = profile_numbering(shift.profile)
+        self.numbering = numbering_of(shift.profile)
         self._journal_line()
         self.query_one(TimelinePane).show(timeline(self.entries))
         await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(self.entries))

@@ -5,19 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from croupier.journal.store import Entry
+from croupier.rules.profiles import numbering_of
 from croupier.rules.wheel import numbering as wheel_numbering
+from croupier.stats.words import counted
 from croupier.stats import SPIN_KINDS, CountedSpin, counted_spins, summary, wheel_chart
 from croupier.table.events import to_record
-
-
-def profile_numbering(profile_id: str | None) -> str:
-    """The wheel numbering of a profile; French when the profile is unknown to this program."""
-    from croupier.rules.profiles import load_profile
-
-    try:
-        return load_profile(profile_id).numbering if profile_id else "french"
-    except (ValueError, OSError):
-        return "french"
 
 
 def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
@@ -27,7 +19,7 @@ def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
 
 def statistics_text(spins: list[CountedSpin], numbering: str, scope: str, ascii: bool = False) -> str:
     result = summary(spins, numbering)
-    lines = [f"{scope}: {result['spins']:,} counted spins", ""]
+    lines = [f"{scope}: {counted(result['spins'], 'counted spin')}", ""]
     alerts = result["alerts"]
     lines.append("ALERT: " + ", ".join(alerts) if alerts else "No test raises an alert.")
     lines.append("")

@@ -474,3 +474,12 @@ def load_profile(profile_id: str = DEFAULT_PROFILE) -> Profile:
     if profile.id != profile_id:
         raise ProfileError(f"{profile_id}.toml: id: says {profile.id!r}, not {profile_id!r}")
     return profile
+
+
+def numbering_of(profile_id: str | None) -> str:
+    """The wheel numbering a journal's profile id stands for; French for one this program does not
+    know (a journal written by another version), so statistics still read in wheel order."""
+    try:
+        return load_profile(profile_id).numbering if profile_id else "french"
+    except ProfileError:
+        return "french"

@@ -165,3 +165,11 @@ def test_a_file_that_is_not_toml_is_named(tmp_path):
 def test_a_missing_file_is_named(tmp_path):
     with pytest.raises(ProfileError, match="nowhere.toml: cannot be read"):
         load_profile_file(tmp_path / "nowhere.toml")
+
+
+def test_a_journal_names_the_numbering_of_its_profile_even_one_this_program_does_not_know():
+    from croupier.rules.profiles import numbering_of
+
+    assert numbering_of("pt-americana") == "french"
+    assert numbering_of("pt-roleta-1999") == "french"  # written by another version: still wheel order
+    assert numbering_of(None) == "french"
