@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def write_config(folder: Path, text: str) -> str:
+    """A configuration file; its log goes nowhere (the tests' process keeps no log handler)."""
     path = folder / "croupier.toml"
-    path.write_text(text)
+    path.write_text(text + '\n[logging]\ndestination = "none"\n')
     return str(path)
 
 

@@ -81,3 +81,13 @@ async def test_the_launch_alternates_and_c_picks_the_other_way(table_app, sessio
         (alarm,) = session.state.alarms.values()
         assert alarm.acknowledged_by == "Ana"
         assert session.state.phase is Phase.SPINNING
+
+
+async def test_on_the_panel_the_number_is_five_rows_tall(table_app, session):
+    async with table_app.run_test(size=(128, 37)) as pilot:
+        await press(pilot, "enter", "8", "enter", "escape")  # 8, and back from the payout sheet
+        lines = screen_text(table_app).splitlines()
+        # an 8 in the block font: full, sides, full, sides, full (right-aligned: no tens)
+        column = lines[1].index("█")
+        assert [line[column:column + 5] for line in lines[1:6]] == ["█████", "█   █", "█████", "█   █", "█████"]
+        assert "black · spin 1" in lines[6]
