@@ -1,13 +1,11 @@
 """Bets recorded before the spin: announced bets (series, number and neighbours, finales) and the
-complete bet, per colour, checked against the table limits by the rules engine; they settle
-themselves when the result comes. A colour may take its bets back; winning bets disturbed on the
+complete bet, per colour, checked by the session against the table limits; they settle themselves
+when the result comes. A colour may take its bets back; winning bets disturbed on the
 layout are rebuilt from the record (`PT-A 31`)."""
 from __future__ import annotations
 
 from croupier.i18n import _
 from croupier.rules.announced import A_CHEVAL_PAIRS, SERIES
-from croupier.rules.bets import BetError, make_bet
-from croupier.rules.limits import ADJUSTED, REFUSED, check_player, table_limits
 from croupier.table.events import Stake
 from croupier.table.regulation import profile_of
 from croupier.ui import text
@@ -58,27 +56,15 @@ async def place(app) -> None:
     chips = await number(app, text.position(spec), _("Chips per unit:"), least=1, max_digits=3)
     if chips is None:
         return
-    state = app.session.state
-    profile, account = profile_of(state), state.accounts[colour]
-    try:
-        standing = [make_bet(s.bet, s.chips, colour, profile) for s in state.bets.get(colour, ())]
-        bet = make_bet(spec, chips, colour, profile)
-    except BetError as exc:
-        app.say(_("Refused: {reason}").format(reason=exc), error=True)
-        return
-    # The limits count everything the colour already has on the layout (PT-A 32).
-    check = check_player(standing + [bet], table_limits(profile, state.minimum), account.chip_value)[-1]
-    if check.status == REFUSED:
-        app.say(_("Refused: {reason}").format(reason=f"{check.message} ({check.rule})"), error=True)
-        return
-    played = check.played
-    if app.record("place_bets", colour=colour, stakes=(Stake(bet=played.spec, chips=played.chips),)) is None:
-        return
-    if check.status == ADJUSTED:
-        app.say(f"{check.message} ({check.rule})", error=True)
-    else:
-        app.say(_("{colour}: {bet} × {chips} recorded").format(colour=text.colour_name(colour),
-                                                                bet=text.position(played.spec), chips=played.chips))
+    # The session checks the bet against the profile and the limits (PT-A 32), counting what the
+    # colour has on the layout already; a bet over a maximum is refused, or cut down where the
+    # profile plays it to the maximum.
+    events = app.record("place_bets", colour=colour, stakes=(Stake(bet=spec, chips=chips),))
+    if events:
+        placed = events[-1]
+        app.say("; ".join(placed.notes) or _("{colour}: {bet} × {chips} recorded").format(
+            colour=text.colour_name(colour), bet=text.position(placed.stakes[0].bet), chips=placed.stakes[0].chips),
+            error=bool(placed.notes))
 
 
 async def withdraw(app) -> None:
