@@ -2,7 +2,7 @@
 (a top, b top right, c bottom right, d bottom, e bottom left, f top left, g middle)."""
 from hypothesis import given, strategies as st
 
-from conftest import closed_bets, launched, opened, paid, result, voided
+from board_kit import closed_bets, launched, opened, paid, result, voided
 from croupier.board.model import CHARACTER_SEGMENTS, DARK, BoardModel, board_for
 from croupier.table.state import INITIAL, apply, fold
 
