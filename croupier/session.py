@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from croupier.journal.store import Journal, JournalError
-from croupier.table import alarms, balls, bets, colours, cycle, relief, roles
+from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles
 from croupier.table.clock import Clock
 from croupier.table.codec import CodecError
 from croupier.table.commands import Command, execute, tick
@@ -156,6 +156,7 @@ class TableSession:
     confirm_result = _command(cycle.confirm_result)
     sensor_result = _command(cycle.sensor_result)
     payouts_done = _command(cycle.payouts_done)
+    record_payouts = _command(payouts.record_payouts)
     void_spin = _command(cycle.void_spin)
     correct_result = _command(cycle.correct_result)
     place_bets = _command(bets.place_bets)

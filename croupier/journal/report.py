@@ -24,7 +24,7 @@ REPORT_KINDS = (
     "table-opened", "table-closed", "limits-changed", "profile-changed", "result-recorded", "result-corrected",
     "spin-voided", "ball-swapped", "ball-replaced", "staff-relieved", "alarm-raised", "alarm-acknowledged",
     "alarm-cleared", "colour-assigned", "chips-issued", "colour-cashed-out", "late-chips-exchanged",
-    "winning-bets-rebuilt",
+    "winning-bets-rebuilt", "payouts-recorded",
 )
 BREACHES = (AlarmKind.RELIEF_OVERDUE.value, AlarmKind.BALL_SWAP_OVERDUE.value)
 
@@ -113,6 +113,13 @@ class _Colour:
         }
 
 
+def _settle(in_play: dict[str, _Colour], outcomes: Iterable[dict], sign: int = 1) -> None:
+    for outcome in outcomes:
+        colour = in_play.get(outcome["colour"])
+        if colour is not None:
+            colour.settle(outcome, sign)
+
+
 def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> dict:
     """The report of the journal whose REPORT_KINDS records are given, in order."""
     spins = SpinList()
@@ -130,18 +137,15 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
             spins.add(seq, r)
             if r["outcomes"]:
                 outcomes_of[r["spin"]] = r["outcomes"]
-                for outcome in r["outcomes"]:
-                    if outcome["colour"] in in_play:
-                        in_play[outcome["colour"]].settle(outcome)
+                _settle(in_play, r["outcomes"])
+        elif kind == "payouts-recorded":
+            # The winners counted on the layout after the result (the spin detail is in the review).
+            _settle(in_play, r["outcomes"])
         elif kind == "result-corrected":
             corrections.append({k: r[k] for k in ("spin", "previous", "number", "reason", "by", "time")})
             spins.correct(r["spin"], r["number"])
-            for outcome in outcomes_of.get(r["spin"], ()):
-                if outcome["colour"] in in_play:
-                    in_play[outcome["colour"]].settle(outcome, -1)
-            for outcome in r["outcomes"]:
-                if outcome["colour"] in in_play:
-                    in_play[outcome["colour"]].settle(outcome)
+            _settle(in_play, outcomes_of.get(r["spin"], ()), -1)
+            _settle(in_play, r["outcomes"])
             outcomes_of[r["spin"]] = r["outcomes"]
         elif kind == "spin-voided":
             voids.append({k: r[k] for k in ("spin", "reason", "time", "put_back", "source", "by")})

@@ -69,6 +69,8 @@ def colour_ledger(entries: Iterable[Entry]) -> list[ColourStatement]:
             case ev.ResultRecorded():
                 settled[event.spin] = event.outcomes
                 _settle(current, event.outcomes, 1)
+            case ev.PayoutsRecorded():
+                _settle(current, event.outcomes, 1)
             case ev.ResultCorrected():
                 # The spin is settled again on the corrected number: the first settlement is undone.
                 _settle(current, settled.get(event.spin, ()), -1)

@@ -23,6 +23,7 @@ class SpinStory:
     corrections: list[ev.ResultCorrected] = field(default_factory=list)
     bets: list[ev.BetsPlaced | ev.BetsWithdrawn] = field(default_factory=list)
     rebuilt: list[ev.WinningBetsRebuilt] = field(default_factory=list)
+    payouts: list[ev.PayoutsRecorded] = field(default_factory=list)  # the winners counted at the payouts
     chip_values: dict[str, Decimal] = field(default_factory=dict)  # colour -> value when settled
 
     @property
@@ -79,13 +80,23 @@ class SpinStory:
             out.append(f"winning bets rebuilt by {rebuilt.by} (PT-A 31): " + "; ".join(
                 f"{colour}: " + ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
                 for colour, stakes in rebuilt.stakes.items()))
-        for outcome in self.outcomes:
-            money = self.money(outcome)
-            paid = f" = {money:.2f}" if money is not None else ""
-            prison = f", {outcome.imprisoned} en prison" if outcome.imprisoned else ""
-            out.append(f"{outcome.colour}: staked {outcome.staked}, paid {outcome.won}{paid}, returned "
-                       f"{outcome.returned}, lost {outcome.lost}{prison}")
+        out += [self._outcome(outcome) for outcome in self.outcomes]
+        for payouts in self.payouts:
+            out.append(f"payouts recorded by {payouts.by}: " + ("; ".join(
+                f"{colour} " + ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
+                for colour, stakes in payouts.stakes.items()) or "no winner counted"))
+            out += [self._outcome(outcome, "  ") for outcome in payouts.outcomes]
+            out += [f"  {note}" for note in payouts.notes]
+            if payouts.played:
+                out.append(f"  played: {', '.join(payouts.played)}")
         return out
+
+    def _outcome(self, outcome: ev.ColourOutcome, indent: str = "") -> str:
+        money = self.money(outcome)
+        paid = f" = {money:.2f}" if money is not None else ""
+        prison = f", {outcome.imprisoned} en prison" if outcome.imprisoned else ""
+        return (f"{indent}{outcome.colour}: staked {outcome.staked}, paid {outcome.won}{paid}, returned "
+                f"{outcome.returned}, lost {outcome.lost}{prison}")
 
 
 def spin_story(entries: Iterable[Entry], spin: int) -> SpinStory:
@@ -111,4 +122,6 @@ def spin_story(entries: Iterable[Entry], spin: int) -> SpinStory:
                 story.bets.append(event)
             case ev.WinningBetsRebuilt():
                 story.rebuilt.append(event)
+            case ev.PayoutsRecorded():
+                story.payouts.append(event)
     return story

@@ -62,6 +62,10 @@ def describe(event: ev.Event) -> str:
         case ev.ResultRecorded():
             confirmed = f", confirmed by {event.confirmed_by}" if event.confirmed_by else ""
             return f"spin {event.spin}: result {_number(event.number)} ({event.source.value}{confirmed})"
+        case ev.PayoutsRecorded():
+            paid = "; ".join(f"{colour} " + ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
+                             for colour, stakes in event.stakes.items()) or "no winner counted"
+            return f"spin {event.spin}: payouts on {event.number} recorded by {event.by}: {paid}"
         case ev.PayoutsCompleted():
             return f"spin {event.spin}: payouts completed by {event.by}"
         case ev.SpinVoided():
@@ -102,7 +106,7 @@ def _colours(event: ev.Event) -> frozenset[str]:
     colour = getattr(event, "colour", None)
     if colour is not None:
         return frozenset({colour})
-    if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
+    if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected, ev.PayoutsRecorded)):
         return frozenset(outcome.colour for outcome in event.outcomes)
     if isinstance(event, ev.WinningBetsRebuilt):
         return frozenset(event.stakes)

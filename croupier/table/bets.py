@@ -78,24 +78,36 @@ def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[S
         raise Refused(f"{colour} is not in play: assign the colour before it bets")
     if not stakes:
         raise Refused("no bet given")
+    played, notes = within_limits(state, colour, stakes, standing=state.bets.get(colour, ()))
+    total = sum(bet.stake for bet in played)
+    if total > account.held:
+        raise Refused(f"{colour} holds {_chips(account.held)} chips, not the {total} these bets need")
+    return [BetsPlaced(time=now, spin=state.spin, colour=colour, stakes=as_stakes(played), notes=notes)]
+
+
+def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
+                  standing: tuple[Stake, ...] = ()) -> tuple[list[Bet], tuple[str, ...]]:
+    """`colour`'s `stakes` as they play, checked by the rules engine (offered, legal, within the
+    table limits with the profile's breach handling), and the notes of what was cut down. A
+    position's maximum counts what the colour has on it already, its `standing` bets (`PT-A 32`,
+    `RU 4.8`). Refused, naming every bet, when the limits refuse one."""
     profile = profile_of(state)
     try:
         new = [make_bet(stake.bet, stake.chips, colour, profile) for stake in stakes]
     except BetError as exc:
         raise Refused(str(exc)) from None
-    standing = _bets(state, {colour: state.bets.get(colour, ())})
-    # A position's maximum counts what the colour has on it already (PT-A 32, RU 4.8).
-    checks = check_player(standing + new, table_limits(profile, state.minimum), account.chip_value)[len(standing):]
+    before = _bets(state, {colour: standing})
+    checks = check_player(before + new, table_limits(profile, state.minimum),
+                          state.accounts[colour].chip_value)[len(before):]
     refused = [f"{check.message} ({check.rule})" for check in checks if check.status == REFUSED]
     if refused:
         raise Refused("; ".join(refused))
-    played = [check.played for check in checks]
-    total = sum(bet.stake for bet in played)
-    if total > account.held:
-        raise Refused(f"{colour} holds {_chips(account.held)} chips, not the {total} these bets need")
-    return [BetsPlaced(time=now, spin=state.spin, colour=colour,
-                       stakes=tuple(Stake(bet=bet.spec, chips=bet.chips) for bet in played),
-                       notes=tuple(f"{check.message} ({check.rule})" for check in checks if check.status == ADJUSTED))]
+    return ([check.played for check in checks],
+            tuple(f"{check.message} ({check.rule})" for check in checks if check.status == ADJUSTED))
+
+
+def as_stakes(played: list[Bet]) -> tuple[Stake, ...]:
+    return tuple(Stake(bet=bet.spec, chips=bet.chips) for bet in played)
 
 
 def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Event]:
@@ -113,7 +125,8 @@ def winning_stakes(state: TableState, spin: int | None = None) -> tuple[int, dic
         raise Refused("no recorded spin to rebuild" if spin is None
                       else f"spin {spin} is not among the last {len(state.recent)} results the table keeps")
     found: dict[str, tuple[Stake, ...]] = {}
-    for bet in _bets(state, recorded.stakes):
+    # The bets recorded before the spin, then the winning layout bets counted at the payouts.
+    for bet in _bets(state, recorded.stakes) + _bets(state, recorded.paid):
         won = tuple(Stake(bet=position.name, chips=chips) for position, chips in bet.units
                     if recorded.number in position.numbers)
         if won:

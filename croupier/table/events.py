@@ -245,6 +245,23 @@ class PayoutsCompleted(Event):
     by: str
 
 
+@_event("payouts-recorded")
+class PayoutsRecorded(Event):
+    """What the croupier paid each colour after a result (`PT-A 29-30`): the chips counted on its
+    winning positions (and, after zero, on the simple chances that come back in part), as they play
+    under the table limits, settled by the rules engine. Bets recorded before the spin were settled
+    with the result; a colour that lost on the layout is known only if the croupier marks it played."""
+
+    spin: int
+    number: int
+    stakes: dict[str, tuple[Stake, ...]]  # per colour, as they play: cut down to a maximum where the profile says so
+    outcomes: tuple[ColourOutcome, ...]
+    notes: tuple[str, ...] = ()  # what the limits cut down and handed back, and the rule
+    prison: dict[str, tuple[Stake, ...]] | None = None  # FR en prison: simple-chance chips held after zero
+    played: tuple[str, ...] = ()  # PT-A 12: the colours that bet this spin, winners included
+    by: str
+
+
 @_event("spin-voided")
 class SpinVoided(Event):
     """Golpe nulo (`PT-A 22`, `RU 4.14`, `SRIJ 23`): the spin does not count and bets stand."""

@@ -22,7 +22,7 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
-VERSION = 1  # of the snapshot layout; a snapshot of another version is ignored and refolded
+VERSION = 2  # of the snapshot layout; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -64,6 +64,7 @@ class Spin:
     wheel_game: int | None = None
     stakes: dict[str, tuple[Stake, ...]] = field(default_factory=dict)
     prison: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # en prison from the spin before
+    paid: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # winning layout bets counted at the payouts
     outcomes: tuple[ColourOutcome, ...] = ()
     corrected_from: int | None = None
 
@@ -151,6 +152,7 @@ class TableState:
     waiting: tuple[str, ...] = ()
     bets: dict[str, tuple[Stake, ...]] = field(default_factory=dict)
     prison: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # FR en prison
+    played: tuple[str, ...] = ()  # colours known to have bet on the spin being paid (PT-A 12)
     alarms: dict[int, Alarm] = field(default_factory=dict)  # raised and not yet cleared
     next_alarm: int = 1
     last_event_time: datetime | None = None
@@ -257,21 +259,44 @@ def _result_recorded(s: TableState, e: ev.ResultRecorded) -> TableState:
                 direction=e.direction, wheel_game=e.wheel_game, stakes=s.bets, prison=s.prison,
                 outcomes=e.outcomes)
     accounts = _settle_accounts(s.accounts, e.outcomes)
-    for colour, account in accounts.items():
-        # PT-A 12, SRIJ 31: count the spins each colour sat out.
-        idle = 0 if colour in s.bets or colour in s.prison else account.idle_spins + 1
-        accounts[colour] = dataclasses.replace(account, idle_spins=idle)
-    # Without tracked bets (sensor only) there is nothing to pay: bets open again at once.
-    phase = Phase.BETTING if s.sensor_only else Phase.PAYING
+    played = tuple(colour for colour in s.accounts if colour in s.bets or colour in s.prison)
+    if s.sensor_only:
+        # Without tracked bets there is nothing to pay: bets open again at once.
+        return _replace(
+            s, phase=Phase.BETTING, bets_opened_at=e.time, spin=e.spin + 1, launch=None, pending=None,
+            recent=(s.recent + (spin,))[-RECENT:], counted=s.counted + 1, accounts=_count_idle(accounts, played),
+            bets={}, prison=dict(e.prison or {}), last_direction=e.direction or s.last_direction,
+        )
+    # Who else played is known once the winners are paid: idle spins are counted then.
     return _replace(
-        s, phase=phase, bets_opened_at=e.time if s.sensor_only else None, spin=e.spin + 1, launch=None, pending=None,
+        s, phase=Phase.PAYING, bets_opened_at=None, spin=e.spin + 1, launch=None, pending=None,
         recent=(s.recent + (spin,))[-RECENT:], counted=s.counted + 1, accounts=accounts, bets={},
-        prison=dict(e.prison or {}), last_direction=e.direction or s.last_direction,
+        prison=dict(e.prison or {}), played=played, last_direction=e.direction or s.last_direction,
     )
 
 
+def _count_idle(accounts: dict[str, ColourAccount], played) -> dict[str, ColourAccount]:
+    """PT-A 12, SRIJ 31: count the consecutive spins each colour sat out."""
+    return {colour: dataclasses.replace(account, idle_spins=0 if colour in played else account.idle_spins + 1)
+            for colour, account in accounts.items()}
+
+
+def _merged(a: dict[str, tuple[Stake, ...]], b: dict[str, tuple[Stake, ...]]) -> dict[str, tuple[Stake, ...]]:
+    return {colour: a.get(colour, ()) + b.get(colour, ()) for colour in {**a, **b}}
+
+
+def _payouts_recorded(s: TableState, e: ev.PayoutsRecorded) -> TableState:
+    recent = s.recent
+    if recent and recent[-1].spin == e.spin:
+        recent = recent[:-1] + (dataclasses.replace(recent[-1], paid=_merged(recent[-1].paid, e.stakes)),)
+    played = s.played + tuple(colour for colour in e.played if colour not in s.played)
+    return _replace(s, recent=recent, accounts=_settle_accounts(s.accounts, e.outcomes),
+                    prison=_merged(s.prison, e.prison or {}), played=played)
+
+
 def _payouts_completed(s: TableState, e: ev.PayoutsCompleted) -> TableState:
-    return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time)
+    return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time, accounts=_count_idle(s.accounts, s.played),
+                    played=())
 
 
 def _spin_voided(s: TableState, e: ev.SpinVoided) -> TableState:
@@ -353,6 +378,7 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
     ev.BetsClosed: _bets_closed,
     ev.ResultEntered: _result_entered,
     ev.ResultRecorded: _result_recorded,
+    ev.PayoutsRecorded: _payouts_recorded,
     ev.PayoutsCompleted: _payouts_completed,
     ev.SpinVoided: _spin_voided,
     ev.ResultCorrected: _result_corrected,

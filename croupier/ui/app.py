@@ -152,6 +152,9 @@ class TableApp(App):
 
     def say(self, message: str, *, error: bool = False) -> None:
         self.table_screen.say(message, error=error)
+        on_top = getattr(self.screen, "say", None)  # a screen with its own message line (the payout sheet)
+        if on_top is not None and self.screen is not self.table_screen:
+            on_top(message, error=error)
         if error:
             self.bell()
 

@@ -1,6 +1,7 @@
 """The payout sheet on screen: after a result, the winning positions in the profile's payout order;
 per colour the croupier types the chips on each, and sees the colour's payout in chips (stacks of 20
-and the rest) and in money, and the table's total. D records the payouts done.
+and the rest) and in money, and the table's total. D records the payouts: the session checks the counts against the
+limits and settles them; a refusal is shown here and nothing is recorded.
 
     digits  chips on the highlighted position     #  next position (then the next colour)
     C       clear the position                    B  next colour
@@ -39,6 +40,7 @@ class PayoutScreen(KeypadScreen[None]):
         yield Static("", id="payout-colour")
         yield VerticalScroll(id="payout-rows")
         yield Static("", id="payout-total")
+        yield Static("", id="payout-message")
         yield KeyLegend(id="payout-legend")
 
     def on_mount(self) -> None:
@@ -180,9 +182,15 @@ class PayoutScreen(KeypadScreen[None]):
             self.row_at = 0
             self._show()
 
+    def say(self, message: str, *, error: bool = False) -> None:
+        widget = self.query_one("#payout-message", Static)
+        widget.set_class(error, "error")
+        widget.update(escape(message))
+        widget.display = bool(message)  # the rows keep the room while there is nothing to say
+
     def _done(self) -> None:
         app = self.app
-        if app.record("payouts_done", by=app.croupier()) is not None:
+        if app.record("record_payouts", spin=self.sheet.spin, paid=self.sheet.paid(), by=app.croupier()) is not None:
             app.say(_("Payouts recorded: bets are open"))
             self.dismiss(None)
 

@@ -15,11 +15,11 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.rules.bets import Bet, BetError, make_bet
-from croupier.rules.layout import POSITIONS
 from croupier.rules.limits import ACCEPTED, LimitCheck, check_player, table_limits
 from croupier.rules.profiles import Profile
 from croupier.rules.settlement import OwnerTotal, Settlement, settle
 from croupier.table.events import Stake
+from croupier.table.payouts import paying_positions
 
 
 @dataclass(frozen=True)
@@ -27,15 +27,6 @@ class Row:
     spec: str  # the bet, in the rules' grammar: "17", "14/17", "column2", "orphelins"
     category: str  # its payout-order category
     recorded: int | None = None  # chips per unit recorded before the spin; None: counted now
-
-
-def winning_positions(number: int, profile: Profile) -> list[Row]:
-    """The layout positions a croupier counts chips on for `number`, in the profile's payout order."""
-    rows = [Row(p.name, p.category) for p in POSITIONS if number in p.numbers and profile.offers(p.kind)]
-    if number == 0 and profile.zero.simple_chances != "lose":
-        # PT-B 29, RU 4.11 half back; FR en prison: the simple-chance chips on zero are counted too.
-        rows += [Row(p.name, p.category) for p in POSITIONS if p.kind == "simple"]
-    return _in_order(rows, profile)
 
 
 def _in_order(rows: list[Row], profile: Profile) -> list[Row]:
@@ -72,7 +63,7 @@ class PayoutSheet:
         self.limits = table_limits(profile, minimum)
         self.chip_values = dict(chip_values)
         self.colours = tuple(chip_values)
-        self.positions = winning_positions(number, profile)
+        self.positions = [Row(p.name, p.category) for p in paying_positions(number, profile)]
         self.recorded = {colour: tuple(recorded.get(colour, ())) for colour in self.colours}
         self.counts: dict[tuple[str, str], int] = {}
 
@@ -93,6 +84,13 @@ class PayoutSheet:
 
     def counted(self, colour: str, spec: str) -> int:
         return self.counts.get((colour, spec), 0)
+
+    def paid(self) -> dict[str, tuple[Stake, ...]]:
+        """What the croupier counted, per colour, as the table records it."""
+        found = {colour: tuple(Stake(bet=row.spec, chips=self.counts[(colour, row.spec)])
+                               for row in self.positions if (colour, row.spec) in self.counts)
+                 for colour in self.colours}
+        return {colour: stakes for colour, stakes in found.items() if stakes}
 
     def payout(self, colour: str) -> ColourPayout:
         bets = [self._bet(s.bet, s.chips, colour) for s in self.recorded[colour]]

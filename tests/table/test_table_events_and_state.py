@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from croupier.rules.spin import Direction, VoidReason
-from croupier.table import bets, colours, cycle
+from croupier.table import bets, colours, cycle, payouts
 from croupier.table.clock import FakeClock
 from croupier.table.codec import CodecError
 from croupier.table.events import EVENT_TYPES, PlayerWaiting, Stake, decode, encode
@@ -72,7 +72,7 @@ def test_a_damaged_event_is_refused_naming_what_is_wrong(bad, why):
         decode(bad)
 
 
-ACTIONS = st.lists(st.sampled_from(["bet", "launch", "close", "enter", "confirm", "void", "pay", "withdraw",
+ACTIONS = st.lists(st.sampled_from(["bet", "launch", "close", "enter", "confirm", "void", "pay", "count", "withdraw",
                                     "wait"]), max_size=60)
 
 
@@ -96,7 +96,11 @@ def test_any_sequence_of_commands_leaves_a_state_its_snapshot_restores(actions, 
         if action == "wait":
             clock.advance(minutes=7)
             continue
-        command, arguments = commands[action]
+        if action == "count":  # the winners counted at the payouts: a plein on the number, 5 chips (FR)
+            command, arguments = payouts.record_payouts, dict(
+                spin=table.state.spin - 1, paid={"red": (Stake(bet=str(number), chips=5),)}, played=("red",))
+        else:
+            command, arguments = commands[action]
         try:
             table.do(command, **arguments)
         except Refused:

@@ -2,7 +2,7 @@
 payouts in stacks of 20 and money, the table total, the record."""
 from croupier.rules.spin import VoidReason
 from croupier.table.state import Phase
-from ui_kit import kinds, press, screen_text
+from ui_kit import flat, kinds, press, screen_text
 
 
 async def result(pilot, *digits: str) -> None:
@@ -54,7 +54,13 @@ async def test_payouts_in_order_per_colour_with_stacks_money_and_total(table_app
         assert "Table pays 75 chips · 385.00 EUR" in text
         await press(pilot, "d")
         assert session.state.phase is Phase.BETTING and "Payouts recorded" in screen_text(table_app)
-    assert kinds(session)[-1] == "payouts-completed"
+    assert kinds(session)[-2:] == ["payouts-recorded", "payouts-completed"]
+    (recorded,) = [e.event for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
+    assert {colour: [(s.bet, s.chips) for s in stakes] for colour, stakes in recorded.stakes.items()} == {
+        "red": [("black", 3), ("17", 2)], "blue": [("column2", 1)]}
+    # red's statement: 100 chips issued, 73 paid (SRIJ 29); blue: 50 issued, 2 paid
+    assert (session.state.accounts["red"].won, session.state.accounts["red"].held) == (73, 173)
+    assert (session.state.accounts["blue"].won, session.state.accounts["blue"].held) == (2, 52)
 
 
 async def test_zero_lists_the_simple_chances_where_they_come_back_in_part(staffed_template, tmp_path, clock, config):
@@ -75,13 +81,21 @@ async def test_zero_lists_the_simple_chances_where_they_come_back_in_part(staffe
             assert line.split() == ["Simple", "chances", "red", "4_", "returns", "2"]
 
 
-async def test_a_count_above_the_limit_is_shown_as_the_rules_decide(table_app, session):
+async def test_a_count_above_the_limit_is_shown_as_the_rules_decide_and_cannot_be_recorded(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await result(pilot, "1", "7")
         await press(pilot, *["enter"] * 20, "4", "0")  # 40 chips of 5 EUR on plein 17: 200 EUR
         text = screen_text(table_app)
         assert "17: the plein maximum is 150 on 17; refused (PT-A 32a-b)" in text  # 30 x the 5 EUR minimum
         assert "red is paid nothing" in text
+        before = session.seq
+        await press(pilot, "d")
+        text = flat(screen_text(table_app))
+        assert "Refused: red: 17: the plein maximum is 150 on 17; refused (PT-A 32a-b)" in text
+        assert "Payouts · 17 black · spin 1" in text  # still on the sheet, to correct the count
+        assert session.seq == before and session.state.phase is Phase.PAYING
+        await press(pilot, "c", "3", "0", "d")  # 30 chips: the maximum
+        assert session.state.phase is Phase.BETTING and session.state.accounts["red"].won == 30 * 35
 
 
 async def test_leaving_the_sheet_keeps_the_counts_and_b_brings_it_back(table_app, session):

@@ -1,0 +1,81 @@
+"""Recording what the croupier pays after a result (`PT-A 29-30`).
+
+The croupier counts, per colour, the chips on each winning position (and, after zero, on the simple
+chances where they come back in part: `PT-B 29` half back, `FR` en prison). The count is checked
+against the table limits and settled by the rules engine, then recorded per colour with the
+colours known to have played (`PT-A 12`): the winners, and those the croupier marks. A colour
+that lost on the layout is otherwise unknown to the table.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Iterable, Mapping
+
+from croupier.rules.layout import POSITIONS, Position
+from croupier.rules.profiles import Profile
+from croupier.table.bets import as_stakes, settle, within_limits
+from croupier.table.events import Event, PayoutsCompleted, PayoutsRecorded, Role, Stake
+from croupier.table.refusal import Refused
+from croupier.table.regulation import profile_of
+from croupier.table.roles import known
+from croupier.table.state import Phase, TableState
+
+
+def paying_positions(number: int, profile: Profile) -> list[Position]:
+    """The layout positions whose chips the croupier counts for `number`, in the profile's payout
+    order (`PT-A 29`, `PT-B 30`): those that win, and after zero the simple chances wherever they
+    do not simply lose (`PT-B 29`, `RU 4.11` half back; `FR` en prison)."""
+    found = [p for p in POSITIONS if number in p.numbers and profile.offers(p.kind)]
+    if number == 0 and profile.zero.simple_chances != "lose":
+        found += [p for p in POSITIONS if p.kind == "simple"]
+    return sorted(found, key=lambda p: profile.payout.rank(p.category))  # stable: layout order within
+
+
+def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping[str, Iterable[Stake]],
+                   played: Iterable[str] = (), by: str | None = None) -> list[Event]:
+    """The payouts of `spin` done: `paid` holds per colour the chips counted on each paying
+    position; `played` the colours the croupier marks as having bet (winners count anyway)."""
+    if state.phase is not Phase.PAYING or state.last_result is None:
+        raise Refused("there are no payouts under way")
+    result = state.last_result
+    if spin != result.spin:
+        raise Refused(f"the payouts under way are for spin {result.spin}, not spin {spin}")
+    by = known(state, by or state.staff_on(Role.CROUPIER) or "")
+    profile = profile_of(state)
+    paying = {p.name for p in paying_positions(result.number, profile)}
+    stakes: dict[str, tuple[Stake, ...]] = {}
+    notes: list[str] = []
+    refused: list[str] = []
+    for colour, counted in paid.items():
+        _in_play(state, colour)
+        counted = tuple(counted)
+        for stake in counted:
+            if stake.bet not in paying:
+                raise Refused(f"{colour}: {stake.bet} is not paid on {result.number}")
+            if isinstance(stake.chips, bool) or not isinstance(stake.chips, int) or stake.chips <= 0:
+                raise Refused(f"{colour}: the chips on {stake.bet} are a whole number above 0, not {stake.chips!r}")
+        if not counted:
+            continue
+        try:
+            # The colour's bets recorded before the spin count towards each position's maximum.
+            bets, cut = within_limits(state, colour, counted, standing=result.stakes.get(colour, ()))
+        except Refused as refusal:
+            refused.append(f"{colour}: {refusal}")
+            continue
+        stakes[colour] = as_stakes(bets)
+        notes += [f"{colour}: {note}" for note in cut]
+    if refused:
+        raise Refused("; ".join(refused))
+    for colour in played:
+        _in_play(state, colour)
+    outcomes, prison = settle(state, result.number, stakes=stakes, prison={})
+    marked = tuple(dict.fromkeys([*stakes, *played]))
+    return [PayoutsRecorded(time=now, spin=spin, number=result.number, stakes=stakes, outcomes=outcomes,
+                            notes=tuple(notes), prison=prison or None, played=marked, by=by),
+            PayoutsCompleted(time=now, spin=spin, by=by)]
+
+
+def _in_play(state: TableState, colour: str) -> None:
+    if colour not in state.accounts:
+        raise Refused(f"{colour} is not in play" if colour in state.colours
+                      else f"{colour!r} is not one of this table's colours ({', '.join(state.colours)})")
