@@ -5,7 +5,11 @@ limits and settles them; a refusal is shown here and nothing is recorded.
 
     digits  chips on the highlighted position     #  next position (then the next colour)
     C       clear the position                    B  next colour
-    D       payouts done: record them             *  back to the table (the counts are kept)
+    A       the colour played (lost on the layout) D  payouts done: record them
+    *       back to the table (the counts are kept)
+
+A line lists the colours that played this spin (`PT-A 12` counts the spins a colour sits out):
+winners and colours with bets on record are on it at once; A adds the colour shown, or takes it off.
 """
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ class PayoutScreen(KeypadScreen[None]):
     def compose(self) -> ComposeResult:
         yield Static("", id="payout-title")
         yield Static("", id="payout-colour")
+        yield Static("", id="payout-played")
         yield VerticalScroll(id="payout-rows")
         yield Static("", id="payout-total")
         yield Static("", id="payout-message")
@@ -51,7 +56,8 @@ class PayoutScreen(KeypadScreen[None]):
         if sheet is None or sheet.spin != spin.spin:
             sheet = app.payout_sheet = PayoutSheet(
                 spin.spin, spin.number, profile_of(state), state.minimum,
-                {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes)
+                {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes,
+                known_played=state.played)
         self.sheet = sheet
         self.spin = spin
         self.query_one("#payout-title", Static).update(
@@ -60,7 +66,7 @@ class PayoutScreen(KeypadScreen[None]):
                 spin=spin.spin))
         self.query_one(KeyLegend).show([
             (DIGITS, _("chips")), (Key.ENTER, _("next")), (Key.CLEAR, _("clear")), (Key.PAYOUTS, _("next colour")),
-            (Key.MENU, _("payouts done")), (Key.CANCEL, _("back")),
+            (Key.VOID, _("played")), (Key.MENU, _("payouts done")), (Key.CANCEL, _("back")),
         ])
         self._build()
 
@@ -89,6 +95,7 @@ class PayoutScreen(KeypadScreen[None]):
         colour = self.colour
         state = self.app.session.state
         currency = self.app.config.table.currency
+        self.query_one("#payout-played", Static).update(self._played_line())
         if colour is None:
             self.query_one("#payout-colour", Static).update("")
             self.query_one("#payout-total", Static).update(_("D records the payouts done"))
@@ -141,6 +148,19 @@ class PayoutScreen(KeypadScreen[None]):
                                                                     money=text.money(money, currency)))
         self.query_one("#payout-total", Static).update("\n".join(lines))
 
+    def _played_line(self) -> str:
+        """Who played, who is not known to (PT-A 12); the colour shown in bold."""
+        sheet = self.sheet
+
+        def names(played: bool) -> str:
+            shown = [f"[b u]{escape(text.colour_name(c))}[/]" if c == self.colour else escape(text.colour_name(c))
+                     for c in sheet.colours if sheet.played(c) == played]
+            return ", ".join(shown) or "-"
+
+        rule = profile_of(self.app.session.state).inactivity.rule
+        return _("Played ({rule}): {played} · not seen: {unknown}").format(
+            rule=rule, played=names(True), unknown=names(False))
+
     # --- keys -----------------------------------------------------------------------------------
 
     def press(self, key: Key) -> None:
@@ -171,6 +191,10 @@ class PayoutScreen(KeypadScreen[None]):
             self.typed = ""
             self._next_colour()
             return
+        elif key is Key.VOID and self.colour is not None:
+            if not self.sheet.mark_played(self.colour):
+                self.say(_("{colour} has chips on a winner or bets on record: it played").format(
+                    colour=text.colour_name(self.colour)))
         self._show()
 
     def _next_colour(self) -> None:
@@ -190,7 +214,8 @@ class PayoutScreen(KeypadScreen[None]):
 
     def _done(self) -> None:
         app = self.app
-        if app.record("record_payouts", spin=self.sheet.spin, paid=self.sheet.paid(), by=app.croupier()) is not None:
+        if app.record("record_payouts", spin=self.sheet.spin, paid=self.sheet.paid(),
+                      played=self.sheet.played_colours(), by=app.croupier()) is not None:
             app.say(_("Payouts recorded: bets are open"))
             self.dismiss(None)
 

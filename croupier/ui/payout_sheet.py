@@ -7,6 +7,9 @@ Bets recorded before the spin (announced and complete bets, `PT-A 25-26`) are on
 with their chips; the croupier counts only the layout positions that won. On zero, under a profile
 that gives simple chances back in part (`PT-B 29` half back, `FR` en prison), the simple chances are
 on the sheet too: their chips decide what goes back.
+
+The sheet also gathers who played (`PT-A 12`): a colour with bets on record or chips counted on a
+winner played; the croupier marks the colours that lost on the layout.
 """
 from __future__ import annotations
 
@@ -56,7 +59,8 @@ class PayoutSheet:
     """Chips counted per colour and position for one result, and the payouts they make."""
 
     def __init__(self, spin: int, number: int, profile: Profile, minimum: Decimal, chip_values: dict[str, Decimal],
-                 recorded: dict[str, tuple[Stake, ...]]) -> None:
+                 recorded: dict[str, tuple[Stake, ...]], known_played: tuple[str, ...] = ()) -> None:
+        """`known_played`: the colours the table knows played (bets on record, chips en prison)."""
         self.spin = spin
         self.number = number
         self.profile = profile
@@ -66,6 +70,8 @@ class PayoutSheet:
         self.positions = [Row(p.name, p.category) for p in paying_positions(number, profile)]
         self.recorded = {colour: tuple(recorded.get(colour, ())) for colour in self.colours}
         self.counts: dict[tuple[str, str], int] = {}
+        self.known_played = frozenset(known_played)
+        self.marked: set[str] = set()  # colours the croupier marked as played
 
     def rows(self, colour: str) -> list[Row]:
         """The colour's rows: its recorded bets and the positions to count, in payout order."""
@@ -84,6 +90,23 @@ class PayoutSheet:
 
     def counted(self, colour: str, spec: str) -> int:
         return self.counts.get((colour, spec), 0)
+
+    def won(self, colour: str) -> bool:
+        """Chips counted on a paying position, or bets on record: the colour played for sure."""
+        return colour in self.known_played or any(c == colour for c, _spec in self.counts)
+
+    def played(self, colour: str) -> bool:
+        return colour in self.marked or self.won(colour)
+
+    def mark_played(self, colour: str) -> bool:
+        """Mark the colour as played, or unmark it; False when its bets say it played anyway."""
+        if self.won(colour):
+            return False
+        self.marked ^= {colour}
+        return True
+
+    def played_colours(self) -> tuple[str, ...]:
+        return tuple(colour for colour in self.colours if self.played(colour))
 
     def paid(self) -> dict[str, tuple[Stake, ...]]:
         """What the croupier counted, per colour, as the table records it."""

@@ -105,3 +105,34 @@ async def test_leaving_the_sheet_keeps_the_counts_and_b_brings_it_back(table_app
         assert "Pay the winners: B opens the payout sheet" in screen_text(table_app)
         await press(pilot, "b")
         assert "red is paid 2 = 2 · 10.00 EUR" in screen_text(table_app)  # 1 chip on the 2nd column of 5
+
+
+async def test_the_croupier_marks_who_played_and_pt_a_12_counts_only_the_others(table_app, session):
+    session.join_waiting_list(player="Maria")  # PT-A 12 applies while someone waits for a colour
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        for spin in (1, 2, 3):
+            await result(pilot, "1", "7")
+            assert "Played (PT-A 12): - · not seen: red, blue" in screen_text(table_app)
+            await press(pilot, "plus", "minus")  # blue lost on the layout: A marks it played
+            assert "Played (PT-A 12): blue · not seen: red" in screen_text(table_app)
+            await press(pilot, "d")
+        assert {c: a.idle_spins for c, a in session.state.accounts.items()} == {"red": 3, "blue": 0}
+        text = flat(screen_text(table_app))
+        assert "red (seat 1) has not bet for 3 spins while players wait" in text
+        assert "blue (seat 4) has not bet" not in text
+    marked = [e.event.played for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
+    assert marked == [("blue",)] * 3
+
+
+async def test_a_winner_is_marked_played_by_its_count_and_a_mark_can_be_taken_back(table_app, session):
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await result(pilot, "5")
+        await press(pilot, "1")  # 1 red chip on the 2nd column: red won
+        assert "Played (PT-A 12): red · not seen: blue" in screen_text(table_app)
+        await press(pilot, "minus")
+        assert "red has chips on a winner or bets on record: it played" in flat(screen_text(table_app))
+        await press(pilot, "plus", "minus", "minus")  # blue marked, then the mark taken back
+        assert "Played (PT-A 12): red · not seen: blue" in screen_text(table_app)
+        await press(pilot, "d")
+    (recorded,) = [e.event for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
+    assert recorded.played == ("red",)
