@@ -50,7 +50,8 @@ def main(argv: list[str]) -> int:
         cmd = [str(BIN / "croupier"), "demo", *rest]
     else:
         cmd = [str(BIN / "croupier"), *rest]
-    os.chdir(ROOT)
+    if verb == "test":
+        os.chdir(ROOT)  # pytest finds its configuration and tests there; other verbs keep the caller's paths
     os.execv(cmd[0], cmd)
 
 

@@ -6,6 +6,7 @@ hardware library. Each module has `main(argv: list[str]) -> int` and a one-line 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # name -> (module, summary). The summary lives here so `croupier --help` imports nothing.
@@ -32,10 +33,18 @@ def usage() -> str:
     return "\n".join(lines)
 
 
+def _reader_left() -> None:
+    """`croupier report | head`: the reader has gone; say nothing more, not even at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in {"-h", "--help", "help"}:
-        print(usage())
+        try:
+            print(usage(), flush=True)
+        except BrokenPipeError:
+            _reader_left()
         return 0 if argv else 2
     if argv[0] == "--version":
         from croupier import __version__
@@ -47,7 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"croupier: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[name][0])
-    return module.main(rest)
+    try:
+        return module.main(rest)
+    except BrokenPipeError:
+        _reader_left()
+        return 1
 
 
 if __name__ == "__main__":

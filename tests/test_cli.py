@@ -35,3 +35,12 @@ def test_every_command_module_exists_and_has_main():
 def test_console_script_runs_as_module():
     proc = subprocess.run([sys.executable, "-m", "croupier", "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("croupier ")
+
+
+def test_output_cut_short_by_the_reader_ends_quietly():
+    # `croupier --help | head -1`: no traceback when the reader goes away.
+    proc = subprocess.Popen([sys.executable, "-m", "croupier", "--help"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader leaves before anything is read
+    assert proc.wait() == 0
+    assert b"Traceback" not in proc.stderr.read()
