@@ -158,6 +158,7 @@ class TableSession:
     payouts_done = _command(cycle.payouts_done)
     record_payouts = _command(payouts.record_payouts)
     void_spin = _command(cycle.void_spin)
+    acknowledge_void = _command(cycle.acknowledge_void)
     correct_result = _command(cycle.correct_result)
     place_bets = _command(bets.place_bets)
     withdraw_bets = _command(bets.withdraw_bets)

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from croupier.config import SEGMENT_NAMES
 from croupier.rules.profiles import load_profile
 from croupier.rules.wheel import colour
-from croupier.table import events as ev
 from croupier.table.state import Phase, TableState
 
 # Segments lit for each character, a-g as wired (a top, b top right, c bottom right, d bottom,
@@ -47,8 +46,8 @@ class Board:
 DARK = Board(BLANK, frozenset())
 
 
-def board_for(state: TableState, voided: bool = False) -> Board:
-    """The board for the table `state`; `voided` after a golpe nulo, until the next launch."""
+def board_for(state: TableState) -> Board:
+    """The board for the table `state`."""
     if state.phase is Phase.CLOSED:
         return DARK
     lamps: set[str] = set()
@@ -60,7 +59,7 @@ def board_for(state: TableState, voided: bool = False) -> Board:
         lamps.add("bets_open")
     elif state.phase in (Phase.SPINNING, Phase.NO_MORE_BETS, Phase.CONFIRMING):
         lamps.add("no_more_bets")
-    if voided:
+    if state.voided:
         lamps.add("void")
     return Board(text, frozenset(lamps))
 
@@ -71,20 +70,3 @@ def _bets_open(state: TableState) -> bool:
     # PT-A 20: bets are taken while the ball runs, until "no more bets"; SRIJ 14: a betting period
     # ends at the launch.
     return state.phase is Phase.SPINNING and not load_profile(state.profile).betting_period.min_seconds
-
-
-class BoardModel:
-    """Follows the table event by event; `board` is what the display shows now."""
-
-    def __init__(self, state: TableState) -> None:
-        self.voided = False
-        self.board = board_for(state)
-
-    def update(self, event: ev.Event, state: TableState) -> Board:
-        """The board after `event`, given the state it left."""
-        if isinstance(event, ev.SpinVoided):
-            self.voided = True
-        elif isinstance(event, (ev.BallLaunched, ev.ResultRecorded, ev.TableClosed)):
-            self.voided = False
-        self.board = board_for(state, self.voided)
-        return self.board

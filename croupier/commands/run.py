@@ -45,65 +45,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-class SensorTable:
-    """Turns wheel events into table commands. Remembers just enough of the wheel to record one
-    launch per launch: a launch is the wheel entering a ball-in-play state, not every status line
-    that shows one, and after a void only the wheel's next launch counts."""
-
-    def __init__(self, session) -> None:
-        self.session = session
-        self._in_play: bool | None = None  # what the last status line said; None before the first
-        self._voided_game: int | None = None  # the game the sensor voided, until the wheel starts again
-
-    def handle(self, event) -> list:
-        from croupier.table import alarms, cycle
-        from croupier.table.events import Source
-        from croupier.table.state import Phase
-        from croupier.wheel.events import LinkStatus, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
-        from croupier.wheel.status import BALL_IN_PLAY
-
-        session, phase = self.session, self.session.state.phase
-        if isinstance(event, WheelState):
-            in_play = event.state in BALL_IN_PLAY
-            seen_before, self._in_play = self._in_play, in_play
-            if event.state in (WheelPhase.BEFORE_GAME, WheelPhase.PLACE_BETS):
-                self._voided_game = None
-            if in_play and seen_before is not True and self._voided_game is None \
-                    and self._new_launch(phase, seen_before, event.game):
-                return session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game)
-            if event.state == WheelPhase.NO_MORE_BETS and phase is Phase.SPINNING:
-                return session.close_bets(source=Source.SENSOR)
-        elif isinstance(event, WheelVoid):
-            if phase in cycle.IN_SPIN:
-                self._voided_game = event.game
-                log.info("void from the wheel: %s (%s)", event.reason.value, event.detail)
-                return session.void_spin(reason=event.reason, source=Source.SENSOR)
-        elif isinstance(event, WheelResult):
-            if event.after_void is not None and self._voided_game is not None and event.game == self._voided_game:
-                log.info("game %s: result %d of a void spin not recorded", event.game, event.number)
-                return []
-            return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction)
-        elif isinstance(event, LinkStatus):
-            log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
-            if not event.online:
-                return session.run(alarms.wheel_fault, detail=event.detail)
-        elif isinstance(event, WheelFault):
-            log.warning("from the wheel: %s %r", event.message, event.raw)
-        return []
-
-    def _new_launch(self, phase, seen_before: bool | None, game: int | None) -> bool:
-        """The wheel shows a ball in play: is it a launch the journal does not hold yet?"""
-        from croupier.table.cycle import IN_SPIN
-
-        if phase not in IN_SPIN:
-            return True
-        # The journal holds a launch without its result. The wheel left play and came back (a
-        # result was missed), or a restarted reader meets another game: a new launch. The first
-        # status a restarted reader sees of the same game is the launch already recorded.
-        recorded = self.session.state.launch.wheel_game
-        return seen_before is False or (None not in (recorded, game) and recorded != game)
-
-
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
@@ -116,6 +57,7 @@ def main(argv: list[str]) -> int:
     from croupier.journal.store import JournalError
     from croupier.rules.profiles import ProfileError, load_profile
     from croupier.sdnotify import Notifier
+    from croupier.sensor_table import SensorTable
     from croupier.session import TableSession
     from croupier.table.clock import SystemClock
     from croupier.table.events import Ball

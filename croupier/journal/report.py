@@ -24,7 +24,7 @@ REPORT_KINDS = (
     "table-opened", "table-closed", "limits-changed", "profile-changed", "result-recorded", "result-corrected",
     "spin-voided", "ball-swapped", "ball-replaced", "staff-relieved", "alarm-raised", "alarm-acknowledged",
     "alarm-cleared", "colour-assigned", "chips-issued", "colour-cashed-out", "late-chips-exchanged",
-    "winning-bets-rebuilt", "payouts-recorded",
+    "winning-bets-rebuilt", "payouts-recorded", "void-acknowledged",
 )
 BREACHES = (AlarmKind.RELIEF_OVERDUE.value, AlarmKind.BALL_SWAP_OVERDUE.value)
 
@@ -148,7 +148,13 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
             _settle(in_play, r["outcomes"])
             outcomes_of[r["spin"]] = r["outcomes"]
         elif kind == "spin-voided":
-            voids.append({k: r[k] for k in ("spin", "reason", "time", "put_back", "source", "by")})
+            voids.append({**{k: r[k] for k in ("spin", "reason", "time", "put_back", "source", "by")},
+                          "acknowledged_by": None})
+        elif kind == "void-acknowledged":  # a golpe nulo from the sensor, seen by the croupier
+            for void in reversed(voids):
+                if void["spin"] == r["spin"]:
+                    void["acknowledged_by"] = r["by"]
+                    break
         elif kind == "ball-swapped":
             swaps.append({k: r[k] for k in ("time", "ball", "previous", "late", "by")})
         elif kind == "ball-replaced":

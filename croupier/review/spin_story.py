@@ -18,6 +18,7 @@ class SpinStory:
     spin: int
     launches: list[ev.BallLaunched] = field(default_factory=list)  # more than one after a void
     voids: list[ev.SpinVoided] = field(default_factory=list)
+    void_acknowledgements: list[ev.VoidAcknowledged] = field(default_factory=list)
     entered: list[ev.ResultEntered] = field(default_factory=list)
     result: ev.ResultRecorded | None = None
     corrections: list[ev.ResultCorrected] = field(default_factory=list)
@@ -71,6 +72,7 @@ class SpinStory:
             back = f", ball put back in {void.put_back}" if void.put_back is not None else ""
             out.append(f"golpe nulo {void.time.astimezone():%H:%M:%S}: {void.reason.value} ({void.source.value}) "
                        f"by {void.by}{back}")
+        out += [f"golpe nulo from the sensor acknowledged by {seen.by}" for seen in self.void_acknowledgements]
         for bet in self.bets:
             if isinstance(bet, ev.BetsWithdrawn):
                 out.append(f"{bet.colour}: bets taken back")
@@ -112,6 +114,8 @@ def spin_story(entries: Iterable[Entry], spin: int) -> SpinStory:
                 story.launches.append(event)
             case ev.SpinVoided():
                 story.voids.append(event)
+            case ev.VoidAcknowledged():
+                story.void_acknowledgements.append(event)
             case ev.ResultEntered():
                 story.entered.append(event)
             case ev.ResultRecorded():

@@ -71,6 +71,8 @@ def describe(event: ev.Event) -> str:
         case ev.SpinVoided():
             back = f", ball back in {event.put_back}" if event.put_back is not None else ""
             return f"spin {event.spin}: VOID ({event.reason.value}, {event.source.value}) by {event.by}{back}"
+        case ev.VoidAcknowledged():
+            return f"spin {event.spin}: golpe nulo from the sensor acknowledged by {event.by}"
         case ev.ResultCorrected():
             return (f"spin {event.spin}: result CORRECTED {event.previous} -> {_number(event.number)} "
                     f"by {event.by}: {event.reason}")

@@ -16,7 +16,7 @@ from croupier.table.bets import settle
 from croupier.table.events import (
     AlarmKind, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
     ProfileChanged, ResultCorrected, ResultEntered, ResultRecorded, Role, Source, SpinVoided, TableClosed,
-    TableOpened,
+    TableOpened, VoidAcknowledged,
 )
 from croupier.table.refusal import Refused, choice
 from croupier.table.regulation import checked_profile, profile_of
@@ -293,6 +293,15 @@ def void_spin(state: TableState, now: datetime, *, reason: VoidReason, source: S
     by = SENSOR if source is Source.SENSOR else known(state, by or _croupier(state))
     return [SpinVoided(time=now, spin=state.spin, reason=reason, put_back=last.number if last else None,
                        source=source, by=by)]
+
+
+def acknowledge_void(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
+    """The croupier has seen the golpe nulo the wheel sensor declared, and where the ball goes back."""
+    _open(state)
+    void = state.last_void
+    if void is None or not void.awaits_acknowledgement:
+        raise Refused("there is no golpe nulo from the sensor to acknowledge")
+    return [VoidAcknowledged(time=now, spin=void.spin, by=known(state, by or _croupier(state)))]
 
 
 def correct_result(state: TableState, now: datetime, *, spin: int, number: int, reason: str, by: str,

@@ -273,6 +273,15 @@ class SpinVoided(Event):
     by: str
 
 
+@_event("void-acknowledged")
+class VoidAcknowledged(Event):
+    """The croupier has seen the golpe nulo the wheel sensor declared (`PT-A 22`): the ball goes back
+    in the pocket the screen shows before the next launch."""
+
+    spin: int
+    by: str
+
+
 @_event("result-corrected")
 class ResultCorrected(Event):
     """A pit boss's correction of a recorded result: both values and the reason, never an edit."""

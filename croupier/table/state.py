@@ -15,7 +15,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Callable
 
-from croupier.rules.spin import Direction
+from croupier.rules.spin import Direction, VoidReason
 from croupier.table import events as ev
 from croupier.table.codec import canonical_json, from_plain, to_plain
 from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, Source, Stake
@@ -67,6 +67,24 @@ class Spin:
     paid: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # winning layout bets counted at the payouts
     outcomes: tuple[ColourOutcome, ...] = ()
     corrected_from: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Void:
+    """The last golpe nulo (`PT-A 22`): in force until the ball is launched again. One the wheel
+    sensor declared waits for the croupier's acknowledgement, even after the next launch."""
+
+    spin: int
+    reason: VoidReason
+    put_back: int | None  # the pocket the ball goes back in
+    source: Source
+    wheel_game: int | None  # the wheel's game of the launch declared void, when the sensor saw it
+    in_force: bool = True
+    acknowledged_by: str | None = None
+
+    @property
+    def awaits_acknowledgement(self) -> bool:
+        return self.source is Source.SENSOR and self.acknowledged_by is None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,6 +162,7 @@ class TableState:
     countdown_until: datetime | None = None
     bets_opened_at: datetime | None = None  # SRIJ 13-14: the betting period runs from here to the launch
     pending: PendingResult | None = None
+    last_void: Void | None = None
     recent: tuple[Spin, ...] = ()  # newest last
     counted: int = 0
     voids: int = 0
@@ -160,6 +179,11 @@ class TableState:
     @property
     def last_result(self) -> Spin | None:
         return self.recent[-1] if self.recent else None
+
+    @property
+    def voided(self) -> Void | None:
+        """The golpe nulo in force: declared, and the ball not launched again yet."""
+        return self.last_void if self.last_void is not None and self.last_void.in_force else None
 
     def free_colours(self) -> tuple[str, ...]:
         return tuple(c for c in self.colours if c not in self.accounts)
@@ -198,9 +222,14 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
     )
 
 
+def _void_over(s: TableState) -> Void | None:
+    """The last golpe nulo once the ball is launched again (or the table closes): no longer in force."""
+    return dataclasses.replace(s.last_void, in_force=False) if s.voided else s.last_void
+
+
 def _table_closed(s: TableState, e: ev.TableClosed) -> TableState:
     return _replace(s, phase=Phase.CLOSED, launch=None, pending=None, countdown_until=None, bets={},
-                    on_duty={})
+                    on_duty={}, last_void=_void_over(s))
 
 
 def _staff_registered(s: TableState, e: ev.StaffRegistered) -> TableState:
@@ -235,7 +264,7 @@ def _countdown_started(s: TableState, e: ev.CountdownStarted) -> TableState:
 
 def _ball_launched(s: TableState, e: ev.BallLaunched) -> TableState:
     launch = Launch(time=e.time, direction=e.direction, ball=e.ball, croupier=e.croupier, wheel_game=e.wheel_game)
-    return _replace(s, phase=Phase.SPINNING, launch=launch, countdown_until=None)
+    return _replace(s, phase=Phase.SPINNING, launch=launch, countdown_until=None, last_void=_void_over(s))
 
 
 def _bets_closed(s: TableState, e: ev.BetsClosed) -> TableState:
@@ -258,6 +287,7 @@ def _result_recorded(s: TableState, e: ev.ResultRecorded) -> TableState:
     spin = Spin(spin=e.spin, number=e.number, source=e.source, time=e.time, ball=e.ball, croupier=e.croupier,
                 direction=e.direction, wheel_game=e.wheel_game, stakes=s.bets, prison=s.prison,
                 outcomes=e.outcomes)
+    s = _replace(s, last_void=_void_over(s))
     accounts = _settle_accounts(s.accounts, e.outcomes)
     played = tuple(colour for colour in s.accounts if colour in s.bets or colour in s.prison)
     if s.sensor_only:
@@ -301,7 +331,14 @@ def _payouts_completed(s: TableState, e: ev.PayoutsCompleted) -> TableState:
 
 def _spin_voided(s: TableState, e: ev.SpinVoided) -> TableState:
     # PT-A 22: bets stand; the next launch restarts the same game.
-    return _replace(s, phase=Phase.BETTING, launch=None, pending=None, voids=s.voids + 1, bets_opened_at=e.time)
+    void = Void(spin=e.spin, reason=e.reason, put_back=e.put_back, source=e.source,
+                wheel_game=s.launch.wheel_game if s.launch else None)
+    return _replace(s, phase=Phase.BETTING, launch=None, pending=None, voids=s.voids + 1, bets_opened_at=e.time,
+                    last_void=void)
+
+
+def _void_acknowledged(s: TableState, e: ev.VoidAcknowledged) -> TableState:
+    return _replace(s, last_void=dataclasses.replace(s.last_void, acknowledged_by=e.by))
 
 
 def _result_corrected(s: TableState, e: ev.ResultCorrected) -> TableState:
@@ -381,6 +418,7 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
     ev.PayoutsRecorded: _payouts_recorded,
     ev.PayoutsCompleted: _payouts_completed,
     ev.SpinVoided: _spin_voided,
+    ev.VoidAcknowledged: _void_acknowledged,
     ev.ResultCorrected: _result_corrected,
     ev.WinningBetsRebuilt: _unchanged,
     ev.BetsPlaced: _bets_placed,

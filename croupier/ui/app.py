@@ -15,11 +15,12 @@ from typing import Callable
 from rich.markup import escape
 from textual.app import App
 
-from croupier.board.model import BoardModel
+from croupier.board.model import board_for
 from croupier.config import Config
 from croupier.i18n import _, ngettext
 from croupier.journal.store import JournalError
 from croupier.sdnotify import Notifier
+from croupier.sensor_table import SensorTable
 from croupier.session import TableSession
 from croupier.table import events as ev
 from croupier.table.colours import must_exchange
@@ -54,17 +55,14 @@ class TableApp(App):
         self.config = config
         wired = config.wheel is not None if wheel is None else wheel
         self.sensor_online: bool | None = False if wired else None  # offline until the link opens
-        self.board = BoardModel(session.state)
+        self.board = board_for(session.state)  # what the players' display board shows now
         self.board_output = board_output
         self.show_board = show_board
         self.notifier = notifier or Notifier(environ={})
         self.devices = devices or Devices()
         self.banner = banner
         self.payout_sheet = None  # the PayoutSheet of the result being paid, kept while away from it
-        self.alerts: list[str] = []  # screen alerts waiting for the croupier's acknowledgement
-        from croupier.commands.run import SensorTable  # wheel events as table commands, as `croupier run` records them
-
-        self.sensor = SensorTable(session)
+        self.sensor = SensorTable(session, on_void_result=self._void_result)  # wheel events as table commands
         self._unsubscribe = None
         self._shown_time: tuple | None = None
 
@@ -75,7 +73,7 @@ class TableApp(App):
         self.push_screen(self.table_screen)
         self._unsubscribe = self.session.subscribe(lambda event, state: self.post_message(TableRecorded(event, state)))
         if self.board_output is not None:
-            self.board_output(self.board.board)
+            self.board_output(self.board)
         self.set_interval(CLOCK_S, self._clock)
         self.set_interval(TICK_S, self._tick)
         if self.notifier.interval:
@@ -98,18 +96,22 @@ class TableApp(App):
 
     # --- what the screen shows -------------------------------------------------------------------
 
-    @property
-    def voided(self) -> bool:
-        """A golpe nulo was declared and the ball is not launched again yet."""
-        return self.board.voided
-
     def unacknowledged(self) -> bool:
-        return bool(self.alerts) or any(a.acknowledged_by is None for a in self.session.state.alarms.values())
+        state = self.session.state
+        return bool(state.last_void and state.last_void.awaits_acknowledgement) or any(
+            a.acknowledged_by is None for a in state.alarms.values())
 
     def alarm_lines(self, now: datetime) -> tuple[list[str], bool]:
-        """The banner: alarms and alerts to acknowledge (urgent), then what falls due soon."""
+        """The banner: a golpe nulo from the sensor and the alarms to acknowledge (urgent), then
+        what falls due soon."""
         state = self.session.state
-        lines = [f"[b]⚠ {escape(alert)}[/]" for alert in self.alerts]
+        lines = []
+        void = state.last_void
+        if void is not None and void.awaits_acknowledgement:
+            where = "" if void.put_back is None else " · " + _("ball back in pocket {number}").format(
+                number=void.put_back)
+            lines.append("[b]⚠ " + escape(_("Void spin (sensor): {reason}").format(
+                reason=text.void_reason(void.reason)) + where) + "[/]")
         waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
         for alarm in waiting:
             lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm.detail))}")
@@ -187,10 +189,11 @@ class TableApp(App):
         return self.session.state.staff_on(Role.CROUPIER)
 
     def acknowledge_next(self) -> bool:
-        """# on an alarm: the croupier has seen it. Screen alerts first, then the recorded alarms."""
-        if self.alerts:
-            self.alerts.pop(0)
-            self.table_screen.show()
+        """# on an alarm: the croupier has seen it, recorded with their name. A golpe nulo from the
+        sensor first, then the alarms."""
+        void = self.session.state.last_void
+        if void is not None and void.awaits_acknowledgement:
+            self.record("acknowledge_void", by=self.croupier())
             return True
         for alarm in self.session.state.alarms.values():
             if alarm.acknowledged_by is None:
@@ -219,7 +222,7 @@ class TableApp(App):
     # --- messages from the threads and the session ---------------------------------------------
 
     def on_wheel_report(self, message: WheelReport) -> None:
-        from croupier.wheel.events import BallPosition, LinkStatus, WheelResult
+        from croupier.wheel.events import BallPosition, LinkStatus
 
         event = message.event
         if isinstance(event, LinkStatus):
@@ -227,10 +230,6 @@ class TableApp(App):
         elif isinstance(event, BallPosition) and not event.in_previous_pocket and event.expected is not None:
             self.say(_("The ball is in pocket {pocket}: it goes back in {expected} (PT-A 22)").format(
                 pocket=event.pocket, expected=event.expected), error=True)
-        elif isinstance(event, WheelResult) and self.voided:
-            # PT-A 22: the croupier declared this launch void; where its ball stopped does not count.
-            self.say(_("The wheel says {number}: not counted, the spin is void").format(number=event.number))
-            return
         try:
             self.sensor.handle(event)
         except Refused as refusal:
@@ -240,6 +239,10 @@ class TableApp(App):
             self.journal_failed(exc)
         self.table_screen.show()
 
+    def _void_result(self, result) -> None:
+        """PT-A 22: the wheel's number for a launch declared void; where its ball stopped does not count."""
+        self.say(_("The wheel says {number}: not counted, the spin is void").format(number=result.number))
+
     def on_keypad_pressed(self, message: KeypadPressed) -> None:
         press = getattr(self.screen, "press", None)
         if press is not None:
@@ -247,17 +250,12 @@ class TableApp(App):
 
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
-        board = self.board.update(event, state)
+        self.board = board_for(state)
         if self.board_output is not None:
-            self.board_output(board)
+            self.board_output(self.board)
         if isinstance(event, (ev.ResultRecorded, ev.SpinVoided)):
             self.table_screen.entry.reset()  # a number half typed for this spin means nothing now
-        if isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
-            where = _("ball back in pocket {number}").format(number=event.put_back) if event.put_back is not None else ""
-            self.alerts.append(_("Void spin (sensor): {reason}").format(reason=text.void_reason(event.reason))
-                               + (f" · {where}" if where else ""))
-            self.bell()
-        elif isinstance(event, ev.AlarmRaised):
+        if isinstance(event, ev.AlarmRaised) or isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
             self.bell()
         if self.screen is self.table_screen:
             self.table_screen.show()

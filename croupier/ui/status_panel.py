@@ -52,9 +52,10 @@ class TableStatus(Vertical):
         yield Static("", id="ball")
         yield Static("", id="sensor")
 
-    def show(self, state: TableState, now: datetime, sensor: bool | None, voided: bool = False) -> None:
+    def show(self, state: TableState, now: datetime, sensor: bool | None) -> None:
         """`sensor`: True online, False offline, None for a table without one."""
         phase = self.query_one("#phase", Static)
+        voided = state.voided is not None
         phase.remove_class(*PHASE_CLASSES.values(), "phase-void")
         phase.add_class("phase-void" if voided else PHASE_CLASSES[state.phase])
         label = _("Void spin") if voided else text.phase(state.phase)

@@ -78,11 +78,11 @@ class TableScreen(KeypadScreen[None]):
         self.query_one("#title", Static).update(
             f"[b]{escape(config.name)}[/] · {escape(state.profile or config.profile)}{limits}")
         self.query_one(WinningNumber).show(state.last_result)
-        self.query_one(TableStatus).show(state, now, app.sensor_online, app.voided)
+        self.query_one(TableStatus).show(state, now, app.sensor_online)
         self.query_one(RecentResults).show(state.recent)
         self.query_one(ColoursPanel).show(state, config.currency)
         if self.show_board:
-            self.query_one(BoardView).show(app.board.board)
+            self.query_one(BoardView).show(app.board)
         lines, urgent = app.alarm_lines(now)
         self.query_one(AlarmBanner).show(lines, urgent)
         self.query_one("#prompt", Static).update(self._prompt(state))
@@ -107,9 +107,9 @@ class TableScreen(KeypadScreen[None]):
             if self.entry.proposed is not None:
                 return _("Result [b reverse] {number} [/] ? # confirms, * cancels").format(number=self.entry.proposed)
             return _("Result [b reverse] {typed}_ [/] a second digit, or # for {typed}").format(typed=self.entry.typed)
-        if self.app.voided:
-            last = state.last_result
-            where = _("put the ball back in pocket {number}").format(number=last.number) if last \
+        if state.voided:
+            put_back = state.voided.put_back  # PT-A 22: the previous result's pocket
+            where = _("put the ball back in pocket {number}").format(number=put_back) if put_back is not None \
                 else _("no previous result: the ball goes in any pocket")
             return "[b]" + _("Void spin") + "[/] · " + where + " · " + _("waiting for the next launch")
         phase = state.phase

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from croupier.cli import main as cli
-from croupier.commands.run import SensorTable
+from croupier.sensor_table import SensorTable
 from croupier.rules.spin import Direction, VoidReason
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock

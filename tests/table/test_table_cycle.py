@@ -136,6 +136,30 @@ def test_a_void_before_any_result_has_no_pocket_to_put_back(clock):
     assert void.put_back is None
 
 
+def test_a_golpe_nulo_from_the_sensor_waits_for_the_croupiers_acknowledgement(clock):
+    table = opened("pt-americana", clock)
+    spin(table, 23)
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=ACW, source=Source.SENSOR, wheel_game=8)
+    table.do(cycle.void_spin, reason=VoidReason.SAME_DIRECTION, source=Source.SENSOR)
+    void = table.state.voided
+    assert (void.put_back, void.wheel_game, void.awaits_acknowledgement) == (23, 8, True)
+    table.do(cycle.launch, direction=ACW, source=Source.SENSOR, wheel_game=9)  # the wheel relaunches at once
+    assert table.state.voided is None and table.state.last_void.awaits_acknowledgement  # still to be seen
+    table.refused(cycle.acknowledge_void, "'Zé' is not registered staff", by="Zé")
+    (seen,) = table.do(cycle.acknowledge_void, by="Rui")
+    assert (seen.spin, seen.by) == (2, "Rui") and not table.state.last_void.awaits_acknowledgement
+    table.refused(cycle.acknowledge_void, "no golpe nulo from the sensor to acknowledge")
+
+
+def test_a_golpe_nulo_declared_at_the_keypad_needs_no_acknowledgement(clock):
+    table = opened("pt-americana", clock)
+    table.do(cycle.launch, direction=CW)
+    table.do(cycle.void_spin, reason=VoidReason.CHIP_FELL)
+    assert table.state.voided is not None
+    table.refused(cycle.acknowledge_void, "no golpe nulo from the sensor to acknowledge")
+
+
 def test_a_typed_result_counts_only_once_confirmed_and_a_mismatch_is_refused(clock):
     table = opened("pt-americana", clock)
     table.do(cycle.launch, direction=CW)

@@ -56,8 +56,13 @@ async def test_sensor_void_is_recorded_and_waits_for_acknowledgement(session, co
         text = screen_text(app)
         assert "Void spin (sensor): Ball and wheel turned the same way" in text and "acknowledges" in text
         assert "no previous result" in text  # the first spin: no pocket to go back to
+    restarted = TableApp(session, config, wheel=True)  # the screen restarted: the void still waits
+    async with restarted.run_test(size=(80, 24)) as pilot:
+        assert "Void spin (sensor): Ball and wheel turned the same way" in screen_text(restarted)
         await press(pilot, "enter")
-        assert "Void spin (sensor)" not in screen_text(app)
+        assert "Void spin (sensor)" not in screen_text(restarted)
+    (seen,) = [e.event for e in session.journal.entries() if e.event.kind == "void-acknowledged"]
+    assert (seen.spin, seen.by) == (1, "Ana")
 
 
 async def test_a_link_that_goes_down_is_shown_and_raised(session, config):

@@ -1,0 +1,93 @@
+"""The table driven by its wheel sensor: each wheel event (croupier.wheel.events) becomes a command
+of the table session, as `croupier run --headless` records it and the table screen shows it.
+
+Remembers just enough of the wheel to record one launch per launch: a launch is the wheel entering
+a ball-in-play state, not every status line that shows one, and after a void only the wheel's next
+launch counts. The number the wheel gives for a launch declared void, by its sensor or at the
+keypad, is not a result (`PT-A 22`).
+"""
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from croupier.session import TableSession
+from croupier.table import alarms
+from croupier.table.cycle import IN_SPIN
+from croupier.table.events import Event, Source
+from croupier.table.state import Phase
+from croupier.wheel.events import LinkStatus, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.status import BALL_IN_PLAY
+
+log = logging.getLogger(__name__)
+
+
+class SensorTable:
+    def __init__(self, session: TableSession, on_void_result: Callable[[WheelResult], None] | None = None) -> None:
+        """`on_void_result` hears of each number the wheel gave for a launch declared void."""
+        self.session = session
+        self.on_void_result = on_void_result
+        self._in_play: bool | None = None  # what the last status line said; None before the first
+        self._voided_game: int | None = None  # the game the sensor voided, until the wheel starts again
+        self._dropped_void: int | None = None  # the void (by count) whose number was already dropped
+
+    def handle(self, event) -> list[Event]:
+        """Record what `event` means for the table; the events recorded (none for most status lines).
+        Raises Refused when the table will not take it, and JournalError when it cannot record."""
+        session, phase = self.session, self.session.state.phase
+        if isinstance(event, WheelState):
+            in_play = event.state in BALL_IN_PLAY
+            seen_before, self._in_play = self._in_play, in_play
+            if event.state in (WheelPhase.BEFORE_GAME, WheelPhase.PLACE_BETS):
+                self._voided_game = None
+            if in_play and seen_before is not True and self._new_launch(phase, seen_before, event.game):
+                return session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game)
+            if event.state == WheelPhase.NO_MORE_BETS and phase is Phase.SPINNING:
+                return session.close_bets(source=Source.SENSOR)
+        elif isinstance(event, WheelVoid):
+            if phase in IN_SPIN:
+                self._voided_game = event.game
+                log.info("void from the wheel: %s (%s)", event.reason.value, event.detail)
+                return session.void_spin(reason=event.reason, source=Source.SENSOR)
+        elif isinstance(event, WheelResult):
+            if self._of_void_launch(event):
+                log.info("game %s: %d is the number of a void spin, not a result", event.game, event.number)
+                if self.on_void_result is not None:
+                    self.on_void_result(event)
+                return []
+            return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction)
+        elif isinstance(event, LinkStatus):
+            log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
+            if not event.online:
+                return session.run(alarms.wheel_fault, detail=event.detail)
+        elif isinstance(event, WheelFault):
+            log.warning("from the wheel: %s %r", event.message, event.raw)
+        return []
+
+    def _new_launch(self, phase: Phase, seen_before: bool | None, game: int | None) -> bool:
+        """The wheel shows a ball in play: is it a launch the journal does not hold yet?"""
+        if self._voided_game is not None:
+            return False  # the ball the sensor voided still rides, until the wheel starts a game
+        void = self.session.state.voided
+        if seen_before is None and void is not None and None not in (game, void.wheel_game) and game == void.wheel_game:
+            return False  # a restarted reader meets the voided ball still riding
+        if phase not in IN_SPIN:
+            return True
+        # The journal holds a launch without its result. The wheel left play and came back (a
+        # result was missed), or a restarted reader meets another game: a new launch. The first
+        # status a restarted reader sees of the same game is the launch already recorded.
+        recorded = self.session.state.launch.wheel_game
+        return seen_before is False or (None not in (recorded, game) and recorded != game)
+
+    def _of_void_launch(self, result: WheelResult) -> bool:
+        """The wheel's number for the launch a golpe nulo voided (PT-A 22): the ball stopped
+        somewhere, but the spin does not count. Dropped once per void: a wheel without game
+        numbers gives its next number for a new launch."""
+        state = self.session.state
+        void = state.voided
+        if void is None or self._dropped_void == state.voids:
+            return False
+        if None not in (void.wheel_game, result.game) and void.wheel_game != result.game:
+            return False
+        self._dropped_void = state.voids
+        return True

@@ -1,0 +1,70 @@
+"""The wheel sensor at an attended table: a launch the croupier voids at the keypad still ends with a
+number on the wheel, and that number is not a result (PT-A 22); the wheel's next game counts."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from croupier.rules.spin import Direction, VoidReason
+from croupier.sensor_table import SensorTable
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+from croupier.table.events import Role, Stake
+from croupier.wheel.events import WheelPhase, WheelResult, WheelState
+
+from journal_kit import BALLS
+
+CW = Direction.CLOCKWISE
+
+
+@pytest.fixture
+def attended(tmp_path):
+    session = TableSession.open(tmp_path / "j.db", FakeClock())
+    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
+    session.place_bets(colour="red", stakes=(Stake(bet="red", chips=1),))
+    yield session
+    session.close()
+
+
+def wheel(phase: WheelPhase, game: int | None) -> WheelState:
+    return WheelState(state=phase, time=0.0, game=game, direction=CW)
+
+
+def feed(table: SensorTable, *events) -> list[str]:
+    return [recorded.kind for event in events for recorded in table.handle(event)]
+
+
+def test_the_wheels_number_for_a_launch_voided_at_the_keypad_is_not_a_result(attended):
+    dropped = []
+    sensor = SensorTable(attended, on_void_result=dropped.append)
+    assert feed(sensor, wheel(WheelPhase.PLACE_BETS, 7), wheel(WheelPhase.BALL_IN_RIM, 7)) == ["ball-launched"]
+    attended.void_spin(reason=VoidReason.FOREIGN_OBJECT, by="Ana")  # the croupier, at the keypad
+    void_number = WheelResult(11, 1.0, 7, CW, "number-line")
+    assert feed(sensor, wheel(WheelPhase.NO_MORE_BETS, 7), void_number, wheel(WheelPhase.WINNING_NUMBER, 7)) == []
+    assert dropped == [void_number] and attended.state.counted == 0
+    assert feed(sensor, wheel(WheelPhase.PLACE_BETS, 8), wheel(WheelPhase.BALL_IN_RIM, 8),
+                WheelResult(26, 2.0, 8, CW, "number-line")) == ["ball-launched", "result-recorded"]
+    assert (attended.state.last_result.number, attended.state.last_result.spin) == (26, 1)
+
+
+def test_the_void_is_remembered_by_the_journal_across_a_restart(attended, tmp_path):
+    sensor = SensorTable(attended)
+    feed(sensor, wheel(WheelPhase.PLACE_BETS, 7), wheel(WheelPhase.BALL_IN_RIM, 7))
+    attended.void_spin(reason=VoidReason.CHIP_FELL, by="Ana")
+    restarted = SensorTable(attended)  # the screen restarted while the voided ball still ran
+    assert feed(restarted, wheel(WheelPhase.NO_MORE_BETS, 7), WheelResult(11, 1.0, 7, CW, "number-line")) == []
+    assert attended.state.counted == 0
+
+
+def test_a_wheel_without_game_numbers_loses_only_the_voided_launchs_number(attended):
+    """The plain number line: the number after the void is the void launch's; the next is a result."""
+    sensor = SensorTable(attended)
+    attended.launch(direction=CW)  # from the keypad: the sensor does not see launches
+    attended.void_spin(reason=VoidReason.CHIP_FELL, by="Ana")
+    assert feed(sensor, WheelResult(11, 1.0, None, None, "line")) == []
+    assert feed(sensor, WheelResult(4, 2.0, None, None, "line")) == ["result-recorded"]
+    assert attended.state.last_result.number == 4
