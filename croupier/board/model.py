@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from croupier.config import SEGMENT_NAMES
-from croupier.rules.profiles import load_profile
 from croupier.rules.wheel import colour
+from croupier.table.bets import bets_open
+from croupier.table.cycle import IN_SPIN
 from croupier.table.state import Phase, TableState
 
 # Segments lit for each character, a-g as wired (a top, b top right, c bottom right, d bottom,
@@ -55,18 +56,10 @@ def board_for(state: TableState) -> Board:
     text = BLANK if last is None else f"{last.number:>2}"
     if last is not None:
         lamps.add(colour(last.number))  # red, black or green: lamp names too
-    if _bets_open(state):
+    if bets_open(state):
         lamps.add("bets_open")
-    elif state.phase in (Phase.SPINNING, Phase.NO_MORE_BETS, Phase.CONFIRMING):
+    elif state.phase in IN_SPIN:
         lamps.add("no_more_bets")
     if state.voided:
         lamps.add("void")
     return Board(text, frozenset(lamps))
-
-
-def _bets_open(state: TableState) -> bool:
-    if state.phase is Phase.BETTING:
-        return True
-    # PT-A 20: bets are taken while the ball runs, until "no more bets"; SRIJ 14: a betting period
-    # ends at the launch.
-    return state.phase is Phase.SPINNING and not load_profile(state.profile).betting_period.min_seconds

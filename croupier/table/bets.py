@@ -56,16 +56,24 @@ def settle(state: TableState, number: int, *, stakes: Stakes | None = None,
     return outcomes, carried
 
 
+def bets_open(state: TableState) -> bool:
+    """Whether players may bet now: bets are open, or the ball runs and "no more bets" is not called
+    yet (`PT-A 20`), unless a betting period ends at the launch (`SRIJ 14`)."""
+    if state.phase is Phase.BETTING:
+        return True
+    return state.phase is Phase.SPINNING and not profile_of(state).betting_period.min_seconds
+
+
 def _betting(state: TableState) -> None:
     if state.phase is Phase.CLOSED:
         raise Refused("the table is not open")
     if state.sensor_only:
         raise Refused("this table is driven by the wheel sensor alone: bets are not recorded")
-    if state.phase is Phase.SPINNING and profile_of(state).betting_period.min_seconds:
-        # SRIJ 14: the betting period ends at the exact moment the ball is launched.
+    if bets_open(state):
+        return
+    if state.phase is Phase.SPINNING:
         raise Refused(f"bets closed when the ball was launched ({profile_of(state).betting_period.rule})")
-    if state.phase not in (Phase.BETTING, Phase.SPINNING):
-        raise Refused("no more bets: none is placed or changed now (PT-A 20)")
+    raise Refused("no more bets: none is placed or changed now (PT-A 20)")
 
 
 def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[Stake, ...]) -> list[Event]:

@@ -6,10 +6,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from croupier.board.model import board_for
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table import bets, colours, cycle
+from croupier.table.clock import FakeClock
 from croupier.table.events import AlarmKind, Ball, Role, Source, Stake
+from croupier.table.refusal import Refused
 from croupier.table.state import Phase
 
 from table_kit import BALLS, PINS, PROFILES, Table, opened, seat, staffed
@@ -269,3 +273,37 @@ def test_an_unknown_void_reason_is_refused_with_the_choices(clock):
     table.do(cycle.launch, direction=CW)
     table.refused(cycle.void_spin, "'dropped' is not a VoidReason; use one of: chip-fell, another-ball",
                   reason="dropped")
+
+
+SPIN_STEPS = st.lists(st.sampled_from(["launch", "close", "enter", "confirm", "void", "pay"]), max_size=12)
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(PROFILES), SPIN_STEPS)
+def test_bets_open_says_exactly_when_a_bet_is_taken(profile, steps):
+    """PT-A 20: bets are taken until "no more bets", the ball running; SRIJ 14: a betting period
+    ends at the launch. The board's lamp and the bet command both follow bets_open."""
+    clock = FakeClock()
+    table = opened(profile, clock)
+    seat(table)
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=5),))  # RU 4.9: a bet to launch
+    commands = {"launch": (cycle.launch, {"direction": CW}), "close": (cycle.close_bets, {}),
+                "enter": (cycle.enter_result, {"number": 8}), "confirm": (cycle.confirm_result, {}),
+                "void": (cycle.void_spin, {"reason": VoidReason.CHIP_FELL}), "pay": (cycle.payouts_done, {})}
+    for step in steps:
+        clock.advance(seconds=31)  # SRIJ 13: the betting period has run
+        command, arguments = commands[step]
+        try:
+            table.do(command, **arguments)
+        except Refused:
+            pass
+    expected = table.state.phase is Phase.BETTING or (table.state.phase is Phase.SPINNING
+                                                      and profile != "pt-srij-french")
+    assert bets.bets_open(table.state) is expected
+    assert ("bets_open" in board_for(table.state).lamps) is expected
+    try:
+        table.do(bets.place_bets, colour="red", stakes=(Stake(bet="black", chips=5),))
+        taken = True
+    except Refused:
+        taken = False
+    assert taken is expected
