@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from typing import TextIO
 
+from croupier.export.redaction import redacted
 from croupier.journal.store import Journal
 from croupier.review.timeline import describe
 from croupier.rules.wheel import colour
@@ -32,8 +33,8 @@ def write_spins_csv(journal: Journal, out: TextIO) -> int:
 
 
 def write_events_csv(journal: Journal, out: TextIO) -> int:
-    """Every event with its hash and its full record, each checked against the hash chain as it is
-    read (a damaged journal raises JournalError naming the event); returns the rows."""
+    """Every event with its hash and its full record, secrets redacted, each checked against the
+    hash chain as it is read (a damaged journal raises JournalError naming the event); returns the rows."""
     from croupier.table.codec import canonical_json
     from croupier.table.events import to_record
 
@@ -43,6 +44,6 @@ def write_events_csv(journal: Journal, out: TextIO) -> int:
     for entry in journal.entries():
         event = entry.event
         writer.writerow((entry.seq, event.time.isoformat(), event.kind, describe(event), entry.hash,
-                         canonical_json(to_record(event)).decode()))
+                         canonical_json(redacted(to_record(event))).decode()))
         rows += 1
     return rows

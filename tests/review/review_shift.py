@@ -1,4 +1,5 @@
 """A small shift written event by event, whose every figure the review tests derive by hand."""
+import hashlib
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from fractions import Fraction
@@ -24,6 +25,20 @@ def stake(bet, chips):
     return ev.Stake(bet=bet, chips=chips)
 
 
+def staff(name, role, by):
+    """A registration whose salt and PIN hash look like the real ones (hex, 16 and 32 bytes), and
+    differ for each name, so a test can look for them in whatever the review shows."""
+    return ev.StaffRegistered(time=at(0), name=name, role=role, salt=secret("salt", name, 16),
+                              pin_hash=secret("pin", name, 32), by=by)
+
+
+def secret(what: str, name: str, size: int) -> str:
+    return hashlib.sha256(f"{what} {name}".encode()).hexdigest()[:2 * size]
+
+
+SECRETS = [secret(what, name, size) for name in ("Marta", "Ana", "Rui") for what, size in (("salt", 16), ("pin", 32))]
+
+
 def shift_events() -> list[ev.Event]:
     """Spin 1 (Ana): red plein 17 x2 wins 70, blue "red" x5 loses on 17 black.
     Spin 2 (Ana): a golpe nulo (chip fell), relaunched; 32 typed and confirmed; red loses 1.
@@ -34,9 +49,9 @@ def shift_events() -> list[ev.Event]:
     boss, ana, rui = "Marta", "Ana", "Rui"
     balls = (ev.Ball(id="B1", diameter_mm=Decimal("20")), ev.Ball(id="B2", diameter_mm=Decimal("20")))
     return [
-        ev.StaffRegistered(time=at(0), name=boss, role=ev.Role.PIT_BOSS, salt="00", pin_hash="00", by=None),
-        ev.StaffRegistered(time=at(0), name=ana, role=ev.Role.CROUPIER, salt="00", pin_hash="00", by=boss),
-        ev.StaffRegistered(time=at(0), name=rui, role=ev.Role.CROUPIER, salt="00", pin_hash="00", by=boss),
+        staff(boss, ev.Role.PIT_BOSS, None),
+        staff(ana, ev.Role.CROUPIER, boss),
+        staff(rui, ev.Role.CROUPIER, boss),
         ev.TableOpened(time=at(0), profile="pt-americana", minimum=Decimal("5"), colours=("red", "green", "blue"),
                        balls=balls, ball_in_play="B1", croupier=ana, by=boss),
         ev.ColourAssigned(time=at(1), colour="red", player="player-1", chip_value=Decimal("5"), chips=100, by=ana),
