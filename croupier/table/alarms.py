@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from croupier.table.events import AlarmAcknowledged, AlarmCleared, AlarmKind, AlarmRaised, Event, Role
+from croupier.table.events import AlarmAcknowledged, AlarmCleared, AlarmFacts, AlarmKind, AlarmRaised, Event, Role
 from croupier.table.refusal import Refused
 from croupier.table.regulation import ball_swap_interval, relief_interval, rule
 from croupier.table.roles import authorise, known
@@ -15,9 +15,10 @@ from croupier.table.state import Phase, TableState
 
 
 def raise_alarm(state: TableState, now: datetime, kind: AlarmKind, subject: str, detail: str,
-                offset: int = 0) -> AlarmRaised:
+                offset: int = 0, facts: AlarmFacts | None = None) -> AlarmRaised:
     """`offset` numbers several alarms raised by one command."""
-    return AlarmRaised(time=now, alarm=state.next_alarm + offset, alarm_kind=kind, subject=subject, detail=detail)
+    return AlarmRaised(time=now, alarm=state.next_alarm + offset, alarm_kind=kind, subject=subject, detail=detail,
+                       facts=facts)
 
 
 def relief_subject(role: Role, name: str, since: datetime) -> str:
@@ -35,20 +36,23 @@ def due(state: TableState, now: datetime) -> list[Event]:
     raised = {(a.kind, a.subject) for a in state.alarms.values()}
     found: list[Event] = []
 
-    def late(kind: AlarmKind, subject: str, detail: str) -> None:
+    def late(kind: AlarmKind, subject: str, detail: str, facts: AlarmFacts) -> None:
         if (kind, subject) not in raised:
-            found.append(raise_alarm(state, now, kind, subject, detail, offset=len(found)))
+            found.append(raise_alarm(state, now, kind, subject, detail, offset=len(found), facts=facts))
 
     for role, duty in sorted(state.on_duty.items()):
         interval = relief_interval(state, role)
         if interval is not None and now > duty.since + interval:
+            minutes, cited = _minutes(interval), rule(state, "relief")
             late(AlarmKind.RELIEF_OVERDUE, relief_subject(role, duty.name, duty.since),
-                 f"{duty.name} has been {role.value} for more than {_minutes(interval)} ({rule(state, 'relief')})")
+                 f"{duty.name} has been {role.value} for more than {minutes} min ({cited})",
+                 AlarmFacts(rule=cited, role=role, name=duty.name, minutes=minutes))
     interval = ball_swap_interval(state)
     if interval is not None and state.ball_in_play and now > state.ball_since + interval:
+        minutes, cited = _minutes(interval), rule(state, "ball_swap")
         late(AlarmKind.BALL_SWAP_OVERDUE, ball_subject(state.ball_in_play, state.ball_since),
-             f"ball {state.ball_in_play} has been in play for more than {_minutes(interval)}: "
-             f"change and announce it ({rule(state, 'ball_swap')})")
+             f"ball {state.ball_in_play} has been in play for more than {minutes} min: change and announce it "
+             f"({cited})", AlarmFacts(rule=cited, ball=state.ball_in_play, minutes=minutes))
     return found
 
 
@@ -63,8 +67,8 @@ def wheel_fault(state: TableState, now: datetime, *, detail: str) -> list[Event]
     return [raise_alarm(state, now, AlarmKind.WHEEL_FAULT, WHEEL_LINK, detail)]
 
 
-def _minutes(interval) -> str:
-    return f"{int(interval.total_seconds() // 60)} min"
+def _minutes(interval) -> int:
+    return int(interval.total_seconds() // 60)
 
 
 def _open_alarm(state: TableState, alarm: int):

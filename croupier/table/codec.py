@@ -17,8 +17,17 @@ from functools import cache
 from typing import Any
 
 
+WHEN_SET = "recorded-when-set"  # field metadata: see when_set()
+
+
 class CodecError(ValueError):
     """A value that cannot be written canonically, or recorded data that does not read back."""
+
+
+def when_set(default: Any = None) -> Any:
+    """A field added to an event after journals were written: written only when it differs from
+    `default`, so an event recorded before it existed keeps its canonical bytes, and its hash."""
+    return dataclasses.field(default=default, metadata={WHEN_SET: True})
 
 
 def canonical_json(data: Any) -> bytes:
@@ -40,7 +49,8 @@ def to_plain(value: Any) -> Any:
             raise CodecError(f"time {value} has no time zone")
         return value.astimezone(timezone.utc).isoformat(timespec="microseconds")
     if dataclasses.is_dataclass(value):
-        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not (f.metadata.get(WHEN_SET) and getattr(value, f.name) == f.default)}
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):

@@ -14,7 +14,7 @@ from croupier.rules.wheel import check_number
 from croupier.table.alarms import raise_alarm
 from croupier.table.bets import settle
 from croupier.table.events import (
-    AlarmKind, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
+    AlarmFacts, AlarmKind, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
     ProfileChanged, ResultCorrected, ResultEntered, ResultRecorded, Role, Source, SpinVoided, TableClosed,
     TableOpened, VoidAcknowledged,
 )
@@ -26,6 +26,7 @@ from croupier.table.state import Phase, TableState
 SENSOR = "sensor"  # the name recorded for what the wheel sensor did on its own
 BALL_DIAMETER_MM = (Decimal(18), Decimal(24))  # PT-A 17, PT-B 17
 IN_SPIN = (Phase.SPINNING, Phase.NO_MORE_BETS, Phase.CONFIRMING)  # from the launch to the result
+DIRECTION_RULE = "PT-A 21, SRIJ 17"  # the launch direction alternates from game to game
 
 
 def _open(state: TableState) -> None:
@@ -167,7 +168,8 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
             # program was down, or a re-spin the sensor did not flag): the spin stays uncounted.
             found.append(raise_alarm(state, now, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
                                      f"the wheel launched again before spin {state.spin} had a result: "
-                                     "no result was recorded for that launch"))
+                                     "no result was recorded for that launch",
+                                     facts=AlarmFacts(rule="", spin=state.spin)))
     else:
         _check_launch(state, now)
     found.append(BallLaunched(time=now, spin=state.spin, direction=direction, ball=state.ball_in_play,
@@ -175,7 +177,8 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
     if direction is not None and state.last_direction is direction:
         found.append(raise_alarm(state, now, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
                                  f"ball launched {direction.value} twice in a row: the launch alternates "
-                                 "(PT-A 21, SRIJ 17)", offset=sum(e.kind == "alarm-raised" for e in found)))
+                                 f"({DIRECTION_RULE})", offset=sum(e.kind == "alarm-raised" for e in found),
+                                 facts=AlarmFacts(rule=DIRECTION_RULE, direction=direction, spin=state.spin)))
     return found
 
 

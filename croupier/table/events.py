@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from croupier.rules.spin import Direction, VoidReason
-from croupier.table.codec import CodecError, canonical_json, from_plain, to_plain
+from croupier.table.codec import CodecError, canonical_json, from_plain, to_plain, when_set
 
 
 class Source(str, Enum):
@@ -70,6 +70,20 @@ class ColourOutcome:
     returned: Fraction  # stake handed back: winning stakes, half-back on zero, bets over the limit
     lost: Fraction  # stake taken by the bank
     imprisoned: int = 0  # FR en prison: stake held for the next spin
+
+
+@dataclass(frozen=True, kw_only=True)
+class AlarmFacts:
+    """What an alarm is about, for the screens to word it in the table's language (the alarm's
+    `detail` is the record's own English)."""
+
+    rule: str
+    role: Role | None = None
+    name: str | None = None  # the member of staff overdue for relief
+    minutes: int | None = None  # the longest allowed
+    ball: str | None = None
+    direction: Direction | None = None
+    spin: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,6 +181,7 @@ class AlarmRaised(Event):
     alarm_kind: AlarmKind
     subject: str
     detail: str
+    facts: AlarmFacts | None = when_set()  # None in journals written before the screens worded alarms
 
 
 @_event("alarm-acknowledged")

@@ -1,20 +1,30 @@
 """What the screen should tell the croupier now: things falling due, derived from the state and
-the clock, never recorded. (What is late is an alarm, recorded: croupier.table.alarms.)"""
+the clock, never recorded. (What is late is an alarm, recorded: croupier.table.alarms.)
+
+A notice holds facts, not words: the screens word it in the table's language.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.table.colours import must_exchange
+from croupier.table.events import Role
 from croupier.table.regulation import WARNING_LEAD, ball_swap_interval, profile_of, relief_interval
 from croupier.table.state import Phase, TableState
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Notice:
     kind: str  # relief-due, ball-swap-due, exchange-colour, invite-to-end, countdown
-    text: str
     rule: str
+    role: Role | None = None  # relief-due: who is due for relief
+    name: str | None = None
+    minutes: int | None = None  # relief-due, ball-swap-due: minutes left, 0 when due now
+    colour: str | None = None  # exchange-colour, invite-to-end: the colour and its player
+    player: str | None = None
+    spins: int | None = None  # the spins the colour sat out
+    seconds: int | None = None  # countdown: seconds of betting left
 
 
 def notices(state: TableState, now: datetime) -> list[Notice]:
@@ -25,28 +35,25 @@ def notices(state: TableState, now: datetime) -> list[Notice]:
     for role, duty in sorted(state.on_duty.items()):
         interval = relief_interval(state, role)
         if interval is not None and now >= duty.since + interval - WARNING_LEAD:
-            left = _minutes(duty.since + interval - now)
-            found.append(Notice("relief-due", f"relieve {role.value} {duty.name} " +
-                                (f"within {left} min" if left > 0 else "now"), profile.relief.rule))
+            found.append(Notice(kind="relief-due", rule=profile.relief.rule, role=role, name=duty.name,
+                                minutes=_minutes(duty.since + interval - now)))
     interval = ball_swap_interval(state)
     if interval is not None and state.ball_in_play and now >= state.ball_since + interval - WARNING_LEAD:
-        left = _minutes(state.ball_since + interval - now)
-        found.append(Notice("ball-swap-due", f"ball change due {f'in {left} min' if left > 0 else 'now'}: "
-                            f"announce it and put the other ball in play", profile.rules["ball_swap"]))
+        found.append(Notice(kind="ball-swap-due", rule=profile.rules["ball_swap"],
+                            minutes=_minutes(state.ball_since + interval - now)))
     inactivity = profile.inactivity
     for colour, account in state.accounts.items():
         if must_exchange(state, account):
-            found.append(Notice("exchange-colour", f"{colour} ({account.player}) has not bet for "
-                                f"{account.idle_spins} spins while players wait: it exchanges all its chips",
-                                inactivity.rule))
+            kind = "exchange-colour"  # PT-A 12: it exchanges all its chips
         elif inactivity.action == "invite-to-end" and account.idle_spins >= inactivity.after_spins:
-            # SRIJ 31-32: invited, then warned: the session ends if no bet comes at the next spin.
-            found.append(Notice("invite-to-end", f"{colour} ({account.player}) has not bet for "
-                                f"{account.idle_spins} spins: invite them to end the session",
-                                inactivity.rule))
+            kind = "invite-to-end"  # SRIJ 31-32: invited, then warned; the session ends without a bet
+        else:
+            continue
+        found.append(Notice(kind=kind, rule=inactivity.rule, colour=colour, player=account.player,
+                            spins=account.idle_spins))
     if state.countdown_until and now < state.countdown_until:
-        found.append(Notice("countdown", f"bets close in {(state.countdown_until - now).total_seconds():.0f} s",
-                            profile.betting_period.rule))
+        found.append(Notice(kind="countdown", rule=profile.betting_period.rule,
+                            seconds=round((state.countdown_until - now).total_seconds())))
     return found
 
 

@@ -138,6 +138,7 @@ class Alarm:
     subject: str
     detail: str
     raised_at: datetime
+    facts: ev.AlarmFacts | None = None  # for the screens' wording; None from older journals
     acknowledged_by: str | None = None
     acknowledged_at: datetime | None = None
 
@@ -242,7 +243,7 @@ def _staff_relieved(s: TableState, e: ev.StaffRelieved) -> TableState:
 
 
 def _alarm_raised(s: TableState, e: ev.AlarmRaised) -> TableState:
-    alarm = Alarm(id=e.alarm, kind=e.alarm_kind, subject=e.subject, detail=e.detail, raised_at=e.time)
+    alarm = Alarm(id=e.alarm, kind=e.alarm_kind, subject=e.subject, detail=e.detail, raised_at=e.time, facts=e.facts)
     alarms = _with(s.alarms, e.alarm, alarm)
     if len(alarms) > OPEN_ALARMS:  # a table nobody clears (sensor only) must not grow its state
         del alarms[min(alarms)]

@@ -23,10 +23,9 @@ from croupier.sdnotify import Notifier
 from croupier.sensor_table import SensorTable
 from croupier.session import TableSession
 from croupier.table import events as ev
-from croupier.table.colours import must_exchange
 from croupier.table.events import Role
+from croupier.table.notices import notices
 from croupier.table.refusal import Refused
-from croupier.table.regulation import profile_of
 from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
@@ -114,7 +113,7 @@ class TableApp(App):
                 reason=text.void_reason(void.reason)) + where) + "[/]")
         waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
         for alarm in waiting:
-            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm.detail))}")
+            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm))}")
         if lines:
             lines[0] += "  " + _("(# acknowledges)")
         urgent = bool(lines)
@@ -123,34 +122,8 @@ class TableApp(App):
             lines.append(ngettext("{count} acknowledged alarm waits for a pit boss to clear it",
                                   "{count} acknowledged alarms wait for a pit boss to clear them", len(seen)).format(
                 count=len(seen)))
-        if state.phase is not Phase.CLOSED:
-            lines += self._notice_lines(now)
+        lines += [escape(text.notice(notice)) for notice in notices(state, now)]
         return lines, urgent
-
-    def _notice_lines(self, now: datetime) -> list[str]:
-        state = self.session.state
-        lines = []
-        for notice in self.session.notices():
-            if notice.kind == "relief-due":
-                lines.append(_("Croupier relief due ({rule})").format(rule=notice.rule))
-            elif notice.kind == "ball-swap-due":
-                lines.append(_("Ball swap due: announce it and put the other ball in play ({rule})").format(
-                    rule=notice.rule))
-            elif notice.kind == "countdown" and state.countdown_until:
-                seconds = int((state.countdown_until - now).total_seconds())
-                lines.append(_("Bets close in {seconds} s ({rule})").format(seconds=seconds, rule=notice.rule))
-        inactivity = profile_of(state).inactivity
-        for colour, account in state.accounts.items():
-            if must_exchange(state, account):
-                lines.append(_("{colour} ({player}) has not bet for {spins} spins while players wait: "
-                               "it exchanges its chips ({rule})").format(
-                    colour=text.colour_name(colour), player=account.player, spins=account.idle_spins,
-                    rule=inactivity.rule))
-            elif inactivity.action == "invite-to-end" and account.idle_spins >= (inactivity.after_spins or 0):
-                lines.append(_("{colour} ({player}) has not bet for {spins} spins: invite them to end "
-                               "the session ({rule})").format(colour=text.colour_name(colour), player=account.player,
-                                                              spins=account.idle_spins, rule=inactivity.rule))
-        return [escape(line) for line in lines]
 
     def say(self, message: str, *, error: bool = False) -> None:
         self.table_screen.say(message, error=error)

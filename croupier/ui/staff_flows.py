@@ -14,7 +14,6 @@ from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.asking import choose, new_pin, number, pin, pit_boss, staff_member
 
-ROLE_NAMES = {Role.CROUPIER: N_("croupier"), Role.INSPECTOR: N_("inspector"), Role.PIT_BOSS: N_("pit boss")}
 # Reasons a pit boss records, chosen with a digit (the journal keeps them in the table's language).
 CLEAR_NOTES = (N_("seen and dealt with at the table"), N_("false alarm"))
 LIMIT_REASONS = (N_("management decision"), N_("busy table"), N_("quiet table"))
@@ -34,7 +33,7 @@ async def swap_ball(app) -> None:
 async def relief(app) -> None:
     state = app.session.state
     roles = [Role.CROUPIER] + ([Role.INSPECTOR] if Role.INSPECTOR in state.on_duty else [])
-    role = roles[0] if len(roles) == 1 else await choose(app, _("Relief of"), [(_(ROLE_NAMES[r]), r) for r in roles])
+    role = roles[0] if len(roles) == 1 else await choose(app, _("Relief of"), [(text.role(r), r) for r in roles])
     if role is None:
         return
     outgoing = state.staff_on(role)
@@ -54,7 +53,7 @@ async def relief(app) -> None:
             return
         reason = _(note)
     if app.record("relieve", role=role, incoming=incoming, pin=typed, reason=reason):
-        app.say(_("{name} is on as {role}").format(name=incoming, role=_(ROLE_NAMES[role])))
+        app.say(_("{name} is on as {role}").format(name=incoming, role=text.role(role)))
 
 
 # --- the pit boss ------------------------------------------------------------------------------
@@ -62,7 +61,8 @@ async def relief(app) -> None:
 
 async def clear_alarm(app, boss: str, boss_pin: str) -> None:
     alarms = list(app.session.state.alarms.values())
-    alarm = await choose(app, _("Clear which alarm?"), [(f"{text.alarm(a.kind)} · {a.subject}", a.id) for a in alarms])
+    alarm = await choose(app, _("Clear which alarm?"),
+                         [(f"{text.alarm(a.kind)} · {text.alarm_detail(a)}", a.id) for a in alarms])
     if alarm is None:
         return
     note = await choose(app, _("Note"), [(_(n), n) for n in CLEAR_NOTES])
@@ -104,7 +104,7 @@ async def close_table(app, boss: str, boss_pin: str) -> None:
 
 async def register(app, boss: str, boss_pin: str) -> None:
     """A member of staff from the configuration gets a PIN (or a new one)."""
-    member = await choose(app, _("PIN for"), [(f"{m.name} ({_(ROLE_NAMES[Role(m.role)])})", m)
+    member = await choose(app, _("PIN for"), [(f"{m.name} ({text.role(Role(m.role))})", m)
                                               for m in app.config.staff])
     if member is None:
         return
@@ -154,7 +154,7 @@ async def setup(app) -> None:
         for member in app.config.staff:
             if member.name in app.session.state.staff:
                 continue
-            typed = await new_pin(app, f"{member.name} ({_(ROLE_NAMES[Role(member.role)])})")
+            typed = await new_pin(app, f"{member.name} ({text.role(Role(member.role))})")
             if typed is not None:
                 app.record("register_staff", name=member.name, role=Role(member.role), pin=typed, by=boss,
                            by_pin=boss_pin)

@@ -1,5 +1,6 @@
-"""The words the screens show for the table's values: phases, alarms, void reasons, directions,
-colour names, bet positions, chips and money, each through the table's language (croupier.i18n)."""
+"""The words the screens show for the table's values: phases, alarms, notices, void reasons,
+directions, roles, colour names, bet positions, chips and money, each through the table's language
+(croupier.i18n)."""
 from __future__ import annotations
 
 import re
@@ -9,8 +10,9 @@ from fractions import Fraction
 from croupier.i18n import N_, _, language
 from croupier.rules.spin import Direction, VoidReason
 from croupier.rules.wheel import colour as number_colour
-from croupier.table.events import AlarmKind
-from croupier.table.state import Phase
+from croupier.table.events import AlarmKind, Role
+from croupier.table.notices import Notice
+from croupier.table.state import Alarm, Phase
 
 PHASES = {
     Phase.CLOSED: N_("Table closed"),
@@ -37,6 +39,7 @@ VOID_REASONS = {
     VoidReason.SENSOR_FAULT: N_("Sensor fault"),
     VoidReason.CHIPS_SCATTERED: N_("Chips scattered"),
 }
+ROLES = {Role.CROUPIER: N_("croupier"), Role.INSPECTOR: N_("inspector"), Role.PIT_BOSS: N_("pit boss")}
 DIRECTIONS = {Direction.CLOCKWISE: N_("clockwise"), Direction.ANTICLOCKWISE: N_("anticlockwise")}
 # Colour names as the configuration usually spells them; any other name is shown as written.
 COLOUR_NAMES = {
@@ -73,13 +76,53 @@ def alarm(kind: AlarmKind) -> str:
     return _(ALARMS[kind])
 
 
-def alarm_detail(detail: str) -> str:
-    """An alarm's detail as the table recorded it, in English: shown whole in English, and only the
-    rule it cites in another language (the title is already translated)."""
+def alarm_detail(alarm: Alarm) -> str:
+    """What an alarm is about, worded from its facts. An alarm without them (the wheel link's, or
+    one recorded before the table kept them) shows the record's English whole in English, and only
+    the rule it cites in another language (the title is already translated)."""
+    facts = alarm.facts
+    if facts is not None and alarm.kind is AlarmKind.RELIEF_OVERDUE:
+        return _("{name} has been {role} for more than {minutes} min ({rule})").format(
+            name=facts.name, role=role(facts.role), minutes=facts.minutes, rule=facts.rule)
+    if facts is not None and alarm.kind is AlarmKind.BALL_SWAP_OVERDUE:
+        return _("Ball {ball} has been in play for more than {minutes} min: change and announce it ({rule})").format(
+            ball=facts.ball, minutes=facts.minutes, rule=facts.rule)
+    if facts is not None and alarm.kind is AlarmKind.DIRECTION_REPEATED:
+        return _("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
+            direction=direction(facts.direction), rule=facts.rule)
+    if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.spin is not None:
+        return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
+            spin=facts.spin)
     if language() == "en":
-        return detail
-    cited = re.search(r"\(([^()]*)\)\s*$", detail)
+        return alarm.detail
+    cited = re.search(r"\(([^()]*)\)\s*$", alarm.detail)
     return cited.group(1) if cited else ""
+
+
+def notice(found: Notice) -> str:
+    """A notice of something falling due, in the table's language."""
+    if found.kind == "relief-due":
+        wording = (_("Relieve {role} {name} within {minutes} min ({rule})") if found.minutes
+                   else _("Relieve {role} {name} now ({rule})"))
+        return wording.format(role=role(found.role), name=found.name, minutes=found.minutes, rule=found.rule)
+    if found.kind == "ball-swap-due":
+        wording = (_("Ball swap due in {minutes} min: announce it and put the other ball in play ({rule})")
+                   if found.minutes else _("Ball swap due now: announce it and put the other ball in play ({rule})"))
+        return wording.format(minutes=found.minutes, rule=found.rule)
+    if found.kind == "exchange-colour":
+        return _("{colour} ({player}) has not bet for {spins} spins while players wait: it exchanges its chips "
+                 "({rule})").format(colour=colour_name(found.colour), player=found.player, spins=found.spins,
+                                    rule=found.rule)
+    if found.kind == "invite-to-end":
+        return _("{colour} ({player}) has not bet for {spins} spins: invite them to end the session ({rule})").format(
+            colour=colour_name(found.colour), player=found.player, spins=found.spins, rule=found.rule)
+    if found.kind == "countdown":
+        return _("Bets close in {seconds} s ({rule})").format(seconds=found.seconds, rule=found.rule)
+    raise ValueError(f"no wording for a {found.kind!r} notice")
+
+
+def role(value: Role) -> str:
+    return _(ROLES[value])
 
 
 def void_reason(reason: VoidReason) -> str:

@@ -67,6 +67,7 @@ def test_launching_the_same_way_twice_is_recorded_and_raises_an_alarm(profile, c
     spin(table, 7, ACW)
     (alarm,) = table.state.alarms.values()
     assert alarm.kind is AlarmKind.DIRECTION_REPEATED and "PT-A 21" in alarm.detail and alarm.subject == "spin 3"
+    assert (alarm.facts.direction, alarm.facts.spin) == (ACW, 3) and "PT-A 21" in alarm.facts.rule
     assert table.state.recent[-1].direction is ACW and table.state.counted == 3  # the spin still counts
 
 

@@ -51,6 +51,13 @@ def test_money_and_chips_are_written_as_exact_strings_never_floats():
         encode(LateChipsExchanged(time=late.time, colour="red", chips=3, chip_value=2.5, amount=Decimal(1), by="x"))
 
 
+def test_an_event_recorded_before_a_field_was_added_keeps_its_canonical_bytes():
+    # An alarm as journals held it before alarms carried their facts: its hash must still match.
+    before = (b'{"alarm":1,"alarm_kind":"wheel-fault","detail":"nothing from the wheel for 3 s",'
+              b'"kind":"alarm-raised","subject":"wheel sensor link","time":"2025-01-01T00:00:00.000000+00:00"}')
+    assert decode(before).facts is None and encode(decode(before)) == before
+
+
 def test_times_are_utc_with_microseconds_whatever_zone_they_come_in():
     lisbon_summer = timezone(timedelta(hours=1))
     event = PlayerWaiting(time=datetime(2025, 7, 1, 21, 30, tzinfo=lisbon_summer), player="p")

@@ -26,7 +26,7 @@ def test_pt_a_12_a_colour_that_won_or_was_marked_played_is_not_idle(clock):
     idle = {colour: account.idle_spins for colour, account in table.state.accounts.items()}
     assert idle == {"red": 0, "green": 0, "blue": 3}
     (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
-    assert notice.text.startswith("blue (player blue) has not bet for 3 spins")
+    assert (notice.colour, notice.spins) == ("blue", 3)
     table.refused(colours.cash_out, r"inactivity rule does not apply \(PT-A 12\)", colour="green", chips=100,
                   by="Ana", reason=CashOutReason.INACTIVE)
     table.do(colours.cash_out, colour="blue", chips=100, by="Ana", reason=CashOutReason.INACTIVE)

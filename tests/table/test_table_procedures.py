@@ -27,12 +27,13 @@ def test_balls_alternate_hour_by_hour_with_an_announcement_then_an_alarm(profile
     assert not [n for n in notices(table.state, clock.now()) if n.kind == "ball-swap-due"]
     clock.advance(minutes=1)  # 5 min before the hour: the croupier is told to announce the change
     (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "ball-swap-due"]
-    assert "in 5 min" in notice.text and notice.rule.endswith("17")
+    assert notice.minutes == 5 and notice.rule.endswith("17")
     clock.advance(minutes=5)
     assert not ball_alarms(table.do(tick))  # due, not yet late
     clock.advance(seconds=1)
     (alarm,) = ball_alarms(table.do(tick))
     assert "ball A in play since" in alarm.subject and "PT-" in alarm.detail
+    assert (alarm.facts.ball, alarm.facts.minutes, alarm.facts.rule) == ("A", 60, notice.rule)
     assert table.do(tick) == []  # raised once
     (swap,) = table.do(balls.swap_ball, by="Ana")
     assert (swap.ball, swap.previous, swap.late) == ("B", "A", True)
@@ -90,13 +91,15 @@ def test_the_croupier_is_warned_before_relief_is_due_and_an_alarm_is_raised_when
     clock.advance(minutes=minutes - 6)
     assert not [n for n in notices(table.state, clock.now()) if n.kind == "relief-due"]
     clock.advance(minutes=2)
-    (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "relief-due" and "Ana" in n.text]
-    assert "within 4 min" in notice.text and notice.rule == rule
+    (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "relief-due" and n.name == "Ana"]
+    assert notice.minutes == 4 and notice.role is Role.CROUPIER and notice.rule == rule
     clock.advance(minutes=4)
     assert not [e for e in table.do(tick) if "croupier" in e.subject]
     clock.advance(seconds=1)
     overdue = [e for e in table.do(tick) if e.subject.startswith("croupier Ana")]
     assert len(overdue) == 1 and overdue[0].alarm_kind is AlarmKind.RELIEF_OVERDUE and rule in overdue[0].detail
+    facts = overdue[0].facts  # what the screen words in the table's language
+    assert (facts.role, facts.name, facts.minutes, facts.rule) == (Role.CROUPIER, "Ana", minutes, rule)
 
 
 def test_pt_a_relief_within_the_hour_is_not_overdue_and_the_next_spin_records_the_new_croupier(clock):

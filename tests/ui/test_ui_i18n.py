@@ -118,3 +118,22 @@ async def test_the_table_screen_speaks_the_tables_language(table_app, session):
         await press(pilot, "a", "1")
         text = flat(screen_text(table_app))
         assert "Golpe nulo" in text and "à espera do próximo lançamento" in text
+
+
+async def test_notices_and_alarms_are_worded_in_the_tables_language(table_app, session, clock):
+    """What falls due and what is late, from the core's facts, never its English."""
+    install("pt")
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        clock.advance(minutes=58)
+        table_app.table_screen.show()
+        await pilot.pause()
+        text = flat(screen_text(table_app))
+        assert "Render o croupier Ana dentro de 2 min (PT-A 33)" in text  # PT-A 33: at most an hour
+        assert "Troca de bola dentro de 2 min: anunciar e pôr a outra bola em jogo (PT-A 17)" in text
+        clock.advance(minutes=3)
+        session.tick()
+        await pilot.pause()
+        text = flat(screen_text(table_app))
+        assert "Ana está como croupier há mais de 60 min (PT-A 33)" in text
+        assert "A bola A está em jogo há mais de 60 min: trocar e anunciar (PT-A 17)" in text
+        assert "has been" not in text and "relieve" not in text.lower()

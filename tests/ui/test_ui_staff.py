@@ -35,7 +35,7 @@ async def test_relief_and_ball_swap_warn_before_and_alarm_when_late(table_app, s
         await pilot.pause()
         text = screen_text(table_app)
         assert "relief in 4 min" in text and "swap in 4 min" in text  # PT-A 33 one hour; PT-A 17 hourly
-        assert "Croupier relief due (PT-A 33)" in text and "Ball swap due" in text
+        assert "Relieve croupier Ana within 4 min (PT-A 33)" in text and "Ball swap due in 4 min" in text
         clock.advance(minutes=5)
         session.tick()  # the app's timer records what fell due
         await pilot.pause()
