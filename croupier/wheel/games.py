@@ -11,9 +11,20 @@ Faults, one per game at most (what the wheel shows, and the void the decoder sho
 - ball-removed: the ball leaves the wheel in state 4 (SS2 flag 1 for 7 s; M360 flag 8 with "no ball"),
   then a re-spin.
 - sensor-fault: flag 4 in state 4; the SS2 powers down (state 6) and up again, the M360 resets.
-- weak-spin: the launch fails (SS2 flag 8 past 3 s of state 3; M360 flag 8, slow launch), re-spin.
+- weak-spin: the launch fails (SS2 flag 8 past 3 s of state 3, then the wheel fires again from
+  state 2 with flag 8 still set, guide 4.1; M360 flag 8, slow launch), re-spin.
 - garbage: noise on the line (bytes that are not ASCII, a truncated line glued to the next, a line
   that lost its start, a line split across two writes); the game itself is normal.
+
+The rotor turns the other way for every launch, a re-spin after a void included: the SS2 reverses
+before each firing of the ball, its automatic retries too (production capture, games 7, 43, 52 and
+114), and a croupier at the Mercury keeps `PT-A 21` on the re-spin (guide 5.3 allows either way).
+After a power cycle the SS2 idles clockwise, so its first launch is anticlockwise whatever came
+before (capture, games 178 and 179).
+
+The lines that hold a condition the decoder times (SS2 flag 1 for over 5 s in state 4, flag 8 past
+3 s of state 3) are marked `realtime`: a sped-up simulator plays them at the wheel's own pace, so a
+reader on its own clock, in another process, still sees the condition last long enough.
 
 After a void the M360's croupier puts the ball back in the previous result's pocket (its re-spin
 rule), which the extended protocol shows. The basic M360 protocol and the plain line show no fault
@@ -22,7 +33,7 @@ but garbage: their wheel just re-spins silently.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from croupier.rules.spin import Direction
 
@@ -35,6 +46,7 @@ _NOISE_BYTES = bytes(range(0x80, 0x100)) + b"abcdefghijklmnopqrstuvwxyz!?#%&()" 
 class Emission:
     delay: float  # seconds to wait (at speed 1) before writing `data`
     data: bytes
+    realtime: bool = False  # the pause is kept at any speed: a condition the decoder times
 
 
 @dataclass(frozen=True)
@@ -44,6 +56,7 @@ class PlannedGame:
     direction: Direction  # the rotor direction of the spin that gave the number
     fault: str | None
     emissions: tuple[Emission, ...]
+    launches: tuple[Direction, ...] = ()  # the rotor direction of every launch, void ones included
 
 
 def _code(direction: Direction) -> str:
@@ -69,8 +82,10 @@ class _Ball:
 class _Script:
     emissions: list[Emission] = field(default_factory=list)
 
-    def add(self, text: str, delay: float = STATUS_INTERVAL_S) -> None:
-        self.emissions.append(Emission(delay, text.encode("ascii") + b"\r\n"))
+    launches: list[Direction] = field(default_factory=list)
+
+    def add(self, text: str, delay: float = STATUS_INTERVAL_S, realtime: bool = False) -> None:
+        self.emissions.append(Emission(delay, text.encode("ascii") + b"\r\n", realtime))
 
 
 class SimulatedWheel:
@@ -113,6 +128,7 @@ class SimulatedWheel:
             self.spin = self.spin % 256 + 1
         elif self.protocol == "line":
             game, direction = None, self.direction.opposite()
+            script.launches.append(direction)
             self._line_game(script, number)
         else:
             game = (self.completed + 1) % 256 if self.protocol != "cammegh-m360-basic" else None
@@ -122,65 +138,71 @@ class SimulatedWheel:
         emissions = tuple(script.emissions)
         if fault == "garbage":
             emissions = self._add_noise(emissions)
-        return PlannedGame(game, number, direction, fault, emissions)
+        return PlannedGame(game, number, direction, fault, emissions, tuple(script.launches))
 
     # -- Slingshot 2 -----------------------------------------------------------------------------
 
     def _ss2(self, script: _Script, state: int, flags: int, rpm: int, direction: Direction | None = None,
-             delay: float = STATUS_INTERVAL_S) -> None:
+             delay: float = STATUS_INTERVAL_S, realtime: bool = False) -> None:
         direction = direction or self.direction
         script.add(
-            f"*X;{state};{self.spin:03d};{_pocket(self.last_number)};{flags:X};{rpm:03d};{_code(direction)}", delay
+            f"*X;{state};{self.spin:03d};{_pocket(self.last_number)};{flags:X};{rpm:03d};{_code(direction)}", delay,
+            realtime,
         )
 
-    def _ss2_launch(self, script: _Script, old: Direction, new: Direction) -> None:
-        # State 2: the rotor slows to the firing position, stops, and turns the other way (mode 1).
-        rng = self.rng
-        for _ in range(rng.randint(6, 9)):
-            self._ss2(script, 2, 0, rng.randint(166, 178), old)
-        for rpm in (130, 70, 10, 1, 0, 0):
-            self._ss2(script, 2, 0, rpm, old)
-        for rpm in (35, 131, 169):
-            self._ss2(script, 2, 0, rpm, new)
-
-    def _ss2_run(self, script: _Script, state: int, lines: int, new: Direction, flags: int = 0) -> None:
-        for _ in range(lines):
-            self._ss2(script, state, flags, self.rng.randint(165, 175), new)
-
-    def _ss2_game(self, script: _Script, number: int, fault: str | None) -> Direction:
+    def _ss2_launch(self, script: _Script, flags: int = 0) -> None:
+        """State 2 up to a firing: the rotor slows to the firing position, stops and turns the other
+        way (mode 1). The SS2 does this before every firing, a re-spin or a retry included; `flags`
+        is 8 while it retries a launch that failed (capture lines 478-555)."""
         rng, old = self.rng, self.direction
         new = old.opposite()
-        self._ss2_launch(script, old, new)
+        for _ in range(rng.randint(6, 9)):
+            self._ss2(script, 2, flags, rng.randint(166, 178), old)
+        for rpm in (130, 70, 10, 1, 0, 0):
+            self._ss2(script, 2, flags, rpm, old)
+        for rpm in (35, 131, 169):
+            self._ss2(script, 2, flags, rpm, new)
+        self.direction = new
+        script.launches.append(new)
+
+    def _ss2_run(self, script: _Script, state: int, lines: int, flags: int = 0, realtime: bool = False) -> None:
+        for _ in range(lines):
+            self._ss2(script, state, flags, self.rng.randint(165, 175), realtime=realtime)
+
+    def _ss2_game(self, script: _Script, number: int, fault: str | None) -> Direction:
+        rng = self.rng
+        self._ss2_launch(script)
         if fault == "same-direction":
-            self._ss2_run(script, 3, 6, new, flags=0x2)
-            self._ss2_launch(script, new, new)  # the host acknowledges with *R: a re-spin from state 2
+            self._ss2_run(script, 3, 6, flags=0x2)
+            self._ss2_launch(script)  # the host acknowledges with *R: a re-spin from state 2
         elif fault == "weak-spin":
-            self._ss2_run(script, 3, 9, new, flags=0x8)  # still set at 4 s into state 3
-            self._ss2_launch(script, new, new)
-        self._ss2_run(script, 3, rng.randint(5, 11), new)
+            self._ss2_run(script, 3, 9, flags=0x8, realtime=True)  # still set 4 s into state 3
+            self._ss2_launch(script, flags=0x8)  # the wheel fires again (guide 4.1)
+        self._ss2_run(script, 3, rng.randint(5, 11))
         if fault == "ball-removed":
-            self._ss2_run(script, 4, 8, new)
-            self._ss2_run(script, 4, 14, new, flags=0x1)  # 7 s: past the 5 s the guide tolerates
-            self._ss2_launch(script, new, new)
-            self._ss2_run(script, 3, rng.randint(5, 11), new)
+            self._ss2_run(script, 4, 8)
+            self._ss2_run(script, 4, 14, flags=0x1, realtime=True)  # 7 s: past the 5 s the guide tolerates
+            self._ss2_launch(script)
+            self._ss2_run(script, 3, rng.randint(5, 11))
         elif fault == "sensor-fault":
-            self._ss2_run(script, 4, 6, new)
+            self._ss2_run(script, 4, 6)
             for rpm in (120, 60, 10, 0, 0, 0, 0, 0):
-                self._ss2(script, 4, 0x4, rpm, new)
+                self._ss2(script, 4, 0x4, rpm)
+            self.direction = Direction.CLOCKWISE  # powered down, the SS2 idles clockwise (capture 19095-19185)
             for _ in range(6):
-                self._ss2(script, 6, 0x4, 0, new)  # the wheel powers down (guide 4.1)
+                self._ss2(script, 6, 0x4, 0)  # the wheel powers down (guide 4.1)
             for rpm in (44, 137, 151, 152):
-                self._ss2(script, 1, 0, rpm, new)  # and is powered up again
-            self._ss2_launch(script, new, new)
-            self._ss2_run(script, 3, rng.randint(5, 11), new)
-        self._ss2_run(script, 4, rng.randint(40, 60), new)
+                self._ss2(script, 1, 0, rpm)  # and is powered up again
+            self._ss2_launch(script)
+            self._ss2_run(script, 3, rng.randint(5, 11))
+        self._ss2_run(script, 4, rng.randint(40, 60))
         early = rng.choice((0.1, 0.2, 0.3, 0.4))
         script.add(_pocket(number), early)
         self.last_number = number
-        self._ss2(script, 5, 0, rng.randint(165, 175), new, delay=STATUS_INTERVAL_S - early)
+        self._ss2(script, 5, 0, rng.randint(165, 175), delay=STATUS_INTERVAL_S - early)
         for _ in range(rng.randint(8, 13)):
-            self._ss2(script, 5, 0, rng.randint(165, 175), new)
-        return new
+            self._ss2(script, 5, 0, rng.randint(165, 175))
+        return self.direction
 
     # -- Mercury 360 -----------------------------------------------------------------------------
 
@@ -234,31 +256,36 @@ class SimulatedWheel:
                 self._m360(script, 1, 0, rpm, _Ball(in_pocket=self.last_number), rotor)
             for _ in range(rng.randint(16, 22)):
                 self._m360(script, 2, 0, rpm, _Ball(present=False), rotor)
-        against = rotor.opposite()
-        if fault == "sensor-fault" and not basic:
-            self._m360_spin(script, rotor, rpm, {}, against)
-            for _ in range(6):
-                self._m360(script, 4, 0x4, rpm, _Ball(), rotor)
-            for _ in range(4):  # reset (*R): back to state 1, then a new launch of the same game
-                self._m360(script, 1, 0, rpm, _Ball(in_pocket=self.last_number), rotor)
-            for _ in range(6):
-                self._m360(script, 2, 0, rpm, _Ball(present=False), rotor)
-        elif fault == "same-direction" and not basic:
-            self._m360_spin(script, rotor, rpm, {3: 0x2}, rotor, weak=True)
-            self._m360_respin(script, 3, 0x2, rpm, rotor)
-        elif fault == "weak-spin" and not basic:
-            self._m360_spin(script, rotor, rpm, {3: 0x8}, against, weak=True)
-            self._m360_respin(script, 3, 0x8, rpm, rotor)
-        elif fault == "ball-removed" and not basic:
-            self._m360_spin(script, rotor, rpm, {}, against)
-            for _ in range(6):
-                self._m360(script, 4, 0x8, rpm, _Ball(present=False), rotor)
-            self._m360_respin(script, 4, 0x8, rpm, rotor)
+        if fault in ("sensor-fault", "same-direction", "weak-spin", "ball-removed") and not basic:
+            against = rotor.opposite()
+            script.launches.append(rotor)
+            if fault == "sensor-fault":
+                self._m360_spin(script, rotor, rpm, {}, against)
+                for _ in range(6):
+                    self._m360(script, 4, 0x4, rpm, _Ball(), rotor)
+            elif fault == "same-direction":
+                self._m360_spin(script, rotor, rpm, {3: 0x2}, rotor, weak=True)
+                self._m360_respin(script, 3, 0x2, rpm, rotor)
+            elif fault == "weak-spin":
+                self._m360_spin(script, rotor, rpm, {3: 0x8}, against, weak=True)
+                self._m360_respin(script, 3, 0x8, rpm, rotor)
+            else:
+                self._m360_spin(script, rotor, rpm, {}, against)
+                for _ in range(6):
+                    self._m360(script, 4, 0x8, rpm, _Ball(present=False), rotor)
+                self._m360_respin(script, 4, 0x8, rpm, rotor)
+            rotor = rotor.opposite()  # the re-spin is a launch too: the other way (guide 5.3, PT-A 21)
+            if fault == "sensor-fault":
+                for _ in range(4):  # reset (*R): back to state 1, then a new launch of the same game
+                    self._m360(script, 1, 0, rpm, _Ball(in_pocket=self.last_number), rotor)
+                for _ in range(6):
+                    self._m360(script, 2, 0, rpm, _Ball(present=False), rotor)
+        script.launches.append(rotor)
         if basic:
             script.add("*N", rng.uniform(8, 12))
             script.add(f"*W {number:>2}", rng.uniform(18, 26))
         else:
-            ball = self._m360_spin(script, rotor, rpm, {}, against)
+            ball = self._m360_spin(script, rotor, rpm, {}, rotor.opposite())
             early = rng.choice((0.1, 0.2, 0.3))
             script.add(_pocket(number), early)
             self.last_number = number
@@ -290,15 +317,15 @@ class SimulatedWheel:
             body = line.data[:-2]
             if kind == "bytes":
                 noise = bytes(rng.choice(_NOISE_BYTES) for _ in range(rng.randint(3, 12)))
-                out[index] = Emission(line.delay, noise + b"\r\n" + line.data)
+                out[index] = replace(line, data=noise + b"\r\n" + line.data)
             elif kind == "truncated":  # like `*X;4;14*X;*X;4;146; 9;0;158;0` in the capture
                 cut = rng.randint(3, len(body) - 3)
-                out[index] = Emission(line.delay, body[:cut] + line.data)
+                out[index] = replace(line, data=body[:cut] + line.data)
             elif kind == "headless":  # the start of the line was lost; what is left is over 2 characters
                 cut = rng.randint(1, len(body) - 3)
-                out[index] = Emission(line.delay, body[cut:] + b"\r\n")
+                out[index] = replace(line, data=body[cut:] + b"\r\n")
             else:
                 cut = rng.randint(1, len(body) - 1)
-                out[index] = Emission(line.delay, line.data[:cut])
+                out[index] = replace(line, data=line.data[:cut])
                 out.insert(index + 1, Emission(0.05, line.data[cut:]))
         return tuple(out)

@@ -6,9 +6,12 @@
     ...
     sim.stop()
 
-The games come from `games.SimulatedWheel`. `speed` divides every pause, so a 45 s game takes
-2.25 s at speed 20; the decoder's time rules (flag 1 for over 5 s, ...) then need the wheel's time,
-which `sim.clock` gives: pass `clock=sim.clock` to the WheelLink reading a fast simulator.
+The games come from `games.SimulatedWheel`. `speed` divides the pauses of the uneventful phases,
+so a 45 s game takes about 2.5 s at speed 20; the lines that hold a condition the decoder times
+(flag 1 for over 5 s, flag 8 past 3 s of state 3) keep their real pace at any speed, so a reader on
+its own clock (`croupier run` with `croupier wheel-sim` in another process) sees the same voids as
+at speed 1. `sim.clock` is the wheel's own time (real seconds times the speed, 1:1 while a condition
+is held); a WheelLink may use it, as the demo does, or the real clock.
 
 `link_path` makes a symlink to the pty (like the udev name of a real adapter); `unplug()` closes the
 pty and removes the link, `replug()` opens a new pty behind the same link, as a USB adapter pulled and
@@ -27,7 +30,7 @@ import tty
 from pathlib import Path
 from typing import Callable, Sequence
 
-from croupier.wheel.games import FAULTS, PlannedGame, SimulatedWheel
+from croupier.wheel.games import FAULTS, Emission, PlannedGame, SimulatedWheel
 
 
 class WheelSimulator:
@@ -72,7 +75,9 @@ class WheelSimulator:
         self._master: int | None = None
         self._slave: int | None = None
         self._device: str | None = None
-        self._epoch = time.monotonic()
+        # (wheel time, real time, wheel seconds per real second) when the current pause began:
+        # one tuple, replaced whole, so clock() reads it without the lock.
+        self._pace = (0.0, time.monotonic(), self.speed)
 
     # -- control ---------------------------------------------------------------------------------
 
@@ -113,8 +118,9 @@ class WheelSimulator:
         return self._thread is not None and self._thread.is_alive()
 
     def clock(self) -> float:
-        """The wheel's own time: real seconds times the speed factor."""
-        return (time.monotonic() - self._epoch) * self.speed
+        """The wheel's own time: real seconds times the speed, except while a condition is held."""
+        wheel, real, rate = self._pace
+        return wheel + (time.monotonic() - real) * rate
 
     def force_next_result(self, number: int) -> None:
         if number not in range(37):
@@ -193,19 +199,28 @@ class WheelSimulator:
             return number, self._faults[(index // self._fault_every) % len(self._faults)]
         return number, None
 
+    def _play(self, emission: Emission) -> bool:
+        """Wait the emission's pause and write it; False when stopped meanwhile."""
+        rate = 1.0 if emission.realtime else self.speed
+        wheel, real, previous = self._pace
+        now = time.monotonic()
+        self._pace = (wheel + (now - real) * previous, now, rate)
+        if self._stop.wait(emission.delay / rate):
+            return False
+        self._write(emission.data)
+        return True
+
     def _run(self) -> None:
         for emission in self.wheel.opening():
-            if self._stop.wait(emission.delay / self.speed):
+            if not self._play(emission):
                 return
-            self._write(emission.data)
         index = 0
         while not self._stop.is_set() and (self._games is None or index < self._games):
             number, fault = self._next_game_plan(index)
             game = self.wheel.play(number, fault)
             for emission in game.emissions:
-                if self._stop.wait(emission.delay / self.speed):
+                if not self._play(emission):
                     return
-                self._write(emission.data)
             with self._played_changed:
                 self.played.append(game)
                 self._played_changed.notify_all()
