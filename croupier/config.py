@@ -17,7 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from croupier.rules.profiles import PROFILE_IDS
+from croupier.rules.limits import colour_value_problem, table_limits
+from croupier.rules.profiles import PROFILE_IDS, load_profile
 from croupier.wheel.protocols import PROTOCOL_NAMES
 
 WHEEL_PROTOCOLS = PROTOCOL_NAMES  # the wheel decoders' names, as the configuration accepts them
@@ -55,6 +56,7 @@ class TableConfig:
     minimum: Decimal
     currency: str
     language: str
+    posted_values: tuple[Decimal, ...] = ()  # PT-A 9: colour chip values posted besides the minimum
 
 
 @dataclass(frozen=True)
@@ -352,18 +354,42 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
 
 
 def _table(r: _Reader) -> TableConfig:
-    r.only("id", "name", "profile", "minimum", "currency", "language")
+    r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values")
     minimum = r.number("minimum")
     if minimum <= 0:
         raise r.error("minimum", f"the table minimum must be above zero, got {minimum}")
+    profile = r.text("profile", choices=PROFILE_IDS)
     return TableConfig(
         id=r.text("id", pattern=r"[A-Za-z0-9._-]{1,32}"),
         name=r.text("name"),
-        profile=r.text("profile", choices=PROFILE_IDS),
+        profile=profile,
         minimum=minimum,
         currency=r.text("currency", pattern=r"[A-Z]{3}"),
         language=r.text("language", choices=LANGUAGES),
+        posted_values=_posted_values(r, profile, minimum),
     )
+
+
+def _posted_values(r: _Reader, profile: str, minimum: Decimal) -> tuple[Decimal, ...]:
+    """PT-A 9: the colour chip values the table posts besides its minimum; each one a colour could
+    be given under the profile (the rules' own check: up to the plein maximum, and for a profile
+    without posted values, a value it allows anyway)."""
+    limits = table_limits(load_profile(profile), minimum)
+    values: list[Decimal] = []
+    for i, value in enumerate(r.array("posted_values")):
+        key = f"posted_values[{i}]"
+        if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or not Decimal(value).is_finite():
+            raise r.error(key, f"expected an amount, got {_describe(value)}")
+        value = Decimal(value)
+        if value <= 0:
+            raise r.error(key, f"a colour chip's value is above zero, not {value}")
+        if value in values:
+            raise r.error(key, f"{value} is listed twice (also posted_values[{values.index(value)}])")
+        problem = colour_value_problem(limits, value, posted=(value,))
+        if problem:
+            raise r.error(key, problem)
+        values.append(value)
+    return tuple(values)
 
 
 def _colours(top: _Reader) -> tuple[str, ...]:

@@ -30,7 +30,7 @@ GATE_POLL_S = 0.2
 
 def demo_config(folder: Path, language: str | None = None, protocol: str | None = None) -> Config:
     config = default_config()
-    table = replace(config.table, language=language) if language else config.table
+    table = replace(config.table, posted_values=POSTED, **({"language": language} if language else {}))
     wheel = replace(config.wheel, protocol=protocol) if protocol else config.wheel
     return replace(config, table=table, wheel=wheel, journal_path=folder / "demo-journal.db")
 
@@ -59,7 +59,7 @@ def prepare(session: TableSession, config: Config) -> dict[str, str]:
     inspector = next((m.name for m in config.staff if m.role == "inspector"), None)
     session.open_table(profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                        balls=tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls),
-                       croupier=croupier, inspector=inspector, posted_values=POSTED, by=boss)
+                       croupier=croupier, inspector=inspector, posted_values=config.table.posted_values, by=boss)
     for colour, seat, value, chips in SEATED:
         if colour in config.colours:
             session.assign_colour(colour=colour, player=_("seat {number}").format(number=seat), chip_value=value,

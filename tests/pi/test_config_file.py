@@ -78,6 +78,13 @@ def test_money_is_exact(tmp_path):
     assert config.table.minimum * 3 == Decimal("0.3")
 
 
+def test_the_values_posted_at_the_table_are_read_exactly(tmp_path):
+    # PT-A 9: the minimum or another value posted at the table, up to the plein maximum (30 x 5 = 150)
+    config = load_config(write(tmp_path, "[table]\nposted_values = [7.5, 25, 150]\n"))
+    assert config.table.posted_values == (Decimal("7.5"), Decimal(25), Decimal(150))
+    assert default_config().table.posted_values == ()
+
+
 def test_a_list_replaces_the_default_list(tmp_path):
     config = load_config(write(tmp_path, 'colours = ["gold", "silver"]\n'))
     assert config.colours == ("gold", "silver")
@@ -170,6 +177,17 @@ def test_commands_find_the_file_from_the_argument_or_the_environment(tmp_path):
         ('[journal]\npath = ""\n', "journal.path", "empty"),
         ('[logging]\nlevel = "verbose"\n', "logging.level", "not one of"),
         ('[logging]\ndestination = "syslog"\n', "logging.destination", "not one of"),
+        ("[table]\nposted_values = 25\n", "table.posted_values", "expected a list"),
+        ('[table]\nposted_values = ["ten"]\n', "table.posted_values[0]", "expected an amount"),
+        ("[table]\nposted_values = [10, 0]\n", "table.posted_values[1]", "above zero"),
+        ("[table]\nposted_values = [10, 10]\n", "table.posted_values[1]", "listed twice"),
+        # PT-A 9: up to the plein maximum, 30 x the 5 minimum
+        ("[table]\nposted_values = [155]\n", "table.posted_values[0]", "above the plein maximum 150 (PT-A 9)"),
+        # PT-B 9: a whole multiple of the minimum; RU 4.7: one of the listed values
+        ('[table]\nprofile = "pt-americana-2002"\nposted_values = [7.5]\n', "table.posted_values[0]",
+         "not the table minimum 5 or a whole multiple of it (PT-B 9)"),
+        ('[table]\nprofile = "ru-american"\nposted_values = [3]\n', "table.posted_values[0]",
+         "one of 1, 2, 5, 10, 25, 100"),
     ],
 )
 def test_a_wrong_value_is_refused_naming_its_key(tmp_path, text, key, words):

@@ -1,5 +1,8 @@
 """A new journal is set up at the table (PINs typed there, never in the configuration), and the
 GPIO matrix keypad drives the screen from its own thread."""
+import dataclasses
+from decimal import Decimal
+
 import pytest
 
 from croupier.session import TableSession
@@ -14,6 +17,8 @@ async def type_pin(pilot, pin: str) -> None:
 
 
 async def test_a_new_journal_gets_its_pit_boss_staff_pins_and_an_open_table(tmp_path, clock, config):
+    posted = (Decimal(10), Decimal(25))  # the configuration's [table] posted_values (PT-A 9)
+    config = dataclasses.replace(config, table=dataclasses.replace(config.table, posted_values=posted))
     with TableSession.open(tmp_path / "new.db", clock) as session:
         app = TableApp(session, config, wheel=False)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -37,7 +42,7 @@ async def test_a_new_journal_gets_its_pit_boss_staff_pins_and_an_open_table(tmp_
         assert state.phase is Phase.BETTING and set(state.staff) == {"Marta", "Ana", "Ines"}
         assert state.staff["Marta"].role is Role.PIT_BOSS and "9000" not in state.staff["Marta"].pin_hash
         assert (state.staff_on(Role.CROUPIER), state.staff_on(Role.INSPECTOR)) == ("Ana", "Ines")
-        assert (state.profile, state.colours) == (config.table.profile, config.colours)
+        assert (state.profile, state.colours, state.posted_values) == (config.table.profile, config.colours, posted)
 
 
 @pytest.fixture
