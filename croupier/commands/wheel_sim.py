@@ -63,7 +63,9 @@ def _parser() -> argparse.ArgumentParser:
         help=f"faults to play in turn: {', '.join(FAULTS)}",
     )
     parser.add_argument("--fault-every", type=_positive(int), default=2, metavar="N", help="a fault every N games (2)")
-    parser.add_argument("--speed", type=_positive(float), default=1.0, help="time factor: 10 plays ten times faster")
+    parser.add_argument("--speed", type=_positive(float), default=1.0,
+                        help="time factor: 10 plays ten times faster, but a fault the table times (flag 1 over "
+                             "5 s, flag 8 past 3 s) is held in real time, so a reader on its own clock sees it")
     parser.add_argument("--seed", type=int, help="random seed, for the same games every time")
     parser.add_argument("--games", type=_positive(int), metavar="N", help="stop after N games")
     parser.add_argument("--results", type=_csv("results"), default=[], metavar="N[,N...]", help="the first games' numbers")
@@ -74,7 +76,14 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     from croupier.wheel.simulator import WheelSimulator
 
-    args = _parser().parse_args(argv)
+    from croupier.wheel.games import faults_shown
+
+    parser = _parser()
+    args = parser.parse_args(argv)
+    hidden = [fault for fault in args.faults if fault not in faults_shown(args.protocol)]
+    if hidden:
+        parser.error(f"{args.protocol} cannot show {hidden[0]}: its lines carry no warning flags "
+                     f"(it can show: {', '.join(faults_shown(args.protocol))})")
     finished = threading.Event()
     device_shown = threading.Event()  # the device path is always the first line
 

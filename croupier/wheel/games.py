@@ -38,6 +38,12 @@ from dataclasses import dataclass, field, replace
 from croupier.rules.spin import Direction
 
 FAULTS = ("same-direction", "ball-removed", "sensor-fault", "weak-spin", "garbage")
+FLAGLESS = ("cammegh-m360-basic", "line")  # protocols whose lines carry no warning flags
+
+
+def faults_shown(protocol: str) -> tuple[str, ...]:
+    """The faults a protocol's lines can show: without flags, only noise on the line."""
+    return ("garbage",) if protocol in FLAGLESS else FAULTS
 STATUS_INTERVAL_S = 0.5
 _NOISE_BYTES = bytes(range(0x80, 0x100)) + b"abcdefghijklmnopqrstuvwxyz!?#%&()"  # never a digit, ';' or '*'
 

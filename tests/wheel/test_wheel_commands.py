@@ -138,6 +138,8 @@ def test_wheel_sim_serves_a_reader(tmp_path):
         (["--protocol", "cammegh-ss2", "--results", "37"], "37 is not a pocket"),
         (["--protocol", "cammegh-ss2", "--results", "seven"], "numbers separated by commas"),
         (["--faults", "garbage"], "--protocol"),
+        (["--protocol", "line", "--faults", "garbage,weak-spin"], "line cannot show weak-spin"),
+        (["--protocol", "cammegh-m360-basic", "--faults", "ball-removed"], "cammegh-m360-basic cannot show ball-removed"),
     ],
 )
 def test_wheel_sim_bad_arguments(args, message):
