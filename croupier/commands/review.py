@@ -62,6 +62,9 @@ def main(argv: list[str]) -> int:
             ReviewApp(journal).run()
             return 0
         try:
+            from croupier.journal.verify import ChainCheck
+
+            ChainCheck(journal).run()  # a damaged journal stops every export, naming the first bad event
             if args.csv_spins:
                 from croupier.export.csv_files import write_spins_csv
 

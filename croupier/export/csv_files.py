@@ -16,12 +16,16 @@ EVENT_COLUMNS = ("event", "time_utc", "kind", "description", "hash", "record")
 
 
 def write_spins_csv(journal: Journal, out: TextIO) -> int:
-    """One row per counted spin, with the number that stands after any correction; returns the rows."""
-    corrections = {record["spin"]: record for _, record in journal.records(["result-corrected"])}
+    """One row per counted spin up to the journal's head when opened (as far as its chain was
+    checked), with the number that stands after any correction; returns the rows."""
+    last = journal.head[0]
+    corrections = {record["spin"]: record for seq, record in journal.records(["result-corrected"]) if seq <= last}
     writer = csv.writer(out)
     writer.writerow(SPIN_COLUMNS)
     rows = 0
     for seq, record in journal.records(["result-recorded"]):
+        if seq > last:
+            break
         correction = corrections.get(record["spin"], {})
         number = correction.get("number", record["number"])
         writer.writerow((record["spin"], record["time"], number, colour(number), record["number"], record["source"],

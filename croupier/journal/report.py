@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
 from typing import TextIO
 from decimal import Decimal
 from fractions import Fraction
@@ -70,15 +69,18 @@ class SpinList(Sequence):
         return len(self._rows)
 
     def counted(self) -> Iterator[CountedSpin]:
-        """The spins as the wheel statistics take them, with corrected numbers."""
-        for spin, number, _source, time, _ball, croupier, direction, *_ in self._rows:
-            yield CountedSpin(number, croupier, direction, None, datetime.fromisoformat(time))
+        """The spins as the wheel statistics take them, with corrected numbers (no time: the
+        statistics of the report are over every spin, and reading half a million times costs)."""
+        for _spin, number, _source, _time, _ball, croupier, direction, *_ in self._rows:
+            yield CountedSpin(number, croupier, direction)
 
     def __getitem__(self, at):
         if isinstance(at, slice):
-            return [self[i] for i in range(*at.indices(len(self)))]
+            return [self._entry(i) for i in range(*at.indices(len(self)))]
+        return self._entry(range(len(self._rows))[at])  # negative indices, and IndexError past the end
+
+    def _entry(self, at: int) -> dict:
         entry = dict(zip(self.FIELDS, self._rows[at]))
-        at = at % len(self._rows)
         if at in self._corrected_from:
             entry["corrected_from"] = self._corrected_from[at]
         return entry

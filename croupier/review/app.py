@@ -9,11 +9,12 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
 from croupier.journal.store import Entry, Journal, JournalError
+from croupier.journal.verify import check_chain
 from croupier.review.croupiers import croupier_figures, croupier_table
 from croupier.review.ledger import colour_ledger, ledger_table
 from croupier.review.messages import SpinChosen
 from croupier.review.procedures import procedure_tables
-from croupier.review.shifts import Shift, list_shifts, load_entries
+from croupier.review.shifts import Shift, list_shifts, load_entries, open_read_only
 from croupier.review.spin_pane import SpinPane
 from croupier.review.spin_story import spin_story
 from croupier.rules.profiles import numbering_of
@@ -30,6 +31,8 @@ class ReviewApp(App):
     AUTO_FOCUS = "#timeline-table"  # keys 1-6 switch tabs; / goes to the filter
     CSS = """
     #journal-line { height: auto; padding: 0 1; background: $boost; }
+    #chain-state { height: auto; padding: 0 1; background: $boost; color: $text-muted; }
+    #chain-state.damaged { background: $error; color: $text; text-style: bold; }
     #tabs, TabPane, TimelinePane, SpinPane { height: 1fr; }
     #timeline-table { height: 1fr; }
     """
@@ -63,6 +66,7 @@ class ReviewApp(App):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="journal-line", markup=False)
+        yield Static("checking the journal's hash chain...", id="chain-state", markup=False)
         with TabbedContent(initial="timeline", id="tabs"):
             with TabPane("1 Timeline", id="timeline"):
                 yield TimelinePane(id="timeline-pane")
@@ -79,11 +83,33 @@ class ReviewApp(App):
         yield Footer()
 
     async def on_mount(self) -> None:
+        self._check_chain()
         self.shifts = list_shifts(self.journal)
         if not self.shifts:
             self._journal_line("the journal holds no events yet")
             return
         await self.load_shift(self.shifts[-1])
+
+    @work(thread=True, group="chain")
+    def _check_chain(self) -> None:
+        """The whole chain, checked beside the screen (seconds for a year) on a connection of its own."""
+        try:
+            with open_read_only(self.journal.path) as journal:
+                verdict = check_chain(journal)
+        except JournalError as error:
+            self.call_from_thread(self._chain_state, f"CANNOT CHECK THE JOURNAL: {error}", damaged=True)
+            return
+        if verdict.intact:
+            self.call_from_thread(self._chain_state, f"hash chain intact: events 1-{verdict.head[0]} checked")
+        else:
+            self.call_from_thread(self._chain_state, f"JOURNAL DAMAGED: {verdict.problem}. It was changed outside "
+                                  "the table program: what this review shows may not be what was recorded. "
+                                  f"`croupier verify --db {self.journal.path}` checks it all.", damaged=True)
+
+    def _chain_state(self, text: str, damaged: bool = False) -> None:
+        state = self.query_one("#chain-state", Static)
+        state.set_class(damaged, "damaged")
+        state.update(text)
 
     def _journal_line(self, extra: str = "") -> None:
         seq, digest = self.journal.head

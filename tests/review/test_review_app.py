@@ -141,6 +141,30 @@ async def test_the_review_cannot_write_to_the_journal(shift_journal):
     assert hashlib.sha256(shift_journal.read_bytes()).hexdigest() == before
 
 
+async def test_an_intact_journal_says_its_chain_was_checked(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)):
+        await app.workers.wait_for_complete()
+        state = app.query_one("#chain-state", Static)
+        assert str(state.render()) == "hash chain intact: events 1-38 checked"
+        assert not state.has_class("damaged")
+
+
+async def test_a_damaged_journal_is_shown_in_a_banner_naming_the_first_bad_event(shift_journal):
+    with sqlite3.connect(shift_journal) as raw:  # behind the journal's back, as an intruder would
+        raw.execute("DROP TRIGGER events_no_update")
+        raw.execute("UPDATE events SET body = replace(body, '\"number\":17', '\"number\":18') WHERE seq = 11")
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        state = app.query_one("#chain-state", Static)
+        assert str(state.render()).startswith(
+            "JOURNAL DAMAGED: event 11: its content does not match its hash: the event was altered.")
+        assert state.has_class("damaged")  # drawn in the error colour, above every tab
+        assert "CANNOT SHOW THIS SHIFT" in str(app.query_one("#journal-line", Static).render())
+
+
 def test_the_app_refuses_a_journal_open_for_writing(shift_journal):
     from croupier.journal.store import Journal
 

@@ -100,7 +100,7 @@ def test_a_tampered_journal_fails_the_export_and_leaves_no_file(shift_journal, t
     target = tmp_path / "events.csv"
     target.write_text("previous export\n")
     assert main(["--db", str(shift_journal), "--csv-events", str(target)]) == 1
-    assert "event 11 does not match the hash chain" in capsys.readouterr().err
+    assert "is damaged: event 11: its content does not match its hash" in capsys.readouterr().err
     assert target.read_text() == "previous export\n"  # the good file is not clobbered
     assert list(tmp_path.glob(".events.csv.*")) == []
     assert hashlib.sha256(shift_journal.read_bytes()).hexdigest() == before
