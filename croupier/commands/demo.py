@@ -7,6 +7,10 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from croupier.config import Config
 
 SUMMARY = "the table screen with a simulated wheel, mock GPIO and a temporary journal"
 
@@ -40,11 +44,16 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")  # before gpiozero loads: no pin is touched
+    from croupier.ui.demo import demo_config
+    from croupier.ui.runtime import logging_to
+
     with tempfile.TemporaryDirectory(prefix="croupier-demo-") as folder:
-        return run(args, Path(folder))
+        config = demo_config(Path(folder), args.language, args.protocol)  # its journal and log in the folder
+        with logging_to(config.logging):
+            return run(args, config)
 
 
-def run(args: argparse.Namespace, folder: Path) -> int:
+def run(args: argparse.Namespace, config: Config) -> int:
     from croupier.board.gpio import GpioBoard
     from croupier.i18n import install
     from croupier.journal.store import JournalError
@@ -56,7 +65,6 @@ def run(args: argparse.Namespace, folder: Path) -> int:
     from croupier.ui.runtime import Devices, wheel_link
     from croupier.wheel.simulator import WheelSimulator
 
-    config = demo.demo_config(folder, args.language, args.protocol)
     install(config.table.language)
     path = args.db or config.journal_path
     try:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from croupier.config import Config
 
 SUMMARY = "the croupier's table screen: wheel sensor, keypad, display board, journal"
 
@@ -17,7 +21,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from croupier.config import ConfigError, config_from_argument, setup_logging
+    from croupier.config import ConfigError, config_from_argument
+    from croupier.ui.runtime import logging_to
+
+    try:
+        config = config_from_argument(args.config)
+    except ConfigError as exc:
+        print(f"croupier table: {exc}", file=sys.stderr)
+        return 2
+    with logging_to(config.logging):
+        return run(config)
+
+
+def run(config: Config) -> int:
     from croupier.i18n import install
     from croupier.journal.store import JournalError
     from croupier.sdnotify import Notifier
@@ -26,12 +42,6 @@ def main(argv: list[str]) -> int:
     from croupier.ui.app import TableApp
     from croupier.ui.runtime import Devices, matrix_keypad, wheel_link
 
-    try:
-        config = config_from_argument(args.config)
-    except ConfigError as exc:
-        print(f"croupier table: {exc}", file=sys.stderr)
-        return 2
-    setup_logging(config.logging)
     install(config.table.language)
     try:
         session = TableSession.open(config.journal_path, SystemClock())

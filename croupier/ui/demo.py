@@ -32,7 +32,8 @@ def demo_config(folder: Path, language: str | None = None, protocol: str | None 
     config = default_config()
     table = replace(config.table, posted_values=POSTED, **({"language": language} if language else {}))
     wheel = replace(config.wheel, protocol=protocol) if protocol else config.wheel
-    return replace(config, table=table, wheel=wheel, journal_path=folder / "demo-journal.db")
+    return replace(config, table=table, wheel=wheel, journal_path=folder / "demo-journal.db",
+                   logging=replace(config.logging, destination="file", file=folder / "croupier.log"))
 
 
 def demo_pins(config: Config) -> dict[str, str]:

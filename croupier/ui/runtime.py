@@ -1,18 +1,33 @@
-"""The devices around the table app, started once the app runs and stopped when it ends: the wheel
-link, the GPIO matrix keypad, the display board. Each posts to the app (never touches the screen)
-and each is stopped with a bounded wait, so nothing keeps the process alive at exit.
+"""What runs around the table app: its log, and the devices started once the app runs and stopped
+when it ends (the wheel link, the GPIO matrix keypad, the display board). Each device posts to the
+app (never touches the screen) and is stopped with a bounded wait, so nothing keeps the process
+alive at exit.
 """
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
-from croupier.config import Config
+from croupier.config import Config, LoggingConfig, setup_logging
 from croupier.ui.messages import KeypadPressed, WheelReport
 
 log = logging.getLogger(__name__)
 
 Start = Callable[[object], Callable[[], None]]  # start(app) -> stop()
+
+
+@contextmanager
+def logging_to(config: LoggingConfig) -> Iterator[None]:
+    """croupier's log where the configuration says, for as long as the command runs; then the
+    handler is removed and closed, so a command run in-process (as the tests do) leaves none."""
+    handler = setup_logging(config)
+    try:
+        yield
+    finally:
+        if handler is not None:
+            logging.getLogger("croupier").removeHandler(handler)
+            handler.close()
 
 
 class Devices:

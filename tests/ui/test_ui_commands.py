@@ -15,8 +15,6 @@ import pytest
 
 from croupier.commands import demo, table
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def write_config(folder: Path, text: str) -> str:
     """A configuration file; its log goes nowhere (the tests' process keeps no log handler)."""
@@ -60,17 +58,43 @@ def test_demo_refuses_a_bad_speed_and_a_journal_it_cannot_use(tmp_path, capsys):
     assert "notes.db" in capsys.readouterr().err and notes.read_text() == "shopping list"
 
 
+def test_table_and_demo_run_in_process_leave_no_log_handler_and_no_file_behind(tmp_path, monkeypatch, capsys):
+    """The tests run the commands in the same process: each run must take its log handler away, or
+    the next run logs every line twice, into a file in whatever directory the tests ran from."""
+    import logging
+
+    here = tmp_path / "cwd"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    handlers = (list(logging.getLogger().handlers), list(logging.getLogger("croupier").handlers))
+    damaged = tmp_path / "journal.db"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
+    config = tmp_path / "croupier.toml"
+    config.write_text(f'[journal]\npath = "{damaged}"\n[logging]\ndestination = "file"\nfile = "{tmp_path / "t.log"}"\n')
+    notes = tmp_path / "notes.db"
+    notes.write_text("shopping list")
+    for _ in range(2):
+        assert table.main(["--config", str(config)]) == 1
+        assert demo.main(["--db", str(notes)]) == 1
+    capsys.readouterr()
+    assert (logging.getLogger().handlers, logging.getLogger("croupier").handlers) == handlers
+    assert list(here.iterdir()) == []
+
+
 @pytest.mark.skipif(shutil.which("true") is None or not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_the_demo_on_a_linux_console_brings_results_that_can_be_paid(tmp_path):
-    """As a croupier would run it: TERM=linux, 80x24; a result arrives, D pays it, Ctrl+Q quits."""
+    """As a croupier would run it: TERM=linux, 80x24; a result arrives, D pays it, Ctrl+Q quits. Its
+    log stays in its temporary folder: nothing is written where it was started."""
     import fcntl
     import termios
 
+    started_in = tmp_path / "cwd"
+    started_in.mkdir()
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     process = subprocess.Popen([sys.executable, "-m", "croupier", "demo", "--speed", "20", "--language", "en", "--db",
                                 str(tmp_path / "demo.db")], stdin=slave, stdout=slave, stderr=slave,
-                               env={**os.environ, "TERM": "linux"}, cwd=ROOT, start_new_session=True)
+                               env={**os.environ, "TERM": "linux"}, cwd=started_in, start_new_session=True)
     os.close(slave)
     drawn = bytearray()
 
@@ -98,3 +122,4 @@ def test_the_demo_on_a_linux_console_brings_results_that_can_be_paid(tmp_path):
     with Journal.open(tmp_path / "demo.db", read_only=True) as journal:
         recorded = [entry.event.kind for entry in journal.entries()]
     assert "result-recorded" in recorded and recorded.index("payouts-completed") > recorded.index("result-recorded")
+    assert list(started_in.iterdir()) == []
