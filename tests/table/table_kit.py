@@ -71,6 +71,19 @@ def opened(profile: str = "pt-americana", clock: FakeClock | None = None, **opti
     return table
 
 
+def spin_to(table: Table, number: int) -> None:
+    """Half a minute of betting, a launch the other way from the last, and `number` typed and
+    confirmed: the payouts are under way."""
+    from croupier.rules.spin import Direction
+    from croupier.table import cycle
+
+    table.clock.advance(seconds=30)
+    last = table.state.last_direction
+    table.do(cycle.launch, direction=last.opposite() if last else Direction.CLOCKWISE)
+    table.do(cycle.enter_result, number=number)
+    table.do(cycle.confirm_result)
+
+
 def seat(table: Table, colour: str = "red", chips: int = 100, value: str = "5") -> None:
     """Give `colour` to a player with `chips` chips worth `value` each."""
     from croupier.table.colours import assign_colour

@@ -12,18 +12,14 @@ from croupier.table import bets, colours, cycle
 from croupier.table.events import CashOutReason, Stake
 from croupier.table.notices import notices
 
-from table_kit import PROFILES, Table, opened, seat
+from table_kit import PROFILES, Table, opened, seat, spin_to
 
 CW = Direction.CLOCKWISE
 
 
 def result(table: Table, number: int) -> None:
     """Launch, record `number` from the keypad, pay."""
-    table.clock.advance(seconds=30)
-    last = table.state.last_direction
-    table.do(cycle.launch, direction=last.opposite() if last else CW)
-    table.do(cycle.enter_result, number=number)
-    table.do(cycle.confirm_result)
+    spin_to(table, number)
     table.do(cycle.payouts_done)
 
 

@@ -10,8 +10,8 @@ from croupier.table import colours, cycle
 from croupier.table.events import CashOutReason, Source
 from croupier.table.notices import notices
 
-from table_kit import opened, seat
-from test_table_payouts import chips, pay, spin_to
+from table_kit import opened, seat, spin_to
+from test_table_payouts import chips, pay
 
 
 def test_pt_a_12_a_colour_that_won_or_was_marked_played_is_not_idle(clock):

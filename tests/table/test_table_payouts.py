@@ -6,23 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.rules.spin import Direction
-from croupier.table import bets, cycle, payouts
+from croupier.table import bets, payouts
 from croupier.table.events import Stake
 from croupier.table.state import Phase
 
-from table_kit import Table, opened, seat
-
-CW = Direction.CLOCKWISE
-
-
-def spin_to(table: Table, number: int) -> None:
-    """Launch and record `number` from the keypad: the payouts are under way."""
-    table.clock.advance(seconds=30)
-    last = table.state.last_direction
-    table.do(cycle.launch, direction=last.opposite() if last else CW)
-    table.do(cycle.enter_result, number=number)
-    table.do(cycle.confirm_result)
+from table_kit import Table, opened, seat, spin_to
 
 
 def pay(table: Table, paid: dict, played: tuple[str, ...] = ()) -> list:
