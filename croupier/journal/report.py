@@ -14,6 +14,7 @@ from typing import TextIO
 from decimal import Decimal
 from fractions import Fraction
 
+from croupier.export.redaction import redacted
 from croupier.rules.profiles import numbering_of
 from croupier.stats import summary
 from croupier.stats.spins import CountedSpin
@@ -184,7 +185,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
             late_chips.append({k: r[k] for k in ("time", "colour", "chips", "chip_value", "amount", "by")})
         elif kind in ("limits-changed", "profile-changed"):
             profile = r.get("profile", profile)
-            limits.append({"kind": kind, **{k: v for k, v in r.items() if k != "kind"}})
+            limits.append(redacted(r))  # the whole record: any secret a future version adds stays out
         elif kind in ("table-opened", "table-closed"):
             profile = r.get("profile", profile)
             tables.append({"kind": kind, "time": r["time"], "by": r["by"],

@@ -1,0 +1,27 @@
+"""The shift report shows records through the one list of secret fields: a field put on that list
+is "redacted" in the report without touching the report's code."""
+from __future__ import annotations
+
+import json
+
+from croupier.cli import main as cli
+from croupier.export import redaction
+from croupier.table import cycle
+
+from journal_kit import write_shift
+
+
+def test_a_field_on_the_secret_list_is_redacted_in_the_report(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "journal.db"
+    session = write_shift(path)
+    session.run(cycle.change_limits, minimum=10, reason="busy night", by="Boss", pin="9000")
+    session.close()
+    assert cli(["report", "--db", str(path), "--json"]) == 0
+    (change,) = json.loads(capsys.readouterr().out)["limits"]
+    assert (change["minimum"], change["reason"]) == ("10", "busy night")
+
+    # Were `reason` a secret, it would be named once, in the list, and the report would hide it.
+    monkeypatch.setattr(redaction, "SECRET_FIELDS", redaction.SECRET_FIELDS | {"reason"})
+    assert cli(["report", "--db", str(path), "--json"]) == 0
+    (change,) = json.loads(capsys.readouterr().out)["limits"]
+    assert (change["minimum"], change["reason"]) == ("10", "redacted")
