@@ -39,13 +39,13 @@ from croupier.rules.spin import Direction
 
 FAULTS = ("same-direction", "ball-removed", "sensor-fault", "weak-spin", "garbage")
 FLAGLESS = ("cammegh-m360-basic", "line")  # protocols whose lines carry no warning flags
+STATUS_INTERVAL_S = 0.5
+_NOISE_BYTES = bytes(range(0x80, 0x100)) + b"abcdefghijklmnopqrstuvwxyz!?#%&()"  # never a digit, ';' or '*'
 
 
 def faults_shown(protocol: str) -> tuple[str, ...]:
     """The faults a protocol's lines can show: without flags, only noise on the line."""
     return ("garbage",) if protocol in FLAGLESS else FAULTS
-STATUS_INTERVAL_S = 0.5
-_NOISE_BYTES = bytes(range(0x80, 0x100)) + b"abcdefghijklmnopqrstuvwxyz!?#%&()"  # never a digit, ';' or '*'
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,6 @@ class _Ball:
 @dataclass
 class _Script:
     emissions: list[Emission] = field(default_factory=list)
-
     launches: list[Direction] = field(default_factory=list)
 
     def add(self, text: str, delay: float = STATUS_INTERVAL_S, realtime: bool = False) -> None:
@@ -159,7 +158,7 @@ class SimulatedWheel:
     def _ss2_launch(self, script: _Script, flags: int = 0) -> None:
         """State 2 up to a firing: the rotor slows to the firing position, stops and turns the other
         way (mode 1). The SS2 does this before every firing, a re-spin or a retry included; `flags`
-        is 8 while it retries a launch that failed (capture lines 478-555)."""
+        is 8 while it retries a launch that failed (production capture, lines 478-555)."""
         rng, old = self.rng, self.direction
         new = old.opposite()
         for _ in range(rng.randint(6, 9)):

@@ -6,15 +6,14 @@ void, turns the other way from the launch it replaces, and the counted spin then
 as the counted spin before it (games 42-43, 51-52, 113-114). After a power cycle it idles clockwise
 and its first launch is anticlockwise, whatever came before (games 178 and 179).
 """
-import random
 import re
 
 import pytest
+from wheel_play import play
 
 from croupier.rules.spin import Direction, VoidReason
 from croupier.wheel.events import WheelFault, WheelResult, WheelVoid
-from croupier.wheel.games import FAULTS, SimulatedWheel
-from croupier.wheel.protocols import make_decoder
+from croupier.wheel.games import FAULTS
 
 STATUS = re.compile(r"\*X;(\d);\d{3};..;([0-9A-F]);\d{3};([01])(;.*)?")
 ROTOR = {"0": Direction.CLOCKWISE, "1": Direction.ANTICLOCKWISE}  # SS2 guide 2.5, M360 guide 4.5.6
@@ -41,22 +40,6 @@ def launches(emissions, previous=None):
             powered_down = False
         previous = (state, flags)
     return found
-
-
-def play(protocol, faults, seed=11):
-    wheel = SimulatedWheel(protocol, random.Random(seed))
-    decoder = make_decoder(protocol)
-    games, events, time = [], [], 0.0
-    for emission in wheel.opening():
-        time += emission.delay
-        events += decoder.feed(emission.data, time)
-    for fault in faults:
-        game = wheel.play(fault=fault)
-        games.append(game)
-        for emission in game.emissions:
-            time += emission.delay
-            events += decoder.feed(emission.data, time)
-    return games, events
 
 
 @pytest.mark.parametrize("protocol", FLAGGED)

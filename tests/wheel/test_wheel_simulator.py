@@ -5,6 +5,7 @@ import statistics
 
 import pytest
 from wheel_capture_scan import captures_dir, receive_lines
+from wheel_play import play
 
 from croupier.rules.spin import VoidReason
 from croupier.wheel.events import BallPosition, WheelFault, WheelResult, WheelVoid
@@ -24,24 +25,6 @@ EXPECTED_VOID = {
 }
 FLAGGED = ("cammegh-ss2", "cammegh-m360-advanced", "cammegh-m360-extended")
 UNFLAGGED = ("cammegh-m360-basic", "line")
-
-
-def play(protocol, faults, seed=5, numbers=None):
-    """Decode the planned games with their own timing; (planned games, events)."""
-    wheel = SimulatedWheel(protocol, random.Random(seed))
-    decoder = make_decoder(protocol)
-    events, time = [], 0.0
-    for emission in wheel.opening():
-        time += emission.delay
-        events += decoder.feed(emission.data, time)
-    games = []
-    for i, fault in enumerate(faults):
-        game = wheel.play(None if numbers is None else numbers[i], fault)
-        games.append(game)
-        for emission in game.emissions:
-            time += emission.delay
-            events += decoder.feed(emission.data, time)
-    return games, events
 
 
 @pytest.mark.parametrize("protocol", FLAGGED)
