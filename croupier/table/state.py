@@ -288,22 +288,16 @@ def _result_recorded(s: TableState, e: ev.ResultRecorded) -> TableState:
     spin = Spin(spin=e.spin, number=e.number, source=e.source, time=e.time, ball=e.ball, croupier=e.croupier,
                 direction=e.direction, wheel_game=e.wheel_game, stakes=s.bets, prison=s.prison,
                 outcomes=e.outcomes)
-    s = _replace(s, last_void=_void_over(s))
     accounts = _settle_accounts(s.accounts, e.outcomes)
     played = tuple(colour for colour in s.accounts if colour in s.bets or colour in s.prison)
+    s = _replace(s, spin=e.spin + 1, launch=None, pending=None, recent=(s.recent + (spin,))[-RECENT:],
+                 counted=s.counted + 1, bets={}, prison=dict(e.prison or {}), last_void=_void_over(s),
+                 last_direction=e.direction or s.last_direction)
     if s.sensor_only:
         # Without tracked bets there is nothing to pay: bets open again at once.
-        return _replace(
-            s, phase=Phase.BETTING, bets_opened_at=e.time, spin=e.spin + 1, launch=None, pending=None,
-            recent=(s.recent + (spin,))[-RECENT:], counted=s.counted + 1, accounts=_count_idle(accounts, played),
-            bets={}, prison=dict(e.prison or {}), last_direction=e.direction or s.last_direction,
-        )
+        return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time, accounts=_count_idle(accounts, played))
     # Who else played is known once the winners are paid: idle spins are counted then.
-    return _replace(
-        s, phase=Phase.PAYING, bets_opened_at=None, spin=e.spin + 1, launch=None, pending=None,
-        recent=(s.recent + (spin,))[-RECENT:], counted=s.counted + 1, accounts=accounts, bets={},
-        prison=dict(e.prison or {}), played=played, last_direction=e.direction or s.last_direction,
-    )
+    return _replace(s, phase=Phase.PAYING, bets_opened_at=None, accounts=accounts, played=played)
 
 
 def _count_idle(accounts: dict[str, ColourAccount], played) -> dict[str, ColourAccount]:

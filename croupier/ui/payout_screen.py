@@ -1,7 +1,7 @@
 """The payout sheet on screen: after a result, the winning positions in the profile's payout order;
 per colour the croupier types the chips on each, and sees the colour's payout in chips (stacks of 20
-and the rest) and in money, and the table's total. D records the payouts: the session checks the counts against the
-limits and settles them; a refusal is shown here and nothing is recorded.
+and the rest) and in money, and the table's total. D records the payouts: the session checks the
+counts against the limits and settles them; a refusal is shown here and nothing is recorded.
 
     digits  chips on the highlighted position     #  next position (then the next colour)
     C       clear the position                    B  next colour
@@ -149,7 +149,7 @@ class PayoutScreen(KeypadScreen[None]):
         self.query_one("#payout-total", Static).update("\n".join(lines))
 
     def _played_line(self) -> str:
-        """Who played, who is not known to (PT-A 12); the colour shown in bold."""
+        """Who played and who was not seen to (PT-A 12); the colour on screen in bold, underlined."""
         sheet = self.sheet
 
         def names(played: bool) -> str:

@@ -91,16 +91,16 @@ class PayoutSheet:
     def counted(self, colour: str, spec: str) -> int:
         return self.counts.get((colour, spec), 0)
 
-    def won(self, colour: str) -> bool:
+    def seen_playing(self, colour: str) -> bool:
         """Chips counted on a paying position, or bets on record: the colour played for sure."""
         return colour in self.known_played or any(c == colour for c, _spec in self.counts)
 
     def played(self, colour: str) -> bool:
-        return colour in self.marked or self.won(colour)
+        return colour in self.marked or self.seen_playing(colour)
 
     def mark_played(self, colour: str) -> bool:
         """Mark the colour as played, or unmark it; False when its bets say it played anyway."""
-        if self.won(colour):
+        if self.seen_playing(colour):
             return False
         self.marked ^= {colour}
         return True

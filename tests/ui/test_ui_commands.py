@@ -70,7 +70,8 @@ def test_table_and_demo_run_in_process_leave_no_log_handler_and_no_file_behind(t
     damaged = tmp_path / "journal.db"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
     config = tmp_path / "croupier.toml"
-    config.write_text(f'[journal]\npath = "{damaged}"\n[logging]\ndestination = "file"\nfile = "{tmp_path / "t.log"}"\n')
+    config.write_text(f'[journal]\npath = "{damaged}"\n'
+                      f'[logging]\ndestination = "file"\nfile = "{tmp_path / "table.log"}"\n')
     notes = tmp_path / "notes.db"
     notes.write_text("shopping list")
     for _ in range(2):
