@@ -136,13 +136,17 @@ class ReviewApp(App):
 
     # --- actions ---------------------------------------------------------------------------
 
-    FOCUS_IN_TAB = {"timeline": "#timeline-table", "spin": "#spin-scroll", "procedures": "#procedures-pane",
+    # The Spin tab opens on its number box (its number selected: what is typed replaces it), so the
+    # digits typed next are the spin's, not the keys of other tabs.
+    FOCUS_IN_TAB = {"timeline": "#timeline-table", "spin": "#spin-number", "procedures": "#procedures-pane",
                     "colours": "#colours-pane", "croupiers": "#croupiers-pane", "statistics": "#statistics-pane"}
 
     def action_tab(self, tab: str) -> None:
         self.query_one("#tabs", TabbedContent).active = tab
         # Focus must follow into the new tab: left in a hidden one, it would bring that tab back.
         self.query_one(self.FOCUS_IN_TAB[tab]).focus()
+        if tab == "spin":
+            self.query_one("#spin-number", Input).select_all()
 
     def action_filter(self) -> None:
         self.action_tab("timeline")
@@ -150,13 +154,15 @@ class ReviewApp(App):
 
     def action_jump(self) -> None:
         self.action_tab("spin")
-        number = self.query_one("#spin-number", Input)
-        number.value = ""  # ready for a new number
-        number.focus()
+        self.query_one("#spin-number", Input).clear()  # ready for a new number
 
     def action_leave_input(self) -> None:
-        if self.query_one("#tabs", TabbedContent).active == "timeline":
+        """Out of a text box, back to where 1-6 switch tabs: the timeline's list, the spin's detail."""
+        active = self.query_one("#tabs", TabbedContent).active
+        if active == "timeline":
             self.query_one("#timeline-table", DataTable).focus()
+        elif active == "spin":
+            self.query_one("#spin-scroll").focus()
         else:
             self.set_focus(None)
 
@@ -186,7 +192,10 @@ class ReviewApp(App):
         self.call_from_thread(self.query_one(StatisticsPane).show, text)
 
     def on_spin_chosen(self, message: SpinChosen) -> None:
-        story = spin_story(self.entries, message.spin)
-        pane = self.query_one(SpinPane)
-        pane.show(story)
-        self.action_tab("spin")
+        self.query_one(SpinPane).show(spin_story(self.entries, message.spin))
+        self.query_one("#tabs", TabbedContent).active = "spin"
+        number = self.query_one("#spin-number", Input)
+        if self.focused is number:
+            number.select_all()  # typed in the box: the next number typed replaces this one
+        else:
+            self.query_one("#spin-scroll").focus()  # picked in the timeline: to read, 1-6 still switch tabs

@@ -11,7 +11,8 @@ from croupier.review.spin_story import SpinStory
 
 class SpinPane(Vertical):
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="spin number (Enter shows it)", id="spin-number", restrict=r"[0-9]*")
+        yield Input(placeholder="spin number, then Enter (Esc: out of the box, 1-6 switch tabs)", id="spin-number",
+                    restrict=r"[0-9]*")
         with VerticalScroll(id="spin-scroll"):
             yield Static("Pick a spin in the timeline (Enter) or type its number.", id="spin-detail", markup=False)
 

@@ -80,6 +80,36 @@ async def test_jump_to_a_spin_by_number_shows_void_keypad_and_payouts(shift_jour
         assert "blue: staked 5, paid 0 = 0.00, returned 0, lost 5" in text
 
 
+async def test_2_opens_the_spin_tab_ready_for_the_number(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        tabs = app.query_one("#tabs", TabbedContent)
+        await pilot.press("2", "3", "enter")  # the 3 is the spin's: it must not open tab 3
+        assert tabs.active == "spin" and "result: 24 black" in detail(app)
+        await pilot.press("4", "enter")  # another number replaces the one shown, it does not make 34
+        assert tabs.active == "spin" and "result: 0 green" in detail(app)
+        await pilot.press("escape", "1")  # out of the box: 1 is the timeline again
+        assert tabs.active == "timeline"
+        await pilot.press("2", "1", "enter")  # back: the number shown is selected, and replaced
+        assert app.query_one("#spin-number", Input).value == "1" and "result: 17 black" in detail(app)
+        await pilot.press("escape", "3")  # out of the box, digits switch tabs again
+        assert tabs.active == "procedures"
+
+
+async def test_a_spin_picked_in_the_timeline_leaves_the_digits_to_the_tabs(shift_journal):
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        tabs = app.query_one("#tabs", TabbedContent)
+        await pilot.press("slash", *"kind:spin-voided", "enter", "enter")
+        assert tabs.active == "spin" and "golpe nulo" in detail(app)
+        await pilot.press("1")
+        assert tabs.active == "timeline" and app.query_one("#spin-number", Input).value == "2"
+        for key, tab in (("3", "procedures"), ("4", "colours"), ("5", "croupiers"), ("6", "statistics"),
+                         ("3", "procedures"), ("1", "timeline")):
+            await pilot.press(key)
+            assert tabs.active == tab, f"{key} after the previous tab"
+
+
 async def test_procedures_colours_and_croupiers_tabs(shift_journal):
     app = ReviewApp(open_read_only(shift_journal))
     async with app.run_test(size=(160, 60)) as pilot:
