@@ -12,6 +12,7 @@ raise its alarm somewhat more often than that, so its figure errs on the safe si
 """
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -30,6 +31,9 @@ POWER_SECTOR_WIDTH = 5  # the sector a neighbours bet covers: a number and two e
 SIGNATURE_SECTOR_WIDTH = 9  # a quarter of the wheel, where a steady launch sends the ball
 SECTOR_WINDOWS_SHOWN = 10
 UNIFORM = (1.0 / POCKETS,) * POCKETS
+# A count test says nothing until each of its cells expects this many spins (the usual rule for the
+# chi-square; held for the exact tests too, so that a handful of spins is never called evidence).
+MIN_EXPECTED = 5
 
 
 def _p(value: float) -> str:
@@ -47,9 +51,34 @@ def _degrees(df: int) -> str:
     return counted(df, "degree of freedom", "degrees of freedom")
 
 
-def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: float, bias_on: str) -> str:
+def _minimum(smallest_share: float) -> int:
+    """The spins a test needs before it says anything: MIN_EXPECTED in its smallest cell."""
+    return math.ceil(MIN_EXPECTED / smallest_share - 1e-9)
+
+
+def _how_often(upper: float, lower: float, spins: int) -> str:
+    """How often a fair wheel does it, in words, from a chance bracketed by `lower` and `upper`:
+    the upper bound while it is small, the lower one once the upper says nothing."""
+    runs = f"runs of {counted(spins, 'spin')}"
+    if upper < 1e-6:
+        return f"in fewer than 1 in a million {runs}"
+    if upper < 0.01:
+        rarity = int(1 / upper)
+        step = 10 ** max(0, len(str(rarity)) - 2)  # two figures, rounded down: still an upper bound
+        return f"in at most 1 in {rarity // step * step:,} {runs}"
+    if upper < 0.5:
+        return f"in at most {upper:.0%} of {runs}"
+    return f"in at least {lower:.0%} of {runs}"
+
+
+def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: float, bias_on: str,
+             minimum: int, cell: str) -> str:
     if spins == 0:
         return "No spins yet."
+    if spins < minimum:
+        return (f"{counted(spins, 'spin')} {'is' if spins == 1 else 'are'} too few to test: this test says "
+                f"nothing before {minimum:,} spins ({MIN_EXPECTED} expected in each {cell}), and a {BIAS:.0%} bias "
+                f"on {bias_on} needs about {_about(needed)} spins to be seen at least {POWER:.0%} of the time.")
     if flagged:
         return f"Evidence of bias (p = {_p(p_value)}, below {alpha:g})."
     if spins < needed:
@@ -74,20 +103,20 @@ def _chi_square_section(counts: list[int], alpha: float) -> dict:
     test = chi_square_uniform(counts)
     spins = sum(counts)
     needed = _needed_chi_square(UNIFORM, frozenset({0}), alpha)
-    flagged = spins > 0 and test.p_value < alpha
+    minimum = _minimum(1 / POCKETS)
+    flagged = spins >= minimum and test.p_value < alpha
     words = (f"Chi-square over the 37 pockets: {test.statistic:.1f} with {_degrees(test.df)}. "
-             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket"))
-    if 0 < spins < 5 * POCKETS:
-        words += f" Below {5 * POCKETS} spins (5 per pocket) the p-value is only a rough guide."
+             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket", minimum, "pocket"))
     return {"statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
-            "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
+            "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
 
 
 def _numbers_section(counts: list[int], alpha: float) -> dict:
     rows = number_deviations(counts)
     spins = sum(counts)
     needed = _needed_proportion(1 / POCKETS, alpha / POCKETS, True)
-    flagged = [row for row in rows if spins and row.p_adjusted < alpha]
+    minimum = _minimum(1 / POCKETS)
+    flagged = [row for row in rows if spins >= minimum and row.p_adjusted < alpha]
     extreme = min(rows, key=lambda row: (row.p_adjusted, -abs(row.z)))
     if flagged:
         listed = ", ".join(f"{row.number} ({counted(row.count, 'time')}, z = {row.z:+.1f})" for row in flagged)
@@ -95,12 +124,12 @@ def _numbers_section(counts: list[int], alpha: float) -> dict:
     else:
         words = (f"Most unusual number: {extreme.number}, {counted(extreme.count, 'time')} for {extreme.expected:.1f} "
                  f"expected (z = {extreme.z:+.1f}, Holm-corrected over 37 numbers). "
-                 + _verdict(False, spins, needed, extreme.p_adjusted, alpha, "one pocket"))
+                 + _verdict(False, spins, needed, extreme.p_adjusted, alpha, "one pocket", minimum, "pocket"))
     return {
         "correction": "holm",
         "rows": [{"number": row.number, "count": row.count, "expected": row.expected, "z": row.z,
                   "p_value": row.p_value, "p_adjusted": row.p_adjusted} for row in rows],
-        "flagged": [row.number for row in flagged],
+        "flagged": [row.number for row in flagged], "minimum_spins": minimum,
         "spins_needed": needed, "enough_spins": spins >= needed, "plain": words,
     }
 
@@ -109,14 +138,16 @@ def _max_count_section(counts: list[int], alpha: float) -> dict:
     test = max_count_test(counts)
     spins = sum(counts)
     needed = _needed_proportion(1 / POCKETS, alpha / POCKETS, False)
-    flagged = spins > 0 and test.p_value < alpha
+    minimum = _minimum(1 / POCKETS)
+    flagged = spins >= minimum and test.p_value < alpha
     numbers = " and ".join(str(n) for n in test.numbers)
-    words = (f"Most frequent: {numbers}, {counted(test.count, 'time')} for {test.expected:.1f} expected; "
-             f"the chance that some pocket of a fair wheel reaches that is at most {_p(test.p_value)}. "
-             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket"))
+    words = (f"Most frequent: {numbers}, {counted(test.count, 'time')} for {test.expected:.1f} expected"
+             + (f"; a fair wheel brings some pocket up that often "
+                f"{_how_often(test.p_value, test.p_value_lower, spins)}. " if spins >= minimum else ". ")
+             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket", minimum, "pocket"))
     return {"numbers": list(test.numbers), "count": test.count, "expected": test.expected,
             "p_value": test.p_value, "p_value_lower": test.p_value_lower, "flagged": flagged,
-            "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
+            "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
 
 
 def _sectors_section(counts: list[int], wheel_order: Sequence[int], alpha: float) -> dict:
@@ -124,19 +155,20 @@ def _sectors_section(counts: list[int], wheel_order: Sequence[int], alpha: float
     spins = sum(counts)
     tests = len(SECTOR_WIDTHS) * POCKETS
     needed = _needed_proportion(POWER_SECTOR_WIDTH / POCKETS, alpha / tests, True)
-    flagged = [w for w in windows if spins and w.p_adjusted < alpha]
+    minimum = _minimum(SECTOR_WIDTHS[0] / POCKETS)
+    flagged = [w for w in windows if spins >= minimum and w.p_adjusted < alpha]
     top = windows[0]
     pockets = "-".join(str(n) for n in top.pockets)
     words = (f"Most unusual run of adjacent pockets: {pockets}, {counted(top.count, 'time')} for {top.expected:.1f} "
              f"expected (Bonferroni-corrected over {tests} overlapping runs of "
              f"{SECTOR_WIDTHS[0]} to {SECTOR_WIDTHS[-1]} pockets). "
              + _verdict(bool(flagged), spins, needed, top.p_adjusted, alpha,
-                        f"a sector of {POWER_SECTOR_WIDTH} pockets"))
+                        f"a sector of {POWER_SECTOR_WIDTH} pockets", minimum, f"run of {SECTOR_WIDTHS[0]} pockets"))
     return {
         "widths": list(SECTOR_WIDTHS), "tests": tests, "correction": "bonferroni",
         "windows": [{"pockets": list(w.pockets), "count": w.count, "expected": w.expected, "z": w.z,
                      "p_value": w.p_value, "p_adjusted": w.p_adjusted} for w in windows[:SECTOR_WINDOWS_SHOWN]],
-        "flagged": len(flagged), "spins_needed": needed, "enough_spins": spins >= needed, "plain": words,
+        "flagged": len(flagged), "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words,
     }
 
 
@@ -146,38 +178,46 @@ def _split_section(counts: list[int], sectors: Mapping[str, frozenset[int]], alp
     smallest = min(cells, key=lambda cell: cell.pockets)
     null = tuple(cell.pockets / POCKETS for cell in cells)
     needed = _needed_chi_square(null, frozenset({cells.index(smallest)}), alpha)
-    flagged = spins > 0 and test.p_value < alpha
+    minimum = _minimum(smallest.pockets / POCKETS)
+    flagged = spins >= minimum and test.p_value < alpha
     shares = ", ".join(f"{cell.name} {cell.count} ({cell.expected:.1f} expected)" for cell in cells)
     words = (f"Sectors: {shares}; chi-square {test.statistic:.2f} with {_degrees(test.df)}. "
              + _verdict(flagged, spins, needed, test.p_value, alpha,
-                        f"{smallest.name} ({counted(smallest.pockets, 'pocket')})"))
+                        f"{smallest.name} ({counted(smallest.pockets, 'pocket')})", minimum, "sector"))
     return {"cells": {cell.name: {"pockets": cell.pockets, "count": cell.count, "expected": cell.expected}
                       for cell in cells},
             "statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
-            "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
+            "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
 
 
 def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wheel_order: Sequence[int],
                        alpha: float) -> dict:
     groups = dealer_signatures(results, wheel_order)
     needed = _needed_chi_square(UNIFORM, frozenset(range(SIGNATURE_SECTOR_WIDTH)), alpha / max(1, len(groups)))
+    minimum = _minimum(1 / POCKETS)  # a group's distances fall in 37 cells
     rows = []
     for group in groups:
-        flagged = group.p_adjusted < alpha
+        flagged = group.spins >= minimum and group.p_adjusted < alpha
         who = f"{group.croupier or 'unknown croupier'}, {group.direction or 'unknown direction'}"
         words = (f"{who}: {counted(group.spins, 'spin')}, "
                  f"commonest distance {counted(group.commonest_distance, 'pocket')} on "
                  f"(chi-square {group.test.statistic:.1f}, {_degrees(group.test.df)}). "
                  + _verdict(flagged, group.spins, needed, group.p_adjusted, alpha,
-                            f"a quarter of the wheel ({SIGNATURE_SECTOR_WIDTH} pockets) from the previous result"))
+                            f"a quarter of the wheel ({SIGNATURE_SECTOR_WIDTH} pockets) from the previous result",
+                            minimum, "distance"))
         rows.append({"croupier": group.croupier, "direction": group.direction, "spins": group.spins,
                      "distance_counts": list(group.distance_counts), "statistic": group.test.statistic,
                      "df": group.test.df, "p_value": group.test.p_value, "p_adjusted": group.p_adjusted,
                      "commonest_distance": group.commonest_distance, "flagged": flagged,
-                     "enough_spins": group.spins >= needed, "plain": words})
+                     "minimum_spins": minimum, "enough_spins": group.spins >= needed, "plain": words})
     flagged_groups = [row for row in rows if row["flagged"]]
     if not rows:
         words = "Dealer signature: no pair of consecutive results yet."
+    elif all(row["spins"] < minimum for row in rows):
+        where = ("its one croupier and direction group" if len(rows) == 1
+                 else f"any of its {len(rows)} croupier and direction groups")
+        words = (f"Dealer signature: too few spins to test in {where} (a group needs at least {minimum:,} spins, "
+                 f"{MIN_EXPECTED} expected at each distance).")
     elif flagged_groups:
         words = "Dealer signature found for " + "; ".join(
             f"{row['croupier']} ({row['direction']}, corrected p = {_p(row['p_adjusted'])})" for row in flagged_groups) + "."
@@ -185,7 +225,7 @@ def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wh
         words = (f"No dealer signature among {counted(len(rows), 'croupier and direction group')} (Holm's correction). "
                  f"Each group needs about {_about(needed)} spins to see a {BIAS:.0%} bias toward a quarter of the wheel "
                  f"at least {POWER:.0%} of the time.")
-    return {"correction": "holm", "groups": rows, "spins_needed": needed, "plain": words}
+    return {"correction": "holm", "groups": rows, "minimum_spins": minimum, "spins_needed": needed, "plain": words}
 
 
 def summarise(spins: Iterable, wheel_order: Sequence[int], sectors: Mapping[str, frozenset[int]] | None,
