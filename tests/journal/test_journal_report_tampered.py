@@ -18,7 +18,7 @@ from journal_kit import write_shift
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory):
-    """The 54-event shift of journal_kit: 8 spins (17, 0, 32, 5, 26, 11, 8, 23), one void."""
+    """The shift of journal_kit: 8 spins (17, 0, 32, 5, 26, 11, 8, 23), one void, some 50 events."""
     path = tmp_path_factory.mktemp("pristine") / "journal.db"
     write_shift(path).close()
     return path
@@ -131,13 +131,15 @@ def test_the_quick_check_finds_the_same_first_bad_event_as_verify(journal, tampe
 def test_the_quick_check_passes_an_untouched_journal_up_to_its_head(journal):
     with Journal.open(journal, read_only=True) as j:
         verdict = check_chain(j)
-        assert verdict.intact and verdict.head == j.head and verdict.events == 54 and verdict.snapshots >= 1
+        assert verdict.intact and verdict.head == j.head and verdict.events == j.head[0] > 40
+        assert verdict.snapshots == sum(1 for _ in j.snapshots()) >= 1
 
 
 def test_a_report_covers_the_journal_up_to_the_head_it_was_opened_at(journal):
     with Journal.open(journal, read_only=True) as reader:
+        opened_at = reader.head
         with Journal.open(journal) as table:  # the table goes on while the pit boss reads
             last_result = [e.event for e in table.entries() if e.event.kind == "result-recorded"][-1]
             table.append([last_result])
         report = build_report(ChainCheck(reader).records(REPORT_KINDS), reader.head)
-    assert report["totals"]["spins"] == 8 and report["head"]["event"] == 54
+    assert report["totals"]["spins"] == 8 and report["head"] == {"event": opened_at[0], "sha256": opened_at[1]}

@@ -177,7 +177,7 @@ def test_one_of_anything_is_said_in_the_singular(french_ring):
     assert f"Most unusual number: {first}, 1 time for" in one_spin["numbers"]["plain"]
     group = result["signature"]["groups"][0]["plain"]
     assert "ana, clockwise: 1 spin, commonest distance 1 pocket on" in group
-    assert "among 1 croupier and direction group " in result["signature"]["plain"]
+    assert "in its one croupier and direction group (" in result["signature"]["plain"]
     assert "(1 spin)" in wheel_chart(one_spin["counts"], french_ring)
 
 
