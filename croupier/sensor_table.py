@@ -3,8 +3,10 @@ of the table session, as `croupier run --headless` records it and the table scre
 
 Remembers just enough of the wheel to record one launch per launch: a launch is the wheel entering
 a ball-in-play state, not every status line that shows one, and after a void only the wheel's next
-launch counts. The number the wheel gives for a launch declared void, by its sensor or at the
-keypad, is not a result (`PT-A 22`).
+launch counts: the SS2 starts again from state 2, the Mercury re-spins in play, its flags going back
+to 0 (guide 5.3). The number the wheel gives for a launch declared void is not a result (`PT-A 22`):
+the decoder marks it (`WheelResult.after_void`) when its sensor proposed the void; a launch voided
+at the keypad loses the wheel's next number.
 """
 from __future__ import annotations
 
@@ -23,13 +25,19 @@ log = logging.getLogger(__name__)
 
 
 class SensorTable:
-    def __init__(self, session: TableSession, on_void_result: Callable[[WheelResult], None] | None = None) -> None:
-        """`on_void_result` hears of each number the wheel gave for a launch declared void."""
+    def __init__(self, session: TableSession, on_void_result: Callable[[WheelResult], None] | None = None, *,
+                 respins_in_play: bool = False) -> None:
+        """`on_void_result` hears of each number the wheel gave for a launch declared void.
+        `respins_in_play`: the wheel re-spins a voided game without leaving play, its flags going
+        back to 0 (the decoder's `respin_clears_voids`: the Mercury 360)."""
         self.session = session
         self.on_void_result = on_void_result
+        self.respins_in_play = respins_in_play
         self._in_play: bool | None = None  # what the last status line said; None before the first
+        self._flags = 0  # the warning flags of the last status line
         self._voided_game: int | None = None  # the game the sensor voided, until the wheel starts again
         self._dropped_void: int | None = None  # the void (by count) whose number was already dropped
+        self._restarted = False  # the wheel powered down (state 6) since the last launch
 
     def handle(self, event) -> list[Event]:
         """Record what `event` means for the table; the events recorded (none for most status lines).
@@ -38,10 +46,16 @@ class SensorTable:
         if isinstance(event, WheelState):
             in_play = event.state in BALL_IN_PLAY
             seen_before, self._in_play = self._in_play, in_play
+            flags_before, self._flags = self._flags, event.flags
             if event.state in (WheelPhase.BEFORE_GAME, WheelPhase.PLACE_BETS):
                 self._voided_game = None
+            if event.state == WheelPhase.TABLE_CLOSED:
+                self._restarted = True  # the SS2 powers down through state 6 and restarts its rotor one way
+            if in_play and seen_before is True and self._respin(phase, flags_before, event):
+                self._voided_game = None
+                return self._launch(event)
             if in_play and seen_before is not True and self._new_launch(phase, seen_before, event.game):
-                return session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game)
+                return self._launch(event)
             if event.state == WheelPhase.NO_MORE_BETS and phase is Phase.SPINNING:
                 return session.close_bets(source=Source.SENSOR)
         elif isinstance(event, WheelVoid):
@@ -55,6 +69,12 @@ class SensorTable:
                 if self.on_void_result is not None:
                     self.on_void_result(event)
                 return []
+            void = self.session.state.voided
+            if phase not in IN_SPIN and void is not None and void.source is Source.SENSOR:
+                # A re-spin whose launch no status line showed: never a result without its launch.
+                launched = session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game)
+                return launched + session.sensor_result(number=event.number, wheel_game=event.game,
+                                                        direction=event.direction)
             return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction)
         elif isinstance(event, LinkStatus):
             log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
@@ -63,6 +83,18 @@ class SensorTable:
         elif isinstance(event, WheelFault):
             log.warning("from the wheel: %s %r", event.message, event.raw)
         return []
+
+    def _launch(self, event: WheelState) -> list[Event]:
+        restarted, self._restarted = self._restarted, False
+        return self.session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game,
+                                   wheel_restarted=restarted)
+
+    def _respin(self, phase: Phase, flags_before: int, event: WheelState) -> bool:
+        """The Mercury re-spins the game the sensor voided without leaving play: the flags that
+        voided it go back to 0 (guide 5.3)."""
+        return (self.respins_in_play and phase not in IN_SPIN and self.session.state.voided is not None
+                and self._voided_game is not None and event.game == self._voided_game
+                and flags_before != 0 and event.flags == 0)
 
     def _new_launch(self, phase: Phase, seen_before: bool | None, game: int | None) -> bool:
         """The wheel shows a ball in play: is it a launch the journal does not hold yet?"""
@@ -81,12 +113,17 @@ class SensorTable:
 
     def _of_void_launch(self, result: WheelResult) -> bool:
         """The wheel's number for the launch a golpe nulo voided (PT-A 22): the ball stopped
-        somewhere, but the spin does not count. Dropped once per void: a wheel without game
-        numbers gives its next number for a new launch."""
+        somewhere, but the spin does not count. The decoder marks the number of a launch its sensor
+        voided; a launch voided at the keypad loses the wheel's next number of that game, once per
+        void (a wheel without game numbers gives its next number for a new launch)."""
         state = self.session.state
         void = state.voided
-        if void is None or self._dropped_void == state.voids:
+        if void is None:
             return False
+        if result.after_void is not None:
+            return True
+        if void.source is Source.SENSOR or self._dropped_void == state.voids:
+            return False  # a number the wheel did not mark belongs to a new launch: a re-spin
         if None not in (void.wheel_game, result.game) and void.wheel_game != result.game:
             return False
         self._dropped_void = state.voids

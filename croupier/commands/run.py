@@ -102,7 +102,7 @@ def main(argv: list[str]) -> int:
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
         link = WheelLink(device, decoder, baudrate=config.wheel.baud if config.wheel else 9600)
-        table = SensorTable(session)
+        table = SensorTable(session, respins_in_play=getattr(decoder, "respin_clears_voids", False))
         notifier = Notifier()
         link.start()
         notifier.ready(f"recording {protocol} on {device} to {args.db}")

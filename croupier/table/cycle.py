@@ -150,11 +150,14 @@ def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str |
 
 
 def launch(state: TableState, now: datetime, *, direction: Direction | None, source: Source = Source.KEYPAD,
-           wheel_game: int | None = None) -> list[Event]:
-    """The ball is launched. The direction must alternate from game to game (`PT-A 21`, `SRIJ 17`):
-    a repeat is recorded and raised as an alarm, since the ball is already running. A relaunch after
-    a golpe nulo replays the same game, so it is compared with the last counted spin, not with the
-    void launch. Only a wheel that does not report its direction gives None."""
+           wheel_game: int | None = None, wheel_restarted: bool = False) -> list[Event]:
+    """The ball is launched. The direction must alternate from launch to launch (`PT-A 21`,
+    `SRIJ 17`): a repeat is recorded and raised as an alarm, since the ball is already running. Each
+    launch is compared with the launch before it, a voided one included: the wheel reverses its rotor
+    before every firing, re-spins too (production capture, game 43). `wheel_restarted`: the sensor
+    saw the wheel power down and up since that launch (the SS2 then restarts anticlockwise), so a
+    repeat is the wheel's doing; it is still recorded, and the alarm says so. Only a wheel that does
+    not report its direction gives None."""
     _open(state)
     if direction is None and source is not Source.SENSOR:
         raise Refused("say which way the ball is launched (PT-A 21)")
@@ -175,10 +178,13 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
     found.append(BallLaunched(time=now, spin=state.spin, direction=direction, ball=state.ball_in_play,
                               croupier=_croupier(state), source=source, wheel_game=wheel_game))
     if direction is not None and state.last_direction is direction:
+        why = ("; the wheel was powered down and up since the last launch and restarts its rotor one way"
+               if wheel_restarted else "")
         found.append(raise_alarm(state, now, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
                                  f"ball launched {direction.value} twice in a row: the launch alternates "
-                                 f"({DIRECTION_RULE})", offset=sum(e.kind == "alarm-raised" for e in found),
-                                 facts=AlarmFacts(rule=DIRECTION_RULE, direction=direction, spin=state.spin)))
+                                 f"({DIRECTION_RULE}){why}", offset=sum(e.kind == "alarm-raised" for e in found),
+                                 facts=AlarmFacts(rule=DIRECTION_RULE, direction=direction, spin=state.spin,
+                                                  wheel_restarted=wheel_restarted)))
     return found
 
 

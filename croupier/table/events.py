@@ -84,6 +84,7 @@ class AlarmFacts:
     ball: str | None = None
     direction: Direction | None = None
     spin: int | None = None
+    wheel_restarted: bool = when_set(False)  # a repeat right after the wheel's power cycle: the wheel's doing
 
 
 @dataclass(frozen=True, kw_only=True)

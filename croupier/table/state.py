@@ -22,7 +22,7 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
-VERSION = 2  # of the snapshot layout; a snapshot of another version is ignored and refolded
+VERSION = 3  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -159,7 +159,7 @@ class TableState:
     on_duty: dict[Role, Duty] = field(default_factory=dict)
     spin: int = 1  # the game being played; a void does not advance it
     launch: Launch | None = None
-    last_direction: Direction | None = None  # of the last counted spin (PT-A 21)
+    last_direction: Direction | None = None  # of the last launch, a void one included (PT-A 21)
     countdown_until: datetime | None = None
     bets_opened_at: datetime | None = None  # SRIJ 13-14: the betting period runs from here to the launch
     pending: PendingResult | None = None
@@ -265,7 +265,10 @@ def _countdown_started(s: TableState, e: ev.CountdownStarted) -> TableState:
 
 def _ball_launched(s: TableState, e: ev.BallLaunched) -> TableState:
     launch = Launch(time=e.time, direction=e.direction, ball=e.ball, croupier=e.croupier, wheel_game=e.wheel_game)
-    return _replace(s, phase=Phase.SPINNING, launch=launch, countdown_until=None, last_void=_void_over(s))
+    # PT-A 21: each firing of the ball alternates with the one before, a voided one included (the
+    # wheel reverses its rotor before every firing, re-spins too).
+    return _replace(s, phase=Phase.SPINNING, launch=launch, countdown_until=None, last_void=_void_over(s),
+                    last_direction=e.direction or s.last_direction)
 
 
 def _bets_closed(s: TableState, e: ev.BetsClosed) -> TableState:

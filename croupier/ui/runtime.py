@@ -70,6 +70,7 @@ def wheel_link(config: Config, device: str | None = None, *, clock: Callable[[],
         last = state.last_result
         if last is not None and last.wheel_game is not None:
             decoder.mark_reported(last.wheel_game, last.number)  # never record a game twice
+        app.sensor.respins_in_play = getattr(decoder, "respin_clears_voids", False)  # the Mercury re-spins in play
         options = {} if clock is None else {"clock": clock}
         link = WheelLink(device or config.wheel.device, decoder, lambda event: app.post_message(WheelReport(event)),
                          baudrate=config.wheel.baud, silence_timeout=silence_timeout, **options)

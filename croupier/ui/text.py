@@ -88,8 +88,11 @@ def alarm_detail(alarm: Alarm) -> str:
         return _("Ball {ball} has been in play for more than {minutes} min: change and announce it ({rule})").format(
             ball=facts.ball, minutes=facts.minutes, rule=facts.rule)
     if facts is not None and alarm.kind is AlarmKind.DIRECTION_REPEATED:
-        return _("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
+        repeated = _("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
             direction=direction(facts.direction), rule=facts.rule)
+        if facts.wheel_restarted:
+            return repeated + " " + _("The wheel was powered down and up since the last launch: the repeat is the wheel's.")
+        return repeated
     if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)

@@ -28,6 +28,7 @@ def write_shift(path: Path, clock: FakeClock | None = None, numbers=NUMBERS) -> 
         session.launch(direction=direction)
         if i == 2:
             session.void_spin(reason=VoidReason.CHIP_FELL)
+            direction = direction.opposite()  # PT-A 21: the relaunch alternates with the void launch
             session.launch(direction=direction)
         session.close_bets()
         clock.advance(seconds=20)

@@ -49,8 +49,8 @@ def test_a_void_from_the_sensor_is_recorded_and_the_result_of_that_spin_is_not(s
                      WheelVoid(VoidReason.SAME_DIRECTION, 0.0, 1, "flag 2 in state 3"),
                      state(WheelPhase.NO_MORE_BETS, 1, ACW),  # the voided ball still rides: no new launch
                      WheelResult(3, 0.0, 1, ACW, "number-line", after_void=VoidReason.SAME_DIRECTION),
-                     state(WheelPhase.PLACE_BETS, 1, ACW), state(WheelPhase.BALL_IN_RIM, 1, ACW),  # the re-spin
-                     WheelResult(9, 0.0, 1, ACW, "number-line"))
+                     state(WheelPhase.PLACE_BETS, 1, CW), state(WheelPhase.BALL_IN_RIM, 1, CW),  # the re-spin
+                     WheelResult(9, 0.0, 1, CW, "number-line"))
     assert recorded == ["ball-launched", "spin-voided", "ball-launched", "result-recorded"]
     state_ = sensor.session.state
     assert (state_.voids, state_.counted, state_.last_result.number, state_.alarms) == (1, 1, 9, {})
@@ -128,3 +128,65 @@ def test_a_reader_restarted_in_a_later_game_raises_the_missed_result(sensor):
     kinds(sensor, state(WheelPhase.BALL_IN_RIM, 3))
     again = SensorTable(sensor.session)
     assert kinds(again, state(WheelPhase.BALL_IN_RIM, 4, ACW)) == ["alarm-raised", "ball-launched"]
+
+
+@pytest.mark.parametrize("protocol", ["cammegh-ss2", "cammegh-m360-advanced", "cammegh-m360-extended"])
+def test_simulated_faulty_games_record_each_launch_and_each_real_result(protocol, tmp_path):
+    """The wheel reverses its rotor before every launch, re-spins included, and the Mercury re-spins
+    without leaving play (guide 5.3): every planned game is counted with its own number, every
+    result follows a launch, and no launch is a false "direction repeated" (PT-A 21); a repeat the
+    SS2 makes by restarting after a power cycle says so."""
+    import random
+
+    from croupier.wheel.games import SimulatedWheel
+    from croupier.wheel.protocols import make_decoder
+
+    faults = [None, "same-direction", None, "ball-removed", "weak-spin", None, "sensor-fault", None]
+    wheel, decoder = SimulatedWheel(protocol, random.Random(11)), make_decoder(protocol)
+    session = TableSession.open(tmp_path / "j.db", FakeClock())
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="unattended",
+                       sensor_only=True)
+    table = SensorTable(session, respins_in_play=decoder.respin_clears_voids)
+    recorded, planned, time = [], [], 0.0
+    emissions = list(wheel.opening())
+    for fault in faults:
+        game = wheel.play(None, fault)
+        planned.append(game)
+        emissions += game.emissions
+    for emission in emissions:
+        time += emission.delay
+        for event in decoder.feed(emission.data, time):
+            recorded += table.handle(event)
+    with session:
+        results = [e for e in recorded if e.kind == "result-recorded"]
+        assert [r.number for r in results] == [g.number for g in planned]
+        launches = [e for e in recorded if e.kind == "ball-launched"]
+        assert [launch.direction for launch in launches] == [d for g in planned for d in g.launches]
+        kinds_ = [e.kind for e in recorded if e.kind in ("ball-launched", "result-recorded")]
+        assert all(before == "ball-launched" for before, now in zip([""] + kinds_, kinds_) if now == "result-recorded")
+        repeats = [e for e in recorded if e.kind == "alarm-raised" and e.alarm_kind.value == "direction-repeated"]
+        expected = [d for d, before in zip(launches[1:], launches) if d.direction is before.direction]
+        assert len(repeats) == len(expected)
+        assert all(a.facts.wheel_restarted for a in repeats)  # only the SS2's power cycle repeats a direction
+
+
+def test_a_mercury_respin_in_play_is_a_launch_and_its_number_the_result(tmp_path):
+    session = TableSession.open(tmp_path / "j.db", FakeClock())
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="unattended",
+                       sensor_only=True)
+    table = SensorTable(session, respins_in_play=True)
+    with session:
+        recorded = kinds(table, state(WheelPhase.PLACE_BETS, 3), state(WheelPhase.BALL_IN_RIM, 3, CW, flags=2),
+                         WheelVoid(VoidReason.SAME_DIRECTION, 0.0, 3, "flag 2"),
+                         state(WheelPhase.BALL_IN_RIM, 3, ACW, flags=0),  # the re-spin: flags back to 0
+                         state(WheelPhase.NO_MORE_BETS, 3, ACW), WheelResult(21, 0.0, 3, ACW, "number-line"))
+        assert recorded == ["ball-launched", "spin-voided", "ball-launched", "bets-closed", "result-recorded"]
+        assert (session.state.last_result.number, session.state.counted, session.state.alarms) == (21, 1, {})
+
+
+def test_an_ss2_flag_that_clears_in_play_does_not_undo_its_void(sensor):
+    recorded = kinds(sensor, state(WheelPhase.PLACE_BETS, 3), state(WheelPhase.BALL_IN_RIM, 3, CW, flags=8),
+                     WheelVoid(VoidReason.TOO_FEW_REVOLUTIONS, 0.0, 3, "flag 8 past 3 s"),
+                     state(WheelPhase.BALL_IN_RIM, 3, CW, flags=0),
+                     WheelResult(21, 0.0, 3, CW, "number-line", after_void=VoidReason.TOO_FEW_REVOLUTIONS))
+    assert recorded == ["ball-launched", "spin-voided"] and sensor.session.state.counted == 0

@@ -15,7 +15,7 @@ from croupier.wheel.events import WheelPhase, WheelResult, WheelState
 
 from journal_kit import BALLS
 
-CW = Direction.CLOCKWISE
+CW, ACW = Direction.CLOCKWISE, Direction.ANTICLOCKWISE
 
 
 @pytest.fixture
@@ -31,7 +31,8 @@ def attended(tmp_path):
 
 
 def wheel(phase: WheelPhase, game: int | None) -> WheelState:
-    return WheelState(state=phase, time=0.0, game=game, direction=CW)
+    """The wheel's status; the rotor reverses from game to game, as a real one does before each launch."""
+    return WheelState(state=phase, time=0.0, game=game, direction=CW if game is None or game % 2 else ACW)
 
 
 def feed(table: SensorTable, *events) -> list[str]:

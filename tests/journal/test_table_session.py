@@ -62,7 +62,7 @@ def test_subscribers_hear_of_each_event_after_it_is_committed(tmp_path):
 
     session.subscribe(broken)
     stop = session.subscribe(listener)
-    session.launch(direction=Direction.CLOCKWISE)
+    session.launch(direction=session.state.last_direction.opposite())
     assert heard == [("ball-launched", session.seq, "spinning")]
     stop()
     session.close_bets()

@@ -71,6 +71,39 @@ def test_launching_the_same_way_twice_is_recorded_and_raises_an_alarm(profile, c
     assert table.state.recent[-1].direction is ACW and table.state.counted == 3  # the spin still counts
 
 
+def test_each_launch_alternates_with_the_one_before_void_launches_included(clock):
+    """The production capture, game 43: the counted spin before went anticlockwise, the firing that
+    failed clockwise, its retry anticlockwise, the next game clockwise. No repeat there (PT-A 21)."""
+    table = opened("pt-americana", clock)
+    spin(table, 23, ACW)
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=CW, source=Source.SENSOR, wheel_game=43)
+    table.do(cycle.void_spin, reason=VoidReason.TOO_FEW_REVOLUTIONS, source=Source.SENSOR)
+    table.do(cycle.launch, direction=ACW, source=Source.SENSOR, wheel_game=43)
+    table.do(cycle.sensor_result, number=8, wheel_game=43)
+    table.do(cycle.payouts_done)
+    spin(table, 30, CW)
+    assert not table.state.alarms and table.state.counted == 3
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=ACW)
+    table.do(cycle.void_spin, reason=VoidReason.CHIP_FELL)
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=ACW)  # the relaunch repeats the void launch's direction
+    (alarm,) = table.state.alarms.values()
+    assert alarm.kind is AlarmKind.DIRECTION_REPEATED and alarm.facts.direction is ACW
+    assert not alarm.facts.wheel_restarted and "powered" not in alarm.detail
+
+
+def test_a_repeat_after_the_wheel_was_powered_down_and_up_says_the_wheel_caused_it(clock):
+    table = opened("pt-americana", clock)
+    spin(table, 23, ACW)
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=ACW, source=Source.SENSOR, wheel_game=1, wheel_restarted=True)
+    (alarm,) = table.state.alarms.values()
+    assert alarm.kind is AlarmKind.DIRECTION_REPEATED and alarm.facts.wheel_restarted
+    assert "powered down and up" in alarm.detail and table.state.launch is not None  # recorded all the same
+
+
 def test_ru_a_spin_needs_a_bet_on_the_layout(clock):
     table = opened("ru-american", clock)
     table.refused(cycle.launch, r"at least 1 bet on the layout \(RU 4.9\)", direction=CW)
@@ -127,7 +160,7 @@ def test_golpe_nulo_puts_the_ball_back_in_the_previous_pocket_and_bets_stand(pro
     table.refused(cycle.void_spin, r"between the launch and the confirmed result \(PT-A 22\)",
                   reason=VoidReason.CHIP_FELL)
     clock.advance(seconds=30)
-    table.do(cycle.launch, direction=ACW)  # the same game replayed: compared with spin 1, not the void
+    table.do(cycle.launch, direction=CW)  # the same game replayed, the other way from the void launch
     assert not table.state.alarms
     table.do(cycle.enter_result, number=9)
     table.do(cycle.void_spin, reason=VoidReason.TOO_FEW_REVOLUTIONS)  # still before the confirmation
