@@ -19,6 +19,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--db", required=True, type=Path, help="the journal file")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every spin included)")
+    parser.add_argument("--config", metavar="PATH",
+                        help="the table's configuration, for the currency the journal does not record (default: "
+                             "$CROUPIER_CONFIG, else /etc/croupier/croupier.toml when it exists; without one, "
+                             "amounts are labelled as money)")
     return parser
 
 
@@ -35,15 +39,23 @@ def main(argv: list[str]) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from croupier.config import ConfigError, config_path, load_config
     from croupier.journal.report import REPORT_KINDS, build_report, write_json
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import ChainCheck, JournalDamaged
 
     try:
+        # Only a file names the currency: the built-in defaults are the demo's, not this table's.
+        path = config_path(args.config)
+        currency = load_config(path).table.currency if path else None
+    except ConfigError as exc:
+        print(f"croupier report: {exc}", file=sys.stderr)
+        return 2
+    try:
         with Journal.open(args.db, read_only=True) as journal:
             # One pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
-            report = build_report(ChainCheck(journal).records(REPORT_KINDS), journal.head)
+            report = build_report(ChainCheck(journal).records(REPORT_KINDS), journal.head, currency)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1
@@ -65,16 +77,22 @@ def render(report: dict) -> str:
     lines: list[str] = []
     add = lines.append
     totals = report["totals"]
+    unit = report["currency"] or "money"
+    money = (lambda amount: f"{amount} {unit}") if report["currency"] else (lambda amount: f"{amount} (money)")
     add(f"Shift report: {totals['spins']} spins, {totals['voids']} voids, {totals['corrections']} corrections")
+    add(f"Amounts in {unit}" if report["currency"] else
+        "Amounts are money in the table's currency, which the journal does not record (--config names it)")
     for table in report["table"]:
-        what = (f"opened under {table['profile']}, minimum {table['minimum']}"
+        what = (f"opened under {table['profile']}, minimum {money(table['minimum'])}"
                 + (" (wheel sensor alone)" if table["sensor_only"] else "")) if table["kind"] == "table-opened" \
             else "closed"
         add(f"  {table['time']}  table {what}, by {table['by']}")
     for change in report["limits"]:
-        new = change.get("minimum") or change.get("profile")
-        add(f"  {change['time']}  {change['kind']}: {change['previous']} -> {new} by {change['by']} "
-            f"({change['reason']})")
+        if change["kind"] == "limits-changed":
+            what = f"minimum {change['previous']} -> {money(change['minimum'])}"
+        else:
+            what = f"profile {change['previous']} -> {change['profile']}"
+        add(f"  {change['time']}  {what} by {change['by']} ({change['reason']})")
 
     shown = report["spins"][-LAST_SPINS:]
     add("")
@@ -106,15 +124,18 @@ def render(report: dict) -> str:
         for row in rows:
             add(f"  {row['time']}  {show(row)}")
     add("")
-    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}")
+    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}" + (f", amounts in {unit}"
+                                                                        if report["colour_ledger"] else ""))
+    if report["colour_ledger"]:
+        add(f"  {'colour':<8} {'player':<16} {'chip':>9}  {'staked':>9}  {'paid':>9}  {'net':>9}  cash-out")
     for c in report["colour_ledger"]:
         out = c["cashed_out"]
-        cash = f"cashed out {out['chips']} chips = {out['amount']}" if out else "still in play"
-        add(f"  {c['colour']:<8} {c['player']:<16} chip {c['chip_value']:>7}  staked {c['staked_money']:>9}  "
-            f"paid {c['paid_money']:>9}  net {c['net_money']:>9}  {cash}")
+        cash = f"{out['chips']} chips = {out['amount']}" if out else "still in play"
+        add(f"  {c['colour']:<8} {c['player']:<16} {c['chip_value']:>9}  {c['staked_money']:>9}  "
+            f"{c['paid_money']:>9}  {c['net_money']:>9}  {cash}")
     add("")
-    add(f"Totals: staked {totals['staked_money']}, paid {totals['paid_money']}, players' net "
-        f"{totals['players_net_money']}; direction repeats {totals['direction_repeats']}, breaches "
+    add(f"Totals: staked {money(totals['staked_money'])}, paid {money(totals['paid_money'])}, players' net "
+        f"{money(totals['players_net_money'])}; direction repeats {totals['direction_repeats']}, breaches "
         f"{totals['breaches']}, alarms open {totals['alarms_open']}")
     statistics = report["statistics"]
     add("")

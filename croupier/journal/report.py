@@ -123,8 +123,9 @@ def _settle(in_play: dict[str, _Colour], outcomes: Iterable[dict], sign: int = 1
             colour.settle(outcome, sign)
 
 
-def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> dict:
-    """The report of the journal whose REPORT_KINDS records are given, in order."""
+def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], currency: str | None = None) -> dict:
+    """The report of the journal whose REPORT_KINDS records are given, in order. The journal does
+    not record the currency: `currency` is the configuration's, None when unknown."""
     spins = SpinList()
     outcomes_of: dict[int, list] = {}  # spin -> outcomes, for spins that settled bets
     voids, corrections, swaps, replacements, reliefs, rebuilt = [], [], [], [], [], []
@@ -199,6 +200,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str]) -> 
     statements = [c.entry() for c in ledger]
     return {
         "head": {"event": head[0], "sha256": head[1]},
+        "currency": currency,
         "table": tables,
         "limits": limits,
         "spins": spins,

@@ -1,0 +1,74 @@
+"""The text report names what its amounts are: the currency when a configuration file gives it
+(the journal does not record it), otherwise amounts labelled as money; a bad file is refused."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from croupier import config
+from croupier.cli import main as cli
+from croupier.table import cycle
+
+from journal_kit import write_shift
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory):
+    """journal_kit's shift (red at 5 a chip: 17 x1 and red x2 on each of 8 spins), and the minimum
+    raised from 5 to 10."""
+    path = tmp_path_factory.mktemp("report") / "journal.db"
+    session = write_shift(path)
+    session.run(cycle.change_limits, minimum=10, reason="busy night", by="Boss", pin="9000")
+    session.close()
+    return path
+
+
+@pytest.fixture(autouse=True)
+def no_installed_configuration(monkeypatch, tmp_path):
+    monkeypatch.delenv("CROUPIER_CONFIG", raising=False)
+    monkeypatch.setattr(config, "SYSTEM_CONFIG", tmp_path / "no-such-croupier.toml")
+
+
+def report(journal, capsys, *options) -> str:
+    assert cli(["report", "--db", str(journal), *options]) == 0
+    return capsys.readouterr().out
+
+
+def test_with_the_tables_configuration_every_amount_carries_its_currency(journal, tmp_path, capsys):
+    settings = tmp_path / "croupier.toml"
+    settings.write_text('[table]\ncurrency = "RUB"\n')
+    text = report(journal, capsys, "--config", str(settings))
+    assert "table opened under pt-americana, minimum 5 RUB, by Ana" in text
+    assert "minimum 5 -> 10 RUB by Boss (busy night)" in text
+    assert "Colour ledger (SRIJ 29): 1, amounts in RUB" in text
+    # By hand, at 5 a chip: staked 8 spins x 3 chips = 24 chips = 120; paid 35 (17 once) + 3 x 2 (red
+    # on 32, 5, 23) = 41 chips = 205; lost 7 (17 the other spins) + 5 x 2 (red on 17, 0, 26, 11, 8)
+    # = 17 chips, so the player's net is 41 - 17 = 24 chips = 120.
+    assert "Totals: staked 120 RUB, paid 205 RUB, players' net 120 RUB;" in text
+    assert json.loads(report(journal, capsys, "--config", str(settings), "--json"))["currency"] == "RUB"
+
+
+def test_the_environments_configuration_is_read_as_the_other_commands_read_it(journal, tmp_path, capsys,
+                                                                               monkeypatch):
+    settings = tmp_path / "croupier.toml"
+    settings.write_text('[table]\ncurrency = "EUR"\n')
+    monkeypatch.setenv("CROUPIER_CONFIG", str(settings))
+    assert "Totals: staked 120 EUR, paid 205 EUR" in report(journal, capsys)
+
+
+def test_without_a_configuration_amounts_are_labelled_as_money(journal, capsys):
+    text = report(journal, capsys)
+    assert "Amounts are money in the table's currency, which the journal does not record" in text
+    assert "minimum 5 (money)" in text and "amounts in money" in text
+    assert "Totals: staked 120 (money), paid 205 (money), players' net 120 (money);" in text
+    assert "EUR" not in text  # the demo's default currency is not this table's
+    assert json.loads(report(journal, capsys, "--json"))["currency"] is None
+
+
+def test_a_bad_configuration_is_refused_naming_the_key_and_nothing_is_printed(journal, tmp_path, capsys):
+    settings = tmp_path / "croupier.toml"
+    settings.write_text('[table]\ncurrency = "euros"\n')
+    assert cli(["report", "--db", str(journal), "--config", str(settings)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{settings}: table.currency" in err
