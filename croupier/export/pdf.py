@@ -1,17 +1,40 @@
 """A small PDF writer for text pages: A4, Courier, WinAnsi encoding, no compression, so the report
-needs no dependency and any PDF reader (or a text search of the file) finds what it says."""
+needs no dependency and any PDF reader (or a text search of the file) finds what it says. Pages
+are portrait; a table too wide for them goes on landscape pages (`LANDSCAPE_PAGE`)."""
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import BinaryIO
 
-PAGE_WIDTH, PAGE_HEIGHT = 595, 842  # A4 in points
+A4 = (595, 842)  # width, height in points, portrait
 MARGIN = 40
 FONT_SIZE = 8
 LEADING = 10
-COLUMNS = int((PAGE_WIDTH - 2 * MARGIN) / (FONT_SIZE * 0.6))  # Courier glyphs are 0.6 em wide
-LINES_PER_PAGE = int((PAGE_HEIGHT - 2 * MARGIN) / LEADING)
+NEW_PAGE = "\f"  # a line of its own: the next line starts a portrait page
+LANDSCAPE_PAGE = "\f landscape"  # a line of its own: the next line starts a landscape page
+
+
+def columns(landscape: bool = False) -> int:
+    """Characters on a line: Courier glyphs are 0.6 em wide."""
+    width = A4[1] if landscape else A4[0]
+    return int((width - 2 * MARGIN) / (FONT_SIZE * 0.6))
+
+
+def lines_per_page(landscape: bool = False) -> int:
+    height = A4[0] if landscape else A4[1]
+    return int((height - 2 * MARGIN) / LEADING)
+
+
+@dataclass
+class Page:
+    landscape: bool = False
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (A4[1], A4[0]) if self.landscape else A4
 
 
 def _escape(line: str) -> bytes:
@@ -19,18 +42,22 @@ def _escape(line: str) -> bytes:
     return text.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
 
 
-def paginate(lines: Iterable[str]) -> list[list[str]]:
-    """Lines wrapped to the page width and cut into pages; a form feed starts a new page."""
-    pages: list[list[str]] = [[]]
+def paginate(lines: Iterable[str]) -> list[Page]:
+    """Lines wrapped to the page width and cut into pages; NEW_PAGE and LANDSCAPE_PAGE start one."""
+    pages = [Page()]
     for line in lines:
-        if line == "\f":
-            if pages[-1]:
-                pages.append([])
+        if line in (NEW_PAGE, LANDSCAPE_PAGE):
+            landscape = line == LANDSCAPE_PAGE
+            if pages[-1].lines:
+                pages.append(Page(landscape))
+            pages[-1].landscape = landscape
             continue
-        for piece in textwrap.wrap(line, COLUMNS, subsequent_indent="    ", drop_whitespace=False) or [""]:
-            if len(pages[-1]) == LINES_PER_PAGE:
-                pages.append([])
-            pages[-1].append(piece)
+        page = pages[-1]
+        # A line's own indent is kept; the spaces where it breaks are dropped.
+        for piece in textwrap.wrap(line, columns(page.landscape), subsequent_indent="    ") or [""]:
+            if len(pages[-1].lines) == lines_per_page(page.landscape):
+                pages.append(Page(page.landscape))
+            pages[-1].lines.append(piece)
     return pages
 
 
@@ -49,14 +76,15 @@ def write_pdf(lines: Iterable[str], out: BinaryIO, title: str) -> int:
     info = add(b"<< /Title (" + _escape(title) + b") /Producer (croupier) >>")
     kids = []
     for number, page in enumerate(pages, 1):
-        text = [b"BT", f"/F1 {FONT_SIZE} Tf {LEADING} TL {MARGIN} {PAGE_HEIGHT - MARGIN} Td".encode()]
-        text += [b"(" + _escape(line) + b") Tj T*" for line in page]
+        width, height = page.size
+        text = [b"BT", f"/F1 {FONT_SIZE} Tf {LEADING} TL {MARGIN} {height - MARGIN} Td".encode()]
+        text += [b"(" + _escape(line) + b") Tj T*" for line in page.lines]
         footer = f"{title} - page {number} of {len(pages)}"
         text += [b"ET", f"BT /F1 {FONT_SIZE} Tf {MARGIN} {MARGIN // 2} Td".encode(), b"(" + _escape(footer) + b") Tj ET"]
         stream = b"\n".join(text)
         content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
         kids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 %d 0 R >> >> "
-                        b"/Contents %d 0 R >>" % (pages_id, PAGE_WIDTH, PAGE_HEIGHT, font, content)))
+                        b"/Contents %d 0 R >>" % (pages_id, width, height, font, content)))
     objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id
     objects[pages_id - 1] = (b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % kid for kid in kids)
                              + b"] /Count %d >>" % len(kids))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import BinaryIO
 
-from croupier.export.pdf import write_pdf
+from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
 from croupier.journal.store import Journal
 from croupier.review.croupiers import croupier_figures, croupier_table
 from croupier.review.ledger import colour_ledger, ledger_table
@@ -17,11 +17,33 @@ from croupier.rules.wheel import colour
 from croupier.table import events as ev
 
 
-def table_lines(table: Table) -> list[str]:
-    """A table as fixed-width text, each column as wide as its widest cell."""
+GAP = "  "
+NARROWEST = 8  # a column trimmed to fit is never cut below this
+
+
+def column_widths(table: Table) -> list[int]:
+    """Each column as wide as its widest cell."""
     rows = table.rows or [("none",) + ("",) * (len(table.columns) - 1)]
-    widths = [max(len(str(cell)) for cell in column) for column in zip(table.columns, *rows)]
-    line = lambda cells: "  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths)).rstrip()
+    return [max(len(str(cell)) for cell in column) for column in zip(table.columns, *rows)]
+
+
+def table_width(widths: list[int]) -> int:
+    return sum(widths) + len(GAP) * (len(widths) - 1)
+
+
+def table_lines(table: Table, width: int) -> list[str]:
+    """A table as fixed-width text, one line a row: when it is wider than `width`, its widest
+    columns are trimmed (a cut cell ends in "...") until it fits."""
+    rows = table.rows or [("none",) + ("",) * (len(table.columns) - 1)]
+    widths = column_widths(table)
+    while table_width(widths) > width and max(widths) > NARROWEST:
+        widest = widths.index(max(widths))
+        widths[widest] -= min(table_width(widths) - width, widths[widest] - NARROWEST) or 1
+
+    def cell(text: str, room: int) -> str:
+        return text.ljust(room) if len(text) <= room else text[:room - 3] + "..."
+
+    line = lambda cells: GAP.join(cell(str(text), room) for text, room in zip(cells, widths)).rstrip()
     return [f"{table.title} ({len(table.rows)})", line(table.columns), line("-" * w for w in widths),
             *(line(row) for row in rows), ""]
 
@@ -61,10 +83,19 @@ def shift_report_lines(journal: Journal, shift: Shift, printed: datetime) -> lis
         f"ball swaps {kinds.count('ball-swapped')}, reliefs {kinds.count('staff-relieved')}",
         "",
     ]
-    for table in [spins_table(entries), *procedure_tables(entries), ledger_table(colour_ledger(entries)),
-                  croupier_table(croupier_figures(entries))]:
-        lines += table_lines(table)
-    lines += ["\f", "WHEEL-INTEGRITY STATISTICS", ""]
+    # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape
+    # pages, so that every row is one line on paper.
+    tables = [spins_table(entries), *procedure_tables(entries), ledger_table(colour_ledger(entries)),
+              croupier_table(croupier_figures(entries))]
+    wide = [table for table in tables if table_width(column_widths(table)) > columns()]
+    for table in tables:
+        if table not in wide:
+            lines += table_lines(table, columns())
+    if wide:
+        lines.append(LANDSCAPE_PAGE)
+        for table in wide:
+            lines += table_lines(table, columns(landscape=True))
+    lines += [NEW_PAGE, "WHEEL-INTEGRITY STATISTICS", ""]
     lines += statistics_text(entries_spins(entries), numbering_of(shift.profile), shift.label,
                              ascii=True).splitlines()
     lines += ["", f"Head hash: {digest}"]

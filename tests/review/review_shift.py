@@ -79,7 +79,7 @@ def shift_events() -> list[ev.Event]:
         ev.BetsPlaced(time=at(31), spin=3, colour="red", stakes=(stake("plein 5", 1),)),
         ev.BallLaunched(time=at(32), spin=3, direction=ACW, ball="B1", croupier=rui, source=SENSOR),
         ev.AlarmRaised(time=at(32), alarm=1, alarm_kind=ev.AlarmKind.DIRECTION_REPEATED, subject=rui,
-                       detail="anticlockwise twice"),
+                       detail="ball launched anticlockwise twice in a row: the launch alternates (PT-A 21)"),
         ev.AlarmAcknowledged(time=at(32.5), alarm=1, by=rui),
         ev.BetsClosed(time=at(32.2), spin=3, source=SENSOR),
         ev.ResultRecorded(time=at(33), spin=3, number=5, source=SENSOR, ball="B1", croupier=rui, direction=ACW,
