@@ -143,3 +143,12 @@ def test_a_report_covers_the_journal_up_to_the_head_it_was_opened_at(journal):
             table.append([last_result])
         report = build_report(ChainCheck(reader).records(REPORT_KINDS), reader.head)
     assert report["totals"]["spins"] == 8 and report["head"] == {"event": opened_at[0], "sha256": opened_at[1]}
+
+
+def test_a_snapshot_the_table_takes_while_the_report_reads_is_no_damage(journal):
+    with Journal.open(journal, read_only=True) as reader:
+        with Journal.open(journal) as table:
+            last_result = [e.event for e in table.entries() if e.event.kind == "result-recorded"][-1]
+            (entry,) = table.append([last_result])
+            table.write_snapshot(entry.seq, 1, b"{}")
+        assert check_chain(reader).intact
