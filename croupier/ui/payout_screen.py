@@ -81,14 +81,16 @@ class PayoutScreen(KeypadScreen[None]):
         return [row for row in self.sheet.rows(self.colour) if row.recorded is None] if self.colour else []
 
     def _build(self) -> None:
-        """Lay out the rows of the current colour."""
+        """Lay out the rows of the current colour. The new rows are filled at once, through the list
+        kept here: mounting finishes later, and a query would still find the old rows."""
         rows_box = self.query_one("#payout-rows", VerticalScroll)
         rows_box.remove_children()
         colour = self.colour
         if colour is None:
-            rows_box.mount(Static(_("No colour in play: nothing to pay."), classes="payout-row"))
+            self._rows = [Static(_("No colour in play: nothing to pay."), classes="payout-row")]
         else:
-            rows_box.mount_all([Static("", classes="payout-row") for _row in self.sheet.rows(colour)])
+            self._rows = [Static("", classes="payout-row") for _row in self.sheet.rows(colour)]
+        rows_box.mount_all(self._rows)
         self._show()
 
     def _show(self) -> None:
@@ -109,9 +111,8 @@ class PayoutScreen(KeypadScreen[None]):
         payout = self.sheet.payout(colour)
         counted = self._counted_rows()
         current = counted[self.row_at] if counted else None
-        widgets = list(self.query(".payout-row").results(Static))
         previous = None
-        for widget, row in zip(widgets, self.sheet.rows(colour)):
+        for widget, row in zip(self._rows, self.sheet.rows(colour)):
             category = text.category(row.category) if row.category != previous else ""
             previous = row.category
             if row.recorded is not None:
@@ -131,7 +132,8 @@ class PayoutScreen(KeypadScreen[None]):
             widget.update(f"{escape(category):<16}{escape(text.position(row.spec)):<22}{chips:>5}  {pays} {note}")
             widget.set_class(row == current, "current")
             if row == current:
-                widget.scroll_visible(animate=False)
+                # A row mounted by this key is placed on the next refresh; scroll to it then.
+                widget.call_after_refresh(widget.scroll_visible, animate=False)
         lines = []
         total = payout.total
         if total is not None and total.won:

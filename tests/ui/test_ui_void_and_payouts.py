@@ -1,5 +1,7 @@
 """Golpe nulo in two keys, and the payout sheet: positions in the payout order, chips per colour,
 payouts in stacks of 20 and money, the table total, the record."""
+import pytest
+
 from croupier.rules.spin import VoidReason
 from croupier.table.state import Phase
 from ui_kit import flat, kinds, press, screen_text
@@ -136,3 +138,19 @@ async def test_a_winner_is_marked_played_by_its_count_and_a_mark_can_be_taken_ba
         await press(pilot, "d")
     (recorded,) = [e.event for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
     assert recorded.played == ("red",)
+
+
+
+@pytest.mark.parametrize("size", [(80, 24), (128, 37)])
+async def test_the_next_colours_rows_show_at_once_and_a_digit_lands_on_a_row_on_screen(table_app, session, size):
+    async with table_app.run_test(size=size) as pilot:
+        await result(pilot, "1", "7")
+        await pilot.press("plus")  # from red to blue: one key, then look
+        text = screen_text(table_app)
+        assert "Colour 2 of 2: blue" in text and "Columns" in text and "2nd column" in text
+        await pilot.press("4")  # 4 chips on the highlighted row, the 2nd column: it pays 2:1
+        text = screen_text(table_app)
+        assert "blue is paid 8 = 8" in text and "4_  pays 8" in text
+        await pilot.press(*["enter"] * 21)  # Enter past blue's last row: back to red
+        text = screen_text(table_app)
+        assert "Colour 1 of 2: red" in text and "Columns" in text and "Simple chances" in text
