@@ -38,6 +38,7 @@ class SensorTable:
         self._voided_game: int | None = None  # the game the sensor voided, until the wheel starts again
         self._dropped_void: int | None = None  # the void (by count) whose number was already dropped
         self._restarted = False  # the wheel powered down (state 6) since the last launch
+        self._compared_spin: int | None = None  # the typed spin the wheel's reading was compared with
 
     def handle(self, event) -> list[Event]:
         """Record what `event` means for the table; the events recorded (none for most status lines).
@@ -75,7 +76,8 @@ class SensorTable:
                 launched = session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game)
                 return launched + session.sensor_result(number=event.number, wheel_game=event.game,
                                                         direction=event.direction)
-            return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction)
+            return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction,
+                                         typed_spin=self._typed_spin(phase, event))
         elif isinstance(event, LinkStatus):
             log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
             if not event.online:
@@ -83,6 +85,18 @@ class SensorTable:
         elif isinstance(event, WheelFault):
             log.warning("from the wheel: %s %r", event.message, event.raw)
         return []
+
+    def _typed_spin(self, phase: Phase, result: WheelResult) -> int | None:
+        """The spin this reading belongs to when the croupier typed its result first: no launch
+        since, and the same game where both know it. Compared once: a wheel without game numbers
+        gives its next number for the next launch."""
+        last = self.session.state.last_result
+        if phase in IN_SPIN or last is None or last.source is not Source.KEYPAD or self._compared_spin == last.spin:
+            return None
+        if None not in (last.wheel_game, result.game) and last.wheel_game != result.game:
+            return None
+        self._compared_spin = last.spin
+        return last.spin
 
     def _launch(self, event: WheelState) -> list[Event]:
         restarted, self._restarted = self._restarted, False

@@ -246,12 +246,15 @@ def confirm_result(state: TableState, now: datetime, *, number: int | None = Non
 
 
 def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: int | None = None,
-                  direction: Direction | None = None) -> list[Event]:
+                  direction: Direction | None = None, typed_spin: int | None = None) -> list[Event]:
     """The wheel's winning number, recorded without confirmation. The same game reported again (a
-    restarted reader) is recorded once."""
+    restarted reader) is recorded once. `typed_spin`: the number is the wheel's reading of that
+    spin, whose result the croupier typed first; it is compared, never a new spin."""
     _open(state)
     _number(number)
     last = state.last_result
+    if typed_spin is not None:
+        return _compare_typed(state, now, number, typed_spin)
     if wheel_game is not None and last is not None and last.wheel_game == wheel_game and state.phase not in IN_SPIN:
         if last.number == number:
             return []
@@ -261,6 +264,22 @@ def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: 
         found.append(PayoutsCompleted(time=now, spin=state.spin - 1, by=SENSOR))
     found.append(_result(state, now, number, Source.SENSOR, wheel_game=wheel_game, direction=direction))
     return found
+
+
+def _compare_typed(state: TableState, now: datetime, number: int, spin: int) -> list[Event]:
+    """The sensor's number for a spin typed at the keypad: the same, nothing more; another, an alarm
+    for the pit boss, whose correction decides (only a pit boss corrects a result)."""
+    typed = state.last_result
+    if state.phase in IN_SPIN or typed is None or typed.spin != spin or typed.source is not Source.KEYPAD:
+        raise Refused(f"spin {spin} is not the last result, typed at the keypad")
+    subject = f"spin {spin}"
+    if number == typed.number or any(a.kind is AlarmKind.RESULT_MISMATCH and a.subject == subject
+                                     for a in state.alarms.values()):
+        return []
+    return [raise_alarm(state, now, AlarmKind.RESULT_MISMATCH, subject,
+                        f"spin {spin} was typed as {typed.number}; the wheel sensor read {number}: "
+                        "a pit boss corrects the result if the sensor is right",
+                        facts=AlarmFacts(rule="", spin=spin, typed=typed.number, read=number))]
 
 
 def _number(number: int) -> int:
@@ -273,6 +292,8 @@ def _number(number: int) -> int:
 def _result(state: TableState, now: datetime, number: int, source: Source, *, confirmed_by: str | None = None,
             wheel_game: int | None = None, direction: Direction | None = None) -> ResultRecorded:
     launch_ = state.launch
+    if wheel_game is None and launch_ is not None:
+        wheel_game = launch_.wheel_game  # a typed result of a game the sensor saw launched: its reading matches it
     outcomes, prison = settle(state, number)
     return ResultRecorded(
         time=now, spin=state.spin, number=number, source=source,

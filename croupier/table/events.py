@@ -36,6 +36,7 @@ class AlarmKind(str, Enum):
     BALL_SWAP_OVERDUE = "ball-swap-overdue"  # PT-A 17, PT-B 17
     RELIEF_OVERDUE = "relief-overdue"  # PT-A 33, PT-B 35, RU 4.4
     WHEEL_FAULT = "wheel-fault"  # the sensor link failed, or a launch ended without a result
+    RESULT_MISMATCH = "result-mismatch"  # the sensor read another number than the one typed
 
 
 class CashOutReason(str, Enum):
@@ -84,6 +85,8 @@ class AlarmFacts:
     ball: str | None = None
     direction: Direction | None = None
     spin: int | None = None
+    typed: int | None = when_set()  # result-mismatch: the number typed at the keypad
+    read: int | None = when_set()  # and the wheel sensor's
     wheel_restarted: bool = when_set(False)  # a repeat right after the wheel's power cycle: the wheel's doing
 
 

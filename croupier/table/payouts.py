@@ -14,6 +14,7 @@ from typing import Iterable, Mapping
 from croupier.rules.layout import POSITIONS, Position
 from croupier.rules.profiles import Profile
 from croupier.table.bets import as_stakes, settle, within_limits
+from croupier.table.cycle import IN_SPIN, SENSOR
 from croupier.table.events import Event, PayoutsCompleted, PayoutsRecorded, Role, Stake
 from croupier.table.refusal import Refused
 from croupier.table.regulation import profile_of
@@ -31,13 +32,29 @@ def paying_positions(number: int, profile: Profile) -> list[Position]:
     return sorted(found, key=lambda p: profile.payout.rank(p.category))  # stable: layout order within
 
 
+def payouts_open(state: TableState) -> int | None:
+    """The spin whose payouts can be recorded now: the last result's while they are under way, and
+    also after the wheel launched the next ball first (the sensor closed them), until they are
+    recorded or the next result comes."""
+    result = state.last_result
+    if result is None:
+        return None
+    if state.phase is Phase.PAYING:
+        return result.spin
+    late = state.phase in (Phase.BETTING, *IN_SPIN) and result.completed_by == SENSOR and not result.paid
+    return result.spin if late else None
+
+
 def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping[str, Iterable[Stake]],
                    played: Iterable[str] = (), by: str | None = None) -> list[Event]:
     """The payouts of `spin` done: `paid` holds per colour the chips counted on each paying
-    position; `played` the colours the croupier marks as having bet (winners count anyway)."""
-    if state.phase is not Phase.PAYING or state.last_result is None:
-        raise Refused("there are no payouts under way")
+    position; `played` the colours the croupier marks as having bet (winners count anyway).
+    When the wheel launched the next ball before the croupier marked them done (the sensor closed
+    them), the counts are still recorded against their spin, once, until its next result."""
     result = state.last_result
+    if payouts_open(state) is None:
+        raise Refused("there are no payouts under way")
+    late = state.phase is not Phase.PAYING
     if spin != result.spin:
         raise Refused(f"the payouts under way are for spin {result.spin}, not spin {spin}")
     by = known(state, by or state.staff_on(Role.CROUPIER) or "")
@@ -70,9 +87,9 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
         _in_play(state, colour)
     outcomes, prison = settle(state, result.number, stakes=stakes, prison={})
     marked = tuple(dict.fromkeys([*stakes, *played]))
-    return [PayoutsRecorded(time=now, spin=spin, number=result.number, stakes=stakes, outcomes=outcomes,
-                            notes=tuple(notes), prison=prison or None, played=marked, by=by),
-            PayoutsCompleted(time=now, spin=spin, by=by)]
+    recorded = PayoutsRecorded(time=now, spin=spin, number=result.number, stakes=stakes, outcomes=outcomes,
+                               notes=tuple(notes), prison=prison or None, played=marked, by=by)
+    return [recorded] if late else [recorded, PayoutsCompleted(time=now, spin=spin, by=by)]
 
 
 def _in_play(state: TableState, colour: str) -> None:

@@ -67,6 +67,7 @@ class Spin:
     paid: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # winning layout bets counted at the payouts
     outcomes: tuple[ColourOutcome, ...] = ()
     corrected_from: int | None = None
+    completed_by: str | None = None  # who marked its payouts done ("sensor": the wheel moved on first)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -317,14 +318,22 @@ def _payouts_recorded(s: TableState, e: ev.PayoutsRecorded) -> TableState:
     recent = s.recent
     if recent and recent[-1].spin == e.spin:
         recent = recent[:-1] + (dataclasses.replace(recent[-1], paid=_merged(recent[-1].paid, e.stakes)),)
+    accounts = _settle_accounts(s.accounts, e.outcomes)
+    if s.phase is not Phase.PAYING:
+        # Counted after the wheel moved on: the spin's idle count is done, so those who played it sat out none.
+        accounts = {colour: dataclasses.replace(account, idle_spins=0) if colour in e.played else account
+                    for colour, account in accounts.items()}
+        return _replace(s, recent=recent, accounts=accounts, prison=_merged(s.prison, e.prison or {}))
     played = s.played + tuple(colour for colour in e.played if colour not in s.played)
-    return _replace(s, recent=recent, accounts=_settle_accounts(s.accounts, e.outcomes),
-                    prison=_merged(s.prison, e.prison or {}), played=played)
+    return _replace(s, recent=recent, accounts=accounts, prison=_merged(s.prison, e.prison or {}), played=played)
 
 
 def _payouts_completed(s: TableState, e: ev.PayoutsCompleted) -> TableState:
+    recent = s.recent
+    if recent and recent[-1].spin == e.spin:
+        recent = recent[:-1] + (dataclasses.replace(recent[-1], completed_by=e.by),)
     return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time, accounts=_count_idle(s.accounts, s.played),
-                    played=())
+                    played=(), recent=recent)
 
 
 def _spin_voided(s: TableState, e: ev.SpinVoided) -> TableState:

@@ -25,6 +25,7 @@ from croupier.session import TableSession
 from croupier.table import events as ev
 from croupier.table.events import Role
 from croupier.table.notices import notices
+from croupier.table.payouts import payouts_open
 from croupier.table.refusal import Refused
 from croupier.table.state import Phase
 from croupier.ui import text
@@ -184,8 +185,7 @@ class TableApp(App):
     def open_payouts(self) -> None:
         from croupier.ui.payout_screen import PayoutScreen
 
-        state = self.session.state
-        if state.phase is not Phase.PAYING or state.last_result is None:
+        if payouts_open(self.session.state) is None:
             self.say(_("There are no payouts under way"), error=True)
             return
         if isinstance(self.screen, PayoutScreen):

@@ -21,6 +21,7 @@ from textual.widgets import Static
 from croupier.i18n import _
 from croupier.keypad.entry import Key
 from croupier.rules.wheel import colour as number_colour
+from croupier.table.payouts import payouts_open
 from croupier.table.regulation import profile_of
 from croupier.table.state import Phase
 from croupier.ui import text
@@ -216,13 +217,15 @@ class PayoutScreen(KeypadScreen[None]):
 
     def _done(self) -> None:
         app = self.app
+        late = app.session.state.phase is not Phase.PAYING  # the wheel already launched the next ball
         if app.record("record_payouts", spin=self.sheet.spin, paid=self.sheet.paid(),
                       played=self.sheet.played_colours(), by=app.croupier()) is not None:
-            app.say(_("Payouts recorded: bets are open"))
+            app.say(_("Payouts of spin {spin} recorded").format(spin=self.sheet.spin) if late
+                    else _("Payouts recorded: bets are open"))
             self.dismiss(None)
 
     def table_changed(self) -> None:
-        """The table moved on without these payouts (the wheel launched the next spin)."""
-        state = self.app.session.state
-        if state.phase is not Phase.PAYING or state.last_result is None or state.last_result.spin != self.spin.spin:
+        """The table moved on. The wheel launching the next ball leaves these counts recordable for
+        their spin; a new result, or the payouts recorded elsewhere, ends them."""
+        if payouts_open(self.app.session.state) != self.spin.spin:
             self.dismiss(None)

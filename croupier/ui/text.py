@@ -27,6 +27,7 @@ ALARMS = {
     AlarmKind.BALL_SWAP_OVERDUE: N_("Ball swap overdue"),
     AlarmKind.RELIEF_OVERDUE: N_("Croupier relief overdue"),
     AlarmKind.WHEEL_FAULT: N_("Wheel sensor fault"),
+    AlarmKind.RESULT_MISMATCH: N_("Typed result and sensor differ"),
 }
 VOID_REASONS = {
     VoidReason.CHIP_FELL: N_("A chip fell in the wheel"),
@@ -93,6 +94,9 @@ def alarm_detail(alarm: Alarm) -> str:
         if facts.wheel_restarted:
             return repeated + " " + _("The wheel was powered down and up since the last launch: the repeat is the wheel's.")
         return repeated
+    if facts is not None and alarm.kind is AlarmKind.RESULT_MISMATCH:
+        return _("Spin {spin} was typed as {typed}; the wheel sensor read {read}: the pit boss corrects the result "
+                 "if the sensor is right").format(spin=facts.spin, typed=facts.typed, read=facts.read)
     if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)

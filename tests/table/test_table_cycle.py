@@ -104,6 +104,34 @@ def test_a_repeat_after_the_wheel_was_powered_down_and_up_says_the_wheel_caused_
     assert "powered down and up" in alarm.detail and table.state.launch is not None  # recorded all the same
 
 
+def test_the_sensors_reading_of_a_typed_spin_is_compared_and_never_a_new_spin(clock):
+    table = opened("pt-americana", clock)
+    seat(table)
+    table.do(cycle.launch, direction=CW, source=Source.SENSOR, wheel_game=5)
+    table.do(cycle.enter_result, number=23)
+    table.do(cycle.confirm_result)
+    assert table.do(cycle.sensor_result, number=23, wheel_game=5, typed_spin=1) == []  # the same: nothing more
+    (alarm,) = table.do(cycle.sensor_result, number=14, wheel_game=5, typed_spin=1)
+    assert alarm.alarm_kind is AlarmKind.RESULT_MISMATCH and "typed as 23; the wheel sensor read 14" in alarm.detail
+    assert table.do(cycle.sensor_result, number=14, wheel_game=5, typed_spin=1) == []  # raised once
+    assert (table.state.counted, table.state.last_result.number, table.state.phase) == (1, 23, Phase.PAYING)
+
+
+def test_payouts_the_wheel_outran_are_recorded_once_against_their_spin(clock):
+    from croupier.table.payouts import record_payouts
+
+    table = opened("pt-americana", clock)
+    seat(table)
+    table.do(cycle.launch, direction=CW)
+    table.do(cycle.enter_result, number=17)
+    table.do(cycle.confirm_result)
+    table.do(cycle.launch, direction=ACW, source=Source.SENSOR, wheel_game=2)  # before the croupier's D
+    assert table.state.phase is Phase.SPINNING
+    (recorded,) = table.do(record_payouts, spin=1, paid={"red": [Stake(bet="17", chips=1)]})
+    assert recorded.spin == 1 and table.state.accounts["red"].won == 35 and table.state.phase is Phase.SPINNING
+    table.refused(record_payouts, "no payouts under way", spin=1, paid={"red": [Stake(bet="17", chips=1)]})
+
+
 def test_ru_a_spin_needs_a_bet_on_the_layout(clock):
     table = opened("ru-american", clock)
     table.refused(cycle.launch, r"at least 1 bet on the layout \(RU 4.9\)", direction=CW)

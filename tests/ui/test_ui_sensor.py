@@ -113,3 +113,29 @@ async def test_the_wheels_result_of_a_launch_declared_void_does_not_count(sessio
         await report(pilot, state(WheelPhase.PLACE_BETS, game=8, t=4), state(WheelPhase.BALL_IN_RIM, game=8, t=5),
                      WheelResult(26, 6.0, 8, CW, "number-line"))
         assert session.state.last_result.number == 26 and session.state.last_result.spin == 1
+
+
+async def test_a_result_typed_before_the_sensor_is_compared_never_a_second_spin(session, config):
+    """The croupier typed 23 for the ball the wheel launched; the wheel then reads 14 for that game:
+    an alarm for the pit boss, no new spin. The wheel launching the next ball before D keeps the
+    payout sheet, and its counts are recorded against spin 1."""
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await report(pilot, LinkStatus(True, 0.0, "open"), state(WheelPhase.PLACE_BETS, 5),
+                     state(WheelPhase.BALL_IN_RIM, 5, t=1))
+        await press(pilot, "2", "3", "enter", "enter")
+        assert session.state.last_result.number == 23 and "Payouts ·  23  red · spin 1" in screen_text(app)
+        await report(pilot, WheelResult(14, 3.0, 5, CW, "number-line"), state(WheelPhase.WINNING_NUMBER, 5, t=3))
+        assert session.state.counted == 1 and session.state.last_result.number == 23
+        (alarm,) = session.state.alarms.values()
+        assert alarm.kind.value == "result-mismatch" and (alarm.facts.typed, alarm.facts.read) == (23, 14)
+        assert "Payouts ·  23  red · spin 1" in screen_text(app)  # the sheet is still the croupier's
+        await report(pilot, WheelState(state=WheelPhase.PLACE_BETS, time=4.0, game=6, direction=Direction.ANTICLOCKWISE),
+                     WheelState(state=WheelPhase.BALL_IN_RIM, time=5.0, game=6, direction=Direction.ANTICLOCKWISE))
+        assert session.state.phase is Phase.SPINNING and "Payouts ·  23  red · spin 1" in screen_text(app)
+        await press(pilot, "enter", "2")  # red: 2 chips on the second paying position (columns 1+2)
+        await press(pilot, "d")
+        assert "Payouts of spin 1 recorded" in screen_text(app)
+    recorded = [e.event for e in session.journal.entries() if e.event.kind in ("payouts-recorded", "result-recorded")]
+    assert [(e.kind, e.spin) for e in recorded] == [("result-recorded", 1), ("payouts-recorded", 1)]
+    assert sum(s.chips for s in recorded[1].stakes["red"]) == 2
