@@ -1,4 +1,4 @@
-"""`croupier report --db PATH [--json]`: the shift report of a journal, read-only."""
+"""`croupier report --db PATH [--json] [--config PATH]`: the shift report of a journal, read-only."""
 from __future__ import annotations
 
 import argparse

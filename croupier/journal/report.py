@@ -70,8 +70,8 @@ class SpinList(Sequence):
         return len(self._rows)
 
     def counted(self) -> Iterator[CountedSpin]:
-        """The spins as the wheel statistics take them, with corrected numbers (no time: the
-        statistics of the report are over every spin, and reading half a million times costs)."""
+        """The spins as the wheel statistics take them, with corrected numbers; without their time,
+        which the report's statistics (over every spin) do not use and a year takes long to parse."""
         for _spin, number, _source, _time, _ball, croupier, direction, *_ in self._rows:
             yield CountedSpin(number, croupier, direction)
 
