@@ -64,23 +64,25 @@ def bets_open(state: TableState) -> bool:
     return state.phase is Phase.SPINNING and not profile_of(state).betting_period.min_seconds
 
 
-def _betting(state: TableState) -> None:
+def check_betting(state: TableState) -> None:
+    """Refused unless a bet can be placed or taken back now: a screen asks before the bet is typed."""
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open")
+        raise Refused("the table is not open", code="table-not-open")
     if state.sensor_only:
         raise Refused("this table is driven by the wheel sensor alone: bets are not recorded")
     if bets_open(state):
         return
     if state.phase is Phase.SPINNING:
-        raise Refused(f"bets closed when the ball was launched ({profile_of(state).betting_period.rule})")
-    raise Refused("no more bets: none is placed or changed now (PT-A 20)")
+        rule = profile_of(state).betting_period.rule
+        raise Refused(f"bets closed when the ball was launched ({rule})", code="bets-closed-at-launch", rule=rule)
+    raise Refused("no more bets: none is placed or changed now (PT-A 20)", code="no-more-bets", rule="PT-A 20")
 
 
 def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[Stake, ...]) -> list[Event]:
     """A colour's bets, checked by the rules engine (offered, legal, within the table limits with
     the profile's breach handling) and against the chips the colour holds. A bet over a maximum
     is refused, or recorded cut down with a note of the chips handed back (`RU 4.8`, `FR`)."""
-    _betting(state)
+    check_betting(state)
     account = state.accounts.get(colour)
     if account is None:
         raise Refused(f"{colour} is not in play: assign the colour before it bets")
@@ -120,7 +122,7 @@ def as_stakes(played: list[Bet]) -> tuple[Stake, ...]:
 
 def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Event]:
     """A colour takes its standing bets back (after a golpe nulo too, `SRIJ 24`)."""
-    _betting(state)
+    check_betting(state)
     if colour not in state.bets:
         raise Refused(f"{colour} has no bets on the layout")
     return [BetsWithdrawn(time=now, spin=state.spin, colour=colour)]

@@ -49,7 +49,12 @@ def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
     value = amount(value, "a colour chip's value")
     problem = colour_value_problem(table_limits(profile_of(state), state.minimum), value, state.posted_values)
     if problem:
-        raise Refused(problem)
+        chips = profile_of(state).colour_chips
+        # The usual case (PT-A 9): a value that is neither the minimum nor one the table posts.
+        posted_only = chips.value not in ("one-of", "multiple-of-minimum") and value != state.minimum \
+            and value not in state.posted_values
+        raise Refused(problem, code="colour-value-not-posted" if posted_only else None, value=value,
+                      allowed=tuple(sorted({state.minimum, *state.posted_values})), rule=chips.rule)
     return value
 
 

@@ -8,7 +8,15 @@ E = TypeVar("E", bound=Enum)
 
 
 class Refused(Exception):
-    """A command the table will not carry out, with the reason (and the rule, where one decides)."""
+    """A command the table will not carry out, with the reason (and the rule, where one decides).
+
+    The message is the record's English. The most common refusals also carry a `code` and the
+    `facts` it is about, for the screens to word them in the table's language (like a Notice)."""
+
+    def __init__(self, message: str, *, code: str | None = None, **facts: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
 
 
 def choice(kind: type[E], value: object) -> E:

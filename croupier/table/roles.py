@@ -41,7 +41,7 @@ def authorise(state: TableState, name: str | None, pin: str | None, *roles: Role
     if member is None:
         raise Refused(f"{name!r} is not registered staff at this table")
     if not pin_matches(member, pin):
-        raise Refused(f"wrong PIN for {name}; nothing was recorded")
+        raise Refused(f"wrong PIN for {name}; nothing was recorded", code="wrong-pin", name=name)
     if roles and member.role not in roles:
         raise Refused(f"{name} is {member.role.value}: only a {_roles(roles)} may {to}")
     return member

@@ -141,13 +141,23 @@ class TableApp(App):
         try:
             events = getattr(self.session, command)(**arguments)
         except Refused as refusal:
-            self.say(_("Refused: {reason}").format(reason=refusal), error=True)
+            self.say(_("Refused: {reason}").format(reason=text.refusal(refusal)), error=True)
             return None
         except JournalError as exc:
             self.journal_failed(exc)
             return None
         self.say("")
         return events
+
+    def check(self, rule_check, *arguments) -> bool:
+        """Run a check of the table core against the state now (before asking for more keys);
+        a refusal is shown at once. True when it passes."""
+        try:
+            rule_check(self.session.state, *arguments)
+        except Refused as refusal:
+            self.say(_("Refused: {reason}").format(reason=text.refusal(refusal)), error=True)
+            return False
+        return True
 
     def journal_failed(self, exc: JournalError) -> None:
         log.error("journal: %s", exc)

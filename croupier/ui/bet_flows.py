@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from croupier.i18n import _
 from croupier.rules.announced import A_CHEVAL_PAIRS, SERIES
+from croupier.table.bets import check_betting
 from croupier.table.events import Stake
 from croupier.table.regulation import profile_of
 from croupier.ui import text
@@ -47,6 +48,8 @@ async def _spec(app) -> str | None:
 
 
 async def place(app) -> None:
+    if not app.check(check_betting):  # PT-A 20: refused before anything is typed
+        return
     colour = await colour_in_play(app, _("Bet for which colour?"))
     if colour is None:
         return
@@ -68,6 +71,8 @@ async def place(app) -> None:
 
 
 async def withdraw(app) -> None:
+    if not app.check(check_betting):
+        return
     state = app.session.state
     colour = await choose(app, _("Take the bets back"), [(text.colour_name(c), c) for c in state.bets])
     if colour is not None:

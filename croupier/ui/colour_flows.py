@@ -7,7 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from croupier.i18n import N_, _
-from croupier.table.colours import must_exchange
+from croupier.table.colours import check_chip_value, must_exchange
 from croupier.table.events import CashOutReason
 from croupier.ui import text
 from croupier.ui.asking import choose, colour_in_play, number
@@ -34,7 +34,7 @@ async def assign(app) -> None:
     value = await number(app, _("Value of a {colour} chip").format(colour=text.colour_name(colour)),
                          _("Value:"), note=_("Values at this table ({currency}): {values}").format(
                              currency=app.config.table.currency, values=values), least=1)
-    if value is None:
+    if value is None or not app.check(check_chip_value, Decimal(value)):  # refused before the chips are counted
         return
     chips = await number(app, _("Chips for {colour}").format(colour=text.colour_name(colour)), _("Chips:"), least=1)
     if chips is None:

@@ -12,6 +12,7 @@ from croupier.rules.spin import Direction, VoidReason
 from croupier.rules.wheel import colour as number_colour
 from croupier.table.events import AlarmKind, Role
 from croupier.table.notices import Notice
+from croupier.table.refusal import Refused
 from croupier.table.state import Alarm, Phase
 
 PHASES = {
@@ -104,6 +105,24 @@ def alarm_detail(alarm: Alarm) -> str:
         return alarm.detail
     cited = re.search(r"\(([^()]*)\)\s*$", alarm.detail)
     return cited.group(1) if cited else ""
+
+
+def refusal(refused: Refused) -> str:
+    """Why the table said no, in the table's language where the refusal has a code; otherwise the
+    core's own English."""
+    facts = refused.facts
+    if refused.code == "no-more-bets":
+        return _("no more bets: no bet is placed or changed now ({rule})").format(rule=facts["rule"])
+    if refused.code == "bets-closed-at-launch":
+        return _("bets closed when the ball was launched ({rule})").format(rule=facts["rule"])
+    if refused.code == "table-not-open":
+        return _("the table is not open")
+    if refused.code == "colour-value-not-posted":
+        return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
+            value=money(facts["value"]), allowed=" · ".join(money(v) for v in facts["allowed"]), rule=facts["rule"])
+    if refused.code == "wrong-pin":
+        return _("wrong PIN for {name}: nothing was recorded").format(name=facts["name"])
+    return str(refused)
 
 
 def notice(found: Notice) -> str:

@@ -49,3 +49,17 @@ async def test_a_colour_takes_its_bets_back(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "d", "3", "1")
     assert "red" not in session.state.bets
+
+
+async def test_a_bet_after_no_more_bets_is_refused_when_the_flow_starts_in_the_tables_language(table_app, session):
+    from croupier.i18n import install
+
+    install("pt")
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "enter")  # launch, then "jogo feito, nada mais" (PT-A 20)
+        before = session.seq
+        await press(pilot, "d", "2")  # menu, announced and complete bets
+        shown = flat(screen_text(table_app))
+        assert "Recusado: nada mais: nenhuma aposta é feita ou alterada agora (PT-A 20)" in shown
+        assert "Aposta de que cor?" not in shown  # no colour asked for: nothing to type in vain
+    assert session.seq == before

@@ -29,11 +29,12 @@ async def test_a_value_the_profile_forbids_is_refused_and_nothing_recorded(table
     before = session.seq
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "d", "1", "1", "7", "enter", "1")
-        await press(pilot, "7", "enter", "2", "0", "enter")  # 7 EUR: neither the minimum nor posted
-        assert "Refused: 7 is neither the minimum 5 nor a value posted at the table (PT-A 9)" in \
-            flat(screen_text(table_app))
+        await press(pilot, "7", "enter")  # 7 EUR: neither the minimum nor posted, refused before the chips
+        shown = flat(screen_text(table_app))
+        assert "Refused: 7.00 is not a value of this table: the minimum or a posted value, " \
+               "5.00 · 10.00 · 20.00 · 200.00 (PT-A 9)" in shown and "Chips:" not in shown
         await press(pilot, "d", "1", "1", "7", "enter", "1")
-        await press(pilot, "2", "0", "0", "enter", "2", "0", "enter")  # posted, but above the plein maximum, 30 x 5
+        await press(pilot, "2", "0", "0", "enter")  # posted, but above the plein maximum, 30 x 5
         assert "Refused: 200 is above the plein maximum 150 (PT-A 9)" in flat(screen_text(table_app))
     assert session.seq == before and "green" not in session.state.accounts
 

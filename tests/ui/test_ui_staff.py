@@ -12,7 +12,7 @@ async def test_relief_needs_the_incoming_croupiers_pin(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "d", "5", "1", "1")  # relief, of the croupier, by Rui (the only other)
         await press(pilot, "1", "1", "1", "1", "enter")  # Ana's PIN, not Rui's
-        assert "Refused: wrong PIN for Rui; nothing was recorded" in screen_text(table_app)
+        assert "Refused: wrong PIN for Rui: nothing was recorded" in screen_text(table_app)
         assert session.seq == before
         await press(pilot, "d", "5", "1", "1", "2", "2", "2", "2", "enter")
         assert "Croupier: Rui" in screen_text(table_app)
