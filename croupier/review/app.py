@@ -83,12 +83,12 @@ class ReviewApp(App):
         yield Footer()
 
     async def on_mount(self) -> None:
-        self._check_chain()
         self.shifts = list_shifts(self.journal)
         if not self.shifts:
             self._journal_line("the journal holds no events yet")
-            return
-        await self.load_shift(self.shifts[-1])
+        else:
+            await self.load_shift(self.shifts[-1])
+        self._check_chain()  # once the screen is usable: the check holds Python's lock while it runs
 
     @work(thread=True, group="chain")
     def _check_chain(self) -> None:
