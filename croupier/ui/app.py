@@ -149,11 +149,11 @@ class TableApp(App):
         self.say("")
         return events
 
-    def check(self, rule_check, *arguments) -> bool:
+    def check(self, rule_check, *arguments, **keywords) -> bool:
         """Run a check of the table core against the state now (before asking for more keys);
         a refusal is shown at once. True when it passes."""
         try:
-            rule_check(self.session.state, *arguments)
+            rule_check(self.session.state, *arguments, **keywords)
         except Refused as refusal:
             self.say(_("Refused: {reason}").format(reason=text.refusal(refusal)), error=True)
             return False

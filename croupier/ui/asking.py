@@ -6,7 +6,6 @@ from typing import Sequence, TypeVar
 
 from croupier.i18n import _
 from croupier.table.events import Role
-from croupier.table.refusal import Refused
 from croupier.table.roles import authorise
 from croupier.ui import text
 from croupier.ui.choice_screen import ChoiceScreen
@@ -74,11 +73,9 @@ async def pit_boss(app, to: str) -> tuple[str, str] | None:
     typed = await pin(app, _("Pit boss"), name)
     if typed is None:
         return None
-    try:
-        authorise(app.session.state, name, typed, Role.PIT_BOSS, to=to)
-    except Refused as refusal:
-        app.say(_("Refused: {reason}").format(reason=refusal), error=True)
+    if not app.check(authorise, name, typed, Role.PIT_BOSS, to=to):
         return None
+    app.say("")  # a refusal of an earlier PIN no longer stands
     return name, typed
 
 

@@ -59,7 +59,9 @@ class TableStatus(Vertical):
         phase.remove_class(*PHASE_CLASSES.values(), "phase-void")
         phase.add_class("phase-void" if voided else PHASE_CLASSES[state.phase])
         label = _("Void spin") if voided else text.phase(state.phase)
-        spin = "" if state.phase is Phase.CLOSED else "  " + _("spin {spin}").format(spin=state.spin)
+        # While paying, the spin being paid is the last counted one (the table already counts the next).
+        shown = state.last_result.spin if state.phase is Phase.PAYING and state.last_result else state.spin
+        spin = "" if state.phase is Phase.CLOSED else "  " + _("spin {spin}").format(spin=shown)
         phase.update(f"{label}{spin}")
         if state.phase is Phase.CLOSED:
             self.query_one("#duty", Static).update("")

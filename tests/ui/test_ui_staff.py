@@ -54,8 +54,10 @@ async def test_a_protected_action_without_the_pit_boss_pin_is_refused(table_app,
         await press(pilot, "enter")  # no PIN typed: # does nothing
         assert "PIN of Marta" in screen_text(table_app)
         await press(pilot, "1", "2", "3", "4", "enter")
-        assert "Refused: wrong PIN for Marta; nothing was recorded" in screen_text(table_app)
+        assert "Refused: wrong PIN for Marta: nothing was recorded" in screen_text(table_app)
         assert "Clear an alarm" not in screen_text(table_app)  # the pit boss menu stays shut
+        await press(pilot, "d", "7", "1", "9", "0", "0", "0", "enter")  # the right PIN now
+        assert "wrong PIN" not in screen_text(table_app)  # the earlier refusal no longer stands
     assert session.seq == before
 
 

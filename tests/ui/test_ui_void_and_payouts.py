@@ -154,3 +154,11 @@ async def test_the_next_colours_rows_show_at_once_and_a_digit_lands_on_a_row_on_
         await pilot.press(*["enter"] * 21)  # Enter past blue's last row: back to red
         text = screen_text(table_app)
         assert "Colour 1 of 2: red" in text and "Columns" in text and "Simple chances" in text
+
+
+async def test_the_status_line_names_the_spin_being_paid(table_app, session):
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await result(pilot, "1", "7")  # spin 1: 17, the payout sheet opens
+        await press(pilot, "escape")  # back to the table, the payouts still under way
+        text = flat(screen_text(table_app))
+        assert "spin 1" in text and "spin 2" not in text
