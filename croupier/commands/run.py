@@ -88,9 +88,9 @@ def main(argv: list[str]) -> int:
                                croupier=args.croupier, sensor_only=True, by=args.croupier)
             log.info("table opened on %s under %s", args.db, profile.id)
         elif state.profile != profile.id or not state.sensor_only:
-            what = f"plays {state.profile}" if state.profile != profile.id else "is an attended table"
-            print(f"croupier run: the table in {args.db} {what}: a pit boss changes it at the table screen, "
-                  "or use another journal", file=sys.stderr)
+            what = (f"plays {state.profile}, not {profile.id}: run it with --profile {state.profile}"
+                    if state.profile != profile.id else "is an attended table: it runs with `croupier table`")
+            print(f"croupier run: the table in {args.db} {what}, or use another journal", file=sys.stderr)
             return 2
         else:
             log.info("continuing %s at event %d, spin %d", args.db, session.seq, state.spin)

@@ -103,7 +103,8 @@ def test_run_will_not_take_over_the_journal_of_another_table(tmp_path, capsys):
     before = (tmp_path / "j.db").read_bytes()
     assert cli(["run", "--headless", "--db", str(tmp_path / "j.db"), "--profile", "pt-americana",
                 "--wheel", "cammegh-ss2:/dev/null"]) == 2
-    assert "plays mt-fair" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "plays mt-fair, not pt-americana: run it with --profile mt-fair" in err and "table screen" not in err
     assert (tmp_path / "j.db").read_bytes() == before
 
 
