@@ -131,9 +131,10 @@ class BillboardApp(App):
         if limits is None:
             return ""
         lines = [_("Table limits ({currency})").format(currency=self.currency)]
-        for kind, name in LIMIT_KINDS:
-            low, high = limits[kind]
-            lines.append(f"{_(name):<16}{text.money(low):>10} – {text.money(high):>10}")
+        # Columns as wide as their widest entry: a row fits half an 80-column console unwrapped.
+        rows = [(_(name), text.money(limits[kind][0]), text.money(limits[kind][1])) for kind, name in LIMIT_KINDS]
+        name_w, low_w, high_w = (max(len(row[i]) for row in rows) for i in range(3))
+        lines += [f"{name:<{name_w}} {low:>{low_w}} – {high:>{high_w}}" for name, low, high in rows]
         return "\n".join(lines)
 
     def _values(self, board: Billboard) -> str:

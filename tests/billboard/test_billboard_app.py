@@ -92,3 +92,15 @@ def test_the_command_refuses_a_bad_configuration(tmp_path, capsys):
     config.write_text('[table]\nlanguage = "xx"\n')
     assert main(["--config", str(config)]) == 2
     assert "table.language: 'xx' is not one of: pt, en" in capsys.readouterr().err
+
+
+async def test_the_limits_fit_their_rows_on_an_80_by_24_console(tmp_path):
+    path = tmp_path / "journal.db"
+    write(path, [opened(), *spins([17])])
+    app = BillboardApp(path, table_name="Roleta 1", clock=FakeClock(at(10)), poll_s=0.05)
+    async with app.run_test(size=(80, 24)):
+        lines = screen_text(app).splitlines()
+        # PT-A 32: plein from the 5 minimum to 30 x 5, each limit on its own row, never wrapped
+        (plein,) = [line for line in lines if "Plein" in line]
+        assert "5.00 – 150.00" in " ".join(plein.split())
+        assert not any(line.strip().startswith("150.00") for line in lines)
