@@ -146,9 +146,10 @@ class PayoutScreen(KeypadScreen[None]):
             lines.append(_("{colour} is paid nothing").format(colour=escape(text.colour_name(colour))))
         for problem in payout.problems:
             lines.append(f"[b red]{escape(problem.message)} ({escape(problem.rule)})[/]")
-        chips, money = self.sheet.table_total()
-        lines.append(_("Table pays {chips} chips · {money}").format(chips=text.chips(chips),
-                                                                    money=text.money(money, currency)))
+        money, chips = self.sheet.table_total()
+        by_value = " + ".join(f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items())
+        lines.append(_("Table pays {money}").format(money=text.money(money, currency))
+                     + (f" ({by_value})" if by_value else ""))
         self.query_one("#payout-total", Static).update("\n".join(lines))
 
     def _played_line(self) -> str:

@@ -74,9 +74,11 @@ class PayoutSheet:
         self.marked: set[str] = set()  # colours the croupier marked as played
 
     def rows(self, colour: str) -> list[Row]:
-        """The colour's rows: its recorded bets and the positions to count, in payout order."""
+        """The colour's rows: its recorded bets that win or give something back on this number, and
+        the positions to count, in payout order (a losing recorded bet has nothing to pay)."""
+        payout = self.payout(colour) if self.recorded[colour] else None
         rows = [Row(stake.bet, self._bet(stake.bet, stake.chips, colour).category, stake.chips)
-                for stake in self.recorded[colour]]
+                for stake in self.recorded[colour] if payout.won_on(stake.bet) or payout.kept_on(stake.bet)]
         return _in_order(rows + self.positions, self.profile)
 
     def count(self, colour: str, spec: str, chips: int) -> None:
@@ -130,15 +132,17 @@ class PayoutSheet:
         total = next(t for t in settlement.owners if t.owner == colour)
         return ColourPayout(colour, total, settlement, problems)
 
-    def table_total(self) -> tuple[Fraction, Decimal]:
-        """Chips and money the table pays, all colours together."""
-        chips, money = Fraction(0), Decimal(0)
+    def table_total(self) -> tuple[Decimal, dict[Decimal, Fraction]]:
+        """What the table pays, all colours together: in money, and in chips per chip value (chips
+        of different values are not added together)."""
+        money, chips = Decimal(0), {}
         for colour in self.colours:
             total = self.payout(colour).total
-            if total is not None:
-                chips += total.won
+            if total is not None and total.won:
+                value = self.chip_values[colour]
+                chips[value] = chips.get(value, Fraction(0)) + total.won
                 money += total.money or 0
-        return chips, money
+        return money, dict(sorted(chips.items()))
 
     def _bet(self, spec: str, chips: int, colour: str) -> Bet:
         try:

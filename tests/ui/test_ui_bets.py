@@ -63,3 +63,11 @@ async def test_a_bet_after_no_more_bets_is_refused_when_the_flow_starts_in_the_t
         assert "Recusado: nada mais: nenhuma aposta é feita ou alterada agora (PT-A 20)" in shown
         assert "Aposta de que cor?" not in shown  # no colour asked for: nothing to type in vain
     assert session.seq == before
+
+
+async def test_a_recorded_bet_that_lost_is_not_listed_among_the_winning_positions(table_app, session):
+    session.place_bets(colour="red", stakes=(Stake(bet="complete:32", chips=1),))  # 17 is far from 32
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "1", "7", "enter")  # launch, 17: the payout sheet opens on red
+        text = screen_text(table_app)
+        assert "Colour 1 of 2: red" in text and "recorded" not in text and "Columns" in text

@@ -53,7 +53,8 @@ async def test_payouts_in_order_per_colour_with_stacks_money_and_total(table_app
         await press(pilot, "1")  # 1 chip on the 2nd column pays 2
         text = screen_text(table_app)
         assert "blue is paid 2 = 2 · 20.00 EUR" in text
-        assert "Table pays 75 chips · 385.00 EUR" in text
+        # chips of 5 EUR and of 10 EUR are not added together: 73 x 5 + 2 x 10 = 385 EUR
+        assert "Table pays 385.00 EUR (73 × 5.00 + 2 × 10.00)" in text
         await press(pilot, "d")
         assert session.state.phase is Phase.BETTING and "Payouts recorded" in screen_text(table_app)
     assert kinds(session)[-2:] == ["payouts-recorded", "payouts-completed"]
