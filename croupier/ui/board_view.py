@@ -35,6 +35,8 @@ class BoardView(Static):
 
     def on_mount(self) -> None:
         self.border_title = _("Display board")
+        # Wide enough for the whole title (the lamps' names can be shorter): corners, spaces and padding.
+        self.styles.min_width = len(self.border_title) + 6
         self.show(self.board)
 
     def show(self, board: Board) -> None:

@@ -137,3 +137,11 @@ async def test_notices_and_alarms_are_worded_in_the_tables_language(table_app, s
         assert "Ana está como croupier há mais de 60 min (PT-A 33)" in text
         assert "A bola A está em jogo há mais de 60 min: trocar e anunciar (PT-A 17)" in text
         assert "has been" not in text and "relieve" not in text.lower()
+
+
+async def test_the_display_boards_title_is_whole_on_the_english_screen(session, config):
+    from croupier.ui.app import TableApp
+
+    app = TableApp(session, config, wheel=False, show_board=True)
+    async with app.run_test(size=(128, 37)):
+        assert "Display board" in screen_text(app)
