@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+import sqlite3
 from pathlib import Path
 
 from croupier.rules.spin import Direction, VoidReason
@@ -37,3 +38,11 @@ def write_shift(path: Path, clock: FakeClock | None = None, numbers=NUMBERS) -> 
         session.payouts_done()
         direction = direction.opposite()
     return session
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    """A connection without the append-only triggers, as a tamperer's would be."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
+        conn.execute(f"DROP TRIGGER {name}")
+    return conn

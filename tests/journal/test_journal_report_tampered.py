@@ -4,7 +4,6 @@ review` refuse, naming the first bad event, exit 1, and print or write nothing."
 from __future__ import annotations
 
 import shutil
-import sqlite3
 
 import pytest
 
@@ -13,7 +12,7 @@ from croupier.journal.store import Journal
 from croupier.journal.report import REPORT_KINDS, build_report
 from croupier.journal.verify import ChainCheck, check_chain, verify
 
-from journal_kit import write_shift
+from journal_kit import raw, write_shift
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +29,6 @@ def journal(pristine, tmp_path):
     shutil.copy(pristine, path)
     return path
 
-
-def raw(path):
-    """A connection without the append-only triggers, as a tamperer's would be."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
-        conn.execute(f"DROP TRIGGER {name}")
-    return conn
 
 
 def edit_result(path, number: int, to: int) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import sqlite3
 
 import pytest
 
@@ -16,7 +15,7 @@ from croupier.journal.verify import verify
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 
-from journal_kit import write_shift
+from journal_kit import raw, write_shift
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +34,6 @@ def journal(pristine, tmp_path):
     shutil.copy(pristine, path)
     return path
 
-
-def raw(path):
-    """A connection that bypasses the append-only triggers, as a tamperer's would."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
-        conn.execute(f"DROP TRIGGER {name}")
-    return conn
 
 
 def rehash(prev: str, seq: int, body: str) -> str:
