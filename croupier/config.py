@@ -157,9 +157,12 @@ def load_config(path: str | os.PathLike[str], environ: Mapping[str, str] | None 
     return _build(merged, str(path), path, os.environ if environ is None else environ)
 
 
+# Where a command looks when --config is not given, as its --help says it (config_path does it).
+CONFIG_LOOKUP = f"$CROUPIER_CONFIG, else {SYSTEM_CONFIG} when it exists"
+
+
 def config_path(argument: str | None, environ: Mapping[str, str] | None = None) -> Path | None:
-    """Which file a command reads: --config, else $CROUPIER_CONFIG, else /etc/croupier/croupier.toml
-    when it exists; None means the defaults alone."""
+    """Which file a command reads: --config, else CONFIG_LOOKUP; None means the defaults alone."""
     environ = os.environ if environ is None else environ
     if argument:
         return Path(argument)

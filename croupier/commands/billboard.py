@@ -9,15 +9,16 @@ SUMMARY = "the players' monitor: last numbers, statistics, limits, colour values
 
 
 def _parser() -> argparse.ArgumentParser:
+    from croupier.config import CONFIG_LOOKUP
+
     parser = argparse.ArgumentParser(
         prog="croupier billboard",
         description=SUMMARY[0].upper() + SUMMARY[1:] + ". It reads the table's journal as the table writes "
         "it, and never writes to it or touches the hardware. Ctrl+Q quits.")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--db", type=Path, metavar="PATH", help="the journal to show")
-    source.add_argument("--config", metavar="PATH", help="the table's configuration: its journal, name, currency "
-                        "and language (default: $CROUPIER_CONFIG, else /etc/croupier/croupier.toml when it exists, "
-                        "else the built-in defaults)")
+    source.add_argument("--config", metavar="PATH", help=f"the table's configuration: its journal, name, currency "
+                        f"and language (default: {CONFIG_LOOKUP}, else the built-in defaults)")
     return parser
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from croupier.config import CONFIG_LOOKUP
 from croupier.doctor import SERVICE_USER, SystemProbes, report, run_checks
 
 
@@ -13,8 +14,8 @@ def main(argv: list[str]) -> int:
         description="Check that this machine can run the table, and say how to fix what cannot. "
         "Exits 1 when anything fails.",
     )
-    parser.add_argument("--config", metavar="PATH", help="configuration file (default: $CROUPIER_CONFIG, "
-                        "else /etc/croupier/croupier.toml when it exists, else the built-in defaults)")
+    parser.add_argument("--config", metavar="PATH",
+                        help=f"configuration file (default: {CONFIG_LOOKUP}, else the built-in defaults)")
     parser.add_argument("--user", default=SERVICE_USER, help=f"the user the table runs as (default: {SERVICE_USER})")
     args = parser.parse_args(argv)
     findings = run_checks(args.config, SystemProbes(), args.user)

@@ -11,6 +11,8 @@ LAST_SPINS = 50  # the text report lists the latest spins; --json has them all
 
 
 def _parser() -> argparse.ArgumentParser:
+    from croupier.config import CONFIG_LOOKUP
+
     parser = argparse.ArgumentParser(
         prog="croupier report",
         description="The shift report: spins, voids with reasons, corrections, ball swaps, reliefs and breaches, "
@@ -20,9 +22,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", required=True, type=Path, help="the journal file")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every spin included)")
     parser.add_argument("--config", metavar="PATH",
-                        help="the table's configuration, for the currency the journal does not record (default: "
-                             "$CROUPIER_CONFIG, else /etc/croupier/croupier.toml when it exists; without one, "
-                             "amounts are labelled as money)")
+                        help=f"the table's configuration, for the currency the journal does not record (default: "
+                             f"{CONFIG_LOOKUP}; without one, amounts are labelled as money)")
     return parser
 
 

@@ -13,9 +13,11 @@ SUMMARY = "the croupier's table screen: wheel sensor, keypad, display board, jou
 
 
 def _parser() -> argparse.ArgumentParser:
+    from croupier.config import CONFIG_LOOKUP
+
     parser = argparse.ArgumentParser(prog="croupier table", description=SUMMARY[0].upper() + SUMMARY[1:] + ".")
-    parser.add_argument("--config", metavar="PATH", help="configuration file (default: $CROUPIER_CONFIG, else "
-                        "/etc/croupier/croupier.toml when it exists, else the built-in defaults)")
+    parser.add_argument("--config", metavar="PATH",
+                        help=f"configuration file (default: {CONFIG_LOOKUP}, else the built-in defaults)")
     return parser
 
 

@@ -63,8 +63,8 @@ def describe(event: ev.Event) -> str:
             confirmed = f", confirmed by {event.confirmed_by}" if event.confirmed_by else ""
             return f"spin {event.spin}: result {_number(event.number)} ({event.source.value}{confirmed})"
         case ev.PayoutsRecorded():
-            paid = "; ".join(f"{colour} " + ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
-                             for colour, stakes in event.stakes.items()) or "no winner counted"
+            paid = "; ".join(f"{colour} {_stakes(stakes)}" for colour, stakes in event.stakes.items()) \
+                or "no winner counted"
             return f"spin {event.spin}: payouts on {event.number} recorded by {event.by}: {paid}"
         case ev.PayoutsCompleted():
             return f"spin {event.spin}: payouts completed by {event.by}"
@@ -79,8 +79,7 @@ def describe(event: ev.Event) -> str:
         case ev.WinningBetsRebuilt():
             return f"spin {event.spin}: winning bets rebuilt by {event.by} for {', '.join(event.stakes)}"
         case ev.BetsPlaced():
-            stakes = ", ".join(f"{s.bet} x{s.chips}" for s in event.stakes)
-            return f"spin {event.spin}: {event.colour} bets {stakes}"
+            return f"spin {event.spin}: {event.colour} bets {_stakes(event.stakes)}"
         case ev.BetsWithdrawn():
             return f"spin {event.spin}: {event.colour} took its bets back"
         case ev.BallSwapped():
@@ -102,6 +101,10 @@ def describe(event: ev.Event) -> str:
         case ev.LateChipsExchanged():
             return f"{event.colour}: {event.chips} late chips at {event.chip_value}, {event.amount}"
     return event.kind
+
+
+def _stakes(stakes) -> str:
+    return ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
 
 
 def _colours(event: ev.Event) -> frozenset[str]:

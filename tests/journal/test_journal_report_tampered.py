@@ -30,7 +30,6 @@ def journal(pristine, tmp_path):
     return path
 
 
-
 def edit_result(path, number: int, to: int) -> int:
     """Change the recorded result `number` to `to`; returns its event number."""
     with raw(path) as conn:

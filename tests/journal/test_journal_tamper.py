@@ -35,7 +35,6 @@ def journal(pristine, tmp_path):
     return path
 
 
-
 def rehash(prev: str, seq: int, body: str) -> str:
     return hashlib.sha256(f"{prev}\n{seq}\n{body}".encode()).hexdigest()
 
