@@ -46,3 +46,12 @@ def raw(path: Path) -> sqlite3.Connection:
     for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
         conn.execute(f"DROP TRIGGER {name}")
     return conn
+
+
+def stored_head(path: Path) -> tuple[int, str]:
+    """The last event's number and hash as the file holds them, read without croupier's code."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    finally:
+        conn.close()
