@@ -1,39 +1,57 @@
-"""`croupier verify --db PATH`: check a journal, read-only, and name the first bad event."""
+"""`croupier verify --db PATH [--key FILE]`: check a journal, read-only, and name the first bad event."""
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
 
-SUMMARY = "check a journal's hash chain and snapshots; name the first bad event"
+SUMMARY = "check a journal's hash chain, key, head witness and snapshots; name the first bad event"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="croupier verify",
-        description="Check every event of a journal against the hash chain, and every snapshot against the "
-                    "events. Exits 0 when intact, 1 naming the first bad event, 2 when the file cannot be read.",
+        description="Check every event of a journal against the hash chain, the table's key and the head witness, "
+                    "and the snapshots against the events. Exits 0 when intact, 1 naming the first bad event, 2 "
+                    "when the file cannot be read.",
     )
     parser.add_argument("--db", required=True, type=Path, help="the journal file")
+    parser.add_argument("--key", type=Path, metavar="FILE",
+                        help="the table's key (table.key beside the journal, or [journal] key): proves the table "
+                             "wrote every event; without it only the plain SHA-256 chain is checked")
+    parser.add_argument("--full", action="store_true",
+                        help="fold every event from the first, even past the table's signed snapshots")
     return parser
 
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    from croupier.journal.key import KeyFileError, read_key
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import verify
 
     try:
-        with Journal.open(args.db, read_only=True) as journal:
-            verdict = verify(journal)
-    except JournalError as exc:
+        key = read_key(args.key) if args.key else None
+        with Journal.open(args.db, read_only=True, key=key) as journal:
+            verdict = verify(journal, key, full=args.full)
+    except (JournalError, KeyFileError) as exc:
         print(f"croupier verify: {exc}", file=sys.stderr)
         return 2
     seq, digest = verdict.head
-    if verdict.intact:
-        print(f"{args.db}: intact: {verdict.events} events, {verdict.snapshots} snapshots checked")
-        print(f"head: event {seq}, sha256 {digest}  (compare with the last shift report)")
-        return 0
-    print(f"{args.db}: NOT intact: {verdict.problem}", file=sys.stderr)
-    print(f"the {verdict.events} events before it check (last good: event {seq}, sha256 {digest})", file=sys.stderr)
-    return 1
+    if not verdict.intact:
+        print(f"{args.db}: NOT intact: {verdict.problem}", file=sys.stderr)
+        print(f"the {verdict.events} events before it check (last good: event {seq}, sha256 {digest})",
+              file=sys.stderr)
+        return 1
+    print(f"{args.db}: intact: {verdict.events} events, {verdict.snapshots} snapshots checked")
+    print(f"head: event {seq}, sha256 {digest}  (compare with the last shift report)")
+    if verdict.keyed:
+        print("keyed: every event, snapshot and the head witness carry the table's signature")
+    else:
+        print("keyed check NOT done: without --key the chain proves no row was changed without recomputing it, "
+              "not that the table wrote it")
+    print(f"head witness: event {verdict.witness}" if verdict.witness is not None else
+          "head witness: none beside the journal (events lost from its end could not be detected)")
+    if verdict.folded_from:
+        print(f"state folded from the table's signed snapshot after event {verdict.folded_from} (--full folds all)")
+    return 0

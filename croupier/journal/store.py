@@ -2,18 +2,25 @@
 
 Durability: WAL with `synchronous=FULL` and one transaction per `append`, so once `append` returns
 its events survive `kill -9` and a power cut. Rows are never updated or deleted: triggers in the
-file itself refuse it. Each event's hash is SHA-256 over the previous hash, its sequence number and
-its canonical encoding, so an edited, deleted, inserted or reordered row breaks the chain.
+file itself refuse it. Each event's hash is SHA-256 over the previous hash and every column of the
+row (sequence number, time, kind, canonical encoding), so an edited, deleted, inserted or reordered
+row breaks the chain, which anyone can check. Beside it each row carries an HMAC of its hash with
+the table's key (croupier.journal.key): only the table can extend or rewrite the chain, and
+`croupier verify --key` checks that it did.
 
 Snapshots of the folded state are stored beside the events, each tied to the hash of the event it
-follows, so start-up reads one snapshot and the events after it instead of the whole history.
+follows and signed with the key, so start-up reads one snapshot and the events after it instead of
+the whole history. After each commit the head witness (croupier.journal.witness) records how far the
+journal went, so a journal that lost its last commits is refused rather than continued.
 
 A file that is not a readable journal is never written to: opening it raises JournalError saying
 what is wrong and how to recover.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
+import hmac
 import json
 import os
 import sqlite3
@@ -22,11 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from croupier.journal.key import KeyFileError, default_key_path, key_for, key_id, mac
+from croupier.journal.witness import Witness, WitnessWriter, read_witness, witness_path
 from croupier.table.codec import CodecError, to_plain
 from croupier.table.events import Event, decode, encode
 
-FORMAT = "croupier-journal/1"
+FORMAT = "croupier-journal/2"  # 2: every column hashed, the chain keyed, the head witnessed
 GENESIS = "0" * 64  # the "previous hash" of the first event
+TABLE, DEMO = "table", "demo"  # what a journal was created for: a demo never writes a table's journal
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,14 +46,16 @@ CREATE TABLE events (
     kind TEXT NOT NULL,
     body TEXT NOT NULL,
     prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL
+    hash TEXT NOT NULL,
+    mac TEXT NOT NULL
 );
 CREATE TABLE snapshots (
     seq INTEGER PRIMARY KEY,
     event_hash TEXT NOT NULL,
     version INTEGER NOT NULL,
     state TEXT NOT NULL,
-    digest TEXT NOT NULL
+    digest TEXT NOT NULL,
+    mac TEXT NOT NULL
 );
 """
 # The journal is append-only in the file itself, whatever program opens it.
@@ -74,10 +86,37 @@ class JournalError(Exception):
     """The journal cannot be used as asked: the message says what is wrong and how to recover."""
 
 
-def event_hash(prev_hash: str, seq: int, body: bytes) -> str:
-    digest = hashlib.sha256(f"{prev_hash}\n{seq}\n".encode())
+class JournalFault(JournalError):
+    """The journal cannot be written: the disk is full, read-only or failing. What was recorded
+    before stays recorded; the table stops recording until the fault is fixed."""
+
+
+def event_hash(prev_hash: str, seq: int, time: str, kind: str, body: bytes) -> str:
+    digest = hashlib.sha256(f"{prev_hash}\n{seq}\n{time}\n{kind}\n".encode())
     digest.update(body)
     return digest.hexdigest()
+
+
+def event_mac(key: bytes, digest: str) -> str:
+    """The keyed signature of an event: its hash already covers the whole row and the chain."""
+    return hmac.digest(key, b"event\n" + digest.encode(), "sha256").hex()
+
+
+def snapshot_mac(key: bytes, digest: str) -> str:
+    return mac(key, f"snapshot\n{digest}")
+
+
+def write_fault(path: Path, exc: BaseException) -> JournalFault:
+    """Plain words for a failed write: what happened, that nothing recorded is lost, what to do."""
+    text = str(exc).lower()
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or "full" in text:
+        what = "the disk is full"
+    elif isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text:
+        what = "the journal's folder or disk is read-only"
+    else:
+        what = f"the disk failed ({exc})"
+    return JournalFault(f"{path} cannot be written: {what}. Everything recorded before is kept; nothing more is "
+                        "recorded until this is fixed. Free space or fix the disk, then start the table again.")
 
 
 def snapshot_digest(event_hash_: str, version: int, state: bytes) -> str:
@@ -96,6 +135,7 @@ class Row:
     body: str
     prev_hash: str
     hash: str
+    mac: str
 
 
 @dataclass(frozen=True)
@@ -112,30 +152,45 @@ class Snapshot:
     version: int
     state: str
     digest: str
+    mac: str
 
-    def intact(self) -> bool:
-        return snapshot_digest(self.event_hash, self.version, self.state.encode()) == self.digest
+    def intact(self, key: bytes | None = None) -> bool:
+        """Its digest matches its content, and (given the key) the table signed it."""
+        return (snapshot_digest(self.event_hash, self.version, self.state.encode()) == self.digest
+                and (key is None or snapshot_mac(key, self.digest) == self.mac))
 
 
 class Journal:
-    """One open journal file. Use `Journal.open(path)`; `read_only=True` for review and reports."""
+    """One open journal file. `Journal.open(path)` for the table (with the table's key),
+    `read_only=True` for review and reports (which need no key)."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, read_only: bool) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, read_only: bool, key: bytes | None = None) -> None:
         self.path = path
         self.read_only = read_only
+        self.key = key
         self._conn = conn
         self._lock = threading.Lock()
+        self._witness: WitnessWriter | None = None
         self._head = self._read_head()
 
     # --- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path, *, read_only: bool = False, create: bool = True) -> "Journal":
+    def open(cls, path: str | Path, *, read_only: bool = False, create: bool = True,
+             key: bytes | Path | None = None, purpose: str | None = None) -> "Journal":
+        """Open the journal at `path`, creating it (and the table's key, if none) when absent.
+
+        `key`: the table's key, or the file holding it; for writing, by default `table.key` beside
+        the journal. `purpose`: what the writing program is (TABLE, the default, or DEMO); a journal
+        created for the other is refused. Raises JournalError saying what is wrong and how to recover.
+        """
         path = Path(path)
+        if not read_only:
+            purpose = purpose or TABLE
         if not path.exists():
             if read_only or not create:
                 raise JournalError(f"{path}: no such journal")
-            return cls._create(path)
+            return cls._create(path, key, purpose)
         if path.is_dir():
             raise JournalError(f"{path} is a directory, not a journal file")
         if path.stat().st_size == 0:
@@ -147,32 +202,42 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"{path} cannot be opened: {exc}") from None
         try:
-            cls._check_format(conn, path)
+            cls._check_format(conn, path, purpose)
+            if not read_only or key is not None:
+                key = _key(path, key, create=False)
+                cls._check_key(conn, path, key)
             if not read_only:
                 # The format check read the file without writing; only a journal is set up for writing.
                 cls._configure(conn)
-            return cls(path, conn, read_only)
+            journal = cls(path, conn, read_only, key)
+            if not read_only:
+                journal._hold_witness()
+            return journal
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if not read_only and _is_write_fault(exc):
+                raise write_fault(path, exc) from None
             raise JournalError(f"{path} cannot be read ({exc}). " + RECOVERY.format(path=path)) from None
         except JournalError:
             conn.close()
             raise
 
     @classmethod
-    def _create(cls, path: Path) -> "Journal":
+    def _create(cls, path: Path, key: bytes | Path | None, purpose: str) -> "Journal":
         """Make the journal under a temporary name and link it into place, so a crash while creating
         it leaves either no journal or a whole one, never a half-made file the table would refuse."""
         if not path.parent.is_dir():
             raise JournalError(f"cannot create {path}: folder {path.parent} does not exist")
+        key = _key(path, key, create=True)
         making = path.with_name(f".{path.name}.creating-{os.getpid()}")
         making.unlink(missing_ok=True)
         try:
             conn = sqlite3.connect(making, isolation_level=None)
             try:
                 cls._configure(conn)
-                conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} INSERT INTO meta VALUES ('format', '{FORMAT}'); "
-                                   f"{APPEND_ONLY} COMMIT;")
+                meta = ", ".join(f"('{name}', '{value}')" for name, value in
+                                 (("format", FORMAT), ("key", key_id(key)), ("purpose", purpose)))
+                conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} INSERT INTO meta VALUES {meta}; {APPEND_ONLY} COMMIT;")
             finally:
                 conn.close()  # the last connection folds the WAL into the file
             os.link(making, path)
@@ -180,10 +245,12 @@ class Journal:
         except FileExistsError:
             pass  # another program made it meanwhile: open theirs
         except (sqlite3.Error, OSError) as exc:
+            if _is_write_fault(exc):
+                raise write_fault(path, exc) from None
             raise JournalError(f"cannot create journal {path}: {exc}") from None
         finally:
             making.unlink(missing_ok=True)
-        return cls.open(path, create=False)
+        return cls.open(path, create=False, key=key, purpose=purpose)
 
     @staticmethod
     def _configure(conn: sqlite3.Connection) -> None:
@@ -191,16 +258,64 @@ class Journal:
         conn.execute("PRAGMA synchronous=FULL")
 
     @staticmethod
-    def _check_format(conn: sqlite3.Connection, path: Path) -> None:
+    def _check_format(conn: sqlite3.Connection, path: Path, purpose: str | None) -> None:
         tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not {"meta", "events", "snapshots"} <= tables:
             raise JournalError(f"{path} is an SQLite file but not a croupier journal. " + RECOVERY.format(path=path))
-        row = conn.execute("SELECT value FROM meta WHERE key='format'").fetchone()
-        if row is None or row[0] != FORMAT:
-            found = row[0] if row else "none"
-            raise JournalError(f"{path} is a journal of format {found!r}; this program reads {FORMAT!r}")
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        found = meta.get("format", "none")
+        if found != FORMAT:
+            older = found.startswith("croupier-journal/") and found < FORMAT
+            raise JournalError(
+                f"{path} is a journal of format {found!r}; this program reads {FORMAT!r}"
+                + (" (an older format, whose chain leaves columns out and has no key: this program cannot vouch "
+                   "for it; keep it as the record of its shifts and start the table on a new journal file)"
+                   if older else ""))
+        made_for = meta.get("purpose", TABLE)
+        if purpose is not None and made_for != purpose:
+            raise JournalError(
+                f"{path} is a demo journal: its results are simulated, and a table never records to it"
+                if made_for == DEMO else
+                f"{path} is a table's journal: the demo writes only to a journal it created itself")
+
+    @staticmethod
+    def _check_key(conn: sqlite3.Connection, path: Path, key: bytes) -> None:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
+        if row is None or row[0] != key_id(key):
+            raise JournalError(f"{path} was not made with this table's key: use the key it was created with "
+                               "(its backup), or start the table on a new journal file")
+
+    def _hold_witness(self) -> None:
+        """Check the journal against its head witness, then keep the witness open for writing."""
+        found = self.witness()
+        seq, digest = self._head
+        if found is None and seq:
+            raise JournalError(
+                f"{self.path}: its head witness {witness_path(self.path)} is missing, so whether its last events "
+                "are all there cannot be told: `croupier verify --key` checks it; " + RECOVERY.format(path=self.path))
+        if found is not None:
+            problem = witness_problem(self, found)
+            if problem:
+                raise JournalError(f"{self.path}: {problem}. " + RECOVERY.format(path=self.path))
+        try:
+            self._witness = WitnessWriter(witness_path(self.path), self.key)
+            if found is None:  # a new journal: its witness starts at the genesis
+                self._witness.record(seq, digest)
+                _sync_folder(self.path.parent)
+        except OSError as exc:
+            raise write_fault(witness_path(self.path), exc) from None
+
+    def witness(self) -> Witness | None:
+        """The journal's head witness (None if it has none). Raises JournalError if it is damaged."""
+        try:
+            return read_witness(witness_path(self.path))
+        except (OSError, ValueError) as exc:
+            raise JournalError(f"{self.path}: its head witness cannot be read ({exc})") from None
 
     def close(self) -> None:
+        if self._witness is not None:
+            self._witness.close()
+            self._witness = None
         self._conn.close()
 
     def __enter__(self) -> "Journal":
@@ -221,7 +336,9 @@ class Journal:
         return (row[0], row[1]) if row else (0, GENESIS)
 
     def append(self, events: Sequence[Event]) -> list[Entry]:
-        """Record the events of one command in one transaction; durable when this returns."""
+        """Record the events of one command in one transaction, then the new head in the witness;
+        durable when this returns. Raises JournalFault, keeping what was recorded before, when the
+        disk cannot take them."""
         if self.read_only:
             raise JournalError(f"{self.path} is open read-only")
         rows = [(event, encode(event)) for event in events]
@@ -237,20 +354,36 @@ class Journal:
                     )
                 for event, body in rows:
                     seq += 1
-                    digest = event_hash(prev, seq, body)
+                    time, kind = to_plain(event.time), event.kind
+                    digest = event_hash(prev, seq, time, kind, body)
                     self._conn.execute(
-                        "INSERT INTO events (seq, time, kind, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?)",
-                        (seq, to_plain(event.time), event.kind, body.decode(), prev, digest),
+                        "INSERT INTO events (seq, time, kind, body, prev_hash, hash, mac) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (seq, time, kind, body.decode(), prev, digest, event_mac(self.key, digest)),
                     )
                     entries.append(Entry(seq, event, digest))
                     prev = digest
                 self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._rollback()
+                if _is_write_fault(exc):
+                    raise write_fault(self.path, exc) from None
+                raise
             except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
+                self._rollback()
                 raise
             self._head = (seq, prev)
+            try:
+                self._witness.record(seq, prev)
+            except OSError as exc:  # the events are in: only the witness is behind, which start-up accepts
+                raise write_fault(witness_path(self.path), exc) from None
         return entries
+
+    def _rollback(self) -> None:
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite already rolled back after a failed write
 
     def write_snapshot(self, seq: int, version: int, state: bytes) -> None:
         """Store the folded state as it stands after event `seq`."""
@@ -259,93 +392,150 @@ class Journal:
             raise JournalError(f"no event {seq} to snapshot after")
         digest = snapshot_digest(row[0], version, state)
         with self._lock:
-            self._conn.execute(
-                "INSERT OR IGNORE INTO snapshots (seq, event_hash, version, state, digest) VALUES (?, ?, ?, ?, ?)",
-                (seq, row[0], version, state.decode(), digest),
-            )
+            try:
+                self._conn.execute(
+                    "INSERT OR IGNORE INTO snapshots (seq, event_hash, version, state, digest, mac) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (seq, row[0], version, state.decode(), digest, snapshot_mac(self.key, digest)),
+                )
+            except sqlite3.Error as exc:
+                if _is_write_fault(exc):
+                    raise write_fault(self.path, exc) from None
+                raise
 
     # --- reading ---------------------------------------------------------------------------
 
+    def _read(self, sql: str, parameters: tuple = ()) -> Iterator[tuple]:
+        """The rows of a query; a damaged file raises JournalError naming it, never a traceback."""
+        try:
+            for row in self._conn.execute(sql, parameters):  # not `yield from`: it would close the cursor
+                yield row                                     # after the journal, when dropped unfinished
+        except sqlite3.ProgrammingError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
+
+    def _one(self, sql: str, parameters: tuple = ()) -> tuple | None:
+        try:
+            return self._conn.execute(sql, parameters).fetchone()
+        except sqlite3.ProgrammingError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
+
+    def _damaged(self, exc: sqlite3.DatabaseError) -> JournalError:
+        return JournalError(f"{self.path} cannot be read ({exc}). " + RECOVERY.format(path=self.path))
+
     def rows(self, after: int = 0) -> Iterator[Row]:
         """Stored events in sequence order, unchecked (for verification)."""
-        cursor = self._conn.execute(
-            "SELECT seq, time, kind, body, prev_hash, hash FROM events WHERE seq > ? ORDER BY seq", (after,)
-        )
-        for row in cursor:
+        for row in self._read("SELECT seq, time, kind, body, prev_hash, hash, mac FROM events WHERE seq > ? "
+                              "ORDER BY seq", (after,)):
             yield Row(*row)
 
-    def links(self, upto: int) -> Iterator[tuple[int, str, str, str, str]]:
-        """(seq, kind, body, prev_hash, hash) of the stored events up to `upto`, unchecked: plain
-        tuples, for checking a year-long chain without building an object per event."""
-        return iter(self._conn.execute(
-            "SELECT seq, kind, body, prev_hash, hash FROM events WHERE seq <= ? ORDER BY seq", (upto,)))
+    def links(self, upto: int, after: int = 0) -> Iterator[tuple[int, str, str, str, str, str, str]]:
+        """(seq, time, kind, body, prev_hash, hash, mac) of the stored events after `after` up to
+        `upto`, unchecked: plain tuples, for checking a year-long chain without an object per event."""
+        return self._read("SELECT seq, time, kind, body, prev_hash, hash, mac FROM events "
+                          "WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto))
 
     def entries(self, after: int = 0, after_hash: str | None = None) -> Iterator[Entry]:
-        """Decoded events after `after`, each checked against its hash and its predecessor's.
+        """Decoded events after `after`, each checked against the chain (and the key, when the
+        journal was opened with it).
 
         Raises JournalError at the first event that does not check: a damaged journal is never
         folded into a state the table would then act on.
         """
+        from croupier.journal.verify import chain  # the one chain check; it imports this module
+
         if after_hash is None:
             after_hash = self._hash_at(after)
-        prev = after_hash
-        expected = after + 1
-        for row in self.rows(after):
-            if row.seq != expected or row.prev_hash != prev or event_hash(prev, row.seq, row.body.encode()) != row.hash:
-                raise JournalError(
-                    f"{self.path}: event {expected} does not match the hash chain: the journal was changed "
-                    "outside this program or is damaged. " + RECOVERY.format(path=self.path)
-                )
+        for seq, _time, _kind, body, _prev, digest, _mac in chain(self.links(2**62, after), self.key, (after, after_hash),
+                                                                  path=self.path):
             try:
-                event = decode(row.body)
+                event = decode(body)
             except CodecError as exc:
-                raise JournalError(f"{self.path}: event {row.seq} cannot be read ({exc}). "
+                raise JournalError(f"{self.path}: event {seq} cannot be read ({exc}). "
                                    + RECOVERY.format(path=self.path)) from None
-            yield Entry(row.seq, event, row.hash)
-            prev = row.hash
-            expected += 1
+            yield Entry(seq, event, digest)
 
     def records(self, kinds: Iterable[str]) -> Iterator[tuple[int, dict]]:
         """(seq, plain record) of the events of the given kinds, in order, for reports over a long
         history; unchecked (`croupier verify` checks the chain)."""
         kinds = list(kinds)
         marks = ",".join("?" * len(kinds))
-        cursor = self._conn.execute(f"SELECT seq, body FROM events WHERE kind IN ({marks}) ORDER BY seq", kinds)
         loads = json.loads
-        for seq, body in cursor:
+        for seq, body in self._read(f"SELECT seq, body FROM events WHERE kind IN ({marks}) ORDER BY seq",
+                                    tuple(kinds)):
             yield seq, loads(body)
 
     def seq_of_hash(self, digest: str) -> int | None:
         """The event with this hash, if any (a full scan: for explaining a broken chain)."""
         if digest == GENESIS:
             return 0
-        row = self._conn.execute("SELECT seq FROM events WHERE hash = ?", (digest,)).fetchone()
+        row = self._one("SELECT seq FROM events WHERE hash = ?", (digest,))
         return row[0] if row else None
 
     def _hash_at(self, seq: int) -> str:
         if seq == 0:
             return GENESIS
-        row = self._conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        row = self._one("SELECT hash FROM events WHERE seq = ?", (seq,))
         if row is None:
             raise JournalError(f"{self.path}: event {seq} is missing. " + RECOVERY.format(path=self.path))
         return row[0]
 
+    def hash_at(self, seq: int) -> str | None:
+        """The stored hash of event `seq`, None if there is no such event."""
+        try:
+            return self._hash_at(seq)
+        except JournalError:
+            return None
+
     def snapshots(self) -> Iterator[Snapshot]:
-        for row in self._conn.execute("SELECT seq, event_hash, version, state, digest FROM snapshots ORDER BY seq"):
+        for row in self._read("SELECT seq, event_hash, version, state, digest, mac FROM snapshots ORDER BY seq"):
             yield Snapshot(*row)
 
     def latest_snapshot(self, version: int) -> Snapshot | None:
-        """The newest snapshot of this state version, checked against itself and the chain."""
-        row = self._conn.execute(
-            "SELECT seq, event_hash, version, state, digest FROM snapshots WHERE version = ? ORDER BY seq DESC LIMIT 1",
-            (version,),
-        ).fetchone()
+        """The newest snapshot of this state version, checked against itself, the chain and (when
+        the journal was opened with it) the key."""
+        row = self._one("SELECT seq, event_hash, version, state, digest, mac FROM snapshots "
+                        "WHERE version = ? ORDER BY seq DESC LIMIT 1", (version,))
         if row is None:
             return None
         snapshot = Snapshot(*row)
-        if not snapshot.intact() or self._hash_at(snapshot.seq) != snapshot.event_hash:
+        if not snapshot.intact(self.key) or self._hash_at(snapshot.seq) != snapshot.event_hash:
             raise JournalError(
-                f"{self.path}: the snapshot after event {snapshot.seq} does not match the journal. "
-                + RECOVERY.format(path=self.path)
+                f"{self.path}: the snapshot after event {snapshot.seq} does not match the journal"
+                + (" or was not written by this table" if self.key else "") + ". " + RECOVERY.format(path=self.path)
             )
         return snapshot
+
+
+def witness_problem(journal: Journal, witness: Witness) -> str | None:
+    """What the head witness says is wrong with the journal (events missing from its end, or a
+    different event where it recorded the head), or None when the journal reaches it."""
+    seq = journal.head[0]
+    if journal.key is not None and not witness.signed(journal.key):
+        return f"its head witness {witness_path(journal.path)} was not written by this table (its signature fails)"
+    if witness.seq > seq:
+        return (f"events {seq + 1} to {witness.seq} are missing: the journal ends at event {seq} but its head "
+                f"witness recorded event {witness.seq} (its -wal file was lost or deleted, or an older copy was "
+                "put back)")
+    if journal.hash_at(witness.seq) != witness.hash:
+        return f"event {witness.seq} differs from the one its head witness recorded: the journal was rewritten"
+    return None
+
+
+def _key(path: Path, key: bytes | Path | None, *, create: bool) -> bytes:
+    if isinstance(key, bytes):
+        return key
+    try:
+        return key_for(key or default_key_path(path), create=create)
+    except KeyFileError as exc:
+        raise JournalError(str(exc)) from None
+
+
+def _is_write_fault(exc: BaseException) -> bool:
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EDQUOT)
+    text = str(exc).lower()
+    return any(words in text for words in ("full", "readonly", "read-only", "disk i/o error", "unable to open"))

@@ -1,25 +1,37 @@
-"""Check a whole journal: the hash chain, every event readable, every snapshot equal to the fold.
+"""Check a journal: the hash chain, the table's key, the head witness, and the state the events fold to.
 
-The chain catches an edited row (its content no longer matches its hash), a deleted, inserted or
-reordered row (a row no longer follows the one before it), and events cut from the end when a
-snapshot refers to them. Events cut from the end after the last snapshot leave a shorter chain
-that is still whole: compare the head printed here with the one on the last shift report.
+The one chain check every reader uses is `chain(rows, key)`: it hands on each stored row only once
+it follows the one before it and matches its own hash (every column is hashed) and, given the
+table's key, the table's signature; it raises JournalDamaged naming the first row that does not.
+`ChainCheck` runs it over a whole journal with its snapshots and head witness: reports, exports,
+the review (and anything reading a journal) go through it, so a damaged journal stops them with
+the first bad event named.
 
-`verify` is the full check of `croupier verify` (a minute for a year on a desktop: every event is
-decoded and folded). `ChainCheck` is its first half, the hash chain and the snapshots' digests,
-in seconds: reports and exports run it, so a damaged journal stops them with the first bad event named.
+Without the key, anyone can check that the chain is whole, but whoever could write the file could
+also have recomputed it: only `--key` proves the table wrote it. The head witness catches events
+lost from the end (a deleted `-wal`).
+
+`verify` adds the fold: every event readable, canonical, fitting the state before it, and each
+snapshot equal to the state the events give. With the key, snapshots are the table's own signed
+checkpoints: the fold starts at the newest and folds only what follows (seconds for a year); without
+the key, or with `full=True`, it folds the whole history.
 """
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
-from croupier.journal.store import GENESIS, Journal, JournalError, Snapshot
+from croupier.journal.store import GENESIS, Journal, JournalError, Snapshot, witness_path
 from croupier.table import state as table_state
 from croupier.table.codec import CodecError
 from croupier.table.events import decode, encode
+
+# (seq, time, kind, body, prev_hash, hash, mac): one stored event, as Journal.links gives it.
+Link = tuple[int, str, str, str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,9 @@ class Verdict:
     head: tuple[int, str]  # (seq, hash) of the last good event
     problem: str | None = None  # names the first bad event
     bad_event: int | None = None
+    keyed: bool = False  # the table's signatures were checked too
+    witness: int | None = None  # the event the head witness recorded; None without a witness
+    folded_from: int = 0  # the fold started after this (signed) snapshot's event
 
     @property
     def intact(self) -> bool:
@@ -44,38 +59,65 @@ class JournalDamaged(JournalError):
         self.verdict = verdict
 
 
-class ChainCheck:
-    """The journal's events as far as its head when opened, each handed on only once it follows the
-    one before it in the hash chain and matches its own hash, and the snapshot after it (if any)
-    its digest. Raises JournalDamaged at the first that does not check."""
+def chain(rows: Iterable[Link], key: bytes | None = None, start: tuple[int, str] = (0, GENESIS), *,
+          path: Path | str = "journal", journal: Journal | None = None) -> Iterator[Link]:
+    """The rows that check, in order, from the event after `start` (seq, hash); raises JournalDamaged
+    at the first that does not follow the one before it, match its hash, or (given `key`) carry the
+    table's signature. `journal`, when given, lets a broken link be explained (inserted, reordered)."""
+    sha256, sign = hashlib.sha256, hmac.digest
+    seq, prev = start
 
-    def __init__(self, journal: Journal) -> None:
+    def fail(at: int, why: str) -> None:
+        raise JournalDamaged(path, Verdict(seq - start[0], 0, (seq, prev), f"event {at}: {why}", at, key is not None))
+
+    for row in rows:
+        at, time, kind, body, prev_hash, digest, signature = row
+        if at != seq + 1:
+            fail(seq + 1, f"is missing (event {seq} is followed by event {at}): events were deleted")
+        if prev_hash != prev:
+            fail(*(_broken_link(journal, at, prev_hash) if journal else
+                   (at, f"does not follow event {seq} in the hash chain")))
+        # store.event_hash and store.event_mac, inlined: this runs for every event of a year.
+        if sha256(f"{prev}\n{at}\n{time}\n{kind}\n{body}".encode()).hexdigest() != digest:
+            fail(at, "its content does not match its hash: the event was altered")
+        if key is not None and sign(key, b"event\n" + digest.encode(), "sha256").hex() != signature:
+            fail(at, "its hash is not signed with the table's key: the chain was rewritten without the key")
+        yield row
+        seq, prev = at, digest
+
+
+class ChainCheck:
+    """A whole journal through `chain`, as far as its head when opened, with its snapshots (each
+    checked against the event it follows, its digest and the key) and its head witness. Raises
+    JournalDamaged at the first that does not check."""
+
+    def __init__(self, journal: Journal, key: bytes | None = None) -> None:
         self.journal = journal
+        self.key = key
         self.last = journal.head[0]  # events the table appends meanwhile are for the next check
         self.head = (0, GENESIS)  # the last event that checked
         self.checked: dict[int, Snapshot] = {}  # event -> the snapshot after it, checked
+        self.witness: int | None = None
 
     def rows(self) -> Iterator[tuple[int, str, str]]:
         """(seq, kind, body) of the events that check, in order; the snapshots after them are in
         `self.checked`."""
         pending = {s.seq: s for s in self.journal.snapshots()}
-        sha256 = hashlib.sha256
-        seq, prev = self.head
-        for at, kind, body, prev_hash, digest in self.journal.links(self.last):
-            if at != seq + 1:
-                self.fail(seq + 1, f"is missing (event {seq} is followed by event {at}): events were deleted")
-            if prev_hash != prev:
-                self.fail(*_broken_link(self.journal, at, prev_hash))
-            # store.event_hash, inlined: this line runs for every event of a year-long journal.
-            if sha256(f"{prev}\n{at}\n{body}".encode()).hexdigest() != digest:
-                self.fail(at, "its content does not match its hash: the event was altered")
-            if at in pending:
-                snapshot = pending.pop(at)
-                if not snapshot.intact() or snapshot.event_hash != digest:
-                    self.fail(at, "the snapshot taken after it does not match its digest: the snapshot was altered")
-                self.checked[at] = snapshot
-            yield at, kind, body
-            seq, prev = self.head = at, digest
+        links = chain(self.journal.links(self.last), self.key, path=self.journal.path, journal=self.journal)
+        try:
+            for at, _time, kind, body, _prev, digest, _mac in links:
+                if at in pending:
+                    snapshot = pending.pop(at)
+                    if not snapshot.intact() or snapshot.event_hash != digest:
+                        self.fail(at, "the snapshot taken after it does not match its digest: the snapshot was altered")
+                    if not snapshot.intact(self.key):
+                        self.fail(at, "the snapshot taken after it is not signed with the table's key: it was forged")
+                    self.checked[at] = snapshot
+                yield at, kind, body
+                self.head = at, digest
+        except JournalDamaged as damaged:
+            raise JournalDamaged(self.journal.path, replace(damaged.verdict, snapshots=len(self.checked))) from None
+        seq = self.head[0]
         if seq < self.last:
             self.fail(seq + 1, f"is missing: the journal ends at event {seq} but its head was event {self.last}")
         # A snapshot past the last event checked is the table's own if the table has written its
@@ -85,6 +127,26 @@ class ChainCheck:
         if cut:
             self.fail(seq + 1, f"is missing: the journal ends at event {seq} but a snapshot was taken after event "
                                f"{min(cut)}: events were deleted from the end")
+        self._check_witness()
+
+    def _check_witness(self) -> None:
+        """The journal reaches the head its witness recorded (read after the events: the table
+        writes it after each commit, so it never runs ahead of a whole journal)."""
+        witness = self.journal.witness()
+        if witness is None:
+            return
+        self.witness = witness.seq
+        seq = self.head[0]
+        if self.key is not None and not witness.signed(self.key):
+            self.fail(witness.seq, f"its head witness {witness_path(self.journal.path)} is not signed with the "
+                                   "table's key: it was forged")
+        stored = self.journal.hash_at(witness.seq)
+        if stored is None:
+            self.fail(seq + 1, f"to event {witness.seq} are missing: the journal ends at event {seq} but its head "
+                               f"witness recorded event {witness.seq} (its -wal file was lost or deleted, or an older "
+                               "copy was put back)")
+        if stored != witness.hash:
+            self.fail(witness.seq, "differs from the event its head witness recorded: the journal was rewritten")
 
     def records(self, kinds: Iterable[str]) -> Iterator[tuple[int, dict]]:
         """(seq, plain record) of the events of the given kinds, in order, as `Journal.records`
@@ -99,45 +161,66 @@ class ChainCheck:
         """Check the whole chain; raises JournalDamaged naming the first bad event."""
         for _ in self.rows():
             pass
-        return Verdict(self.head[0], len(self.checked), self.head)
+        return self.verdict()
+
+    def verdict(self, problem: str | None = None, at: int | None = None, folded_from: int = 0) -> Verdict:
+        return Verdict(self.head[0], len(self.checked), self.head, problem, at, self.key is not None, self.witness,
+                       folded_from)
 
     def fail(self, at: int, why: str) -> None:
-        raise JournalDamaged(self.journal.path,
-                             Verdict(self.head[0], len(self.checked), self.head, f"event {at}: {why}", at))
+        raise JournalDamaged(self.journal.path, self.verdict(f"event {at}: {why}", at))
 
 
-def check_chain(journal: Journal) -> Verdict:
-    """The hash chain and the snapshots' digests only: what a report or an export needs to trust."""
+def check_chain(journal: Journal, key: bytes | None = None) -> Verdict:
+    """The hash chain, the snapshots' digests and the head witness: what a report or an export
+    needs to trust."""
     try:
-        return ChainCheck(journal).run()
+        return ChainCheck(journal, key).run()
     except JournalDamaged as damaged:
         return damaged.verdict
 
 
-def verify(journal: Journal) -> Verdict:
+def verify(journal: Journal, key: bytes | None = None, *, full: bool = False) -> Verdict:
     """The full check: the chain, and every event readable, canonical and fitting the state before
-    it, and every snapshot equal to the state the events fold to."""
-    chain = ChainCheck(journal)
+    it, and every snapshot equal to the state the events fold to. With the key (and not `full`),
+    the fold starts at the newest signed snapshot of the current state version."""
+    check = ChainCheck(journal, key)
+    start = None if full or key is None else _checkpoint(journal, key)
     state = table_state.INITIAL
     try:
-        for seq, kind, body in chain.rows():
+        for seq, kind, body in check.rows():
+            if start is not None and seq <= start.seq:
+                if seq == start.seq:
+                    state = table_state.decode_state(start.state)  # signed: the table folded it
+                continue
             try:
                 event = decode(body)
             except CodecError as exc:
-                chain.fail(seq, f"cannot be read ({exc})")
+                check.fail(seq, f"cannot be read ({exc})")
             if encode(event).decode() != body or kind != event.kind:
-                chain.fail(seq, "is not in canonical form: the row was written outside this program")
+                check.fail(seq, "is not in canonical form: the row was written outside this program")
             try:
                 state = table_state.apply(state, event)
             except (KeyError, ValueError, TypeError) as exc:
-                chain.fail(seq, f"does not fit the events before it ({exc!r})")
-            snapshot = chain.checked.get(seq)
+                check.fail(seq, f"does not fit the events before it ({exc!r})")
+            snapshot = check.checked.get(seq)
             if (snapshot is not None and snapshot.version == table_state.VERSION
                     and snapshot.state != table_state.encode_state(state).decode()):
-                chain.fail(seq, "the snapshot taken after it differs from the state the events give")
+                check.fail(seq, "the snapshot taken after it differs from the state the events give")
     except JournalDamaged as damaged:
         return damaged.verdict
-    return Verdict(chain.head[0], len(chain.checked), chain.head)
+    except CodecError as exc:
+        return check.verdict(f"event {start.seq}: the snapshot taken after it cannot be read ({exc})", start.seq)
+    return check.verdict(folded_from=start.seq if start else 0)
+
+
+def _checkpoint(journal: Journal, key: bytes) -> Snapshot | None:
+    """The newest snapshot of the current state version the table signed (the chain check then
+    confirms it follows its event), if any."""
+    for snapshot in sorted(journal.snapshots(), key=lambda s: s.seq, reverse=True):
+        if snapshot.version == table_state.VERSION and snapshot.intact(key):
+            return snapshot
+    return None
 
 
 def _broken_link(journal: Journal, seq: int, prev_hash: str) -> tuple[int, str]:

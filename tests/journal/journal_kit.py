@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from decimal import Decimal
+import hashlib
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -55,3 +57,16 @@ def stored_head(path: Path) -> tuple[int, str]:
         return conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
     finally:
         conn.close()
+
+
+def copy_journal(source: Path, to: Path) -> Path:
+    """The journal at `source` with its head witness and the table's key, as a backup holds them."""
+    shutil.copy(source, to)
+    shutil.copy(source.with_name(source.name + ".head"), to.with_name(to.name + ".head"))
+    shutil.copy(source.with_name("table.key"), to.with_name("table.key"))
+    return to
+
+
+def rehash(prev: str, seq: int, time: str, kind: str, body: str) -> str:
+    """An event's plain SHA-256 link, recomputed by hand as a tamperer without the key would."""
+    return hashlib.sha256(f"{prev}\n{seq}\n{time}\n{kind}\n{body}".encode()).hexdigest()

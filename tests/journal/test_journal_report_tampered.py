@@ -3,7 +3,6 @@ never reported or exported: `croupier report` (text and --json) and every export
 review` refuse, naming the first bad event, exit 1, and print or write nothing."""
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -12,7 +11,7 @@ from croupier.journal.store import Journal
 from croupier.journal.report import REPORT_KINDS, build_report
 from croupier.journal.verify import ChainCheck, check_chain, verify
 
-from journal_kit import raw, write_shift
+from journal_kit import copy_journal, raw, write_shift
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +24,7 @@ def pristine(tmp_path_factory):
 
 @pytest.fixture
 def journal(pristine, tmp_path):
-    path = tmp_path / "journal.db"
-    shutil.copy(pristine, path)
-    return path
+    return copy_journal(pristine, tmp_path / "journal.db")
 
 
 def edit_result(path, number: int, to: int) -> int:

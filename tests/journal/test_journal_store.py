@@ -25,8 +25,8 @@ def test_appended_events_read_back_in_order_with_a_chain_computed_by_hand(tmp_pa
     assert [r.seq for r in rows] == [1, 2, 3]
     prev = GENESIS
     for row in rows:
-        # SHA-256 over the previous hash, the sequence number and the canonical body (issue 3).
-        expected = hashlib.sha256(f"{prev}\n{row.seq}\n{row.body}".encode()).hexdigest()
+        # SHA-256 over the previous hash and every column: sequence number, time, kind, canonical body.
+        expected = hashlib.sha256(f"{prev}\n{row.seq}\n{row.time}\n{row.kind}\n{row.body}".encode()).hexdigest()
         assert (row.prev_hash, row.hash) == (prev, expected)
         prev = row.hash
     assert decode(rows[2].body) == TableClosed(time=T0, by="Ana")
