@@ -122,6 +122,7 @@ class Config:
     journal_path: Path
     logging: LoggingConfig
     source: Path | None  # the file read, None for the defaults alone
+    journal_key: Path | None = None  # the table's key (croupier.journal.key); None: table.key beside the journal
 
     def gpio_pins(self) -> dict[str, int]:
         """Every GPIO pin the configuration uses, by the key that names it."""
@@ -351,6 +352,7 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
         journal_path=_journal(top.section("journal"), state_dir),
         logging=_logging(top.section("logging"), state_dir),
         source=path,
+        journal_key=_journal_key(top.section("journal"), state_dir),
     )
     _check_pins(config, source)
     return config
@@ -473,8 +475,12 @@ def _display(r: _Reader) -> DisplayBoardConfig | None:
 
 
 def _journal(r: _Reader, state_dir: Path) -> Path:
-    r.only("path")
+    r.only("path", "key")
     return r.path("path", state_dir)
+
+
+def _journal_key(r: _Reader, state_dir: Path) -> Path:
+    return r.path("key", state_dir)
 
 
 def _logging(r: _Reader, state_dir: Path) -> LoggingConfig:

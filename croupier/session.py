@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from croupier.journal.key import pepper
 from croupier.journal.store import Journal, JournalError
 from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles
 from croupier.table.clock import Clock
@@ -24,6 +25,7 @@ from croupier.table.codec import CodecError
 from croupier.table.commands import Command, execute, tick
 from croupier.table.events import Event, Role
 from croupier.table.notices import Notice, notices
+from croupier.table.refusal import Refused
 from croupier.table.state import INITIAL, VERSION, TableState, apply, decode_state, encode_state
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,7 @@ log = logging.getLogger(__name__)
 Listener = Callable[[Event, TableState], None]
 
 SNAPSHOT_EVERY = 500  # events between snapshots: start-up folds at most this many
+PIN_ARGUMENTS = ("pin", "by_pin")  # the commands' PIN arguments, peppered with the table's key
 
 
 def _command(command: Command):
@@ -52,12 +55,16 @@ class TableSession:
         self._snapshot_seq = snapshot_seq
         self._listeners: list[Listener] = []
         self._lock = threading.RLock()
+        self._pepper = pepper(journal.key) if journal.key else b""
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock, *, read_only: bool = False) -> "TableSession":
+    def open(cls, path: str | Path, clock: Clock, *, read_only: bool = False, key: Path | bytes | None = None,
+             purpose: str | None = None) -> "TableSession":
         """Open (or create) the journal and rebuild the state from its last snapshot and the events
-        after it. Raises JournalError, naming the problem, for a journal that cannot be trusted."""
-        journal = Journal.open(path, read_only=read_only)
+        after it. `key` and `purpose` as for `Journal.open` (the table's key file, by default
+        table.key beside the journal). Raises JournalError, naming the problem, for a journal that
+        cannot be trusted."""
+        journal = Journal.open(path, read_only=read_only, key=key, purpose=purpose)
         try:
             snapshot = journal.latest_snapshot(VERSION)
             state, after = INITIAL, 0
@@ -91,7 +98,32 @@ class TableSession:
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def run(self, command: Command, **arguments) -> list[Event]:
-        """Run one command now; its events (with any alarm that fell due) are committed together."""
+        """Run one command now; its events (with any alarm that fell due) are committed together.
+        A wrong PIN is recorded (and the one that locks the PIN raises an alarm) before the refusal
+        reaches the caller."""
+        for name in PIN_ARGUMENTS:
+            if isinstance(arguments.get(name), str):
+                arguments[name] = roles.Pin(arguments[name], self._pepper)
+        try:
+            return self._commit(command, arguments)
+        except Refused as refusal:
+            self._record_wrong_pin(refusal)
+            raise
+
+    def authorise(self, name: str, pin: str, *allowed: Role, to: str) -> None:
+        """Check a PIN before a protected action is asked for (a screen's menu); a wrong one is
+        recorded like a wrong PIN given with a command. Raises Refused."""
+        try:
+            roles.authorise(self._state, name, roles.Pin(pin, self._pepper), *allowed, to=to)
+        except Refused as refusal:
+            self._record_wrong_pin(refusal)
+            raise
+
+    def _record_wrong_pin(self, refusal: Refused) -> None:
+        if refusal.code == "wrong-pin":
+            self._commit(roles.wrong_pin, {"name": refusal.facts["name"]})
+
+    def _commit(self, command: Command, arguments: dict) -> list[Event]:
         with self._lock:
             events = execute(command, self._state, self.clock.now(), **arguments)
             if not events:

@@ -161,6 +161,7 @@ device = "/dev/croupier-wheel"
 
 [journal]
 path = "$STATE/journal.db"
+key = "$STATE/table.key"          # the table's key, made 0600 with the first journal: back it up apart
 
 [logging]
 file = "$STATE/croupier.log"

@@ -37,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
     parser.add_argument("--db", type=Path, metavar="PATH", help="keep the journal in this file, to look at it "
                         "afterwards (croupier billboard --db PATH, croupier review --db PATH); default: a "
-                        "temporary file, deleted at the end")
+                        "temporary file, deleted at the end. Only a new file or a journal an earlier demo made: "
+                        "a demo never writes to a table's journal, and a table never opens a demo's")
     return parser
 
 
@@ -56,7 +57,7 @@ def main(argv: list[str]) -> int:
 def run(args: argparse.Namespace, config: Config) -> int:
     from croupier.board.gpio import GpioBoard
     from croupier.i18n import install
-    from croupier.journal.store import JournalError
+    from croupier.journal.store import DEMO, JournalError
     from croupier.session import TableSession
     from croupier.table.clock import SystemClock
     from croupier.table.refusal import Refused
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     install(config.table.language)
     path = args.db or config.journal_path
     try:
-        session = TableSession.open(path, SystemClock())
+        session = TableSession.open(path, SystemClock(), purpose=DEMO)  # its key beside it, never the table's
     except JournalError as exc:
         print(f"croupier demo: {exc}", file=sys.stderr)
         return 1

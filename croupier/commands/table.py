@@ -10,6 +10,8 @@ if TYPE_CHECKING:
     from croupier.config import Config
 
 SUMMARY = "the croupier's table screen: wheel sensor, keypad, display board, journal"
+EXIT_JOURNAL_UNUSABLE = 2  # damaged, of another format or table, its key or witness missing
+EXIT_JOURNAL_FAULT = 3  # the disk is full, read-only or failing (systemd: RestartPreventExitStatus)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,7 +39,7 @@ def main(argv: list[str]) -> int:
 
 def run(config: Config) -> int:
     from croupier.i18n import install
-    from croupier.journal.store import JournalError
+    from croupier.journal.store import JournalError, JournalFault
     from croupier.sdnotify import Notifier
     from croupier.session import TableSession
     from croupier.table.clock import SystemClock
@@ -46,10 +48,12 @@ def run(config: Config) -> int:
 
     install(config.table.language)
     try:
-        session = TableSession.open(config.journal_path, SystemClock())
+        session = TableSession.open(config.journal_path, SystemClock(), key=config.journal_key)
     except JournalError as exc:
         print(f"croupier table: {exc}", file=sys.stderr)
-        return 1
+        # The unit does not restart on these: a full or read-only disk, a damaged journal or key
+        # need someone to fix them, and a restart loop would only fill the log.
+        return EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE
     with session:
         devices = Devices()
         if config.wheel is not None:

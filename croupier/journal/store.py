@@ -109,9 +109,11 @@ def snapshot_mac(key: bytes, digest: str) -> str:
 def write_fault(path: Path, exc: BaseException) -> JournalFault:
     """Plain words for a failed write: what happened, that nothing recorded is lost, what to do."""
     text = str(exc).lower()
-    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or "full" in text:
+    folder = _folder_state(path.parent)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or "full" in text or folder == "full":
         what = "the disk is full"
-    elif isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text:
+    elif (isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text
+          or folder == "read-only"):
         what = "the journal's folder or disk is read-only"
     else:
         what = f"the disk failed ({exc})"
@@ -532,6 +534,17 @@ def _key(path: Path, key: bytes | Path | None, *, create: bool) -> bytes:
         return key_for(key or default_key_path(path), create=create)
     except KeyFileError as exc:
         raise JournalError(str(exc)) from None
+
+
+def _folder_state(folder: Path) -> str | None:
+    """"read-only" or "full" when the folder's filesystem says so (SQLite's own words are vaguer)."""
+    try:
+        fs = os.statvfs(folder)
+    except OSError:
+        return None
+    if fs.f_flag & os.ST_RDONLY or not os.access(folder, os.W_OK):
+        return "read-only"
+    return "full" if fs.f_bavail == 0 else None
 
 
 def _is_write_fault(exc: BaseException) -> bool:

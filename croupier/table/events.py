@@ -37,6 +37,7 @@ class AlarmKind(str, Enum):
     RELIEF_OVERDUE = "relief-overdue"  # PT-A 33, PT-B 35, RU 4.4
     WHEEL_FAULT = "wheel-fault"  # the sensor link failed, or a launch ended without a result
     RESULT_MISMATCH = "result-mismatch"  # the sensor read another number than the one typed
+    PIN_LOCKED = "pin-locked"  # a PIN refused too many times in a row: locked until a pit boss clears it
 
 
 class CashOutReason(str, Enum):
@@ -163,6 +164,14 @@ class StaffRegistered(Event):
     salt: str
     pin_hash: str
     by: str | None  # None only for the first pit boss of a new journal
+
+
+@_event("pin-refused")
+class PinRefused(Event):
+    """A wrong PIN typed for a member of staff; `failures` in a row, this one included."""
+
+    name: str
+    failures: int
 
 
 @_event("staff-relieved")

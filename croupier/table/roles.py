@@ -1,8 +1,12 @@
 """Staff, their roles and their PINs.
 
-A PIN is kept only as a salted scrypt hash (`hashlib.scrypt`), slow on purpose so a copied journal
-does not give PINs away cheaply. Only a pit boss corrects a result, changes the limits or the
-profile, registers staff and clears an alarm (issue 3, "Roles").
+A PIN is kept only as a salted scrypt hash (`hashlib.scrypt`), slow on purpose, of the PIN keyed
+with the table's pepper (derived from the table's key, which is not in the journal): a copied journal
+alone does not let anyone try PINs offline. The session hands the commands each PIN as a `Pin`
+carrying the pepper. Wrong PINs are recorded; PIN_LOCK_AFTER of them in a row lock that PIN and
+raise an alarm, until a pit boss clears it. Only a pit boss corrects a result, changes the limits or
+the profile, registers staff and clears an alarm (issue 3, "Roles"). Staff are registered only in a
+new journal (its first pit boss) or by a pit boss with their PIN.
 """
 from __future__ import annotations
 
@@ -10,9 +14,9 @@ import hashlib
 import hmac
 from datetime import datetime
 
-from croupier.table.events import Event, Role, StaffRegistered
+from croupier.table.events import AlarmFacts, AlarmKind, AlarmRaised, Event, PinRefused, Role, StaffRegistered
 from croupier.table.refusal import Refused
-from croupier.table.state import StaffMember, TableState
+from croupier.table.state import PIN_LOCK_AFTER, StaffMember, TableState
 
 # scrypt cost: 16 MiB and about a tenth of a second per check on a desktop, under a second on a Pi 3.
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
@@ -20,8 +24,24 @@ PIN_DIGITS = range(4, 9)
 SALT_BYTES = 16
 
 
+class Pin(str):
+    """A PIN as typed, with the table's pepper to hash it with (never shown: its text is the PIN's)."""
+
+    pepper: bytes = b""
+
+    def __new__(cls, digits: str, pepper: bytes) -> "Pin":
+        pin = super().__new__(cls, digits)
+        pin.pepper = pepper
+        return pin
+
+    def __repr__(self) -> str:
+        return "Pin(****)"
+
+
 def hash_pin(pin: str, salt: bytes) -> str:
-    return hashlib.scrypt(pin.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32).hex()
+    pepper = getattr(pin, "pepper", b"")
+    secret = hmac.new(pepper, pin.encode(), hashlib.sha256).digest() if pepper else pin.encode()
+    return hashlib.scrypt(secret, salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32).hex()
 
 
 def pin_matches(member: StaffMember, pin: str) -> bool:
@@ -40,8 +60,11 @@ def authorise(state: TableState, name: str | None, pin: str | None, *roles: Role
     member = state.staff.get(name)
     if member is None:
         raise Refused(f"{name!r} is not registered staff at this table")
+    if state.wrong_pins.get(name, 0) >= PIN_LOCK_AFTER:
+        raise Refused(f"the PIN of {name} is locked after {PIN_LOCK_AFTER} wrong PINs: a pit boss clears the alarm "
+                      "to unlock it", code="pin-locked", name=name)
     if not pin_matches(member, pin):
-        raise Refused(f"wrong PIN for {name}; nothing was recorded", code="wrong-pin", name=name)
+        raise Refused(f"wrong PIN for {name}; only the attempt is recorded", code="wrong-pin", name=name)
     if roles and member.role not in roles:
         raise Refused(f"{name} is {member.role.value}: only a {_roles(roles)} may {to}")
     return member
@@ -56,6 +79,27 @@ def known(state: TableState, name: str) -> str:
 
 def _roles(roles: tuple[Role, ...]) -> str:
     return " or ".join(r.value for r in roles) or "member of staff"
+
+
+def wrong_pin(state: TableState, now: datetime, *, name: str) -> list[Event]:
+    """Record a wrong PIN typed for `name`; the one that locks the PIN raises the alarm with it."""
+    failures = state.wrong_pins.get(name, 0) + 1
+    events: list[Event] = [PinRefused(time=now, name=name, failures=failures)]
+    if failures == PIN_LOCK_AFTER:
+        events.append(AlarmRaised(
+            time=now, alarm=state.next_alarm, alarm_kind=AlarmKind.PIN_LOCKED, subject=f"PIN of {name}",
+            detail=f"{failures} wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm",
+            facts=AlarmFacts(rule="PIN lockout", name=name)))
+    return events
+
+
+def first_pit_boss_allowed(state: TableState) -> None:
+    """A journal gets its first pit boss with no one's authority only while it is new (nothing
+    recorded yet): a journal started without staff (`croupier run --headless`) never gets one from
+    whoever is at the keyboard."""
+    if state.last_event_time is not None and not any(m.role is Role.PIT_BOSS for m in state.staff.values()):
+        raise Refused("staff are registered only when a journal is created, or by its pit boss: this journal has "
+                      "none; start the table on a new journal", code="no-pit-boss")
 
 
 def register_staff(state: TableState, now: datetime, *, name: str, role: Role, pin: str, salt: bytes,
@@ -73,5 +117,6 @@ def register_staff(state: TableState, now: datetime, *, name: str, role: Role, p
     elif role is not Role.PIT_BOSS:
         raise Refused("register a pit boss first: only a pit boss registers other staff")
     else:
+        first_pit_boss_allowed(state)
         by = None
     return [StaffRegistered(time=now, name=name, role=role, salt=salt.hex(), pin_hash=hash_pin(pin, salt), by=by)]

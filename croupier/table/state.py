@@ -22,7 +22,8 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
-VERSION = 3  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN until a pit boss clears the alarm
+VERSION = 4  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -175,6 +176,7 @@ class TableState:
     prison: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # FR en prison
     played: tuple[str, ...] = ()  # colours known to have bet on the spin being paid (PT-A 12)
     alarms: dict[int, Alarm] = field(default_factory=dict)  # raised and not yet cleared
+    wrong_pins: dict[str, int] = field(default_factory=dict)  # wrong PINs in a row, by name
     next_alarm: int = 1
     last_event_time: datetime | None = None
 
@@ -236,7 +238,7 @@ def _table_closed(s: TableState, e: ev.TableClosed) -> TableState:
 
 def _staff_registered(s: TableState, e: ev.StaffRegistered) -> TableState:
     member = StaffMember(name=e.name, role=e.role, salt=e.salt, pin_hash=e.pin_hash)
-    return _replace(s, staff=_with(s.staff, e.name, member))
+    return _replace(s, staff=_with(s.staff, e.name, member), wrong_pins=_with(s.wrong_pins, e.name, drop=True))
 
 
 def _staff_relieved(s: TableState, e: ev.StaffRelieved) -> TableState:
@@ -257,6 +259,9 @@ def _alarm_acknowledged(s: TableState, e: ev.AlarmAcknowledged) -> TableState:
 
 
 def _alarm_cleared(s: TableState, e: ev.AlarmCleared) -> TableState:
+    alarm = s.alarms.get(e.alarm)
+    if alarm is not None and alarm.kind is ev.AlarmKind.PIN_LOCKED and alarm.facts is not None:
+        s = _replace(s, wrong_pins=_with(s.wrong_pins, alarm.facts.name, drop=True))  # a pit boss unlocks it
     return _replace(s, alarms=_with(s.alarms, e.alarm, drop=True))
 
 
@@ -414,6 +419,7 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
     ev.ProfileChanged: lambda s, e: _replace(s, profile=e.profile),
     ev.StaffRegistered: _staff_registered,
     ev.StaffRelieved: _staff_relieved,
+    ev.PinRefused: lambda s, e: _replace(s, wrong_pins=_with(s.wrong_pins, e.name, e.failures)),
     ev.AlarmRaised: _alarm_raised,
     ev.AlarmAcknowledged: _alarm_acknowledged,
     ev.AlarmCleared: _alarm_cleared,
@@ -443,7 +449,11 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
 
 def apply(state: TableState, event: Event) -> TableState:
     """The state after `event`. Events were checked by the commands that made them."""
-    return _replace(HANDLERS[type(event)](state, event), last_event_time=event.time)
+    state = HANDLERS[type(event)](state, event)
+    by = getattr(event, "by", None)
+    if state.wrong_pins and by in state.wrong_pins and state.wrong_pins[by] < PIN_LOCK_AFTER:
+        state = _replace(state, wrong_pins=_with(state.wrong_pins, by, drop=True))  # the right PIN: the run ends
+    return _replace(state, last_event_time=event.time)
 
 
 def fold(events, state: TableState = INITIAL) -> TableState:

@@ -18,7 +18,7 @@ from textual.app import App
 from croupier.board.model import board_for
 from croupier.config import Config
 from croupier.i18n import _, ngettext
-from croupier.journal.store import JournalError
+from croupier.journal.store import JournalError, JournalFault
 from croupier.sdnotify import Notifier
 from croupier.sensor_table import SensorTable
 from croupier.session import TableSession
@@ -65,6 +65,7 @@ class TableApp(App):
         self.sensor = SensorTable(session, on_void_result=self._void_result)  # wheel events as table commands
         self._unsubscribe = None
         self._shown_time: tuple | None = None
+        self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
 
     # --- life ----------------------------------------------------------------------------------
 
@@ -117,6 +118,8 @@ class TableApp(App):
             lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm))}")
         if lines:
             lines[0] += "  " + _("(# acknowledges)")
+        if self.journal_fault is not None:  # it cannot be recorded as an alarm: the journal takes nothing
+            lines.insert(0, "[b]⚠ " + escape(_("JOURNAL STOPPED: {problem}").format(problem=self.journal_fault)) + "[/]")
         urgent = bool(lines)
         seen = [a for a in state.alarms.values() if a.acknowledged_by is not None]
         if seen:
@@ -161,6 +164,9 @@ class TableApp(App):
 
     def journal_failed(self, exc: JournalError) -> None:
         log.error("journal: %s", exc)
+        if isinstance(exc, JournalFault):
+            self.journal_fault = str(exc)
+            self.table_screen.show()
         self.say(_("NOT RECORDED: the journal cannot be written ({problem})").format(problem=exc), error=True)
 
     def record_result(self, number: int) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from croupier.i18n import N_, _
+from croupier.table.roles import first_pit_boss_allowed
 from croupier.table.events import Ball, Role
 from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.state import Phase
@@ -147,6 +148,8 @@ async def setup(app) -> None:
             return
         boss = bosses[0] if len(bosses) == 1 else await choose(app, _("Pit boss"), [(b, b) for b in bosses])
         if boss is None:
+            return
+        if not app.check(first_pit_boss_allowed):
             return
         boss_pin = await new_pin(app, boss)
         if boss_pin is None or not app.record("register_staff", name=boss, role=Role.PIT_BOSS, pin=boss_pin):

@@ -29,6 +29,7 @@ ALARMS = {
     AlarmKind.RELIEF_OVERDUE: N_("Croupier relief overdue"),
     AlarmKind.WHEEL_FAULT: N_("Wheel sensor fault"),
     AlarmKind.RESULT_MISMATCH: N_("Typed result and sensor differ"),
+    AlarmKind.PIN_LOCKED: N_("PIN locked after wrong PINs"),
 }
 VOID_REASONS = {
     VoidReason.CHIP_FELL: N_("A chip fell in the wheel"),
@@ -98,6 +99,9 @@ def alarm_detail(alarm: Alarm) -> str:
     if facts is not None and alarm.kind is AlarmKind.RESULT_MISMATCH:
         return _("Spin {spin} was typed as {typed}; the wheel sensor read {read}: the pit boss corrects the result "
                  "if the sensor is right").format(spin=facts.spin, typed=facts.typed, read=facts.read)
+    if facts is not None and alarm.kind is AlarmKind.PIN_LOCKED:
+        return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
+            name=facts.name)
     if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)
@@ -121,7 +125,12 @@ def refusal(refused: Refused) -> str:
         return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
             value=money(facts["value"]), allowed=" · ".join(money(v) for v in facts["allowed"]), rule=facts["rule"])
     if refused.code == "wrong-pin":
-        return _("wrong PIN for {name}: nothing was recorded").format(name=facts["name"])
+        return _("wrong PIN for {name}: only the attempt is recorded").format(name=facts["name"])
+    if refused.code == "pin-locked":
+        return _("the PIN of {name} is locked after too many wrong PINs: a pit boss clears the alarm").format(
+            name=facts["name"])
+    if refused.code == "no-pit-boss":
+        return _("this journal has no pit boss: staff are registered only in a new journal")
     return str(refused)
 
 

@@ -32,9 +32,23 @@ def test_table_refuses_a_damaged_journal_and_leaves_it_as_it_was(tmp_path, capsy
     damaged = tmp_path / "journal.db"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
     config = write_config(tmp_path, f'[journal]\npath = "{damaged}"\n[display]\nenabled = false\n')
-    assert table.main(["--config", config]) == 1
-    assert "journal.db" in capsys.readouterr().err
+    assert table.main(["--config", config]) == 2  # not restarted by systemd: someone must look at it
+    assert "journal.db cannot be read" in capsys.readouterr().err
     assert damaged.read_bytes() == b"SQLite format 3\x00" + b"\x00" * 200
+
+
+def test_table_on_a_read_only_journal_folder_exits_3_for_systemd_not_to_restart_it(tmp_path, capsys, monkeypatch):
+    from croupier.journal import store
+
+    def read_only(path, *args, **kwargs):
+        raise store.write_fault(Path(path), OSError(30, "Read-only file system"))
+
+    monkeypatch.setattr(store.Journal, "open", read_only)
+    config = write_config(tmp_path, f'[journal]\npath = "{tmp_path / "journal.db"}"\n[display]\nenabled = false\n')
+    assert table.main(["--config", config]) == 3
+    assert "read-only" in capsys.readouterr().err
+    unit = (Path(__file__).parents[2] / "systemd" / "croupier-table.service").read_text()
+    assert "RestartPreventExitStatus=2 3" in unit
 
 
 def test_table_says_how_to_run_without_gpio(tmp_path, capsys, monkeypatch):
@@ -75,7 +89,7 @@ def test_table_and_demo_run_in_process_leave_no_log_handler_and_no_file_behind(t
     notes = tmp_path / "notes.db"
     notes.write_text("shopping list")
     for _ in range(2):
-        assert table.main(["--config", str(config)]) == 1
+        assert table.main(["--config", str(config)]) == 2
         assert demo.main(["--db", str(notes)]) == 1
     capsys.readouterr()
     assert (logging.getLogger().handlers, logging.getLogger("croupier").handlers) == handlers

@@ -12,8 +12,8 @@ async def test_relief_needs_the_incoming_croupiers_pin(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "d", "5", "1", "1")  # relief, of the croupier, by Rui (the only other)
         await press(pilot, "1", "1", "1", "1", "enter")  # Ana's PIN, not Rui's
-        assert "Refused: wrong PIN for Rui: nothing was recorded" in screen_text(table_app)
-        assert session.seq == before
+        assert "Refused: wrong PIN for Rui: only the attempt is recorded" in screen_text(table_app)
+        assert session.state.staff_on(Role.CROUPIER) == "Ana" and session.state.wrong_pins == {"Rui": 1}
         await press(pilot, "d", "5", "1", "1", "2", "2", "2", "2", "enter")
         assert "Croupier: Rui" in screen_text(table_app)
     assert session.state.staff_on(Role.CROUPIER) == "Rui"
@@ -54,11 +54,11 @@ async def test_a_protected_action_without_the_pit_boss_pin_is_refused(table_app,
         await press(pilot, "enter")  # no PIN typed: # does nothing
         assert "PIN of Marta" in screen_text(table_app)
         await press(pilot, "1", "2", "3", "4", "enter")
-        assert "Refused: wrong PIN for Marta: nothing was recorded" in screen_text(table_app)
+        assert "Refused: wrong PIN for Marta: only the attempt is recorded" in screen_text(table_app)
         assert "Clear an alarm" not in screen_text(table_app)  # the pit boss menu stays shut
         await press(pilot, "d", "7", "1", "9", "0", "0", "0", "enter")  # the right PIN now
         assert "wrong PIN" not in screen_text(table_app)  # the earlier refusal no longer stands
-    assert session.seq == before
+    assert session.seq == before + 1  # the wrong PIN, recorded; nothing else
 
 
 async def test_pit_boss_changes_the_minimum_and_corrects_a_result(table_app, session):

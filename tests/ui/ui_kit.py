@@ -36,9 +36,11 @@ def register_staff(session: TableSession) -> None:
 
 
 def staffed_journal(template: Path, folder: Path) -> Path:
-    """A copy of the template journal (staff registered once: scrypt is slow on purpose)."""
+    """A copy of the template journal (staff registered once: scrypt is slow on purpose), with its
+    head witness and the table's key."""
     path = folder / "journal.db"
-    shutil.copy(template, path)
+    for name in ("journal.db", "journal.db.head", "table.key"):
+        shutil.copy(template.with_name(name), folder / name)
     return path
 
 

@@ -1,0 +1,183 @@
+"""Faults on the journal's side: a corrupted file (bytes flipped anywhere, a truncated file, a
+damaged witness), a disk that fills up, a folder that turns read-only. Each gets a plain message,
+no traceback, and nothing recorded before is lost or changed; a damaged file is never written to."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from croupier.cli import main as cli
+from croupier.journal.store import Journal, JournalError, JournalFault
+from croupier.journal.witness import witness_path
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+
+from journal_kit import copy_journal, stored_head, write_shift
+
+PAGE = 4096
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory):
+    """A checkpointed journal of 3 shifts' worth of spins, spread over a few dozen pages."""
+    path = tmp_path_factory.mktemp("pristine") / "journal.db"
+    write_shift(path, numbers=tuple(n % 37 for n in range(60))).close()
+    return path
+
+
+def files(path: Path) -> dict[str, bytes]:
+    """The journal, its witness and the key (a reader's empty -wal and -shm files are SQLite's own)."""
+    return {p.name: p.read_bytes() for p in (path, witness_path(path), path.with_name("table.key"))}
+
+
+def flip(path: Path, offset: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[offset] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def offsets(path: Path) -> list[int]:
+    """A byte in the header, then in the middle of every page, then near the end of each."""
+    size = path.stat().st_size
+    return [18, 28, 60, 100] + [p + PAGE // 2 for p in range(0, size, PAGE)] + [p + PAGE - 9 for p in range(0, size, PAGE)]
+
+
+def test_a_flipped_byte_anywhere_gives_a_message_and_no_traceback_and_is_never_written_to(pristine, tmp_path, capsys):
+    outcomes = {"caught by verify": 0, "harmless": 0}
+    for offset in offsets(pristine):
+        folder = tmp_path / str(offset)
+        folder.mkdir()
+        journal = copy_journal(pristine, folder / "journal.db")
+        flip(journal, offset)
+        before = files(journal)
+        verify = cli(["verify", "--db", str(journal), "--key", str(folder / "table.key")])
+        report = cli(["report", "--db", str(journal)])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err
+        assert verify in (0, 1, 2) and report in (0, 1, 2)
+        try:
+            TableSession.open(journal, FakeClock()).close()
+            opened = True
+        except JournalError as exc:
+            opened = False
+            assert str(exc)
+        if verify == 0:
+            outcomes["harmless"] += 1  # free space in a page, or an unused header field
+            continue
+        outcomes["caught by verify"] += 1
+        assert str(journal) in err  # the message names the file (and the first bad event where there is one)
+        if not opened:
+            assert files(journal) == before, f"byte {offset}: a refused journal was written to"
+    assert outcomes["caught by verify"] >= len(offsets(pristine)) // 3, outcomes
+
+
+@pytest.mark.parametrize("cut", [PAGE, 5 * PAGE, -PAGE])
+def test_a_truncated_journal_exits_2_naming_the_damage_and_is_not_written_to(pristine, tmp_path, capsys, cut):
+    journal = copy_journal(pristine, tmp_path / "journal.db")
+    data = journal.read_bytes()
+    journal.write_bytes(data[:cut])
+    before = files(journal)
+    assert cli(["verify", "--db", str(journal)]) in (1, 2)
+    assert cli(["report", "--db", str(journal)]) in (1, 2)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and str(journal) in err
+    with pytest.raises(JournalError):
+        TableSession.open(journal, FakeClock())
+    assert files(journal) == before
+
+
+def test_a_damaged_witness_is_named_and_the_journal_not_written_to(pristine, tmp_path, capsys):
+    journal = copy_journal(pristine, tmp_path / "journal.db")
+    witness_path(journal).write_bytes(os.urandom(384))
+    before = files(journal)
+    with pytest.raises(JournalError, match="head witness cannot be read"):
+        TableSession.open(journal, FakeClock())
+    assert cli(["verify", "--db", str(journal)]) == 2
+    assert "head witness cannot be read" in capsys.readouterr().err
+    assert files(journal) == before
+
+
+def test_a_read_only_disk_is_said_plainly_and_keeps_every_result(tmp_path):
+    folder = tmp_path / "table"
+    folder.mkdir()
+    as_root = os.geteuid() == 0
+    if as_root and not mount_tmpfs(folder, "1m"):
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        session = write_shift(folder / "journal.db")
+        head = session.seq
+        session.close()
+        if as_root:  # root writes through file modes: make the filesystem itself read-only
+            subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        else:
+            os.chmod(folder, 0o500)
+            os.chmod(folder / "journal.db", 0o400)
+        with pytest.raises(JournalFault, match="read-only.*Everything recorded before is kept"):
+            TableSession.open(folder / "journal.db", FakeClock())
+        if as_root:
+            subprocess.run(["mount", "-o", "remount,rw", str(folder)], check=True)
+        assert stored_head(folder / "journal.db")[0] == head
+    finally:
+        if as_root:
+            subprocess.run(["umount", "-l", str(folder)], check=False)
+        else:
+            os.chmod(folder, 0o700)
+
+
+def mount_tmpfs(folder: Path, size: str) -> bool:
+    if shutil.which("mount") is None:
+        return False
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                          capture_output=True).returncode == 0
+
+
+FILL = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from journal_kit import write_shift
+from croupier.journal.store import JournalFault
+session = write_shift(Path(sys.argv[1]))
+confirmed = session.seq
+try:
+    while True:  # players come and go until the disk is full
+        session.join_waiting_list(player="player " + "x" * 200)
+        confirmed = session.seq
+        session.leave_waiting_list(player="player " + "x" * 200)
+        confirmed = session.seq
+except JournalFault as fault:
+    print(confirmed, fault, sep="\\n")
+    try:
+        session.join_waiting_list(player="another")
+    except JournalFault:
+        print("refused again")
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
+def test_a_full_disk_is_said_plainly_and_keeps_every_confirmed_result(tmp_path):
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if not mount_tmpfs(disk, "600k"):
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        journal = disk / "journal.db"
+        run = subprocess.run([sys.executable, "-c", FILL, str(journal), str(Path(__file__).parent)],
+                             capture_output=True, text=True, timeout=300)
+        assert "Traceback" not in run.stderr, run.stderr
+        confirmed, message, again = run.stdout.strip().split("\n")
+        assert "the disk is full" in message and "Everything recorded before is kept" in message
+        assert again == "refused again"
+        for leftover in disk.glob("*.db-*"):  # nothing to make room for a checkpoint: read as it is
+            pass
+        seq, _ = stored_head(journal)
+        assert seq == int(confirmed)  # every event confirmed before the fault is there, none after
+        assert cli(["verify", "--db", str(journal), "--key", str(disk / "table.key")]) == 0
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
