@@ -1,10 +1,12 @@
-"""The journal's speed: events appended per second with synchronous=FULL (aim >= 200/s), start-up
-time for a 24-hour shift and for a year of spins (aim < 0.5 s whatever the age), and `croupier
-report` over 500,000 spins (aim < 5 s).
+"""The journal's speed: events appended per second with synchronous=FULL (aim >= 200/s) and what
+the keyed chain and the head witness cost of it, start-up time for a 24-hour shift and for a year of
+spins (aim < 0.5 s whatever the age), `croupier report` over 500,000 spins (aim < 5 s), and
+`croupier verify` with and without the table's key at 10,000, 100,000 and 500,000 spins (aim
+< 5 s and < 60 MB with the key).
 
 Run by hand (minutes: the year is half a million spins, every event encoded and hash-chained):
 
-    .venv/bin/python bench/bench_journal.py [--dir DIR] [--spins 500000] [--keep]
+    .venv/bin/python bench/bench_journal.py [--dir DIR] [--spins 500000] [--verify-spins 10000,100000] [--keep]
 
 DIR must be on the disk the table writes to (an SD card on the Pi): the default is a temporary
 folder under the current directory. With --keep the journals stay in DIR for another run.
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from croupier import session as session_module
 from croupier.journal.report import REPORT_KINDS, build_report, write_json
-from croupier.journal.store import Journal
+from croupier.journal.store import Journal, event_hash, event_mac
 from croupier.rules.spin import Direction
 from croupier.session import TableSession
 from croupier.table import bets, colours, cycle, relief, roles
@@ -148,12 +150,15 @@ def startup(path: Path) -> tuple[float, int, int]:
         return seconds, journal.head[0], journal.head[0] - (snapshot.seq if snapshot else 0)
 
 
-def append_rate(folder: Path, count: int) -> tuple[float, float]:
-    """(events/s through Journal.append one at a time, events/s through the session's commands)."""
+def append_rate(folder: Path, count: int, witness: bool = True) -> tuple[float, float]:
+    """(events/s through Journal.append one at a time, events/s through the session's commands).
+    `witness=False`: without the head witness's write and fdatasync, to show what it costs."""
     for name in ("rate.db", "rate-session.db"):
         for leftover in folder.glob(name + "*"):
             leftover.unlink()
     journal = Journal.open(folder / "rate.db")
+    if not witness:
+        journal._witness.record = lambda seq, digest: None
     event = ResultRecorded(time=FakeClock().now(), spin=1, number=17, source=Source.SENSOR, ball="A",
                                  croupier="Ana", direction=Direction.CLOCKWISE, wheel_game=1)
     started = time.perf_counter()
@@ -161,6 +166,8 @@ def append_rate(folder: Path, count: int) -> tuple[float, float]:
         journal.append([event])
     raw = count / (time.perf_counter() - started)
     journal.close()
+    if not witness:
+        return raw, 0.0
 
     clock = FakeClock()
     session = TableSession.open(folder / "rate-session.db", clock)
@@ -178,11 +185,64 @@ def append_rate(folder: Path, count: int) -> tuple[float, float]:
     return raw, through_session
 
 
+def hashing_cost(count: int = 200_000) -> tuple[float, float]:
+    """Microseconds per event for the plain SHA-256 link and for the HMAC beside it."""
+    body = b'{"kind":"result-recorded","number":17}' * 4
+    started = time.perf_counter()
+    for seq in range(count):
+        event_hash("0" * 64, seq, "2025-01-01T00:00:00.000000+00:00", "result-recorded", body)
+    plain = (time.perf_counter() - started) / count * 1e6
+    started = time.perf_counter()
+    for seq in range(count):
+        event_mac(b"k" * 32, "0" * 64)
+    keyed = (time.perf_counter() - started) / count * 1e6
+    return plain, keyed
+
+
+MEASURED = ("import resource, sys; from croupier.cli import main; code = main(sys.argv[1:]); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(code)")
+
+
+def command_cost(*argv: str) -> tuple[float, float, int]:
+    """(seconds, peak MiB, exit code) of one croupier command in a new process, imports included."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", MEASURED, *argv], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - started
+    return seconds, int(done.stderr.strip().splitlines()[-1]) / 1024, done.returncode
+
+
+def sensor_journal(folder: Path, spins: int) -> Path:
+    path = folder / f"sensor-{spins}-spins.db"
+    if not path.exists():
+        print(f"writing {spins:,} spins ...", flush=True)
+        started = time.perf_counter()
+        table = BatchedTable(path, FakeClock())
+        sensor_year(table, spins, lambda n: print(f"  {n:,} spins", flush=True))
+        table.close(lambda: sensor_year(table, 1, print, opened=True, direction=table.state.last_direction.opposite()))
+        print(f"  written in {time.perf_counter() - started:.0f} s, {path.stat().st_size / 2**20:.0f} MiB")
+    return path
+
+
+def verify_costs(path: Path, spins: int, plain: bool) -> None:
+    """`croupier verify` with the key, first with --full (every event hashed, signed and folded), then
+    as a pit boss runs it after an earlier check (from its signed mark); without the key if `plain`."""
+    key = ["--key", str(path.with_name("table.key"))]
+    runs = [("--key --full", [*key, "--full"]), ("--key, after an earlier check", key)]
+    for label, extra in runs + ([("without the key (folds every event)", [])] if plain else []):
+        seconds, peak, code = command_cost("verify", "--db", str(path), *extra)
+        assert code == 0, f"verify said {code} on {path}"
+        print(f"`croupier verify` {label}, {spins:,} spins: {seconds:.2f} s, {peak:.0f} MiB at most   "
+              f"aim < 5 s, < 60 MB with the key")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", type=Path, help="folder for the journals (default: a new one here)")
     parser.add_argument("--spins", type=int, default=500_000, help="spins in the long journal (500000)")
     parser.add_argument("--appends", type=int, default=2000, help="events for the append rate (2000)")
+    parser.add_argument("--verify-spins", type=lambda text: [int(n) for n in text.split(",") if n],
+                        default=[10_000, 100_000], help="smaller journals to verify too (10000,100000)")
     parser.add_argument("--keep", action="store_true", help="keep the journals for another run")
     args = parser.parse_args()
     folder = args.dir or Path(tempfile.mkdtemp(prefix="bench-journal-", dir="."))
@@ -192,6 +252,10 @@ def main() -> None:
     raw, through_session = append_rate(folder, args.appends)
     print(f"append, synchronous=FULL, one transaction per event: {raw:,.0f} events/s (Journal.append), "
           f"{through_session:,.0f} events/s (TableSession commands)   aim >= 200/s")
+    unwitnessed, _ = append_rate(folder, args.appends, witness=False)
+    plain, keyed = hashing_cost()
+    print(f"  the same without the head witness's write and fdatasync: {unwitnessed:,.0f} events/s "
+          f"(2 syncs per commit with it, 1 without); SHA-256 link {plain:.1f} us, HMAC {keyed:.1f} us per event")
 
     shift = folder / "shift-24h.db"
     if not shift.exists():
@@ -202,14 +266,10 @@ def main() -> None:
     print(f"start-up, 24-hour attended shift ({events:,} events, {tail} after the last snapshot): "
           f"{seconds * 1000:.0f} ms   aim < 500 ms")
 
-    year = folder / f"sensor-{args.spins}-spins.db"
-    if not year.exists():
-        print(f"writing {args.spins:,} spins ...", flush=True)
-        started = time.perf_counter()
-        table = BatchedTable(year, FakeClock())
-        sensor_year(table, args.spins, lambda n: print(f"  {n:,} spins", flush=True))
-        table.close(lambda: sensor_year(table, 1, print, opened=True, direction=table.state.last_direction.opposite()))
-        print(f"  written in {time.perf_counter() - started:.0f} s, {year.stat().st_size / 2**20:.0f} MiB")
+    for spins in args.verify_spins:
+        verify_costs(sensor_journal(folder, spins), spins, plain=spins <= 10_000)
+    year = sensor_journal(folder, args.spins)
+    verify_costs(year, args.spins, plain=False)
     seconds, events, tail = startup(year)
     print(f"start-up, {args.spins:,} spins ({events:,} events, {tail} after the last snapshot): "
           f"{seconds * 1000:.0f} ms   aim < 500 ms")

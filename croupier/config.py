@@ -479,8 +479,8 @@ def _journal(r: _Reader, state_dir: Path) -> Path:
     return r.path("path", state_dir)
 
 
-def _journal_key(r: _Reader, state_dir: Path) -> Path:
-    return r.path("key", state_dir)
+def _journal_key(r: _Reader, state_dir: Path) -> Path | None:
+    return r.path("key", state_dir) if "key" in r.data else None
 
 
 def _logging(r: _Reader, state_dir: Path) -> LoggingConfig:

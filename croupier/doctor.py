@@ -67,7 +67,7 @@ def run_checks(config_argument: str | None, probes: Probes, user: str = SERVICE_
     config, finding = check_config(config_argument)
     findings = [finding]
     if config is None:
-        findings += [Finding(name, "skip", "not checked: the configuration did not load") for name in ("user", "wheel", "gpio", "journal")]
+        findings += [Finding(name, "skip", "not checked: the configuration did not load") for name in ("user", "wheel", "gpio", "journal", "key")]
     else:
         service_user = probes.user(user)
         findings += [
@@ -75,6 +75,7 @@ def run_checks(config_argument: str | None, probes: Probes, user: str = SERVICE_
             check_wheel(config, probes, service_user, user),
             check_gpio(config, probes, service_user, user),
             check_journal(config, probes, service_user, user),
+            check_key(config, probes, service_user, user),
         ]
     findings.append(check_clock(probes))
     return findings
@@ -188,6 +189,28 @@ def check_journal(config: Config, probes: Probes, user: UserInfo | None, user_na
     if free < JOURNAL_WARN_BYTES:
         return Finding("journal", "warn", f"{where}, running low", "archive old journals (croupier verify them first) or use a larger card")
     return Finding("journal", "ok", f"{where}" + (f", writable by {user_name}" if user else ""))
+
+
+def check_key(config: Config, probes: Probes, user: UserInfo | None, user_name: str) -> Finding:
+    """The table's key (croupier.journal.key): there when the journal is, the table user's own, and
+    readable by nobody else."""
+    from croupier.journal.key import default_key_path
+
+    path = config.journal_key or default_key_path(config.journal_path)
+    st = probes.stat(str(path))
+    if st is None:
+        if probes.stat(str(config.journal_path)) is not None:
+            return Finding("key", "fail", f"the journal exists but the table's key {path} does not",
+                           f"restore the key from its backup to {path} (mode 600, owner {user_name}); without it the "
+                           "journal cannot be continued")
+        return Finding("key", "ok", f"{path} is made (mode 600) with the table's first journal: back it up then")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        return Finding("key", "fail", f"{path} has mode {stat.S_IMODE(st.st_mode):04o}: other users can read the "
+                       "table's key", f"`sudo chmod 600 {path}`")
+    if user is not None and st.st_uid != user.uid:
+        return Finding("key", "fail", f"{path} is not owned by {user_name}, so the table cannot read it",
+                       f"`sudo chown {user_name}:{user_name} {path}`")
+    return Finding("key", "ok", f"{path}: mode 600" + (f", owned by {user_name}" if user else ""))
 
 
 def check_clock(probes: Probes) -> Finding:

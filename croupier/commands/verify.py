@@ -20,7 +20,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="the table's key (table.key beside the journal, or [journal] key): proves the table "
                              "wrote every event; without it only the plain SHA-256 chain is checked")
     parser.add_argument("--full", action="store_true",
-                        help="fold every event from the first, even past the table's signed snapshots")
+                        help="check every event from the first: no earlier check's mark, no signed snapshot to start "
+                             "the fold from")
     return parser
 
 
@@ -30,10 +31,11 @@ def main(argv: list[str]) -> int:
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import verify
 
+    mark = args.db.with_name(args.db.name + ".verified")
     try:
         key = read_key(args.key) if args.key else None
         with Journal.open(args.db, read_only=True, key=key) as journal:
-            verdict = verify(journal, key, full=args.full)
+            verdict = verify(journal, key, full=args.full, verified=_verified(mark, key) if key and not args.full else None)
     except (JournalError, KeyFileError) as exc:
         print(f"croupier verify: {exc}", file=sys.stderr)
         return 2
@@ -47,6 +49,10 @@ def main(argv: list[str]) -> int:
     print(f"head: event {seq}, sha256 {digest}  (compare with the last shift report)")
     if verdict.keyed:
         print("keyed: every event, snapshot and the head witness carry the table's signature")
+        if verdict.since:
+            print(f"events 1-{verdict.since} were checked by an earlier `verify --key` ({mark.name}, signed); "
+                  "--full checks them all again")
+        _mark_verified(mark, key, verdict.head)
     else:
         print("keyed check NOT done: without --key the chain proves no row was changed without recomputing it, "
               "not that the table wrote it")
@@ -55,3 +61,29 @@ def main(argv: list[str]) -> int:
     if verdict.folded_from:
         print(f"state folded from the table's signed snapshot after event {verdict.folded_from} (--full folds all)")
     return 0
+
+
+def _verified(mark: Path, key: bytes) -> tuple[int, str] | None:
+    """Where the last check with the key ended, if its mark is there and signed with the key."""
+    from croupier.journal.witness import read_witness
+
+    try:
+        found = read_witness(mark)
+    except (OSError, ValueError):
+        return None
+    return (found.seq, found.hash) if found is not None and found.signed(key) else None
+
+
+def _mark_verified(mark: Path, key: bytes, head: tuple[int, str]) -> None:
+    """Remember, signed, how far the journal checked: the next check starts there (where the event
+    still has that hash). Nothing is said when the folder is not writable: the next check is whole."""
+    from croupier.journal.witness import WitnessWriter
+
+    try:
+        writer = WitnessWriter(mark, key)
+        try:
+            writer.record(*head)
+        finally:
+            writer.close()
+    except OSError:
+        pass

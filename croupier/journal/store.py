@@ -492,8 +492,10 @@ class Journal:
         except JournalError:
             return None
 
-    def snapshots(self) -> Iterator[Snapshot]:
-        for row in self._read("SELECT seq, event_hash, version, state, digest, mac FROM snapshots ORDER BY seq"):
+    def snapshots(self, after: int = 0, *, newest_first: bool = False) -> Iterator[Snapshot]:
+        order = "DESC" if newest_first else ""
+        for row in self._read("SELECT seq, event_hash, version, state, digest, mac FROM snapshots WHERE seq > ? "
+                              f"ORDER BY seq {order}", (after,)):
             yield Snapshot(*row)
 
     def latest_snapshot(self, version: int) -> Snapshot | None:

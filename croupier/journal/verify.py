@@ -44,6 +44,7 @@ class Verdict:
     keyed: bool = False  # the table's signatures were checked too
     witness: int | None = None  # the event the head witness recorded; None without a witness
     folded_from: int = 0  # the fold started after this (signed) snapshot's event
+    since: int = 0  # events up to this one were vouched for by an earlier check with the key
 
     @property
     def intact(self) -> bool:
@@ -91,39 +92,49 @@ class ChainCheck:
     checked against the event it follows, its digest and the key) and its head witness. Raises
     JournalDamaged at the first that does not check."""
 
-    def __init__(self, journal: Journal, key: bytes | None = None) -> None:
+    def __init__(self, journal: Journal, key: bytes | None = None, since: tuple[int, str] = (0, GENESIS)) -> None:
+        """`since`: (seq, hash) of an event already vouched for (a signed snapshot or an earlier
+        verify's checkpoint): the check starts after it."""
         self.journal = journal
         self.key = key
         self.last = journal.head[0]  # events the table appends meanwhile are for the next check
-        self.head = (0, GENESIS)  # the last event that checked
-        self.checked: dict[int, Snapshot] = {}  # event -> the snapshot after it, checked
+        self.since = since
+        self.head = since  # the last event that checked
+        self.snapshots = 0  # snapshots checked
+        self.snapshot: Snapshot | None = None  # the snapshot after the event last handed on, checked
         self.witness: int | None = None
 
     def rows(self) -> Iterator[tuple[int, str, str]]:
-        """(seq, kind, body) of the events that check, in order; the snapshots after them are in
-        `self.checked`."""
-        pending = {s.seq: s for s in self.journal.snapshots()}
-        links = chain(self.journal.links(self.last), self.key, path=self.journal.path, journal=self.journal)
+        """(seq, kind, body) of the events that check, in order; `self.snapshot` is the snapshot
+        taken after the event just handed on, if any. Events and snapshots are read side by side, one
+        at a time: a year-long journal is checked in little memory."""
+        snapshots = self.journal.snapshots(after=self.since[0])
+        pending = next(snapshots, None)
+        links = chain(self.journal.links(self.last, after=self.since[0]), self.key, self.since, path=self.journal.path,
+                      journal=self.journal)
         try:
             for at, _time, kind, body, _prev, digest, _mac in links:
-                if at in pending:
-                    snapshot = pending.pop(at)
-                    if not snapshot.intact() or snapshot.event_hash != digest:
+                while pending is not None and pending.seq < at:  # its event is missing: the chain says which
+                    pending = next(snapshots, None)
+                self.snapshot = None
+                if pending is not None and pending.seq == at:
+                    if not pending.intact() or pending.event_hash != digest:
                         self.fail(at, "the snapshot taken after it does not match its digest: the snapshot was altered")
-                    if not snapshot.intact(self.key):
+                    if not pending.intact(self.key):
                         self.fail(at, "the snapshot taken after it is not signed with the table's key: it was forged")
-                    self.checked[at] = snapshot
+                    self.snapshot, self.snapshots = pending, self.snapshots + 1
+                    pending = next(snapshots, None)
                 yield at, kind, body
                 self.head = at, digest
         except JournalDamaged as damaged:
-            raise JournalDamaged(self.journal.path, replace(damaged.verdict, snapshots=len(self.checked))) from None
+            raise JournalDamaged(self.journal.path, replace(damaged.verdict, snapshots=self.snapshots)) from None
         seq = self.head[0]
         if seq < self.last:
             self.fail(seq + 1, f"is missing: the journal ends at event {seq} but its head was event {self.last}")
         # A snapshot past the last event checked is the table's own if the table has written its
         # event since this check began; otherwise its events were cut from the end.
-        cut = [at for at, snapshot in pending.items()
-               if at <= self.last or self.journal.seq_of_hash(snapshot.event_hash) != at]
+        cut = [later.seq for later in ([pending] if pending else []) + list(snapshots)
+               if later.seq <= self.last or self.journal.seq_of_hash(later.event_hash) != later.seq]
         if cut:
             self.fail(seq + 1, f"is missing: the journal ends at event {seq} but a snapshot was taken after event "
                                f"{min(cut)}: events were deleted from the end")
@@ -164,8 +175,8 @@ class ChainCheck:
         return self.verdict()
 
     def verdict(self, problem: str | None = None, at: int | None = None, folded_from: int = 0) -> Verdict:
-        return Verdict(self.head[0], len(self.checked), self.head, problem, at, self.key is not None, self.witness,
-                       folded_from)
+        return Verdict(self.head[0] - self.since[0], self.snapshots, self.head, problem, at, self.key is not None,
+                       self.witness, folded_from, self.since[0])
 
     def fail(self, at: int, why: str) -> None:
         raise JournalDamaged(self.journal.path, self.verdict(f"event {at}: {why}", at))
@@ -180,18 +191,24 @@ def check_chain(journal: Journal, key: bytes | None = None) -> Verdict:
         return damaged.verdict
 
 
-def verify(journal: Journal, key: bytes | None = None, *, full: bool = False) -> Verdict:
+def verify(journal: Journal, key: bytes | None = None, *, full: bool = False,
+           verified: tuple[int, str] | None = None) -> Verdict:
     """The full check: the chain, and every event readable, canonical and fitting the state before
     it, and every snapshot equal to the state the events fold to. With the key (and not `full`),
-    the fold starts at the newest signed snapshot of the current state version."""
-    check = ChainCheck(journal, key)
+    the fold starts at the newest signed snapshot of the current state version, and the chain after
+    `verified` (seq, hash: where an earlier check with the key ended, if its event still has that
+    hash) or that snapshot, whichever comes first; without `verified`, at the first event."""
     start = None if full or key is None else _checkpoint(journal, key)
+    since = (0, GENESIS)
+    if start is not None and verified is not None and journal.hash_at(verified[0]) == verified[1]:
+        since = verified if verified[0] <= start.seq else (start.seq, start.event_hash)
+    check = ChainCheck(journal, key, since)
     state = table_state.INITIAL
     try:
+        if start is not None:
+            state = table_state.decode_state(start.state)  # signed: the table folded it
         for seq, kind, body in check.rows():
             if start is not None and seq <= start.seq:
-                if seq == start.seq:
-                    state = table_state.decode_state(start.state)  # signed: the table folded it
                 continue
             try:
                 event = decode(body)
@@ -203,7 +220,7 @@ def verify(journal: Journal, key: bytes | None = None, *, full: bool = False) ->
                 state = table_state.apply(state, event)
             except (KeyError, ValueError, TypeError) as exc:
                 check.fail(seq, f"does not fit the events before it ({exc!r})")
-            snapshot = check.checked.get(seq)
+            snapshot = check.snapshot
             if (snapshot is not None and snapshot.version == table_state.VERSION
                     and snapshot.state != table_state.encode_state(state).decode()):
                 check.fail(seq, "the snapshot taken after it differs from the state the events give")
@@ -217,7 +234,7 @@ def verify(journal: Journal, key: bytes | None = None, *, full: bool = False) ->
 def _checkpoint(journal: Journal, key: bytes) -> Snapshot | None:
     """The newest snapshot of the current state version the table signed (the chain check then
     confirms it follows its event), if any."""
-    for snapshot in sorted(journal.snapshots(), key=lambda s: s.seq, reverse=True):
+    for snapshot in journal.snapshots(newest_first=True):
         if snapshot.version == table_state.VERSION and snapshot.intact(key):
             return snapshot
     return None

@@ -188,3 +188,18 @@ def test_a_journal_of_the_older_format_is_refused_by_name(tmp_path, capsys):
         TableSession.open(old, FakeClock())
     assert old.read_bytes() == before
 
+
+
+def test_a_second_verify_starts_where_the_first_ended_and_a_rewrite_still_fails_it(journal, capsys):
+    assert verify(journal, "--key", key_file(journal)) == 0
+    seq, _ = stored_head(journal)
+    capsys.readouterr()
+    assert verify(journal, "--key", key_file(journal)) == 0
+    assert f"events 1-{seq} were checked by an earlier `verify --key`" in capsys.readouterr().out
+    conn = raw(journal)  # an early rewrite changes the hash the mark remembers: checked whole again
+    at, body = conn.execute("SELECT seq, body FROM events WHERE kind='colour-assigned'").fetchone()
+    conn.execute("UPDATE events SET body=? WHERE seq=?", (body.replace("seat 1", "seat 9"), at))
+    recompute_chain(conn, journal, at)
+    conn.close()
+    assert verify(journal, "--key", key_file(journal)) == 1
+    assert f"NOT intact: event {at}: its hash is not signed" in capsys.readouterr().err

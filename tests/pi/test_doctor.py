@@ -271,9 +271,22 @@ def test_a_journal_left_behind_by_root_is_found(table_config):
     # Someone ran the table once as root: the service, as croupier, could not write the journal.
     machine = FakeMachine()
     machine.files["/var/lib/croupier/journal.db"] = node(stat.S_IFREG, 0o644, 0, uid=0)
+    machine.files["/var/lib/croupier/table.key"] = node(stat.S_IFREG, 0o600, CROUPIER, uid=CROUPIER)
     failure = only_failure(table_config, machine)
     assert "cannot write to /var/lib/croupier/journal.db" in failure.message
     assert "sudo chown croupier:croupier /var/lib/croupier/journal.db*" in failure.fix
+
+
+def test_a_journal_without_its_key_fails_and_a_key_others_can_read_fails(table_config):
+    machine = FakeMachine()
+    machine.files["/var/lib/croupier/journal.db"] = node(stat.S_IFREG, 0o600, CROUPIER, uid=CROUPIER)
+    failure = only_failure(table_config, machine)
+    assert failure.check == "key" and "/var/lib/croupier/table.key does not" in failure.message
+    machine.files["/var/lib/croupier/table.key"] = node(stat.S_IFREG, 0o640, CROUPIER, uid=CROUPIER)
+    failure = only_failure(table_config, machine)
+    assert "mode 0640" in failure.message and failure.fix == "`sudo chmod 600 /var/lib/croupier/table.key`"
+    machine.files["/var/lib/croupier/table.key"] = node(stat.S_IFREG, 0o600, CROUPIER, uid=CROUPIER)
+    assert findings_of(table_config, machine)["key"].status == "ok"
 
 
 def test_journal_out_of_space_fails_and_low_space_warns(table_config):
