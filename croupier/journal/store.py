@@ -173,6 +173,7 @@ class Journal:
         self._conn = conn
         self._lock = threading.Lock()
         self._witness: WitnessWriter | None = None
+        self._fault: JournalFault | None = None  # the witness could not be written: no more appends
         self._head = self._read_head()
 
     # --- opening ---------------------------------------------------------------------------
@@ -343,6 +344,8 @@ class Journal:
         disk cannot take them."""
         if self.read_only:
             raise JournalError(f"{self.path} is open read-only")
+        if self._fault is not None:
+            raise self._fault
         rows = [(event, encode(event)) for event in events]
         with self._lock:
             seq, prev = self._head
@@ -376,8 +379,10 @@ class Journal:
             self._head = (seq, prev)
             try:
                 self._witness.record(seq, prev)
-            except OSError as exc:  # the events are in: only the witness is behind, which start-up accepts
-                raise write_fault(witness_path(self.path), exc) from None
+            except OSError as exc:
+                # These events are in (a witness behind the journal is no damage): they are returned,
+                # for the table to show them; the next append says what is wrong and writes nothing.
+                self._fault = write_fault(witness_path(self.path), exc)
         return entries
 
     def _rollback(self) -> None:

@@ -198,3 +198,22 @@ def test_a_full_disk_is_said_plainly_and_keeps_every_confirmed_result(tmp_path):
         assert cli(["verify", "--db", str(journal), "--key", str(disk / "table.key")]) == 0
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_a_witness_that_cannot_be_written_keeps_the_commit_and_stops_the_next(tmp_path, monkeypatch):
+    session = write_shift(tmp_path / "journal.db")
+    head = session.seq
+
+    def disk_full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "pwrite", disk_full)
+    session.join_waiting_list(player="seat 7")  # committed: shown and folded like any other
+    assert session.seq == head + 1 and "seat 7" in session.state.waiting
+    with pytest.raises(JournalFault, match="the disk is full"):
+        session.leave_waiting_list(player="seat 7")
+    assert stored_head(tmp_path / "journal.db")[0] == head + 1 and "seat 7" in session.state.waiting
+    monkeypatch.undo()
+    session.close()
+    with TableSession.open(tmp_path / "journal.db", FakeClock()) as reopened:  # the witness behind: accepted
+        assert reopened.seq == head + 1
