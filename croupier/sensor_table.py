@@ -6,7 +6,8 @@ a ball-in-play state, not every status line that shows one, and after a void onl
 launch counts: the SS2 starts again from state 2, the Mercury re-spins in play, its flags going back
 to 0 (guide 5.3). The number the wheel gives for a launch declared void is not a result (`PT-A 22`):
 the decoder marks it (`WheelResult.after_void`) when its sensor proposed the void; a launch voided
-at the keypad loses the wheel's next number.
+at the keypad loses the wheel's next number. When the wheel's two readings of a number differ
+(`NumberConflict`) neither is recorded: an alarm shows both, and the croupier types the result.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from croupier.table import alarms
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Source
 from croupier.table.state import Phase
-from croupier.wheel.events import LinkStatus, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.events import LinkStatus, NumberConflict, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
 from croupier.wheel.status import BALL_IN_PLAY
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,12 @@ class SensorTable:
                                                         direction=event.direction)
             return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction,
                                          typed_spin=self._typed_spin(phase, event))
+        elif isinstance(event, NumberConflict):
+            log.warning("game %s: the winning-number line says %s, state 5 says %s: neither recorded",
+                        event.game, event.number_line, event.state_five)
+            if phase in IN_SPIN:
+                return session.run(alarms.wheel_numbers_differ, number_line=event.number_line,
+                                   state_five=event.state_five, game=event.game)
         elif isinstance(event, LinkStatus):
             log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
             if not event.online:

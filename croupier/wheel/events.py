@@ -46,6 +46,20 @@ class WheelResult:
 
 
 @dataclass(frozen=True)
+class NumberConflict:
+    """The wheel gave two numbers for one game: its winning-number line and its first state-5 line
+    (guide 2.4 and 2.5, neither named the master). Neither is a result: the croupier reads the
+    pocket and confirms it, and a pit boss sees the alarm. `state_five` is None when the state-5
+    line carried no number."""
+
+    number_line: int
+    state_five: int | None
+    time: float
+    game: int | None
+    direction: Direction | None
+
+
+@dataclass(frozen=True)
 class WheelVoid:
     """A golpe nulo proposed by the sensor (`PT-A 22`, `RU 4.14`, `SRIJ 23`), with why."""
 
@@ -127,11 +141,12 @@ class LinkStatus:
     detail: str
 
 
-WheelEvent = WheelResult | WheelVoid | WheelState | WheelFault | CommandReply | BallPosition | LinkStatus
+WheelEvent = WheelResult | NumberConflict | WheelVoid | WheelState | WheelFault | CommandReply | BallPosition | LinkStatus
 
 # The "type" each event has in JSON output (wheel-replay --json) and logs.
 EVENT_TYPES: dict[type, str] = {
     WheelResult: "result",
+    NumberConflict: "conflict",
     WheelVoid: "void",
     WheelState: "state",
     WheelFault: "fault",

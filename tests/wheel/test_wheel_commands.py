@@ -94,7 +94,7 @@ def test_replay_profile_gives_its_minimum(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(wheel_replay.importlib, "import_module", lambda name: Profiles)
     capture = tmp_path / "m360x.log"
-    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n")
+    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n*X;5;001; 9;0;250;0;0122;04;1;0A000; 9\r\n")
     assert wheel_replay.main(["--protocol", "cammegh-m360-extended", "--profile", "ru-american", "--json", str(capture)]) == 0
     assert '"too-few-revolutions"' in capsys.readouterr().out
     assert wheel_replay.main(["--protocol", "cammegh-m360-extended", "--profile", "nowhere", str(capture)]) == 1
@@ -151,7 +151,7 @@ def test_wheel_sim_bad_arguments(args, message):
 def test_replay_with_a_real_profile(tmp_path, profile, void):
     # Four revolutions: fewer than RU 4.12's five, not fewer than SRIJ 23's three; PT-A sets none.
     capture = tmp_path / "m360x.log"
-    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n")
+    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n*X;5;001; 9;0;250;0;0122;04;1;0A000; 9\r\n")
     proc = croupier("wheel-replay", "--protocol", "cammegh-m360-extended", "--profile", profile, "--json", str(capture))
     assert proc.returncode == 0, proc.stderr
     kinds = [o["type"] for o in map(json.loads, proc.stdout.splitlines())]

@@ -178,7 +178,7 @@ def test_a_failing_handler_does_not_stop_the_sensor(wheel, links):
     deadline = time.monotonic() + 5
     while not link.online and time.monotonic() < deadline:  # bytes sent before the port opens are dropped
         time.sleep(0.01)
-    wheel.write(ss2(4, 1, None), number(5), ss2(5, 1, 5), ss2(2, 2, 5), ss2(4, 2, 5), number(6))
+    wheel.write(ss2(4, 1, None), number(5), ss2(5, 1, 5), ss2(2, 2, 5), ss2(4, 2, 5), number(6), ss2(5, 2, 6))
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and len([e for e in got if isinstance(e, WheelResult)]) < 2:
         time.sleep(0.02)

@@ -13,7 +13,7 @@ def advanced_game(games=4, last=12, result=31, direction=0, flags_in_play=0):
     lines += [m360(3, games, last, flags=flags_in_play, direction=direction)] * 3
     lines += [m360(4, games, last, direction=direction)] * 3
     lines.append(number(result))
-    lines += [m360(5, games + 1, result, direction=direction)] * 3  # the game counts once completed
+    lines += [m360(5, (games + 1) % 256, result, direction=direction)] * 3  # the game counts once completed
     return lines
 
 
@@ -86,7 +86,8 @@ def test_rotor_speed_000_means_out_of_range_not_stopped():
 def test_mercury_number_line_padding(text, value):
     decoder = M360AdvancedDecoder()
     decoder.feed(m360(4, 0, None), 0.0)
-    assert [r.number for r in of_type(decoder.feed(text.encode() + b"\r\n", 1.0), WheelResult)] == [value]
+    decoder.feed(text.encode() + b"\r\n", 1.0)
+    assert [r.number for r in of_type(decoder.feed(m360(5, 1, value), 1.2), WheelResult)] == [value]
 
 
 def test_double_zero_is_refused():
