@@ -29,6 +29,7 @@ from croupier.wheel.events import (
     BallPosition,
     CommandReply,
     NumberConflict,
+    VoidSpinNumber,
     WheelEvent,
     WheelFault,
     WheelPhase,
@@ -272,8 +273,10 @@ class StatusLineDecoder(FramedDecoder):
         if minimum is not None and spin.revolutions is not None and spin.revolutions < minimum:
             detail = f"the ball made {spin.revolutions} revolutions, fewer than {minimum}"
             self._propose_void(VoidReason.TOO_FEW_REVOLUTIONS, detail, time, spin, events)
-        after_void = spin.voids[0] if spin.voids else None
-        events.append(WheelResult(number, time, spin.key, spin.direction, source, after_void))
+        if spin.voids:  # the launch is void: where its ball stopped is no result (PT-A 22)
+            events.append(VoidSpinNumber(number, time, spin.key, spin.voids[0]))
+        else:
+            events.append(WheelResult(number, time, spin.key, spin.direction, source))
         spin.reported = number
         self._last_reported = (spin.key, number)
 
