@@ -106,6 +106,7 @@ class WheelLink:
         self.events: queue.Queue[WheelEvent] = queue.Queue(QUEUE_LIMIT)
         self._on_event = on_event or self._queue
         self._faults = FaultThrottle(window=fault_window)
+        self._left_over: list[WheelEvent] = []  # decoded while stopping with the queue full
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._port = None
@@ -247,11 +248,27 @@ class WheelLink:
                 log.exception("wheel event handler failed on %r", passed)
 
     def _queue(self, event: WheelEvent) -> None:
-        """Into the bounded queue: a fault is dropped when it is full, any other event waits."""
-        while not self._stop.is_set():
+        """Into the bounded queue: a fault is dropped when it is full, any other event waits (or,
+        once the link is stopping, is kept for `drain`)."""
+        while True:
             try:
                 self.events.put(event, timeout=0.1)
                 return
             except queue.Full:
                 if isinstance(event, WheelFault):
                     return
+                if self._stop.is_set():
+                    self._left_over.append(event)
+                    return
+
+    def drain(self) -> list[WheelEvent]:
+        """After `stop`: every event decoded and not yet taken from `events`, in order."""
+        found = []
+        while True:
+            try:
+                found.append(self.events.get_nowait())
+            except queue.Empty:
+                break
+        found += self._left_over
+        self._left_over = []
+        return found
