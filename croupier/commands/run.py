@@ -15,7 +15,8 @@ import signal
 import sys
 import threading
 import time
-from pathlib import Path
+
+from croupier.commands import arguments
 
 SUMMARY = "run the table from the wheel sensor alone (--headless), recording every game to the journal"
 TICK_S = 5.0  # how often the alarms that fell due are recorded, and systemd is told all is well
@@ -36,13 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--headless", action="store_true",
                         help="no screen: the wheel sensor alone drives the table "
                              "(the table screen is `croupier table`)")
-    parser.add_argument("--db", required=True, type=Path, help="the journal file (created if absent)")
+    parser.add_argument("--db", required=True, type=arguments.path, help="the journal file (created if absent)")
     parser.add_argument("--profile", required=True, help="the regulation profile, e.g. pt-americana")
     parser.add_argument("--wheel", required=True, type=_wheel, metavar="PROTOCOL:DEVICE",
                         help="the wheel protocol and its serial device, e.g. cammegh-ss2:/dev/croupier-wheel")
     parser.add_argument("--config", help="configuration file (table minimum, balls, baud rate); default as "
                                          "`croupier doctor` finds it")
-    parser.add_argument("--croupier", default=UNATTENDED, help=f"the name recorded with each spin ({UNATTENDED})")
+    parser.add_argument("--croupier", default=UNATTENDED, type=arguments.name, help=f"the name recorded with each spin ({UNATTENDED})")
     return parser
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+
+from croupier.commands import arguments
 
 SUMMARY = "check a journal's hash chain and snapshots; name the first bad event"
 
@@ -14,7 +15,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Check every event of a journal against the hash chain, and every snapshot against the "
                     "events. Exits 0 when intact, 1 naming the first bad event, 2 when the file cannot be read.",
     )
-    parser.add_argument("--db", required=True, type=Path, help="the journal file")
+    parser.add_argument("--db", required=True, type=arguments.path, help="the journal file")
     return parser
 
 
