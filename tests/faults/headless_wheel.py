@@ -82,10 +82,17 @@ class HeadlessTable:
         """Bytes written that the runner has not read yet."""
         return struct.unpack("i", fcntl.ioctl(self.slave, termios.FIONREAD, b"\0\0\0\0"))[0]
 
-    def wait_read(self, timeout: float = 60.0) -> None:
+    def wait_read(self, timeout: float = 60.0, settled: float = 0.3) -> None:
+        """Until the runner has read every byte: the kernel hands bytes written on the master to
+        the terminal a little later, so nothing must be left for `settled` seconds in a row."""
         deadline = time.monotonic() + timeout
-        while self.unread():
+        empty_since = None
+        while empty_since is None or time.monotonic() - empty_since < settled:
             assert time.monotonic() < deadline, "the runner stopped reading the wheel"
+            if self.unread():
+                empty_since = None
+            elif empty_since is None:
+                empty_since = time.monotonic()
             time.sleep(0.01)
 
     def rss_kib(self) -> int:

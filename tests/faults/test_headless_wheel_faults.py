@@ -95,3 +95,35 @@ def test_a_flood_of_malformed_lines_keeps_memory_and_log_flat(table):
     assert table.results() == [(1, 21)]
     assert grown < 8 * 1024, f"memory grew {grown} KiB"
     assert logged < 20_000, f"the log grew {logged} bytes"
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_a_line_corrupted_at_random_never_counts_a_wrong_number_without_an_alarm(table, seed):
+    rng = random.Random(seed)
+    table.start()
+    truth, faults, stream = {}, {}, b""
+    for spin in range(1, 31):
+        truth[spin] = rng.randrange(37)
+        fault = rng.choice(["none", "none", "wrong", "lost", "stray", "noise"])
+        options = {"wrong": {"number_line": (truth[spin] + rng.randrange(1, 37)) % 37},
+                   "lost": {"number_line": None}, "stray": {"stray": rng.randrange(37)}}.get(fault, {})
+        faults[spin] = fault
+        one = game(spin, truth.get(spin - 1), truth[spin], **options)
+        if fault == "noise":
+            cut = one.index(b"\r\n", rng.randrange(len(one) - 2)) + 2
+            one = one[:cut] + bytes(rng.randrange(0x80, 0x100) for _ in range(20)) + b"\r\n" + one[cut:]
+        stream += one
+    while stream:  # split anywhere, as a USB adapter delivers it
+        size = rng.randint(1, 300)
+        table.write(stream[:size])
+        stream = stream[size:]
+    table.wait_read()
+    assert table.stop() == 0
+    counted = dict(table.results())
+    for spin, number in counted.items():
+        assert number == truth[spin], f"game {spin} ({faults[spin]}): counted {number}, the ball was in {truth[spin]}"
+    wrong = [spin for spin, fault in faults.items() if fault == "wrong"]
+    assert sorted(counted) == [spin for spin in faults if spin not in wrong]
+    # Each game whose two numbers differed is uncounted, with an alarm showing both.
+    both = [alarm["detail"] for alarm in table.rows("alarm-raised") if "two numbers" in alarm["detail"]]
+    assert [int(detail.split("(game ")[1].split(")")[0]) for detail in both] == wrong, both

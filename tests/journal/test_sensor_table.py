@@ -11,7 +11,9 @@ from croupier.sensor_table import SensorTable
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import Role, Stake
+from croupier import i18n
 from croupier.table.events import AlarmKind
+from croupier.ui.text import alarm_detail as alarm_text
 from croupier.wheel.events import NumberConflict, WheelPhase, WheelResult, WheelState
 
 from journal_kit import BALLS
@@ -78,6 +80,13 @@ def test_two_numbers_from_the_wheel_raise_an_alarm_and_the_croupier_types_the_re
     assert feed(sensor, NumberConflict(28, 17, 1.0, 7, CW), wheel(WheelPhase.WINNING_NUMBER, 7)) == ["alarm-raised"]
     [alarm] = attended.state.alarms.values()
     assert alarm.kind is AlarmKind.WHEEL_FAULT and "28" in alarm.detail and "17" in alarm.detail
+    assert alarm_text(alarm) == "the wheel gave two numbers for spin 1 (game 7): 28 on its winning-number line, 17 " \
+        "on its state-5 line; neither was recorded: the croupier types the number the ball is in (28 / 17)"
+    i18n.install("pt")  # without a wording of its own, the numbers still show
+    try:
+        assert alarm_text(alarm) == "28 / 17"
+    finally:
+        i18n.install("en")
     assert attended.state.counted == 0 and attended.state.last_result is None
     attended.enter_result(number=17, by="Ana")
     attended.confirm_result(by="Ana")
