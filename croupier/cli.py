@@ -61,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _reader_left()
         return 1
+    except OSError as error:  # a file the system refuses: say which and why, never a traceback
+        where = "" if error.filename is None else f": {str(error.filename)[:200]}"
+        print(f"croupier {name}: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

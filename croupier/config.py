@@ -40,6 +40,9 @@ SYSTEM_CONFIG = Path("/etc/croupier/croupier.toml")
 DEFAULTS_NAME = "default-config.toml"
 
 
+MAX_MINIMUM = Decimal(1_000_000)  # a table minimum above this is a typing slip
+
+
 class ConfigError(ValueError):
     """A configuration problem: which file, which key, what is wrong."""
 
@@ -146,14 +149,18 @@ def load_config(path: str | os.PathLike[str], environ: Mapping[str, str] | None 
     """The file at `path` over the defaults. Raises ConfigError naming the file and the key."""
     path = Path(path)
     try:
-        with path.open("rb") as f:
-            raw = tomllib.load(f, parse_float=Decimal)  # money and millimetres stay exact
+        data = path.read_bytes()
+        # A byte-order mark (some Windows editors write one) is not part of the text.
+        raw = tomllib.loads(data.removeprefix(b"\xef\xbb\xbf").decode("utf-8"),
+                            parse_float=Decimal)  # money and millimetres stay exact
     except OSError as e:
         raise ConfigError(str(path), "", f"cannot read it: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(str(path), "", f"not valid TOML: {e}") from None
     except UnicodeDecodeError:
         raise ConfigError(str(path), "", "not valid TOML: the file is not UTF-8 text") from None
+    except RecursionError:
+        raise ConfigError(str(path), "", "not a configuration: its values are nested too deeply") from None
     merged = _merge(_defaults_raw(), raw)
     return _build(merged, str(path), path, os.environ if environ is None else environ)
 
@@ -361,8 +368,10 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
 def _table(r: _Reader) -> TableConfig:
     r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values")
     minimum = r.number("minimum")
-    if minimum <= 0:
-        raise r.error("minimum", f"the table minimum must be above zero, got {minimum}")
+    if not 0 < minimum <= MAX_MINIMUM:
+        raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
+    if minimum != minimum.quantize(Decimal("0.01")):
+        raise r.error("minimum", f"the table minimum is money: at most 2 decimal places, got {minimum}")
     profile = r.text("profile", choices=PROFILE_IDS)
     return TableConfig(
         id=r.text("id", pattern=r"[A-Za-z0-9._-]{1,32}"),

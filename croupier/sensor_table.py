@@ -5,8 +5,9 @@ Remembers just enough of the wheel to record one launch per launch: a launch is 
 a ball-in-play state, not every status line that shows one, and after a void only the wheel's next
 launch counts: the SS2 starts again from state 2, the Mercury re-spins in play, its flags going back
 to 0 (guide 5.3). The number the wheel gives for a launch declared void is not a result (`PT-A 22`):
-the decoder marks it (`WheelResult.after_void`) when its sensor proposed the void; a launch voided
-at the keypad loses the wheel's next number.
+the decoder gives it as a `VoidSpinNumber` when its sensor proposed the void; a launch voided at
+the keypad loses the wheel's next number. When the wheel's two readings of a number differ
+(`NumberConflict`) neither is recorded: an alarm shows both, and the croupier types the result.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from croupier.table import alarms
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Source
 from croupier.table.state import Phase
-from croupier.wheel.events import LinkStatus, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.events import LinkStatus, NumberConflict, VoidSpinNumber, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
 from croupier.wheel.status import BALL_IN_PLAY
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,11 @@ class SensorTable:
                 self._voided_game = event.game
                 log.info("void from the wheel: %s (%s)", event.reason.value, event.detail)
                 return session.void_spin(reason=event.reason, source=Source.SENSOR)
+        elif isinstance(event, VoidSpinNumber):
+            log.info("game %s: %d is the number of a void spin (%s), not a result", event.game, event.number,
+                     event.reason.value)
+            if self.on_void_result is not None:
+                self.on_void_result(event)
         elif isinstance(event, WheelResult):
             if self._of_void_launch(event):
                 log.info("game %s: %d is the number of a void spin, not a result", event.game, event.number)
@@ -78,6 +84,12 @@ class SensorTable:
                                                         direction=event.direction)
             return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction,
                                          typed_spin=self._typed_spin(phase, event))
+        elif isinstance(event, NumberConflict):
+            log.warning("game %s: the winning-number line says %s, state 5 says %s: neither recorded",
+                        event.game, event.number_line, event.state_five)
+            if phase in IN_SPIN:
+                return session.run(alarms.wheel_numbers_differ, number_line=event.number_line,
+                                   state_five=event.state_five, game=event.game)
         elif isinstance(event, LinkStatus):
             log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
             if not event.online:
@@ -127,15 +139,13 @@ class SensorTable:
 
     def _of_void_launch(self, result: WheelResult) -> bool:
         """The wheel's number for the launch a golpe nulo voided (PT-A 22): the ball stopped
-        somewhere, but the spin does not count. The decoder marks the number of a launch its sensor
-        voided; a launch voided at the keypad loses the wheel's next number of that game, once per
-        void (a wheel without game numbers gives its next number for a new launch)."""
+        somewhere, but the spin does not count. The decoder gives the number of a launch its sensor
+        voided apart (VoidSpinNumber); a launch voided at the keypad loses the wheel's next number of
+        that game, once per void (a wheel without game numbers gives its next number for a new launch)."""
         state = self.session.state
         void = state.voided
         if void is None:
             return False
-        if result.after_void is not None:
-            return True
         if void.source is Source.SENSOR or self._dropped_void == state.voids:
             return False  # a number the wheel did not mark belongs to a new launch: a re-spin
         if None not in (void.wheel_game, result.game) and void.wheel_game != result.game:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+
+from croupier.commands import arguments
 
 SUMMARY = "the players' monitor: last numbers, statistics, limits, colour values (read-only)"
 
@@ -16,7 +17,7 @@ def _parser() -> argparse.ArgumentParser:
         description=SUMMARY[0].upper() + SUMMARY[1:] + ". It reads the table's journal as the table writes "
         "it, and never writes to it or touches the hardware. Ctrl+Q quits.")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--db", type=Path, metavar="PATH", help="the journal to show")
+    source.add_argument("--db", type=arguments.path, metavar="PATH", help="the journal to show")
     source.add_argument("--config", metavar="PATH", help=f"the table's configuration: its journal, name, currency "
                         f"and language (default: {CONFIG_LOOKUP}, else the built-in defaults)")
     return parser

@@ -7,6 +7,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+
+from croupier.commands import arguments
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--protocol", choices=WHEEL_PROTOCOLS, help="the simulated wheel's protocol "
                         "(default: the configuration's)")
     parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
-    parser.add_argument("--db", type=Path, metavar="PATH", help="keep the journal in this file, to look at it "
+    parser.add_argument("--db", type=arguments.path, metavar="PATH", help="keep the journal in this file, to look at it "
                         "afterwards (croupier billboard --db PATH, croupier review --db PATH); default: a "
                         "temporary file, deleted at the end. Only a new file or a journal an earlier demo made: "
                         "a demo never writes to a table's journal, and a table never opens a demo's")

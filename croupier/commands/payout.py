@@ -20,6 +20,9 @@ from croupier.rules.settlement import STACK, Settlement, settle
 SUMMARY = "what to collect and pay for a winning number, in the order the regulation says"
 
 
+MAX_BET = 200  # the longest real BET (an announced bet, a big chip count, an owner) is far shorter
+
+
 def _winning_number(text: str) -> int:
     if not text.isdecimal() or int(text) > 36:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number on the wheel (0-36)")
@@ -65,6 +68,9 @@ def main(argv: list[str]) -> int:
     profile = load_profile(args.profile)
     bets, problems = [], []
     for text in args.bets:
+        if len(text) > MAX_BET:
+            problems.append(f"{text[:40]}...: longer than {MAX_BET} characters")
+            continue
         try:
             bets.append(parse_bet(text, profile))
         except BetError as error:

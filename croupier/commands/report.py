@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-from pathlib import Path
+
+from croupier.commands import arguments
 
 SUMMARY = "the shift report of a journal (--json for the machine-readable form)"
 LAST_SPINS = 50  # the text report lists the latest spins; --json has them all
@@ -19,7 +20,7 @@ def _parser() -> argparse.ArgumentParser:
                     "direction repeats, the colour ledger and totals. The journal is opened read-only and its "
                     "hash chain checked: a damaged journal is not reported (exit 1, naming the first bad event).",
     )
-    parser.add_argument("--db", required=True, type=Path, help="the journal file")
+    parser.add_argument("--db", required=True, type=arguments.path, help="the journal file")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every spin included)")
     parser.add_argument("--config", metavar="PATH",
                         help=f"the table's configuration, for the currency the journal does not record (default: "
@@ -143,4 +144,4 @@ def render(report: dict) -> str:
     add(f"Wheel statistics ({statistics['spins']} spins): {statistics['chi_square']['plain']}")
     head = report["head"]
     add(f"Journal head: event {head['event']}, sha256 {head['sha256']}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(map(arguments.printable, lines)) + "\n"  # names recorded before they were checked

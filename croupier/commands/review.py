@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from croupier.commands import arguments
+
 SUMMARY = "pit boss review of a journal (read-only), CSV and PDF exports"
 
 
@@ -18,10 +20,10 @@ def parser() -> argparse.ArgumentParser:
         description="Review a journal read-only: the shift timeline, spins in dispute, procedures, colour "
                     "ledger, croupiers and wheel statistics. With an export option, write the file(s) and exit.",
     )
-    p.add_argument("--db", required=True, type=Path, help="the journal file (opened read-only)")
-    p.add_argument("--csv-spins", type=Path, metavar="FILE", help="write every counted spin as CSV and exit")
-    p.add_argument("--csv-events", type=Path, metavar="FILE", help="write every event as CSV and exit")
-    p.add_argument("--pdf", type=Path, metavar="FILE", help="write the shift report as PDF and exit")
+    p.add_argument("--db", required=True, type=arguments.path, help="the journal file (opened read-only)")
+    p.add_argument("--csv-spins", type=arguments.path, metavar="FILE", help="write every counted spin as CSV and exit")
+    p.add_argument("--csv-events", type=arguments.path, metavar="FILE", help="write every event as CSV and exit")
+    p.add_argument("--pdf", type=arguments.path, metavar="FILE", help="write the shift report as PDF and exit")
     p.add_argument("--shift", metavar="N", default="last",
                    help="the shift of the PDF report: its number (1 is the oldest) or 'last' (default)")
     return p
@@ -86,10 +88,10 @@ def main(argv: list[str]) -> int:
                     return 1
                 if args.shift == "last":
                     shift = shifts[-1]
-                elif args.shift.isdigit() and 1 <= int(args.shift) <= len(shifts):
+                elif args.shift.isdecimal() and len(args.shift) <= arguments.MAX_DIGITS and 1 <= int(args.shift) <= len(shifts):
                     shift = shifts[int(args.shift) - 1]
                 else:
-                    print(f"croupier review: --shift {args.shift!r}: give a shift number from 1 to {len(shifts)} "
+                    print(f"croupier review: --shift {args.shift[:40]!r}: give a shift number from 1 to {len(shifts)} "
                           "or 'last'", file=sys.stderr)
                     return 2
                 with replaced_atomically(args.pdf, "wb") as out:

@@ -2,7 +2,8 @@
 
 What the wheel reports is recorded as it comes, without confirmation: launches (with the rotor
 direction, `PT-A 21`), no more bets, results, and the voids the sensor detects. SIGTERM (or Ctrl-C)
-stops it cleanly; started again on the same journal it continues where it stopped, and a game the
+stops it cleanly: the wheel is no longer read, and what was already decoded is recorded before it
+exits; started again on the same journal it continues where it stopped, and a game the
 journal already holds is never recorded twice (the wheel's game counter is checked).
 """
 from __future__ import annotations
@@ -14,7 +15,8 @@ import signal
 import sys
 import threading
 import time
-from pathlib import Path
+
+from croupier.commands import arguments
 
 SUMMARY = "run the table from the wheel sensor alone (--headless), recording every game to the journal"
 TICK_S = 5.0  # how often the alarms that fell due are recorded, and systemd is told all is well
@@ -35,13 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--headless", action="store_true",
                         help="no screen: the wheel sensor alone drives the table "
                              "(the table screen is `croupier table`)")
-    parser.add_argument("--db", required=True, type=Path, help="the journal file (created if absent)")
+    parser.add_argument("--db", required=True, type=arguments.path, help="the journal file (created if absent)")
     parser.add_argument("--profile", required=True, help="the regulation profile, e.g. pt-americana")
     parser.add_argument("--wheel", required=True, type=_wheel, metavar="PROTOCOL:DEVICE",
                         help="the wheel protocol and its serial device, e.g. cammegh-ss2:/dev/croupier-wheel")
     parser.add_argument("--config", help="configuration file (table minimum, balls, baud rate); default as "
                                          "`croupier doctor` finds it")
-    parser.add_argument("--croupier", default=UNATTENDED, help=f"the name recorded with each spin ({UNATTENDED})")
+    parser.add_argument("--croupier", default=UNATTENDED, type=arguments.name, help=f"the name recorded with each spin ({UNATTENDED})")
     return parser
 
 
@@ -107,22 +109,32 @@ def main(argv: list[str]) -> int:
         link.start()
         notifier.ready(f"recording {protocol} on {device} to {args.db}")
         next_tick = 0.0
+
+        def record(event) -> None:
+            try:
+                for recorded in table.handle(event):
+                    log.info("recorded %s", recorded.kind)
+            except Refused as exc:
+                log.warning("not recorded: %s", exc)
+
         try:
             while not stop.is_set():
                 try:
-                    event = link.events.get(timeout=0.5)
+                    record(link.events.get(timeout=0.5))
                 except queue.Empty:
-                    event = None
-                try:
-                    if event is not None:
-                        for recorded in table.handle(event):
-                            log.info("recorded %s", recorded.kind)
-                    if time.monotonic() >= next_tick:
+                    pass
+                if time.monotonic() >= next_tick:
+                    try:
                         session.tick()
-                        notifier.ping()
-                        next_tick = time.monotonic() + TICK_S
-                except Refused as exc:
-                    log.warning("not recorded: %s", exc)
+                    except Refused as exc:
+                        log.warning("not recorded: %s", exc)
+                    notifier.ping()
+                    next_tick = time.monotonic() + TICK_S
+            link.stop()  # nothing more is read; what was decoded is recorded before stopping
+            decoded = link.drain()
+            for event in decoded:
+                record(event)
+            log.info("stopping: %d wheel events read before the stop were recorded", len(decoded))
         except JournalError as exc:  # the journal cannot take more: stop rather than lose results silently
             print(f"croupier run: {exc}", file=sys.stderr)
             return 1

@@ -5,6 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from croupier.commands import arguments
+
 SUMMARY = "check a journal's hash chain, key, head witness and snapshots; name the first bad event"
 
 
@@ -15,8 +17,8 @@ def _parser() -> argparse.ArgumentParser:
                     "and the snapshots against the events. Exits 0 when intact, 1 naming the first bad event, 2 "
                     "when the file cannot be read.",
     )
-    parser.add_argument("--db", required=True, type=Path, help="the journal file")
-    parser.add_argument("--key", type=Path, metavar="FILE",
+    parser.add_argument("--db", required=True, type=arguments.path, help="the journal file")
+    parser.add_argument("--key", type=arguments.path, metavar="FILE",
                         help="the table's key (table.key beside the journal, or [journal] key): proves the table "
                              "wrote every event; without it only the plain SHA-256 chain is checked")
     parser.add_argument("--full", action="store_true",

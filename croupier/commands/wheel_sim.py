@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 import threading
@@ -33,9 +34,9 @@ def _positive(kind: type):
     def parse(text: str):
         try:
             value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        if not 0 < value < math.inf:
             raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
         return value
 

@@ -29,12 +29,9 @@ class WheelPhase(IntEnum):
 class WheelResult:
     """The winning pocket of one game, reported once.
 
-    `source` says which line gave it: "number-line" (the two-character line), "state-5" (the first
-    status line of state 5, when the number line was lost), "basic" (the M360 `*W nn`) or "line".
-    `after_void` is set when the sensor proposed a golpe nulo earlier in this same launch of the
-    ball and the wheel still gave a number (the void spin's own ending, or too few revolutions
-    counted at the drop): that number is not the result of a valid spin unless the croupier says
-    so. A re-spin is a new launch: its result has no `after_void`.
+    `source` says which line gave it: "number-line" (the two-character line, confirmed by state 5),
+    "state-5" (the first status line of state 5, when the number line was lost), "basic" (the M360
+    `*W nn`) or "line". A launch the sensor voided gives a `VoidSpinNumber` instead, never this.
     """
 
     number: int
@@ -42,7 +39,31 @@ class WheelResult:
     game: int | None
     direction: Direction | None  # rotor direction during the spin, for the alternation check (PT-A 21)
     source: str
-    after_void: VoidReason | None = None
+
+
+@dataclass(frozen=True)
+class VoidSpinNumber:
+    """Where the ball of a launch the sensor voided came to rest (`PT-A 22`, `RU 4.12`, `SRIJ 23`):
+    never a result. `reason` is the first void proposed in that launch; the re-spin is a new launch."""
+
+    number: int
+    time: float
+    game: int | None
+    reason: VoidReason
+
+
+@dataclass(frozen=True)
+class NumberConflict:
+    """The wheel gave two numbers for one game: its winning-number line and its first state-5 line
+    (guide 2.4 and 2.5, neither named the master). Neither is a result: the croupier reads the
+    pocket and confirms it, and a pit boss sees the alarm. `state_five` is None when the state-5
+    line carried no number."""
+
+    number_line: int
+    state_five: int | None
+    time: float
+    game: int | None
+    direction: Direction | None
 
 
 @dataclass(frozen=True)
@@ -127,11 +148,13 @@ class LinkStatus:
     detail: str
 
 
-WheelEvent = WheelResult | WheelVoid | WheelState | WheelFault | CommandReply | BallPosition | LinkStatus
+WheelEvent = WheelResult | VoidSpinNumber | NumberConflict | WheelVoid | WheelState | WheelFault | CommandReply | BallPosition | LinkStatus
 
 # The "type" each event has in JSON output (wheel-replay --json) and logs.
 EVENT_TYPES: dict[type, str] = {
     WheelResult: "result",
+    VoidSpinNumber: "void-number",
+    NumberConflict: "conflict",
     WheelVoid: "void",
     WheelState: "state",
     WheelFault: "fault",

@@ -100,6 +100,7 @@ class FramedDecoder:
     def __init__(self, min_ball_revolutions: int | None = None):
         self.min_ball_revolutions = min_ball_revolutions  # used where the protocol counts them
         self._framer = LineFramer()
+        self.valid_lines = 0  # lines read as wheel output: the link is online while they come
 
     def feed(self, data: bytes, time: float) -> list[WheelEvent]:
         events: list[WheelEvent] = []
@@ -107,7 +108,10 @@ class FramedDecoder:
             if frame.problem:
                 events.append(WheelFault(frame.problem, time, show(frame.text)))
             else:
+                before = len(events)
                 self._line(frame.text, time, events)
+                if not any(isinstance(event, WheelFault) for event in events[before:]):
+                    self.valid_lines += 1
         return events
 
     def resync(self) -> None:

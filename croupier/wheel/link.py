@@ -4,7 +4,12 @@ A reader thread opens the device (9600 8N1 by default, exclusive, with a read ti
 never blocks for long), feeds what it reads to a decoder with the time it arrived, and hands every
 event to a callback or a queue. When the device goes away (USB adapter unplugged, cable pulled) it
 reports `LinkStatus(online=False)`, retries with a growing delay and reports `online=True` when it is
-back. A wheel that keeps its status cadence but falls silent is offline too.
+back. A wheel that keeps its status cadence but falls silent is offline too, and so is one whose
+bytes are all noise (a wrong baud rate): online means valid wheel lines arrive.
+
+A flood of malformed lines costs neither memory nor log: at most `FAULTS_PER_WINDOW` faults are
+passed on per window, then one fault counting those not shown; the queue is bounded, and when it
+is full a fault is dropped while any other event waits for room.
 
 The decoder is kept across reconnects, so a game reported before the unplug is not reported again
 when the wheel is heard repeating its state-5 line afterwards.
@@ -25,7 +30,7 @@ import threading
 import time as _time
 from typing import Callable, Sequence
 
-from croupier.wheel.events import LinkStatus, WheelEvent
+from croupier.wheel.events import LinkStatus, WheelEvent, WheelFault
 from croupier.wheel.protocols import WheelDecoder
 
 log = logging.getLogger(__name__)
@@ -33,6 +38,39 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # then every 5 s
 READ_TIMEOUT_S = 0.05  # how long a read may block: bounds how long stop() takes
 SILENT_STATUS_LINES = 6  # a status wheel that misses this many 500 ms lines is offline
+NOISE_TIMEOUT_S = 10.0  # a wheel without status lines that sends only noise this long is offline
+FAULTS_PER_WINDOW = 5  # faults passed on per window; the rest are counted
+FAULT_WINDOW_S = 10.0
+QUEUE_LIMIT = 1000  # events waiting for a reader that is slower than the wheel
+
+
+class FaultThrottle:
+    """Passes the first faults of each window and counts the others, reported when it ends."""
+
+    def __init__(self, limit: int = FAULTS_PER_WINDOW, window: float = FAULT_WINDOW_S):
+        self.limit, self.window = limit, window
+        self._start: float | None = None
+        self._shown = self._hidden = 0
+
+    def admit(self, fault: WheelFault) -> list[WheelEvent]:
+        out = self.flush(fault.time)
+        if self._start is None:
+            self._start = fault.time
+        if self._shown < self.limit:
+            self._shown += 1
+            out.append(fault)
+        else:
+            self._hidden += 1
+        return out
+
+    def flush(self, now: float) -> list[WheelEvent]:
+        """The count of the faults not shown, once their window is over."""
+        if self._start is None or now - self._start < self.window:
+            return []
+        hidden, self._start, self._shown, self._hidden = self._hidden, None, 0, 0
+        if not hidden:
+            return []
+        return [WheelFault(f"{hidden} more faults in the last {self.window:g} s, not shown", now, "")]
 
 
 class WheelLink:
@@ -47,9 +85,13 @@ class WheelLink:
         read_timeout: float = READ_TIMEOUT_S,
         retry_delays: Sequence[float] = RETRY_DELAYS_S,
         silence_timeout: float | None = -1.0,
+        noise_timeout: float | None = None,
+        fault_window: float = FAULT_WINDOW_S,
     ):
         """`silence_timeout`: seconds without a byte before the link counts as offline; the default
-        follows the decoder (six status intervals), None never times out."""
+        follows the decoder (six status intervals), None never times out. `noise_timeout`: seconds
+        of bytes without a valid line before it counts as offline (default: the silence timeout,
+        or 10 s for a wheel without status lines)."""
         self.device = device
         self.decoder = decoder
         self.baudrate = baudrate
@@ -60,8 +102,11 @@ class WheelLink:
             heartbeat = decoder.heartbeat
             silence_timeout = None if heartbeat is None else heartbeat * SILENT_STATUS_LINES
         self.silence_timeout = silence_timeout
-        self.events: queue.Queue[WheelEvent] = queue.Queue()
-        self._on_event = on_event or self.events.put
+        self.noise_timeout = noise_timeout or silence_timeout or NOISE_TIMEOUT_S
+        self.events: queue.Queue[WheelEvent] = queue.Queue(QUEUE_LIMIT)
+        self._on_event = on_event or self._queue
+        self._faults = FaultThrottle(window=fault_window)
+        self._left_over: list[WheelEvent] = []  # decoded while stopping with the queue full
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._port = None
@@ -159,6 +204,7 @@ class WheelLink:
         self.decoder.resync()  # and a line they started has lost its beginning
         self._status(True, f"{self.device} open, {self.baudrate} 8N1")
         last_data = self.clock()
+        noise_since: float | None = None  # bytes came, no valid line since
         while not self._stop.is_set():
             try:
                 data = port.read(max(1, port.in_waiting))
@@ -167,14 +213,26 @@ class WheelLink:
                 return
             now = self.clock()
             if data:
-                last_data = now
-                if not self._online:
+                if self.silence_timeout is not None and now - last_data > self.silence_timeout:
                     self.decoder.resync()  # the line cut by the silence cannot be finished
-                    self._status(True, "the wheel is heard again")
+                last_data = now
+                valid = self.decoder.valid_lines
                 for event in self.decoder.feed(data, now):
                     self._emit(event)
-            elif self.silence_timeout is not None and now - last_data > self.silence_timeout and self._online:
+                if self.decoder.valid_lines != valid:
+                    noise_since = None
+                    self._status(True, "the wheel is heard again")
+                elif noise_since is None:
+                    noise_since = now
+            for event in self._faults.flush(now):
+                self._emit(event)
+            if not self._online:
+                continue
+            if self.silence_timeout is not None and now - last_data > self.silence_timeout:
                 self._status(False, f"nothing from the wheel for {self.silence_timeout:g} s")
+            elif noise_since is not None and now - noise_since > self.noise_timeout:
+                self._status(False, f"only noise from the wheel for {self.noise_timeout:g} s, no valid line "
+                                    f"(is the baud rate {self.baudrate} the wheel's?)")
 
     def _status(self, online: bool, detail: str) -> None:
         if self._online is online:
@@ -183,7 +241,34 @@ class WheelLink:
         self._emit(LinkStatus(online, self.clock(), detail))
 
     def _emit(self, event: WheelEvent) -> None:
-        try:
-            self._on_event(event)
-        except Exception:  # a consumer's bug must not stop the sensor
-            log.exception("wheel event handler failed on %r", event)
+        for passed in self._faults.admit(event) if isinstance(event, WheelFault) else (event,):
+            try:
+                self._on_event(passed)
+            except Exception:  # a consumer's bug must not stop the sensor
+                log.exception("wheel event handler failed on %r", passed)
+
+    def _queue(self, event: WheelEvent) -> None:
+        """Into the bounded queue: a fault is dropped when it is full, any other event waits (or,
+        once the link is stopping, is kept for `drain`)."""
+        while True:
+            try:
+                self.events.put(event, timeout=0.1)
+                return
+            except queue.Full:
+                if isinstance(event, WheelFault):
+                    return
+                if self._stop.is_set():
+                    self._left_over.append(event)
+                    return
+
+    def drain(self) -> list[WheelEvent]:
+        """After `stop`: every event decoded and not yet taken from `events`, in order."""
+        found = []
+        while True:
+            try:
+                found.append(self.events.get_nowait())
+            except queue.Empty:
+                break
+        found += self._left_over
+        self._left_over = []
+        return found

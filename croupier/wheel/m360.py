@@ -23,7 +23,7 @@ Where the Mercury and the Slingshot 2 give the same bytes different meanings:
   also replaces flag 2 for a ball turning with the rotor.
 - After a void the Mercury waits in state 3 or 4 for a re-spin, which resets its flags to 0 and
   the game goes on (guide 5.3): flags back to 0 with the ball in play is a new launch of the same
-  game, whose result carries no `after_void`. The SS2 instead restarts the game from state 2 (*R),
+  game, whose number is a result (the voided launch's is not). The SS2 instead restarts the game from state 2 (*R),
   and a flag that merely clears there does not undo the void.
 - State 7, dealer lock, exists only on the M360 (the ball is in play, the result not yet released).
 - Rotor speed `000` means "below 2.0 or above 60.0 rpm", not "stopped" (reported here as unknown).

@@ -11,6 +11,8 @@ from croupier.wheel.events import (
     BallPosition,
     CommandReply,
     LinkStatus,
+    NumberConflict,
+    VoidSpinNumber,
     WheelEvent,
     WheelFault,
     WheelResult,
@@ -62,9 +64,14 @@ def _game(game: int | None) -> str:
 def _describe(event: WheelEvent) -> str:
     if isinstance(event, WheelResult):
         direction = f"  {event.direction.value}" if event.direction else ""
-        after = f"  after a proposed void ({event.after_void.value})" if event.after_void else ""
         source = _SOURCES.get(event.source, event.source)
-        return f"result {event.number:>2}{_game(event.game)}{direction}  from the {source}{after}"
+        return f"result {event.number:>2}{_game(event.game)}{direction}  from the {source}"
+    if isinstance(event, VoidSpinNumber):
+        return f"void-number {event.number:>2}{_game(event.game)}  not a result: the launch is void ({event.reason.value})"
+    if isinstance(event, NumberConflict):
+        five = "--" if event.state_five is None else event.state_five
+        return (f"conflict{_game(event.game)}  number line {event.number_line:>2}, state 5 {five}: "
+                "neither is a result")
     if isinstance(event, WheelVoid):
         return f"void   {event.reason.value}{_game(event.game)}  {event.detail}"
     if isinstance(event, WheelState):

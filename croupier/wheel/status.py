@@ -3,9 +3,13 @@
 Both wheels repeat a status line every 500 ms and send the winning number once, on its own line,
 just before the first state-5 status. The rules that hold for both:
 
-- Exactly one result per game. It comes from the winning-number line (which is only believed while
-  a ball is in play, states 3, 4 and 7) or, when that line was lost, from the first state-5 line of
-  the game. The "last number" field of states 1-4 is never a result: it is the previous game's.
+- Exactly one result per game, given when the game enters state 5. The wheel says the number twice,
+  on its winning-number line and in its state-5 status lines (guide 2.4, 2.5): a number line is
+  only heard between states 4 (or the Mercury's 7) and 5, and counts once the first state-5 line
+  agrees; when they differ neither counts (`NumberConflict`), and a number line that no state-5
+  line follows is dropped. When the number line was lost (or is switched off, operation mode 16)
+  the first state-5 line gives the result. The "last number" field of states 1-4 is never a
+  result: it is the previous game's.
 - A launch starts when the status enters states 1-2 (or the game counter changes, or, on the
   Mercury, the flags of a voided spin go back to 0: its re-spin). A void the family's rules find
   is proposed once while its condition lasts, and never after the launch's result.
@@ -24,6 +28,8 @@ from croupier.wheel import fields
 from croupier.wheel.events import (
     BallPosition,
     CommandReply,
+    NumberConflict,
+    VoidSpinNumber,
     WheelEvent,
     WheelFault,
     WheelPhase,
@@ -34,6 +40,7 @@ from croupier.wheel.events import (
 from croupier.wheel.framing import FramedDecoder
 
 BALL_IN_PLAY = (WheelPhase.BALL_IN_RIM, WheelPhase.NO_MORE_BETS, WheelPhase.DEALER_LOCK)
+NUMBER_LINE_STATES = (WheelPhase.NO_MORE_BETS, WheelPhase.DEALER_LOCK)  # the states just before state 5
 EXT_BALL_IN_POCKET = 0x100  # M360 extended flags: the ball sits in a pocket
 _REFUSALS = {"NO", "BUSY", "FAIL", "ERROR", "LOCKED", "INVALID"}
 
@@ -74,6 +81,8 @@ class _Spin:
     voids: list[VoidReason] = field(default_factory=list)  # every void proposed in this spin
     active: set[VoidReason] = field(default_factory=set)  # conditions still reported, not proposed again
     reported: int | None = None
+    heard: tuple[int, float] | None = None  # the winning-number line and its time, until state 5
+    conflicted: bool = False  # the number line and state 5 differed: nothing is reported
     confirmed: bool = False
     pockets_shown: set[int] = field(default_factory=set)
 
@@ -164,19 +173,23 @@ class StatusLineDecoder(FramedDecoder):
             events.append(WheelFault(f"not wheel output (a line without '*' can only be a winning number): {e}", time, text))
             return
         spin = self._spin
-        if spin is None or spin.state not in BALL_IN_PLAY:
+        if spin is None or spin.state not in NUMBER_LINE_STATES:
             where = "before any status line" if spin is None else f"in state {int(spin.state)}"
-            events.append(
-                WheelFault(f"winning-number line {number} {where}, with no ball in play: ignored", time, text)
-            )
-        elif spin.reported is not None:
+            events.append(WheelFault(f"winning-number line {number} {where}: only a line between states 4 and 5 "
+                                     "can be a result; this one is not a result", time, text))
+        elif spin.reported is not None or spin.heard is not None:
             events.append(WheelFault(f"a second winning-number line in game {spin.key}: ignored", time, text))
         else:
-            self._report(number, time, spin, "number-line", events)
+            spin.heard = (number, time)
 
     def _status(self, status: Status, time: float, events: list[WheelEvent]) -> None:
         key = self.game_key(status)
         spin = self._spin
+        if spin is not None and spin.heard is not None and status.state not in (*NUMBER_LINE_STATES,
+                                                                                WheelPhase.WINNING_NUMBER):
+            events.append(WheelFault(f"game {spin.key}: the winning-number line {spin.heard[0]} was never confirmed "
+                                     "by a state-5 line: not a result", time, ""))
+            spin.heard = None
         if spin is None or self._starts_new_spin(spin, status, key):
             spin = self._spin = _Spin(key, status.state)
         spin.key = key
@@ -220,7 +233,16 @@ class StatusLineDecoder(FramedDecoder):
         )
 
     def _state_five(self, status: Status, spin: _Spin, time: float, events: list[WheelEvent]) -> None:
-        number = status.last_number
+        number, heard = status.last_number, spin.heard
+        spin.heard = None
+        if spin.conflicted:
+            return
+        if spin.direction is None:
+            spin.direction = status.direction  # met in state 5: the rotor turns as it did in the spin
+        if heard is not None and heard[0] != number:
+            spin.conflicted = spin.confirmed = True
+            events.append(NumberConflict(heard[0], number, time, spin.key, spin.direction))
+            return
         if number is None:
             if not spin.confirmed:
                 events.append(WheelFault(f"game {spin.key}: state 5 without a winning number", time, ""))
@@ -238,8 +260,9 @@ class StatusLineDecoder(FramedDecoder):
             spin.confirmed = True
             return
         spin.confirmed = True
-        if spin.direction is None:
-            spin.direction = status.direction  # met in state 5: the rotor turns as it did in the spin
+        if heard is not None:
+            self._report(number, heard[1], spin, "number-line", events)
+            return
         if not spin.seen_in_play and self._last_reported == (spin.key, number):
             spin.reported = number  # a restarted reader meeting a game it already reported
             return
@@ -250,8 +273,10 @@ class StatusLineDecoder(FramedDecoder):
         if minimum is not None and spin.revolutions is not None and spin.revolutions < minimum:
             detail = f"the ball made {spin.revolutions} revolutions, fewer than {minimum}"
             self._propose_void(VoidReason.TOO_FEW_REVOLUTIONS, detail, time, spin, events)
-        after_void = spin.voids[0] if spin.voids else None
-        events.append(WheelResult(number, time, spin.key, spin.direction, source, after_void))
+        if spin.voids:  # the launch is void: where its ball stopped is no result (PT-A 22)
+            events.append(VoidSpinNumber(number, time, spin.key, spin.voids[0]))
+        else:
+            events.append(WheelResult(number, time, spin.key, spin.direction, source))
         spin.reported = number
         self._last_reported = (spin.key, number)
 

@@ -12,7 +12,7 @@ from croupier.rules.spin import Direction, VoidReason
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import Ball
-from croupier.wheel.events import LinkStatus, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.events import LinkStatus, VoidSpinNumber, WheelPhase, WheelResult, WheelState, WheelVoid
 
 CW, ACW = Direction.CLOCKWISE, Direction.ANTICLOCKWISE
 BALLS = (Ball(id="A", diameter_mm=Decimal(21)), Ball(id="B", diameter_mm=Decimal(21)))
@@ -48,7 +48,7 @@ def test_a_void_from_the_sensor_is_recorded_and_the_result_of_that_spin_is_not(s
     recorded = kinds(sensor, state(WheelPhase.PLACE_BETS, 1), state(WheelPhase.BALL_IN_RIM, 1, ACW),
                      WheelVoid(VoidReason.SAME_DIRECTION, 0.0, 1, "flag 2 in state 3"),
                      state(WheelPhase.NO_MORE_BETS, 1, ACW),  # the voided ball still rides: no new launch
-                     WheelResult(3, 0.0, 1, ACW, "number-line", after_void=VoidReason.SAME_DIRECTION),
+                     VoidSpinNumber(3, 0.0, 1, VoidReason.SAME_DIRECTION),
                      state(WheelPhase.PLACE_BETS, 1, CW), state(WheelPhase.BALL_IN_RIM, 1, CW),  # the re-spin
                      WheelResult(9, 0.0, 1, CW, "number-line"))
     assert recorded == ["ball-launched", "spin-voided", "ball-launched", "result-recorded"]
@@ -189,5 +189,5 @@ def test_an_ss2_flag_that_clears_in_play_does_not_undo_its_void(sensor):
     recorded = kinds(sensor, state(WheelPhase.PLACE_BETS, 3), state(WheelPhase.BALL_IN_RIM, 3, CW, flags=8),
                      WheelVoid(VoidReason.TOO_FEW_REVOLUTIONS, 0.0, 3, "flag 8 past 3 s"),
                      state(WheelPhase.BALL_IN_RIM, 3, CW, flags=0),
-                     WheelResult(21, 0.0, 3, CW, "number-line", after_void=VoidReason.TOO_FEW_REVOLUTIONS))
+                     VoidSpinNumber(21, 0.0, 3, VoidReason.TOO_FEW_REVOLUTIONS))
     assert recorded == ["ball-launched", "spin-voided"] and sensor.session.state.counted == 0

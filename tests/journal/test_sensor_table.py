@@ -11,7 +11,10 @@ from croupier.sensor_table import SensorTable
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import Role, Stake
-from croupier.wheel.events import WheelPhase, WheelResult, WheelState
+from croupier import i18n
+from croupier.table.events import AlarmKind
+from croupier.ui.text import alarm_detail as alarm_text
+from croupier.wheel.events import NumberConflict, WheelPhase, WheelResult, WheelState
 
 from journal_kit import BALLS
 
@@ -69,3 +72,22 @@ def test_a_wheel_without_game_numbers_loses_only_the_voided_launchs_number(atten
     assert feed(sensor, WheelResult(11, 1.0, None, None, "line")) == []
     assert feed(sensor, WheelResult(4, 2.0, None, None, "line")) == ["result-recorded"]
     assert attended.state.last_result.number == 4
+
+
+def test_two_numbers_from_the_wheel_raise_an_alarm_and_the_croupier_types_the_result(attended):
+    sensor = SensorTable(attended)
+    feed(sensor, wheel(WheelPhase.PLACE_BETS, 7), wheel(WheelPhase.BALL_IN_RIM, 7), wheel(WheelPhase.NO_MORE_BETS, 7))
+    assert feed(sensor, NumberConflict(28, 17, 1.0, 7, CW), wheel(WheelPhase.WINNING_NUMBER, 7)) == ["alarm-raised"]
+    [alarm] = attended.state.alarms.values()
+    assert alarm.kind is AlarmKind.WHEEL_FAULT and "28" in alarm.detail and "17" in alarm.detail
+    assert alarm_text(alarm) == "the wheel gave two numbers for spin 1 (game 7): 28 on its winning-number line, 17 " \
+        "on its state-5 line; neither was recorded: the croupier types the number the ball is in (28 / 17)"
+    i18n.install("pt")  # without a wording of its own, the numbers still show
+    try:
+        assert alarm_text(alarm) == "28 / 17"
+    finally:
+        i18n.install("en")
+    assert attended.state.counted == 0 and attended.state.last_result is None
+    attended.enter_result(number=17, by="Ana")
+    attended.confirm_result(by="Ana")
+    assert (attended.state.last_result.number, attended.state.counted) == (17, 1)

@@ -91,18 +91,61 @@ def test_an_unknown_option_is_refused(tmp_path):
     assert result.returncode == 2 and "unknown option --yes" in result.stderr
 
 
+NOBODY = 65534
+
+
+def as_nobody(*command: str) -> list[str]:
+    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command]
+
+
+def open_to_everyone() -> Path | None:
+    """A scratch folder an ordinary user can reach: the clone and pytest's own temporary folder may
+    sit under folders only root can open (/root, a mktemp -d)."""
+    import tempfile
+
+    for base in (tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm"):
+        try:
+            folder = Path(tempfile.mkdtemp(prefix="croupier-install-", dir=base))
+        except OSError:
+            continue
+        folder.chmod(0o777)
+        if subprocess.run(as_nobody("test", "-w", str(folder)), capture_output=True).returncode == 0:
+            return folder
+        shutil.rmtree(folder)
+    return None
+
+
 def test_without_root_it_refuses_before_changing_anything(tmp_path):
-    machine = Machine(tmp_path)
-    tmp_path.chmod(0o777)  # the recorders log here, whoever runs them
-    env = {k: v for k, v in machine.env.items() if k != "CROUPIER_INSTALL_ROOT"}
-    command = ["bash", str(SCRIPT)]
-    if os.geteuid() == 0:  # as an ordinary user (nobody), which is what the test is about
-        if shutil.which("setpriv") is None:
-            pytest.skip("running as root and setpriv (util-linux) is missing to drop to another user")
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 1 and "run it as root" in result.stderr
-    assert machine.calls() == []
+    if os.geteuid() != 0:
+        machine = Machine(tmp_path)
+        env = {k: v for k, v in machine.env.items() if k != "CROUPIER_INSTALL_ROOT"}
+        result = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1 and "run it as root" in result.stderr
+        assert machine.calls() == []
+        return
+    # As root, the check is run as an ordinary user (nobody), which is what the test is about: the
+    # script and the recorders are copied where nobody can read and run them.
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root and setpriv (util-linux) is missing to drop to another user")
+    scratch = open_to_everyone()
+    if scratch is None:
+        pytest.skip("no temporary folder here that an ordinary user can reach")
+    try:
+        (scratch / "hw").mkdir()
+        script = scratch / "hw" / SCRIPT.name
+        shutil.copy(SCRIPT, script)
+        machine = Machine(scratch)
+        for path in scratch.rglob("*"):
+            path.chmod(0o777 if path.is_dir() else 0o755)
+        env = {k: v for k, v in machine.env.items() if k != "CROUPIER_INSTALL_ROOT"}
+        # The recorders are on nobody's PATH, so a call the script made would be logged.
+        found = subprocess.run(as_nobody("bash", "-c", "command -v useradd"), env=env, capture_output=True, text=True)
+        assert found.stdout.strip() == str(scratch / "stubs" / "useradd")
+        result = subprocess.run(as_nobody("bash", str(script)), env=env, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1 and "run it as root" in result.stderr, result.stderr
+        assert machine.calls() == []
+    finally:
+        shutil.rmtree(scratch)
 
 
 @needs_hw_files

@@ -58,7 +58,7 @@ def test_production_log_fragments_are_faults_not_results(replays):
     # The capture's damaged lines, as they are in the file.
     assert {"6; 9;0;158;0", "4;146; 9;0;159;0", "*X;4;14", "*X;"} <= raws
     # The stray "1" before the first status line (the tail of a line cut when the log started).
-    assert any(f.raw == " 1" and "no ball in play" in f.message for f in faults)
+    assert any(f.raw == " 1" and "not a result" in f.message for f in faults)
 
 
 def test_faults_log_voids_are_sensor_faults_seen_by_the_wheel(replays):

@@ -45,7 +45,8 @@ def test_replay_with_a_minimum_of_revolutions(tmp_path):
     )
     proc = croupier("wheel-replay", "--protocol", "cammegh-m360-extended", "--min-revolutions", "5", "--json", str(capture))
     kinds = [(o["type"], o.get("reason"), o.get("number")) for o in map(json.loads, proc.stdout.splitlines())]
-    assert ("void", "too-few-revolutions", None) in kinds and ("result", None, 9) in kinds
+    assert ("void", "too-few-revolutions", None) in kinds and ("void-number", "too-few-revolutions", 9) in kinds
+    assert "result" not in [kind for kind, *_ in kinds]
 
 
 def test_replay_refuses_a_damaged_capture_line_naming_it(tmp_path):
@@ -94,7 +95,7 @@ def test_replay_profile_gives_its_minimum(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(wheel_replay.importlib, "import_module", lambda name: Profiles)
     capture = tmp_path / "m360x.log"
-    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n")
+    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n*X;5;001; 9;0;250;0;0122;04;1;0A000; 9\r\n")
     assert wheel_replay.main(["--protocol", "cammegh-m360-extended", "--profile", "ru-american", "--json", str(capture)]) == 0
     assert '"too-few-revolutions"' in capsys.readouterr().out
     assert wheel_replay.main(["--protocol", "cammegh-m360-extended", "--profile", "nowhere", str(capture)]) == 1
@@ -151,11 +152,12 @@ def test_wheel_sim_bad_arguments(args, message):
 def test_replay_with_a_real_profile(tmp_path, profile, void):
     # Four revolutions: fewer than RU 4.12's five, not fewer than SRIJ 23's three; PT-A sets none.
     capture = tmp_path / "m360x.log"
-    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n")
+    capture.write_bytes(b"*X;4;000;  ;0;250;0;0022;04;1;0A000;??\r\n 9\r\n*X;5;001; 9;0;250;0;0122;04;1;0A000; 9\r\n")
     proc = croupier("wheel-replay", "--protocol", "cammegh-m360-extended", "--profile", profile, "--json", str(capture))
     assert proc.returncode == 0, proc.stderr
     kinds = [o["type"] for o in map(json.loads, proc.stdout.splitlines())]
-    assert ("void" in kinds) is void and "result" in kinds
+    # The number of a launch voided by its revolution count is never a result (RU 4.12, SRIJ 23).
+    assert ("void" in kinds) is void and ("void-number" in kinds) is void and ("result" in kinds) is not void
 
 
 def test_replay_with_an_unknown_profile(tmp_path):

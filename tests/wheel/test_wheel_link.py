@@ -8,8 +8,8 @@ import tty
 import pytest
 from wheel_lines import number, ss2
 
-from croupier.wheel.events import LinkStatus, WheelResult
-from croupier.wheel.link import WheelLink
+from croupier.wheel.events import LinkStatus, WheelFault, WheelResult
+from croupier.wheel.link import FAULTS_PER_WINDOW, WheelLink
 from croupier.wheel.protocols import make_decoder
 from croupier.wheel.ss2 import Ss2Decoder
 
@@ -178,8 +178,59 @@ def test_a_failing_handler_does_not_stop_the_sensor(wheel, links):
     deadline = time.monotonic() + 5
     while not link.online and time.monotonic() < deadline:  # bytes sent before the port opens are dropped
         time.sleep(0.01)
-    wheel.write(ss2(4, 1, None), number(5), ss2(5, 1, 5), ss2(2, 2, 5), ss2(4, 2, 5), number(6))
+    wheel.write(ss2(4, 1, None), number(5), ss2(5, 1, 5), ss2(2, 2, 5), ss2(4, 2, 5), number(6), ss2(5, 2, 6))
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and len([e for e in got if isinstance(e, WheelResult)]) < 2:
         time.sleep(0.02)
     assert [e.number for e in got if isinstance(e, WheelResult)] == [5, 6]
+
+
+def write_for(wheel, seconds, chunk):
+    """Keep writing `chunk` for `seconds` (a wheel at the wrong baud rate, a flood)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        wheel.write(chunk)
+        time.sleep(0.01)
+
+
+def test_noise_alone_takes_the_link_offline_until_a_valid_line(wheel, links):
+    # A wheel at the wrong baud rate: bytes keep coming, none of them a line.
+    link = links(wheel.path, silence_timeout=0.5)
+    assert wait_for(link, LinkStatus)[0].online
+    write_for(wheel, 1.5, bytes(range(0x80, 0xC0)) + b"\r\n")
+    offline, _ = wait_for(link, LinkStatus)
+    assert not offline.online and "only noise" in offline.detail and not link.online
+    wheel.write(ss2(2, 1, None))
+    assert wait_for(link, LinkStatus)[0].online
+
+
+def test_noise_takes_a_wheel_without_status_lines_offline_too(wheel, links):
+    link = links(wheel.path, make_decoder("line"), noise_timeout=0.5)
+    assert wait_for(link, LinkStatus)[0].online
+    write_for(wheel, 1.5, b"\xf0\xe1\xd2garbage\r\n")
+    offline, _ = wait_for(link, LinkStatus)
+    assert not offline.online and "only noise" in offline.detail
+
+
+def test_a_flood_of_malformed_lines_is_bounded_and_summarised(wheel, links):
+    link = links(wheel.path)
+    assert wait_for(link, LinkStatus)[0].online
+    flood = b"*X;9;garbage\r\n" * 200
+    for _ in range(100):  # 20,000 malformed lines, nobody reading the events meanwhile
+        wheel.write(flood, ss2(2, 1, None))
+    wheel.write(ss2(4, 1, None), number(5), ss2(5, 1, 5))
+    result, seen = wait_for(link, WheelResult, timeout=20)
+    assert result.number == 5
+    faults = [e for e in seen if isinstance(e, WheelFault)]
+    assert len(faults) <= 2 * FAULTS_PER_WINDOW, len(faults)
+    time.sleep(0.2)
+    assert link.events.qsize() < 50
+
+
+def test_the_faults_not_shown_are_counted_when_the_window_ends(wheel, links):
+    link = links(wheel.path, fault_window=0.3)
+    assert wait_for(link, LinkStatus)[0].online
+    wheel.write(b"*X;9;garbage\r\n" * 50, ss2(2, 1, None))
+    summary, seen = wait_for(link, WheelFault, where=lambda f: "not shown" in f.message)
+    shown = [e for e in seen if isinstance(e, WheelFault) and e is not summary]
+    assert len(shown) == FAULTS_PER_WINDOW and f"{50 - FAULTS_PER_WINDOW} more" in summary.message

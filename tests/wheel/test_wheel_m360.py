@@ -3,7 +3,7 @@ import pytest
 from wheel_lines import feed_all, m360, m360x, number, of_type, ss2
 
 from croupier.rules.spin import Direction, VoidReason
-from croupier.wheel.events import BallPosition, CommandReply, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.events import BallPosition, CommandReply, VoidSpinNumber, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
 from croupier.wheel.m360 import M360AdvancedDecoder, M360BasicDecoder, M360ExtendedDecoder
 from croupier.wheel.ss2 import Ss2Decoder
 
@@ -13,7 +13,7 @@ def advanced_game(games=4, last=12, result=31, direction=0, flags_in_play=0):
     lines += [m360(3, games, last, flags=flags_in_play, direction=direction)] * 3
     lines += [m360(4, games, last, direction=direction)] * 3
     lines.append(number(result))
-    lines += [m360(5, games + 1, result, direction=direction)] * 3  # the game counts once completed
+    lines += [m360(5, (games + 1) % 256, result, direction=direction)] * 3  # the game counts once completed
     return lines
 
 
@@ -86,7 +86,8 @@ def test_rotor_speed_000_means_out_of_range_not_stopped():
 def test_mercury_number_line_padding(text, value):
     decoder = M360AdvancedDecoder()
     decoder.feed(m360(4, 0, None), 0.0)
-    assert [r.number for r in of_type(decoder.feed(text.encode() + b"\r\n", 1.0), WheelResult)] == [value]
+    decoder.feed(text.encode() + b"\r\n", 1.0)
+    assert [r.number for r in of_type(decoder.feed(m360(5, 1, value), 1.2), WheelResult)] == [value]
 
 
 def test_double_zero_is_refused():
@@ -138,12 +139,13 @@ def test_extended_fields_are_read():
 def test_fewer_revolutions_than_the_profile_minimum_is_a_void_before_the_result(minimum, revolutions, void):
     events = feed_all(M360ExtendedDecoder(min_ball_revolutions=minimum), extended_spin(revolutions))
     found = [e for e in events if isinstance(e, (WheelVoid, WheelResult))]
-    if void:
-        assert [type(e) for e in found] == [WheelVoid, WheelResult]
+    void_numbers = of_type(events, VoidSpinNumber)
+    if void:  # RU 4.12, SRIJ 23: the launch is void, and where its ball stopped is not a result
+        assert [type(e) for e in found] == [WheelVoid]
         assert found[0].reason is VoidReason.TOO_FEW_REVOLUTIONS
-        assert found[1].after_void is VoidReason.TOO_FEW_REVOLUTIONS
+        assert [(n.number, n.reason) for n in void_numbers] == [(14, VoidReason.TOO_FEW_REVOLUTIONS)]
     else:
-        assert [type(e) for e in found] == [WheelResult] and found[0].after_void is None
+        assert [type(e) for e in found] == [WheelResult] and void_numbers == []
 
 
 def test_ball_turning_with_the_rotor_is_a_void_without_any_flag():
@@ -172,7 +174,7 @@ def test_after_a_void_the_ball_back_in_the_previous_pocket_is_confirmed():
     assert (position.pocket, position.expected, position.in_previous_pocket) == (9, 9, True)
     # The flags back to 0 with the ball in play: the re-spin, a new launch (guide 5.3).
     [result] = of_type(events, WheelResult)
-    assert (result.number, result.game, result.after_void) == (14, 1, None)
+    assert (result.number, result.game) == (14, 1) and of_type(events, VoidSpinNumber) == []
 
 
 def test_after_a_void_the_ball_in_another_pocket_is_shown_as_wrong():
@@ -233,10 +235,12 @@ def test_w_means_a_statistics_reply_on_the_ss2():
     assert isinstance(reply, CommandReply)  # on the SS2 not a result
 
 
-def test_a_void_spin_that_ends_without_a_re_spin_gives_a_result_marked_after_the_void():
+def test_a_void_spin_that_ends_without_a_re_spin_gives_no_result():
     lines = [m360(4, 0, 9, flags=8), m360(4, 0, 9, flags=8), number(14), m360(5, 1, 14)]
-    [result] = of_type(feed_all(M360AdvancedDecoder(), lines), WheelResult)
-    assert result.after_void is VoidReason.BALL_LEFT_WHEEL
+    events = feed_all(M360AdvancedDecoder(), lines)
+    assert of_type(events, WheelResult) == []
+    [void_number] = of_type(events, VoidSpinNumber)
+    assert (void_number.number, void_number.reason) == (14, VoidReason.BALL_LEFT_WHEEL)
 
 
 def test_after_a_re_spin_a_new_void_is_proposed_again():
@@ -247,5 +251,6 @@ def test_after_a_re_spin_a_new_void_is_proposed_again():
 
 def test_an_ss2_flag_that_clears_does_not_undo_its_void():
     lines = [ss2(3, 4, 9, flags=2), ss2(3, 4, 9), ss2(4, 4, 9), number(14), ss2(5, 4, 14)]
-    [result] = of_type(feed_all(Ss2Decoder(), lines), WheelResult)
-    assert result.after_void is VoidReason.SAME_DIRECTION
+    events = feed_all(Ss2Decoder(), lines)
+    assert of_type(events, WheelResult) == []
+    assert [(n.number, n.reason) for n in of_type(events, VoidSpinNumber)] == [(14, VoidReason.SAME_DIRECTION)]

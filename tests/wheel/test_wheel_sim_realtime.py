@@ -83,6 +83,6 @@ def test_at_speed_10_a_reader_on_its_own_clock_in_another_process_sees_each_void
     assert [fault for *_, fault in played] == ["ball-removed", "weak-spin"]
     voids = [(v.reason, v.game) for v in events if isinstance(v, WheelVoid)]
     assert voids == [(VoidReason.BALL_LEFT_WHEEL, 1), (VoidReason.TOO_FEW_REVOLUTIONS, 2)]
-    results = [(r.game, r.number, r.direction, r.after_void) for r in events if isinstance(r, WheelResult)]
-    assert results == [(int(g), int(n), Direction(d), None) for g, n, d, _ in played]
+    results = [(r.game, r.number, r.direction) for r in events if isinstance(r, WheelResult)]
+    assert results == [(int(g), int(n), Direction(d)) for g, n, d, _ in played]
     assert not [e for e in events if isinstance(e, WheelFault)]

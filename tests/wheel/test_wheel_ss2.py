@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from wheel_lines import feed_all, number, of_type, ss2
 
 from croupier.rules.spin import Direction, VoidReason
-from croupier.wheel.events import CommandReply, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.events import CommandReply, NumberConflict, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
 from croupier.wheel.ss2 import Ss2Decoder
 
 
@@ -43,7 +43,7 @@ def test_number_line_with_no_ball_in_play_is_ignored():
     events = feed_all(decoder, [number(9), ss2(2, 4, 30), number(9)])
     assert of_type(events, WheelResult) == []
     faults = of_type(events, WheelFault)
-    assert len(faults) == 2 and all("no ball in play" in f.message for f in faults)
+    assert len(faults) == 2 and all("not a result" in f.message for f in faults)
 
 
 def test_a_second_number_line_in_one_game_is_ignored():
@@ -54,12 +54,40 @@ def test_a_second_number_line_in_one_game_is_ignored():
     assert any("second winning-number line" in f.message for f in of_type(events, WheelFault))
 
 
-def test_state_5_contradicting_the_number_line_is_a_fault_not_a_second_result():
-    lines = game()
-    lines[lines.index(number(25))] = number(26)
+def test_number_line_and_state_5_disagreeing_count_neither():
+    # The guide gives the number twice (2.4, 2.5) and neither as the master: a disagreement is
+    # shown to the table with both numbers, and no result is counted.
+    lines = game(result=17)
+    lines[lines.index(number(17))] = number(28)
     events = feed_all(Ss2Decoder(), lines)
-    assert [r.number for r in of_type(events, WheelResult)] == [26]
-    assert any("25" in f.message and "26" in f.message for f in of_type(events, WheelFault))
+    assert of_type(events, WheelResult) == []
+    assert of_type(events, NumberConflict) == [NumberConflict(28, 17, 5.0, 7, Direction.ANTICLOCKWISE)]
+
+
+def test_a_number_line_while_the_ball_is_in_the_rim_is_never_a_result():
+    lines = game(result=17)
+    lines.insert(3, number(23))  # a stray line in state 3
+    events = feed_all(Ss2Decoder(), lines)
+    assert [(r.number, r.source) for r in of_type(events, WheelResult)] == [(17, "number-line")]
+    assert any("23" in f.message and "not a result" in f.message for f in of_type(events, WheelFault))
+
+
+def test_stray_number_lines_in_the_rim_never_make_the_results():
+    lines = []
+    for spin, result in zip(range(1, 6), (4, 15, 0, 32, 19)):
+        one = game(spin=spin, last=None, result=result)
+        one.insert(3, number(23))
+        lines += one
+    assert [r.number for r in of_type(feed_all(Ss2Decoder(), lines), WheelResult)] == [4, 15, 0, 32, 19]
+
+
+def test_a_number_line_not_followed_by_state_5_is_not_a_result():
+    lines = game(result=17)
+    five = lines.index(number(17)) + 1
+    lines[five:] = [ss2(2, 8, 12)]  # the state-5 lines were lost: the wheel starts the next game
+    events = feed_all(Ss2Decoder(), lines)
+    assert of_type(events, WheelResult) == []
+    assert any("never confirmed" in f.message for f in of_type(events, WheelFault))
 
 
 def test_consecutive_games_each_give_one_result_even_with_the_same_number():
@@ -97,7 +125,8 @@ def test_a_result_is_stamped_with_the_time_its_line_ended():
     decoder = Ss2Decoder()
     decoder.feed(ss2(4, 2, 1), 1.0)
     assert decoder.feed(b"2", 2.0) == []
-    assert of_type(decoder.feed(b"8\r\n", 3.0), WheelResult)[0].time == 3.0
+    assert of_type(decoder.feed(b"8\r\n", 3.0), WheelResult) == []  # counted once state 5 agrees
+    assert of_type(decoder.feed(ss2(5, 2, 28), 3.4), WheelResult)[0].time == 3.0
 
 
 def test_resynchronises_on_star_like_the_production_capture():
