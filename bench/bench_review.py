@@ -95,7 +95,8 @@ async def open_in_app(path: Path) -> float:
 
 def whole_journal_statistics(path: Path) -> None:
     from croupier.review.shifts import open_read_only
-    from croupier.stats import SPIN_KINDS, counted_spins, summary
+    from croupier.history.spins import SPIN_KINDS, counted_spins
+    from croupier.stats import summary
 
     began = time.perf_counter()
     with open_read_only(path) as journal:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 SUMMARY = "the shift report of a journal (--json for the machine-readable form)"
@@ -125,19 +126,38 @@ def render(report: dict) -> str:
         for row in rows:
             add(f"  {row['time']}  {show(row)}")
     add("")
-    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}" + (f", amounts in {unit}"
+    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}" + (f", amounts in {unit}; result = cashed "
+                                                                        "out + late chips - bought"
                                                                         if report["colour_ledger"] else ""))
     if report["colour_ledger"]:
-        add(f"  {'colour':<8} {'player':<16} {'chip':>9}  {'staked':>9}  {'paid':>9}  {'net':>9}  cash-out")
+        add(f"  {'colour':<8} {'player':<16} {'chip':>7}  {'bought':>10}  {'cashed out':>10}  {'late':>8}  "
+            f"{'result':>10}  detail in chips")
     for c in report["colour_ledger"]:
         out = c["cashed_out"]
-        cash = f"{out['chips']} chips = {out['amount']}" if out else "still in play"
-        add(f"  {c['colour']:<8} {c['player']:<16} {c['chip_value']:>9}  {c['staked_money']:>9}  "
-            f"{c['paid_money']:>9}  {c['net_money']:>9}  {cash}")
+        result = "in play" if c["result_money"] is None else f"{Decimal(c['result_money']):+}"
+        add(f"  {c['colour']:<8} {c['player']:<16} {c['chip_value']:>7}  {c['bought_money']:>10}  "
+            f"{out['amount'] if out else '-':>10}  {c['late_money']:>8}  {result:>10}  staked {c['staked']}, "
+            f"paid {c['paid']}, collected {c['collected']}, returned {c['returned']}")
+    if report["overpayments"]:
+        add("")
+        add(f"Overpayments on corrected results: {len(report['overpayments'])}")
+        for o in report["overpayments"]:
+            amount = f" = {money(o['money'])}" if o["money"] is not None else ""
+            add(f"  spin {o['spin']}: {o['colour']} paid {o['chips']} chips{amount} on {', '.join(o['positions'])} "
+                f"for {o['paid_on']}; the result is {o['number']}: to recover")
+    if report["croupiers"]:
+        add("")
+        add("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid")
+        for f in report["croupiers"]:
+            add(f"  {f['croupier']:<16} {f['spins']:>6} {f['spins_per_hour']:>6}/h  voids {f['voids']}, corrections "
+                f"{f['corrections']}, repeats {f['direction_repeats']}, late reliefs {f['overdue_reliefs']}, paid "
+                f"{f['paid_chips']} chips = {money(f['paid_money'])}")
     add("")
-    add(f"Totals: staked {money(totals['staked_money'])}, paid {money(totals['paid_money'])}, players' net "
-        f"{money(totals['players_net_money'])}; direction repeats {totals['direction_repeats']}, breaches "
-        f"{totals['breaches']}, alarms open {totals['alarms_open']}")
+    add(f"Totals: bought {money(totals['bought_money'])}, cashed out {money(totals['cashed_out_money'])}, late chips "
+        f"{money(totals['late_chips_money'])}; the table's result {money(totals['table_result_money'])} over the "
+        f"colours cashed out ({totals['colours_in_play']} still in play); overpaid {money(totals['overpaid_money'])}; "
+        f"direction repeats {totals['direction_repeats']}, breaches {totals['breaches']}, alarms open "
+        f"{totals['alarms_open']}")
     statistics = report["statistics"]
     add("")
     add(f"Wheel statistics ({statistics['spins']} spins): {statistics['chi_square']['plain']}")

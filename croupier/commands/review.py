@@ -79,6 +79,7 @@ def main(argv: list[str]) -> int:
                 print(f"{args.csv_events}: {rows} events")
             if args.pdf:
                 from croupier.export.shift_report import write_shift_report
+                from croupier.review.shifts import load_entries
 
                 shifts = list_shifts(journal)
                 if not shifts:
@@ -93,7 +94,8 @@ def main(argv: list[str]) -> int:
                           "or 'last'", file=sys.stderr)
                     return 2
                 with replaced_atomically(args.pdf, "wb") as out:
-                    pages = write_shift_report(journal, shift, out, datetime.now(timezone.utc))
+                    pages = write_shift_report(load_entries(journal, shift), shift, journal.head, journal.path.name,
+                                               out, datetime.now(timezone.utc))
                 print(f"{args.pdf}: {shift.label}, {pages} pages, head hash {journal.head[1]}")
         except JournalError as error:
             print(f"croupier review: {error}", file=sys.stderr)

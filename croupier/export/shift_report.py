@@ -6,15 +6,15 @@ from datetime import datetime
 from typing import BinaryIO
 
 from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
-from croupier.journal.store import Journal
-from croupier.review.croupiers import croupier_figures, croupier_table
-from croupier.review.ledger import colour_ledger, ledger_table
-from croupier.review.procedures import Table, procedure_tables
+from croupier.history.clock import clock
+from croupier.history.croupiers import croupier_figures, croupier_table
+from croupier.history.ledger import colour_ledger, ledger_table
+from croupier.history.procedures import Table, procedure_tables
+from croupier.history.records import records_of
+from croupier.history.spins import standing_results
+from croupier.history.statistics import entries_spins, statistics_text
 from croupier.rules.profiles import numbering_of
-from croupier.review.shift_statistics import entries_spins, statistics_text
-from croupier.review.shifts import Shift, load_entries
 from croupier.rules.wheel import colour
-from croupier.table import events as ev
 
 
 GAP = "  "
@@ -48,31 +48,28 @@ def table_lines(table: Table, width: int) -> list[str]:
             *(line(row) for row in rows), ""]
 
 
-def spins_table(entries) -> Table:
-    standing: dict[int, ev.ResultCorrected] = {}
-    for entry in entries:
-        if isinstance(entry.event, ev.ResultCorrected):
-            standing[entry.event.spin] = entry.event
+def spins_table(records: list[tuple[int, dict]]) -> Table:
     rows = []
-    for entry in entries:
-        event = entry.event
-        if isinstance(event, ev.ResultRecorded):
-            corrected = standing.get(event.spin)
-            number = corrected.number if corrected else event.number
-            rows.append((str(event.spin), event.time.astimezone().strftime("%H:%M:%S"), str(number), colour(number),
-                         event.source.value + (f" (corrected from {event.number})" if corrected else ""),
-                         event.croupier, event.direction.value, event.ball))
+    for _seq, record, corrected in standing_results(
+            ((seq, r) for seq, r in records if r["kind"] == "result-recorded"),
+            ((seq, r) for seq, r in records if r["kind"] == "result-corrected")):
+        number = corrected["number"] if corrected else record["number"]
+        rows.append((str(record["spin"]), clock(datetime.fromisoformat(record["time"])), str(number), colour(number),
+                     record["source"] + (f" (corrected from {record['number']})" if corrected else ""),
+                     record["croupier"], record["direction"] or "not reported", record["ball"]))
     return Table("Counted spins", ("spin", "time", "number", "colour", "source", "croupier", "direction", "ball"), rows)
 
 
-def shift_report_lines(journal: Journal, shift: Shift, printed: datetime) -> list[str]:
-    entries = load_entries(journal, shift)
-    seq, digest = journal.head
-    kinds = [entry.event.kind for entry in entries]
+def shift_report_lines(entries, shift, head: tuple[int, str], journal_name: str, printed: datetime) -> list[str]:
+    """The report of one shift (`entries`: its decoded events; `shift`: its number, label, events
+    and profile), headed by the journal's head."""
+    records = list(records_of(entries))
+    seq, digest = head
+    kinds = [record["kind"] for _, record in records]
     lines = [
         "CROUPIER SHIFT REPORT",
         "",
-        f"Journal:       {journal.path.name}",
+        f"Journal:       {journal_name}",
         f"Journal head:  event {seq}",
         f"Head hash:     {digest}",
         f"Shift:         {shift.label}, events {shift.first_seq}-{shift.last_seq}",
@@ -85,8 +82,8 @@ def shift_report_lines(journal: Journal, shift: Shift, printed: datetime) -> lis
     ]
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape
     # pages, so that every row is one line on paper.
-    tables = [spins_table(entries), *procedure_tables(entries), ledger_table(colour_ledger(entries)),
-              croupier_table(croupier_figures(entries))]
+    tables = [spins_table(records), *procedure_tables(records, clock), ledger_table(colour_ledger(records), clock),
+              croupier_table(croupier_figures(records))]
     wide = [table for table in tables if table_width(column_widths(table)) > columns()]
     for table in tables:
         if table not in wide:
@@ -102,6 +99,8 @@ def shift_report_lines(journal: Journal, shift: Shift, printed: datetime) -> lis
     return lines
 
 
-def write_shift_report(journal: Journal, shift: Shift, out: BinaryIO, printed: datetime) -> int:
+def write_shift_report(entries, shift, head: tuple[int, str], journal_name: str, out: BinaryIO,
+                       printed: datetime) -> int:
     """The shift report as PDF; returns the number of pages."""
-    return write_pdf(shift_report_lines(journal, shift, printed), out, f"Shift report - {shift.label}")
+    return write_pdf(shift_report_lines(entries, shift, head, journal_name, printed), out,
+                     f"Shift report - {shift.label}")

@@ -10,20 +10,22 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedCont
 
 from croupier.journal.store import Entry, Journal, JournalError
 from croupier.journal.verify import check_chain
-from croupier.review.croupiers import croupier_figures, croupier_table
-from croupier.review.ledger import colour_ledger, ledger_table
+from croupier.history.croupiers import croupier_figures, croupier_table
+from croupier.history.ledger import colour_ledger, ledger_table
 from croupier.review.messages import SpinChosen
-from croupier.review.procedures import procedure_tables
+from croupier.history.clock import clock
+from croupier.history.procedures import procedure_tables
+from croupier.history.records import records_of
 from croupier.review.shifts import Shift, list_shifts, load_entries, open_read_only
 from croupier.review.spin_pane import SpinPane
-from croupier.review.spin_story import spin_story
+from croupier.history.spin_story import spin_story
 from croupier.rules.profiles import numbering_of
-from croupier.review.shift_statistics import entries_spins, statistics_text
+from croupier.history.statistics import entries_spins, statistics_text
 from croupier.review.statistics_pane import StatisticsPane
 from croupier.review.tables_pane import TablesPane
-from croupier.review.timeline import timeline
+from croupier.history.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
-from croupier.stats import SPIN_KINDS, counted_spins
+from croupier.history.spins import SPIN_KINDS, counted_spins
 
 
 class ReviewApp(App):
@@ -129,9 +131,10 @@ class ReviewApp(App):
         self.numbering = numbering_of(shift.profile)
         self._journal_line()
         self.query_one(TimelinePane).show(timeline(self.entries))
-        await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(self.entries))
-        await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(self.entries))])
-        await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(self.entries))])
+        records = list(records_of(self.entries))
+        await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(records, clock))
+        await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(records), clock)])
+        await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(records))])
         self.action_show_shift_statistics()
 
     # --- actions ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
 from croupier.review.messages import SpinChosen
-from croupier.review.timeline import TimelineFilter, TimelineRow, parse_filter
+from croupier.history.timeline import TimelineFilter, TimelineRow, parse_filter
 
 FILTER_HELP = "filter: kind:spin-voided croupier:Ana ball:B1 colour:red from:21:00 to:22:30 (Enter applies, empty shows all)"
 

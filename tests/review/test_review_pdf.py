@@ -44,7 +44,7 @@ def page_with(pages, text: str) -> tuple[int, int, list[str]]:
     # Each row from its first cell to its last, on one line (review_shift.py: alarm 1 raised at 20:32
     # for Rui, seen by him, cleared by Marta; red's statement ends with its cash-out; Ana paid 350.00).
     ("Alarms (1)", "20:32:00  1      direction-repeated  Rui", "Rui 20:32:30  Marta 20:35:00  spoken to"),
-    ("Colour ledger and statements (SRIJ 29) (2)", "red     player-1  5", "166 chips for 166 on record = 830"),
+    ("Colour ledger and statements (SRIJ 29): result = cashed out + late chips - bought (2)", "red     player-1  5", "2"),
     ("Croupiers (2)", "Ana       0h45", "350.00"),
 ])
 def test_wide_tables_are_printed_landscape_one_row_a_line(pages, title, row_start, row_end):

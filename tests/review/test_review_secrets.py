@@ -10,7 +10,7 @@ from review_shift import SECRETS
 from textual.widgets import DataTable, Static
 
 from croupier.cli import main as cli
-from croupier.export.redaction import SECRET_FIELDS, redacted
+from croupier.history.redaction import SECRET_FIELDS, redacted
 from croupier.review.app import ReviewApp
 from croupier.review.shifts import open_read_only
 from croupier.table.events import EVENT_TYPES

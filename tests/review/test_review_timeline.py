@@ -7,7 +7,7 @@ from review_shift import START, at, shift_events
 from croupier.journal.store import Journal
 from croupier.review.app import ReviewApp
 from croupier.review.shifts import list_shifts, load_entries, open_read_only, shift_of
-from croupier.review.timeline import parse_filter, timeline
+from croupier.history.timeline import parse_filter, timeline
 from croupier.table import events as ev
 
 

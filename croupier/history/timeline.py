@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, time
 
-from croupier.journal.store import Entry
+from croupier.history.records import Entry
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -53,7 +53,7 @@ def describe(event: ev.Event) -> str:
         case ev.CountdownStarted():
             return f"spin {event.spin}: betting countdown {event.seconds} s"
         case ev.BallLaunched():
-            return (f"spin {event.spin}: ball {event.ball} launched {event.direction.value} by {event.croupier} "
+            return (f"spin {event.spin}: ball {event.ball} launched {direction_words(event.direction)} by {event.croupier} "
                     f"({event.source.value})")
         case ev.BetsClosed():
             return f"spin {event.spin}: no more bets ({event.source.value})"
@@ -101,6 +101,11 @@ def describe(event: ev.Event) -> str:
         case ev.LateChipsExchanged():
             return f"{event.colour}: {event.chips} late chips at {event.chip_value}, {event.amount}"
     return event.kind
+
+
+def direction_words(direction) -> str:
+    """A launch's rotor direction, or that the wheel did not report it (the `line` protocol)."""
+    return direction.value if direction is not None else "direction not reported"
 
 
 def _stakes(stakes) -> str:
