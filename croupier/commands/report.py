@@ -40,16 +40,24 @@ def main(argv: list[str]) -> int:
             gc.enable()
 
 
+def configured_currency(option: str | None) -> str | None:
+    """The currency of the table's configuration file (`--config`, else $CROUPIER_CONFIG, else the
+    system's), None without one: the built-in defaults are the demo's, not this table's. Raises
+    ConfigError naming the key of a bad file."""
+    from croupier.config import config_path, load_config
+
+    path = config_path(option)
+    return load_config(path).table.currency if path else None
+
+
 def _report(args: argparse.Namespace) -> int:
-    from croupier.config import ConfigError, config_path, load_config
+    from croupier.config import ConfigError
     from croupier.journal.report import REPORT_KINDS, build_report, write_json
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import ChainCheck, JournalDamaged
 
     try:
-        # Only a file names the currency: the built-in defaults are the demo's, not this table's.
-        path = config_path(args.config)
-        currency = load_config(path).table.currency if path else None
+        currency = configured_currency(args.config)
     except ConfigError as exc:
         print(f"croupier report: {exc}", file=sys.stderr)
         return 2

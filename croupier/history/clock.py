@@ -24,3 +24,10 @@ def zone_label(moment: datetime | None = None) -> str:
     here = local(moment or datetime.now(timezone.utc))
     offset = here.strftime("%z")
     return f"{here.tzname()} (UTC{offset[:3]}:{offset[3:]})"
+
+
+def iso(moment: datetime | str) -> str:
+    """A moment (or a recorded ISO time) as ISO 8601 in the table's time zone, its offset written."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return local(moment).isoformat(timespec="seconds")
