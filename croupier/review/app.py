@@ -3,6 +3,9 @@ keyboard. It opens the journal in SQLite's read-only mode and touches no hardwar
 serve to a browser with textual-serve."""
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
+
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -16,7 +19,8 @@ from croupier.review.messages import SpinChosen
 from croupier.history.clock import clock
 from croupier.history.procedures import procedure_tables
 from croupier.history.records import records_of
-from croupier.review.shifts import Shift, list_shifts, load_entries, open_read_only
+from croupier.review.shifts import (Shift, find_moment, find_spin, list_shifts, load_entries, open_read_only,
+                                    shift_of)
 from croupier.review.spin_pane import SpinPane
 from croupier.history.spin_story import spin_story
 from croupier.rules.profiles import numbering_of
@@ -28,6 +32,10 @@ from croupier.review.timeline_pane import TimelinePane
 from croupier.history.spins import SPIN_KINDS, counted_spins
 
 
+GOTO_HELP = "go to: a date (2025-03-14), a date and time (2025-03-14 21:30) or a shift (shift 12); Enter, Esc"
+FOLLOW_SECONDS = 2.0  # how often the review looks for what the table recorded since
+
+
 class ReviewApp(App):
     TITLE = "croupier review"
     AUTO_FOCUS = "#timeline-table"  # keys 1-6 switch tabs; / goes to the filter
@@ -37,6 +45,8 @@ class ReviewApp(App):
     #chain-state.damaged { background: $error; color: $text; text-style: bold; }
     #tabs, TabPane, TimelinePane, SpinPane { height: 1fr; }
     #timeline-table { height: 1fr; }
+    #goto { display: none; }
+    #goto.asked { display: block; }
     """
     BINDINGS = [
         Binding("1", "tab('timeline')", "Timeline"),
@@ -47,6 +57,9 @@ class ReviewApp(App):
         Binding("6", "tab('statistics')", "Statistics"),
         Binding("slash", "filter", "Filter"),
         Binding("j", "jump", "Jump to spin"),
+        Binding("g", "goto", "Go to date/shift"),
+        Binding("less_than_sign", "page(-1)", "Earlier events", show=False),
+        Binding("greater_than_sign", "page(1)", "Later events", show=False),
         Binding("left_square_bracket", "shift(-1)", "Earlier shift"),
         Binding("right_square_bracket", "shift(1)", "Later shift"),
         Binding("a", "journal_statistics", "Stats: whole journal", show=False),
@@ -69,6 +82,7 @@ class ReviewApp(App):
         yield Header()
         yield Static("", id="journal-line", markup=False)
         yield Static("checking the journal's hash chain...", id="chain-state", markup=False)
+        yield Input(placeholder=GOTO_HELP, id="goto")
         with TabbedContent(initial="timeline", id="tabs"):
             with TabPane("1 Timeline", id="timeline"):
                 yield TimelinePane(id="timeline-pane")
@@ -91,6 +105,7 @@ class ReviewApp(App):
         else:
             await self.load_shift(self.shifts[-1])
         self._check_chain()  # once the screen is usable: the check holds Python's lock while it runs
+        self.set_interval(FOLLOW_SECONDS, self.follow)
 
     @work(thread=True, group="chain")
     def _check_chain(self) -> None:
@@ -151,6 +166,57 @@ class ReviewApp(App):
         if tab == "spin":
             self.query_one("#spin-number", Input).select_all()
 
+    def action_goto(self) -> None:
+        box = self.query_one("#goto", Input)
+        box.add_class("asked")
+        box.clear()
+        box.focus()
+
+    async def on_input_submitted(self, message: Input.Submitted) -> None:
+        if message.input.id != "goto":
+            return
+        message.stop()
+        text = message.value.strip().lower()
+        try:
+            if text.removeprefix("shift").strip().isdigit():
+                number = int(text.removeprefix("shift").strip())
+                if not 1 <= number <= len(self.shifts):
+                    raise ValueError(f"there are shifts 1 to {len(self.shifts)}")
+                shift = self.shifts[number - 1]
+            else:
+                moment = datetime.fromisoformat(text.replace(" ", "T") if len(text) > 10 else text)
+                shift = shift_of(self.shifts, find_moment(self.journal, moment.astimezone()))
+        except ValueError as error:
+            self.notify(f"{message.value!r}: {error}. {GOTO_HELP}", severity="error")
+            return
+        message.input.remove_class("asked")
+        await self.load_shift(shift)
+        self.action_tab("timeline")
+
+    async def follow(self) -> None:
+        """What the table recorded since: the latest shift grows on screen (a new opening or a
+        midnight starts another), so the review can stay open while the table plays."""
+        if not self.shifts:
+            return
+        latest = self.shifts[-1]
+        if self.journal.reread_head()[0] == latest.last_seq:
+            return
+        new = [row for row in self.journal.rows(latest.last_seq) if row.seq <= self.journal.head[0]]
+        following = self.shift == latest
+        if any(row.kind in ("table-opened", "table-closed") for row in new) or \
+                datetime.fromisoformat(new[-1].time).astimezone().date() != \
+                datetime.fromisoformat(new[0].time).astimezone().date():
+            self.shifts = list_shifts(self.journal)
+        else:
+            self.shifts[-1] = replace(latest, last_seq=new[-1].seq)
+        if following:
+            await self.load_shift(self.shifts[-1])
+        else:
+            self._journal_line()
+
+    def action_page(self, step: int) -> None:
+        self.query_one(TimelinePane).page(step)
+
     def action_filter(self) -> None:
         self.action_tab("timeline")
         self.query_one("#timeline-filter", Input).focus()
@@ -168,6 +234,7 @@ class ReviewApp(App):
             self.query_one("#spin-scroll").focus()
         else:
             self.set_focus(None)
+        self.query_one("#goto", Input).remove_class("asked")
 
     async def action_shift(self, step: int) -> None:
         if self.shift is None:
@@ -194,7 +261,12 @@ class ReviewApp(App):
         text = statistics_text(spins, self.numbering, "whole journal")
         self.call_from_thread(self.query_one(StatisticsPane).show, text)
 
-    def on_spin_chosen(self, message: SpinChosen) -> None:
+    async def on_spin_chosen(self, message: SpinChosen) -> None:
+        if not any(getattr(entry.event, "spin", None) == message.spin for entry in self.entries):
+            # Not in the shift on screen: found by key anywhere in the journal, and its shift opened.
+            seq = find_spin(self.journal, message.spin)
+            if seq is not None:
+                await self.load_shift(shift_of(self.shifts, seq))
         self.query_one(SpinPane).show(spin_story(self.entries, message.spin))
         self.query_one("#tabs", TabbedContent).active = "spin"
         number = self.query_one("#spin-number", Input)
