@@ -104,7 +104,8 @@ class ReviewApp(App):
             self._journal_line("the journal holds no events yet")
         else:
             await self.load_shift(self.shifts[-1])
-        self._check_chain()  # once the screen is usable: the check holds Python's lock while it runs
+        # Once the screen is drawn: the check holds Python's lock while it runs, and would slow the first frame.
+        self.call_after_refresh(self._check_chain)
         self.set_interval(FOLLOW_SECONDS, self.follow)
 
     @work(thread=True, group="chain")

@@ -175,7 +175,8 @@ async def test_the_review_cannot_write_to_the_journal(shift_journal):
 
 async def test_an_intact_journal_says_its_chain_was_checked(shift_journal):
     app = ReviewApp(open_read_only(shift_journal))
-    async with app.run_test(size=(140, 45)):
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.pause()  # the check starts once the screen is drawn
         await app.workers.wait_for_complete()
         state = app.query_one("#chain-state", Static)
         assert str(state.render()) == "hash chain intact: events 1-38 checked"
@@ -188,6 +189,7 @@ async def test_a_damaged_journal_is_shown_in_a_banner_naming_the_first_bad_event
         raw.execute("UPDATE events SET body = replace(body, '\"number\":17', '\"number\":18') WHERE seq = 11")
     app = ReviewApp(open_read_only(shift_journal))
     async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.pause()  # the check starts once the screen is drawn
         await app.workers.wait_for_complete()
         await pilot.pause()
         state = app.query_one("#chain-state", Static)
