@@ -178,13 +178,46 @@ def append_rate(folder: Path, count: int) -> tuple[float, float]:
     return raw, through_session
 
 
+def sensor_journal(folder: Path, spins: int) -> Path:
+    """The journal of `spins` sensor spins in `folder`, written once."""
+    path = folder / f"sensor-{spins}-spins.db"
+    if not path.exists():
+        print(f"writing {spins:,} spins ...", flush=True)
+        started = time.perf_counter()
+        table = BatchedTable(path, FakeClock())
+        sensor_year(table, spins, lambda n: print(f"  {n:,} spins", flush=True))
+        table.close(lambda: sensor_year(table, 1, print, opened=True, direction=table.state.last_direction.opposite()))
+        print(f"  written in {time.perf_counter() - started:.0f} s, {path.stat().st_size / 2**20:.0f} MiB")
+    return path
+
+
+def report_figures(path: Path, spins: int) -> None:
+    """`croupier report --db PATH --json` in a process of its own: its time and its peak memory."""
+    started = time.perf_counter()
+    with open(os.devnull, "wb") as sink:
+        child = subprocess.Popen([sys.executable, "-m", "croupier", "report", "--db", str(path), "--json"], stdout=sink)
+        _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    assert status == 0, f"report failed on {path}"
+    print(f"`croupier report --json` over {spins:,} spins: {seconds:.2f} s, {usage.ru_maxrss / 1024:.0f} MiB at most   "
+          f"aim < 3 s, < 60 MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", type=Path, help="folder for the journals (default: a new one here)")
     parser.add_argument("--spins", type=int, default=500_000, help="spins in the long journal (500000)")
     parser.add_argument("--appends", type=int, default=2000, help="events for the append rate (2000)")
     parser.add_argument("--keep", action="store_true", help="keep the journals for another run")
+    parser.add_argument("--report-only", metavar="SPINS", help="only `croupier report --json` over sensor journals of "
+                        "these sizes, e.g. 10000,100000,500000 (built in DIR, or taken from it)")
     args = parser.parse_args()
+    if args.report_only:
+        folder = args.dir or Path(tempfile.mkdtemp(prefix="bench-journal-", dir="."))
+        folder.mkdir(parents=True, exist_ok=True)
+        for spins in (int(n) for n in args.report_only.split(",")):
+            report_figures(sensor_journal(folder, spins), spins)
+        return
     folder = args.dir or Path(tempfile.mkdtemp(prefix="bench-journal-", dir="."))
     folder.mkdir(parents=True, exist_ok=True)
     print(f"journals in {folder} (snapshot every {session_module.SNAPSHOT_EVERY} events)")
@@ -202,14 +235,7 @@ def main() -> None:
     print(f"start-up, 24-hour attended shift ({events:,} events, {tail} after the last snapshot): "
           f"{seconds * 1000:.0f} ms   aim < 500 ms")
 
-    year = folder / f"sensor-{args.spins}-spins.db"
-    if not year.exists():
-        print(f"writing {args.spins:,} spins ...", flush=True)
-        started = time.perf_counter()
-        table = BatchedTable(year, FakeClock())
-        sensor_year(table, args.spins, lambda n: print(f"  {n:,} spins", flush=True))
-        table.close(lambda: sensor_year(table, 1, print, opened=True, direction=table.state.last_direction.opposite()))
-        print(f"  written in {time.perf_counter() - started:.0f} s, {year.stat().st_size / 2**20:.0f} MiB")
+    year = sensor_journal(folder, args.spins)
     seconds, events, tail = startup(year)
     print(f"start-up, {args.spins:,} spins ({events:,} events, {tail} after the last snapshot): "
           f"{seconds * 1000:.0f} ms   aim < 500 ms")

@@ -2,8 +2,8 @@
 
 Run by hand: .venv/bin/python bench/bench_review.py [--days N | --headless SPINS] [--journal PATH] [--rebuild]
 The year is built once (a few minutes: every event is encoded and hash-chained like the table
-does) and kept at PATH for later runs; --headless SPINS builds instead the journal `croupier run
---headless` writes (the wheel sensor alone, one table opening that never closes). Prints the time to a usable screen (journal opened
+does) and kept at PATH for later runs; --headless SPINS builds instead, beside PATH, the journal
+`croupier run --headless` writes (the wheel sensor alone, one opening that never closes). Prints the time to a usable screen (journal opened
 read-only, shifts listed, the latest shift loaded and every pane filled), the time of the
 whole-journal statistics, and memory (tracemalloc peak and the process's maximum RSS)."""
 from __future__ import annotations
@@ -108,18 +108,6 @@ def whole_journal_statistics(path: Path) -> None:
     print(f"  whole-journal statistics ({len(spins):,} spins, key a)        {time.perf_counter() - began:6.2f} s")
 
 
-def build_headless(path: Path, spins: int) -> None:
-    """The journal of a table the wheel drives alone, written as `run --headless` does."""
-    from bench_journal import BatchedTable, sensor_year
-    from croupier.table.clock import FakeClock
-
-    began = time.perf_counter()
-    table = BatchedTable(path, FakeClock())
-    sensor_year(table, spins, lambda n: print(f"  {n:,} spins", flush=True))
-    table.close(lambda: sensor_year(table, 1, print, opened=True, direction=table.state.last_direction.opposite()))
-    print(f"built {path} ({spins:,} sensor spins) in {time.perf_counter() - began:.0f} s")
-
-
 def spin_lookup(path: Path) -> None:
     from croupier.review.shifts import find_spin, list_shifts, open_read_only
 
@@ -145,11 +133,12 @@ def main() -> None:
     if args.rebuild:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{args.journal}{suffix}").unlink(missing_ok=True)
-    if not args.journal.exists():
-        if args.headless:
-            build_headless(args.journal, args.headless)
-        else:
-            build(args.journal, args.days)
+    if args.headless:
+        from bench_journal import sensor_journal
+
+        args.journal = sensor_journal(args.journal.parent, args.headless)  # sensor-SPINS-spins.db beside PATH
+    elif not args.journal.exists():
+        build(args.journal, args.days)
     with Journal.open(args.journal, read_only=True) as journal:
         events = journal.head[0]
     size = args.journal.stat().st_size

@@ -22,10 +22,42 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--db", required=True, type=Path, help="the journal file")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every spin included)")
+    parser.add_argument("--from", dest="since", metavar="DATE", type=_date,
+                        help="only what was recorded from this day on (YYYY-MM-DD, the table's time zone)")
+    parser.add_argument("--to", dest="until", metavar="DATE", type=_date,
+                        help="only what was recorded up to this day, included (YYYY-MM-DD)")
     parser.add_argument("--config", metavar="PATH",
                         help=f"the table's configuration, for the currency the journal does not record (default: "
                              f"{CONFIG_LOOKUP}; without one, amounts are labelled as money)")
     return parser
+
+
+def _date(text: str):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2025-03-14") from None
+
+
+def _bound(day) -> str:
+    """Local midnight starting `day`, as the journal records times (UTC, ISO 8601, microseconds)."""
+    from datetime import datetime, timezone
+
+    moment = datetime(day.year, day.month, day.day).astimezone()
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def in_range(records, since, until):
+    """The records from day `since` to day `until` (both included, None: no bound), by recorded time."""
+    from datetime import timedelta
+
+    low = _bound(since) if since else ""
+    high = _bound(until + timedelta(days=1)) if until else "~"
+    for seq, record in records:
+        if low <= record["time"] < high:
+            yield seq, record
 
 
 def main(argv: list[str]) -> int:
@@ -65,7 +97,8 @@ def _report(args: argparse.Namespace) -> int:
         with Journal.open(args.db, read_only=True) as journal:
             # One pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
-            report = build_report(ChainCheck(journal).records(REPORT_KINDS), journal.head, currency)
+            records = in_range(ChainCheck(journal).records(REPORT_KINDS), args.since, args.until)
+            report = build_report(records, journal.head, currency)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1
@@ -76,6 +109,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"croupier report: {args.db} holds a record this report cannot read ({exc!r}); "
               f"run `croupier verify --db {args.db}`", file=sys.stderr)
         return 1
+    report["range"] = {"from": args.since and args.since.isoformat(), "to": args.until and args.until.isoformat()}
     if args.json:
         write_json(report, sys.stdout)
     else:
@@ -90,6 +124,9 @@ def render(report: dict) -> str:
     unit = report["currency"] or "money"
     money = (lambda amount: f"{amount} {unit}") if report["currency"] else (lambda amount: f"{amount} (money)")
     add(f"Shift report: {totals['spins']} spins, {totals['voids']} voids, {totals['corrections']} corrections")
+    if report["range"]["from"] or report["range"]["to"]:
+        add(f"From {report['range']['from'] or 'the first event'} to {report['range']['to'] or 'the last'}, "
+            "days of the table's time zone")
     add(f"Amounts in {unit}" if report["currency"] else
         "Amounts are money in the table's currency, which the journal does not record (--config names it)")
     for table in report["table"]:
