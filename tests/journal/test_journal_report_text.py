@@ -76,3 +76,15 @@ def test_a_bad_configuration_is_refused_naming_the_key_and_nothing_is_printed(jo
     assert cli(["report", "--db", str(journal), "--config", str(settings)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and f"{settings}: table.currency" in err
+
+
+def test_an_alert_names_the_pocket_in_the_text_report(tmp_path, capsys):
+    path = tmp_path / "biased.db"
+    # 17 comes up on one spin in four (fair: one in 37); the others go round the wheel: 100 + the 9
+    # spins 17 + 37k (k < 11) not already a multiple of 4 = 109 times.
+    write_shift(path, numbers=[17 if i % 4 == 0 else i % 37 for i in range(400)]).close()
+    text = report(path, capsys)
+    assert "  ALERT: Numbers out of line after Holm's correction for 37 tests: 17 (109 times" in text
+    assert "  ALERT: Most frequent: 17, 109 times" in text
+    assert "  ALERT: Most unusual run of adjacent pockets: 2-25-17," in text
+    assert "numbers" not in text.split("Wheel statistics")[1].split()  # no internal test names
