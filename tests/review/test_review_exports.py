@@ -4,8 +4,6 @@ import csv
 import hashlib
 import sqlite3
 
-import pytest
-
 from croupier.commands.review import main
 from croupier.journal.store import Journal
 from croupier.table.events import decode

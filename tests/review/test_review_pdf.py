@@ -8,7 +8,6 @@ import pytest
 
 from croupier.commands.review import main
 from croupier.journal.store import Journal
-from croupier.rules.spin import Direction
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import Ball, Role, Source
