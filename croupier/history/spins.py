@@ -7,7 +7,8 @@ number (`result-corrected` holds both values); a void spin never reaches `result
 """
 from __future__ import annotations
 
-import sys
+from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 
@@ -38,45 +39,82 @@ def counted_spins(records: Iterable[tuple[int, dict]], wheel: str | None = None)
 
 
 class SpinList(Sequence):
-    """The counted spins, kept as tuples (a year is half a million of them, on a Pi with little
-    memory); each reads as a dict with SpinList.FIELDS, and "corrected_from" when corrected."""
+    """The counted spins, kept in columns of machine numbers (a year is half a million of them, on
+    a Pi with little memory: about 60 bytes a spin); each reads as a dict with SpinList.FIELDS, and
+    "corrected_from" when corrected."""
 
     FIELDS = ("spin", "number", "source", "time", "ball", "croupier", "direction", "wheel_game", "event")
+    TIME_WIDTH = 32  # "2025-01-06T14:01:00.000000+00:00", as the journal records every time
 
     def __init__(self) -> None:
-        self._rows: list[tuple] = []
+        self._spin, self._seq, self._game = array("q"), array("q"), array("q")
+        self._number = bytearray()
+        self._times = bytearray()
+        self._odd_times: dict[int, str] = {}  # a time of another width, by position
+        self._words = {"source": array("H"), "ball": array("H"), "croupier": array("H"), "direction": array("H")}
+        self._names: list[str | None] = []  # the few names the word columns point into
+        self._code: dict[str | None, int] = {}
         self._corrected_from: dict[int, int] = {}
-        self._index: dict[int, int] = {}  # spin -> position
+
+    def _word(self, name: str | None) -> int:
+        code = self._code.get(name)
+        if code is None:
+            code = self._code[name] = len(self._names)
+            self._names.append(name)
+        return code
 
     def add(self, seq: int, record: dict) -> None:
-        word = sys.intern  # the same few names on every spin
-        self._index[record["spin"]] = len(self._rows)
-        self._rows.append((record["spin"], record["number"], word(record["source"]), record["time"],
-                           word(record["ball"]), word(record["croupier"]),
-                           record["direction"] and word(record["direction"]), record["wheel_game"], seq))
+        at = len(self._number)
+        self._spin.append(record["spin"])
+        self._number.append(record["number"])
+        self._seq.append(seq)
+        self._game.append(-1 if record["wheel_game"] is None else record["wheel_game"])
+        time = record["time"]
+        if len(time) == self.TIME_WIDTH and time.isascii():
+            self._times += time.encode()
+        else:
+            self._odd_times[at] = time
+            self._times += b" " * self.TIME_WIDTH
+        for field, column in self._words.items():
+            column.append(self._word(record[field]))
+
+    def _position(self, spin: int) -> int | None:
+        at = bisect_left(self._spin, spin)  # spins are numbered in journal order
+        if at < len(self._spin) and self._spin[at] == spin:
+            return at
+        try:
+            return self._spin.index(spin)
+        except ValueError:
+            return None
 
     def correct(self, spin: int, number: int) -> None:
-        at = self._index.get(spin)
+        at = self._position(spin)
         if at is not None:
-            self._corrected_from.setdefault(at, self._rows[at][1])
-            self._rows[at] = self._rows[at][:1] + (number,) + self._rows[at][2:]
+            self._corrected_from.setdefault(at, self._number[at])
+            self._number[at] = number
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._number)
 
     def counted(self) -> Iterator[CountedSpin]:
         """The spins as the wheel statistics take them, with corrected numbers; without their time,
         which the report's statistics (over every spin) do not use and a year takes long to parse."""
-        for _spin, number, _source, _time, _ball, croupier, direction, *_ in self._rows:
-            yield CountedSpin(number, croupier, direction)
+        names, croupiers, directions = self._names, self._words["croupier"], self._words["direction"]
+        for at, number in enumerate(self._number):
+            yield CountedSpin(number, names[croupiers[at]], names[directions[at]])
 
     def __getitem__(self, at):
         if isinstance(at, slice):
             return [self._entry(i) for i in range(*at.indices(len(self)))]
-        return self._entry(range(len(self._rows))[at])  # negative indices, and IndexError past the end
+        return self._entry(range(len(self))[at])  # negative indices, and IndexError past the end
 
     def _entry(self, at: int) -> dict:
-        entry = dict(zip(self.FIELDS, self._rows[at]))
+        names, words = self._names, self._words
+        time = self._odd_times.get(at) or self._times[at * self.TIME_WIDTH:(at + 1) * self.TIME_WIDTH].decode()
+        entry = {"spin": self._spin[at], "number": self._number[at], "source": names[words["source"][at]],
+                 "time": time, "ball": names[words["ball"][at]], "croupier": names[words["croupier"][at]],
+                 "direction": names[words["direction"][at]],
+                 "wheel_game": None if self._game[at] == -1 else self._game[at], "event": self._seq[at]}
         if at in self._corrected_from:
             entry["corrected_from"] = self._corrected_from[at]
         return entry
