@@ -79,6 +79,3 @@ class Overpayments:
                 out.append(Overpayment(spin, colour, paid_on, number, count,
                                        None if value is None else chips_money(count, value), positions))
         return out
-
-    def of_spin(self, spin: int) -> list[Overpayment]:
-        return [found for found in self.found() if found.spin == spin]
