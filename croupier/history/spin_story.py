@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from croupier.history.records import Entry
 from croupier.history.money import chips_money
-from croupier.history.payouts import Overpayment, overpaid
+from croupier.history.payouts import Overpayment, Overpayments
 from croupier.history.timeline import direction_words
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
@@ -58,16 +58,12 @@ class SpinStory:
     @property
     def overpayments(self) -> list[Overpayment]:
         """Payouts counted on a number that a correction replaced: what to recover, per colour."""
-        found = []
-        number = self.number
-        for payouts in self.payouts:
-            for colour, stakes in payouts.stakes.items():
-                chips, positions = overpaid(((s.bet, s.chips) for s in stakes), payouts.number, number)
-                if chips:
-                    value = self.chip_values.get(colour)
-                    found.append(Overpayment(self.spin, colour, payouts.number, number, chips,
-                                             None if value is None else chips_money(chips, value), positions))
-        return found
+        found = Overpayments()
+        for colour, value in self.chip_values.items():
+            found.add(0, {"kind": "colour-assigned", "colour": colour, "chip_value": str(value)})
+        for event in (*self.payouts, *self.corrections):
+            found.add(0, ev.to_record(event))
+        return found.found()
 
     def money(self, outcome: ev.ColourOutcome) -> Decimal | None:
         value = self.chip_values.get(outcome.colour)
