@@ -213,6 +213,7 @@ def command_cost(*argv: str) -> tuple[float, float, int]:
 
 
 def sensor_journal(folder: Path, spins: int) -> Path:
+    """The journal of `spins` sensor spins in `folder`, written once."""
     path = folder / f"sensor-{spins}-spins.db"
     if not path.exists():
         print(f"writing {spins:,} spins ...", flush=True)
@@ -238,6 +239,18 @@ def verify_costs(path: Path, spins: int, plain: bool) -> None:
               f"aim < 5 s, < 60 MB with the key")
 
 
+def report_figures(path: Path, spins: int) -> None:
+    """`croupier report --db PATH --json` in a process of its own: its time and its peak memory."""
+    started = time.perf_counter()
+    with open(os.devnull, "wb") as sink:
+        child = subprocess.Popen([sys.executable, "-m", "croupier", "report", "--db", str(path), "--json"], stdout=sink)
+        _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    assert status == 0, f"report failed on {path}"
+    print(f"`croupier report --json` over {spins:,} spins: {seconds:.2f} s, {usage.ru_maxrss / 1024:.0f} MiB at most   "
+          f"aim < 3 s, < 60 MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", type=Path, help="folder for the journals (default: a new one here)")
@@ -246,7 +259,15 @@ def main() -> None:
     parser.add_argument("--verify-spins", type=lambda text: [int(n) for n in text.split(",") if n],
                         default=[10_000, 100_000], help="smaller journals to verify too (10000,100000)")
     parser.add_argument("--keep", action="store_true", help="keep the journals for another run")
+    parser.add_argument("--report-only", metavar="SPINS", help="only `croupier report --json` over sensor journals of "
+                        "these sizes, e.g. 10000,100000,500000 (built in DIR, or taken from it)")
     args = parser.parse_args()
+    if args.report_only:
+        folder = args.dir or Path(tempfile.mkdtemp(prefix="bench-journal-", dir="."))
+        folder.mkdir(parents=True, exist_ok=True)
+        for spins in (int(n) for n in args.report_only.split(",")):
+            report_figures(sensor_journal(folder, spins), spins)
+        return
     folder = args.dir or Path(tempfile.mkdtemp(prefix="bench-journal-", dir="."))
     folder.mkdir(parents=True, exist_ok=True)
     print(f"journals in {folder} (snapshot every {session_module.SNAPSHOT_EVERY} events)")

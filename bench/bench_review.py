@@ -1,8 +1,9 @@
 """Opening a year-long journal in the review app (aim: under 2 s), and the memory it takes.
 
-Run by hand: .venv/bin/python bench/bench_review.py [--days N] [--journal PATH] [--rebuild]
+Run by hand: .venv/bin/python bench/bench_review.py [--days N | --headless SPINS] [--journal PATH] [--rebuild]
 The year is built once (a few minutes: every event is encoded and hash-chained like the table
-does) and kept at PATH for later runs. Prints the time to a usable screen (journal opened
+does) and kept at PATH for later runs; --headless SPINS builds instead, beside PATH, the journal
+`croupier run --headless` writes (the wheel sensor alone, one opening that never closes). Prints the time to a usable screen (journal opened
 read-only, shifts listed, the latest shift loaded and every pane filled), the time of the
 whole-journal statistics, and memory (tracemalloc peak and the process's maximum RSS)."""
 from __future__ import annotations
@@ -11,6 +12,8 @@ import argparse
 import asyncio
 import random
 import resource
+import subprocess
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -95,7 +98,8 @@ async def open_in_app(path: Path) -> float:
 
 def whole_journal_statistics(path: Path) -> None:
     from croupier.review.shifts import open_read_only
-    from croupier.stats import SPIN_KINDS, counted_spins, summary
+    from croupier.history.spins import SPIN_KINDS, counted_spins
+    from croupier.stats import summary
 
     began = time.perf_counter()
     with open_read_only(path) as journal:
@@ -104,29 +108,56 @@ def whole_journal_statistics(path: Path) -> None:
     print(f"  whole-journal statistics ({len(spins):,} spins, key a)        {time.perf_counter() - began:6.2f} s")
 
 
+def spin_lookup(path: Path) -> None:
+    from croupier.review.shifts import find_spin, list_shifts, open_read_only
+
+    with open_read_only(path) as journal:
+        began = time.perf_counter()
+        shifts = list_shifts(journal)
+        listed = time.perf_counter() - began
+        began = time.perf_counter()
+        found = find_spin(journal, 100)
+        looked = time.perf_counter() - began
+    print(f"  shifts listed ({len(shifts):,}, cut at openings and midnights)      {listed:6.2f} s")
+    print(f"  spin 100 found anywhere in the journal (event {found})        {looked * 1000:6.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="bench_review.py")
     parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--headless", type=int, metavar="SPINS", help="a sensor-only journal of SPINS spins instead")
+    parser.add_argument("--open-only", action="store_true", help=argparse.SUPPRESS)  # the child's part
     parser.add_argument("--journal", type=Path, default=Path(tempfile.gettempdir()) / "croupier-bench-review-year.db")
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
     if args.rebuild:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{args.journal}{suffix}").unlink(missing_ok=True)
-    if not args.journal.exists():
+    if args.headless:
+        from bench_journal import sensor_journal
+
+        args.journal = sensor_journal(args.journal.parent, args.headless)  # sensor-SPINS-spins.db beside PATH
+    elif not args.journal.exists():
         build(args.journal, args.days)
     with Journal.open(args.journal, read_only=True) as journal:
         events = journal.head[0]
     size = args.journal.stat().st_size
+    if args.open_only:
+        asyncio.run(open_in_app(args.journal))
+        print(f"  memory: maximum RSS of the review's process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}"
+              " MiB   (aim < 100 MiB)")
+        return
     print(f"{args.journal}: {events:,} events, {size / 2**20:.0f} MiB")
-    print("  first open, Textual and croupier imported on the way, as at a real start:")
-    asyncio.run(open_in_app(args.journal))
+    print("  first open in a process of its own, Textual and croupier imported on the way, as at a real start:",
+          flush=True)
+    subprocess.run([sys.executable, __file__, "--journal", str(args.journal), "--open-only"], check=True)
     print("  again, traced for memory (tracemalloc slows it):")
     tracemalloc.start()
     asyncio.run(open_in_app(args.journal))
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"  memory: tracemalloc peak {peak / 2**20:.1f} MiB while opening")
+    spin_lookup(args.journal)
     whole_journal_statistics(args.journal)
     print(f"  memory: maximum RSS of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 

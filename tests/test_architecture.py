@@ -5,6 +5,7 @@ machine (RPi.GPIO raises on import anywhere but a Pi), and a UI import in the co
 `croupier payout` slow; both are things a user notices.
 """
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "croupier"
+README = PACKAGE.parent / "README.md"
 HEAVY = ("textual", "serial", "gpiozero", "RPi", "lgpio")
 # The only modules allowed to import each hardware or UI library (lazily, inside functions).
 ADAPTERS = {
@@ -74,3 +76,50 @@ def test_textual_lives_in_the_apps_only():
                  if path.relative_to(PACKAGE).parts[0] not in UI_PACKAGES
                  and any(name == "textual" for name, _ in _imports(path))]
     assert offenders == []
+
+
+def _import_table() -> dict[str, set[str] | None]:
+    """The README's package table: each part of croupier ("rules", "config", ...) and the croupier
+    packages it may import (None: anything)."""
+    text = README.read_text()
+    start = text.index("| package | what it holds | may import |")
+    table: dict[str, set[str] | None] = {}
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        parts, _, may_import = (cell.strip() for cell in line.strip("|").split("|"))
+        allowed = None if may_import.startswith("anything") else set(re.findall(r"`([a-z0-9_]+)`", may_import))
+        for part in re.findall(r"`croupier/([^`]+)`", parts):
+            table[part.rstrip("/").removesuffix(".py")] = allowed
+    return table
+
+
+def _part(path: Path) -> str:
+    """The part of croupier a module belongs to: its package, or the module itself at the top."""
+    relative = path.relative_to(PACKAGE)
+    return relative.parts[0] if len(relative.parts) > 1 else relative.stem
+
+
+def _croupier_imports(path: Path) -> set[str]:
+    """The parts of croupier a module imports, at module level or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else []
+        found |= {name.split(".")[1] for name in names if name.startswith("croupier.")}
+    return found
+
+
+def test_the_readme_table_names_every_part_of_croupier():
+    table = _import_table()
+    assert {"rules", "table", "stats", "history", "journal", "export", "config", "board"} <= set(table)
+    unlisted = sorted({str(path.relative_to(PACKAGE)) for path in _modules() if _part(path) not in table})
+    assert unlisted == [], "add these to the README's package table"
+
+
+def test_each_part_of_croupier_imports_only_what_the_readme_table_allows():
+    table = _import_table()
+    breaches = sorted(f"{path.relative_to(PACKAGE)} imports croupier.{name}" for path in _modules()
+                      if table.get(_part(path)) is not None
+                      for name in _croupier_imports(path) - table[_part(path)] - {_part(path)})
+    assert breaches == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from croupier.billboard.model import WINDOW, Billboard
+from croupier.history.spins import RecentResults
 from croupier.journal.store import Journal
 from croupier.session import TableSession
 from croupier.table import events as ev
@@ -43,16 +44,16 @@ def _recent_results(journal: Journal, head: int, wanted: int) -> list[tuple[int,
     span = TAIL
     while True:
         after = max(0, head - span)
-        results: dict[int, int] = {}
+        results = RecentResults(wanted)
         for entry in journal.entries(after):
             if entry.seq > head:
                 break
             event = entry.event
             if isinstance(event, ev.ResultRecorded):
-                results[event.spin] = event.number
-            elif isinstance(event, ev.ResultCorrected) and event.spin in results:
-                results[event.spin] = event.number
+                results.record(event.spin, event.number)
+            elif isinstance(event, ev.ResultCorrected):
+                results.correct(event.spin, event.number)
         if len(results) >= wanted or after == 0:
-            return list(results.items())[-wanted:]
+            return list(results)
         span *= 4
 

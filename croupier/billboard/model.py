@@ -7,11 +7,12 @@ correction.
 """
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from croupier.history.spins import RecentResults
 from croupier.rules.limits import table_limits
 from croupier.rules.profiles import load_profile
 from croupier.rules.wheel import BLACK, RED
@@ -48,17 +49,16 @@ class Billboard:
     def __init__(self, state: TableState, results: list[tuple[int, int]] = (), window: int = WINDOW) -> None:
         """`results`: (spin, number) of the counted results before `state`'s last event, oldest first."""
         self.state = state
-        self.results: deque[tuple[int, int]] = deque(results, maxlen=window)
+        self.results = RecentResults(window, results)
         self.announcement: Announcement | None = None
 
     def apply(self, event: ev.Event) -> None:
         self.state = apply(self.state, event)
         if isinstance(event, ev.ResultRecorded):
-            self.results.append((event.spin, event.number))
+            self.results.record(event.spin, event.number)
             self.announcement = None
         elif isinstance(event, ev.ResultCorrected):
-            self.results = deque(((spin, event.number if spin == event.spin else number)
-                                  for spin, number in self.results), maxlen=self.results.maxlen)
+            self.results.correct(event.spin, event.number)
         elif isinstance(event, ev.BallSwapped):
             self.announcement = Announcement("ball-change", event.time, ball=event.ball)
         elif isinstance(event, ev.SpinVoided):
@@ -74,7 +74,7 @@ class Billboard:
 
     @property
     def last(self) -> int | None:
-        return self.results[-1][1] if self.results else None
+        return list(self.results)[-1][1] if self.results else None
 
     def last_numbers(self, count: int = LAST) -> list[int]:
         """The last `count` results, newest first."""

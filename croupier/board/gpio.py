@@ -8,12 +8,12 @@ a Pi, gpiozero's MockFactory stands in (GPIOZERO_PIN_FACTORY=mock, or `pin_facto
 """
 from __future__ import annotations
 
-from croupier.board.model import DARK, FONT, Board
-from croupier.config import LAMP_NAMES, DisplayBoardConfig
+from croupier.board.model import DARK, FONT, LAMP_NAMES, Board
 
 
 class GpioBoard:
-    def __init__(self, config: DisplayBoardConfig, pin_factory=None) -> None:
+    def __init__(self, config, pin_factory=None) -> None:
+        """`config`: the configuration's [display] section (segments, digits, lamps, active_high)."""
         from gpiozero import LED, LEDCharDisplay, LEDMultiCharDisplay
 
         self._devices = []

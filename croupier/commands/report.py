@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+from decimal import Decimal
+from pathlib import Path
 
 from croupier.commands import arguments
 
@@ -22,10 +24,42 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--db", required=True, type=arguments.path, help="the journal file")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every spin included)")
+    parser.add_argument("--from", dest="since", metavar="DATE", type=_date,
+                        help="only what was recorded from this day on (YYYY-MM-DD, the table's time zone)")
+    parser.add_argument("--to", dest="until", metavar="DATE", type=_date,
+                        help="only what was recorded up to this day, included (YYYY-MM-DD)")
     parser.add_argument("--config", metavar="PATH",
                         help=f"the table's configuration, for the currency the journal does not record (default: "
                              f"{CONFIG_LOOKUP}; without one, amounts are labelled as money)")
     return parser
+
+
+def _date(text: str):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2025-03-14") from None
+
+
+def _bound(day) -> str:
+    """Local midnight starting `day`, as the journal records times (UTC, ISO 8601, microseconds)."""
+    from datetime import datetime, timezone
+
+    moment = datetime(day.year, day.month, day.day).astimezone()
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def in_range(records, since, until):
+    """The records from day `since` to day `until` (both included, None: no bound), by recorded time."""
+    from datetime import timedelta
+
+    low = _bound(since) if since else ""
+    high = _bound(until + timedelta(days=1)) if until else "~"
+    for seq, record in records:
+        if low <= record["time"] < high:
+            yield seq, record
 
 
 def main(argv: list[str]) -> int:
@@ -40,16 +74,24 @@ def main(argv: list[str]) -> int:
             gc.enable()
 
 
+def configured_currency(option: str | None) -> str | None:
+    """The currency of the table's configuration file (`--config`, else $CROUPIER_CONFIG, else the
+    system's), None without one: the built-in defaults are the demo's, not this table's. Raises
+    ConfigError naming the key of a bad file."""
+    from croupier.config import config_path, load_config
+
+    path = config_path(option)
+    return load_config(path).table.currency if path else None
+
+
 def _report(args: argparse.Namespace) -> int:
-    from croupier.config import ConfigError, config_path, load_config
+    from croupier.config import ConfigError
     from croupier.journal.report import REPORT_KINDS, build_report, write_json
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import ChainCheck, JournalDamaged
 
     try:
-        # Only a file names the currency: the built-in defaults are the demo's, not this table's.
-        path = config_path(args.config)
-        currency = load_config(path).table.currency if path else None
+        currency = configured_currency(args.config)
     except ConfigError as exc:
         print(f"croupier report: {exc}", file=sys.stderr)
         return 2
@@ -57,7 +99,8 @@ def _report(args: argparse.Namespace) -> int:
         with Journal.open(args.db, read_only=True) as journal:
             # One pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
-            report = build_report(ChainCheck(journal).records(REPORT_KINDS), journal.head, currency)
+            records = in_range(ChainCheck(journal).records(REPORT_KINDS), args.since, args.until)
+            report = build_report(records, journal.head, currency)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1
@@ -68,6 +111,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"croupier report: {args.db} holds a record this report cannot read ({exc!r}); "
               f"run `croupier verify --db {args.db}`", file=sys.stderr)
         return 1
+    report["range"] = {"from": args.since and args.since.isoformat(), "to": args.until and args.until.isoformat()}
     if args.json:
         write_json(report, sys.stdout)
     else:
@@ -82,6 +126,9 @@ def render(report: dict) -> str:
     unit = report["currency"] or "money"
     money = (lambda amount: f"{amount} {unit}") if report["currency"] else (lambda amount: f"{amount} (money)")
     add(f"Shift report: {totals['spins']} spins, {totals['voids']} voids, {totals['corrections']} corrections")
+    if report["range"]["from"] or report["range"]["to"]:
+        add(f"From {report['range']['from'] or 'the first event'} to {report['range']['to'] or 'the last'}, "
+            "days of the table's time zone")
     add(f"Amounts in {unit}" if report["currency"] else
         "Amounts are money in the table's currency, which the journal does not record (--config names it)")
     for table in report["table"]:
@@ -126,22 +173,46 @@ def render(report: dict) -> str:
         for row in rows:
             add(f"  {row['time']}  {show(row)}")
     add("")
-    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}" + (f", amounts in {unit}"
+    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}" + (f", amounts in {unit}; result = cashed "
+                                                                        "out + late chips - bought"
                                                                         if report["colour_ledger"] else ""))
     if report["colour_ledger"]:
-        add(f"  {'colour':<8} {'player':<16} {'chip':>9}  {'staked':>9}  {'paid':>9}  {'net':>9}  cash-out")
+        add(f"  {'colour':<8} {'player':<16} {'chip':>7}  {'bought':>10}  {'cashed out':>10}  {'late':>8}  "
+            f"{'result':>10}  detail in chips")
     for c in report["colour_ledger"]:
         out = c["cashed_out"]
-        cash = f"{out['chips']} chips = {out['amount']}" if out else "still in play"
-        add(f"  {c['colour']:<8} {c['player']:<16} {c['chip_value']:>9}  {c['staked_money']:>9}  "
-            f"{c['paid_money']:>9}  {c['net_money']:>9}  {cash}")
+        result = "in play" if c["result_money"] is None else f"{Decimal(c['result_money']):+}"
+        add(f"  {c['colour']:<8} {c['player']:<16} {c['chip_value']:>7}  {c['bought_money']:>10}  "
+            f"{out['amount'] if out else '-':>10}  {c['late_money']:>8}  {result:>10}  staked {c['staked']}, "
+            f"paid {c['paid']}, collected {c['collected']}, returned {c['returned']}")
+    if report["overpayments"]:
+        add("")
+        add(f"Overpayments on corrected results: {len(report['overpayments'])}")
+        for o in report["overpayments"]:
+            amount = f" = {money(o['money'])}" if o["money"] is not None else ""
+            add(f"  spin {o['spin']}: {o['colour']} paid {o['chips']} chips{amount} on {', '.join(o['positions'])} "
+                f"for {o['paid_on']}; the result is {o['number']}: to recover")
+    if report["croupiers"]:
+        add("")
+        add("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid")
+        for f in report["croupiers"]:
+            add(f"  {f['croupier']:<16} {f['spins']:>6} {f['spins_per_hour']:>6}/h  voids {f['voids']}, corrections "
+                f"{f['corrections']}, repeats {f['direction_repeats']}, late reliefs {f['overdue_reliefs']}, paid "
+                f"{f['paid_chips']} chips = {money(f['paid_money'])}")
     add("")
-    add(f"Totals: staked {money(totals['staked_money'])}, paid {money(totals['paid_money'])}, players' net "
-        f"{money(totals['players_net_money'])}; direction repeats {totals['direction_repeats']}, breaches "
-        f"{totals['breaches']}, alarms open {totals['alarms_open']}")
+    add(f"Totals: bought {money(totals['bought_money'])}, cashed out {money(totals['cashed_out_money'])}, late chips "
+        f"{money(totals['late_chips_money'])}; the table's result {money(totals['table_result_money'])} over the "
+        f"colours cashed out ({totals['colours_in_play']} still in play); overpaid {money(totals['overpaid_money'])}; "
+        f"direction repeats {totals['direction_repeats']}, breaches {totals['breaches']}, alarms open "
+        f"{totals['alarms_open']}")
     statistics = report["statistics"]
     add("")
     add(f"Wheel statistics ({statistics['spins']} spins): {statistics['chi_square']['plain']}")
+    for name in statistics["alerts"]:
+        # Each alert in the words that name the pocket, sector or croupier, not the test's name
+        # (the chi-square's are on the line above).
+        if name != "chi_square":
+            add(f"  ALERT: {statistics[name]['plain']}")
     head = report["head"]
     add(f"Journal head: event {head['event']}, sha256 {head['sha256']}")
     return "\n".join(map(arguments.printable, lines)) + "\n"  # names recorded before they were checked

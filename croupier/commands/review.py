@@ -26,6 +26,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pdf", type=arguments.path, metavar="FILE", help="write the shift report as PDF and exit")
     p.add_argument("--shift", metavar="N", default="last",
                    help="the shift of the PDF report: its number (1 is the oldest) or 'last' (default)")
+    p.add_argument("--config", metavar="PATH",
+                   help="the table's configuration, for the currency the PDF names (default: as `croupier report`)")
+    p.add_argument("--casino", metavar="NAME", help="the casino the PDF names (else a line to write it on)")
     return p
 
 
@@ -38,7 +41,8 @@ def replaced_atomically(target: Path, mode: str):
     folder = target.parent if str(target.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
     try:
-        with os.fdopen(handle, mode, **({"newline": "", "encoding": "utf-8"} if "b" not in mode else {})) as out:
+        # CSV as UTF-8 with its byte order mark: spreadsheets then read names in any alphabet right.
+        with os.fdopen(handle, mode, **({"newline": "", "encoding": "utf-8-sig"} if "b" not in mode else {})) as out:
             yield out
         os.replace(temporary, target)
     except BaseException:
@@ -80,7 +84,16 @@ def main(argv: list[str]) -> int:
                     rows = write_events_csv(journal, out)
                 print(f"{args.csv_events}: {rows} events")
             if args.pdf:
-                from croupier.export.shift_report import write_shift_report
+                from croupier.commands.report import configured_currency
+                from croupier.config import ConfigError
+                from croupier.export.shift_report import Heading, write_shift_report
+                from croupier.review.shifts import load_entries
+
+                try:
+                    heading = Heading(journal.head, journal.path.name, configured_currency(args.config), args.casino)
+                except ConfigError as error:
+                    print(f"croupier review: {error}", file=sys.stderr)
+                    return 2
 
                 shifts = list_shifts(journal)
                 if not shifts:
@@ -95,7 +108,8 @@ def main(argv: list[str]) -> int:
                           "or 'last'", file=sys.stderr)
                     return 2
                 with replaced_atomically(args.pdf, "wb") as out:
-                    pages = write_shift_report(journal, shift, out, datetime.now(timezone.utc))
+                    pages = write_shift_report(load_entries(journal, shift), shift, heading, out,
+                                               datetime.now(timezone.utc))
                 print(f"{args.pdf}: {shift.label}, {pages} pages, head hash {journal.head[1]}")
         except JournalError as error:
             print(f"croupier review: {error}", file=sys.stderr)

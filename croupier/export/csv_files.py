@@ -1,34 +1,36 @@
 """CSV of the counted spins and of every event, streamed from the journal so a year-long journal
-exports without being held in memory. Times are UTC, as recorded."""
+exports without being held in memory. Times are in the table's time zone, each with its offset
+from UTC; the file starts with UTF-8's byte order mark, so a spreadsheet reads names right."""
 from __future__ import annotations
 
 import csv
 from typing import TextIO
 
-from croupier.export.redaction import redacted
-from croupier.journal.store import Journal
-from croupier.review.timeline import describe
+from croupier.history.clock import iso
+from croupier.history.redaction import redacted
+from croupier.history.spins import standing_results
+from croupier.history.timeline import describe
 from croupier.rules.wheel import colour
 
-SPIN_COLUMNS = ("spin", "time_utc", "number", "colour", "recorded_number", "source", "confirmed_by",
+SPIN_COLUMNS = ("spin", "time", "number", "colour", "recorded_number", "source", "confirmed_by",
                 "corrected_by", "correction_reason", "ball", "croupier", "direction", "wheel_game", "event")
-EVENT_COLUMNS = ("event", "time_utc", "kind", "description", "hash", "record")
+EVENT_COLUMNS = ("event", "time", "kind", "description", "hash", "record")
 
 
-def write_spins_csv(journal: Journal, out: TextIO) -> int:
+def write_spins_csv(journal, out: TextIO) -> int:
     """One row per counted spin up to the journal's head when opened (as far as its chain was
     checked), with the number that stands after any correction; returns the rows."""
     last = journal.head[0]
-    corrections = {record["spin"]: record for seq, record in journal.records(["result-corrected"]) if seq <= last}
+    corrections = ((seq, record) for seq, record in journal.records(["result-corrected"]) if seq <= last)
     writer = csv.writer(out)
     writer.writerow(SPIN_COLUMNS)
     rows = 0
-    for seq, record in journal.records(["result-recorded"]):
+    for seq, record, correction in standing_results(journal.records(["result-recorded"]), corrections):
         if seq > last:
             break
-        correction = corrections.get(record["spin"], {})
+        correction = correction or {}
         number = correction.get("number", record["number"])
-        writer.writerow((record["spin"], record["time"], number, colour(number), record["number"], record["source"],
+        writer.writerow((record["spin"], iso(record["time"]), number, colour(number), record["number"], record["source"],
                          record.get("confirmed_by") or "", correction.get("by", ""), correction.get("reason", ""),
                          record["ball"], record["croupier"], record["direction"],
                          "" if record.get("wheel_game") is None else record["wheel_game"], seq))
@@ -36,7 +38,7 @@ def write_spins_csv(journal: Journal, out: TextIO) -> int:
     return rows
 
 
-def write_events_csv(journal: Journal, out: TextIO) -> int:
+def write_events_csv(journal, out: TextIO) -> int:
     """Every event with its hash and its full record, secrets redacted, each checked against the
     hash chain as it is read (a damaged journal raises JournalError naming the event); returns the rows."""
     from croupier.table.codec import canonical_json
@@ -47,7 +49,7 @@ def write_events_csv(journal: Journal, out: TextIO) -> int:
     rows = 0
     for entry in journal.entries():
         event = entry.event
-        writer.writerow((entry.seq, event.time.isoformat(), event.kind, describe(event), entry.hash,
+        writer.writerow((entry.seq, iso(event.time), event.kind, describe(event), entry.hash,
                          canonical_json(redacted(to_record(event))).decode()))
         rows += 1
     return rows

@@ -1,25 +1,45 @@
-"""A small PDF writer for text pages: A4, Courier, WinAnsi encoding, no compression, so the report
-needs no dependency and any PDF reader (or a text search of the file) finds what it says. Pages
-are portrait; a table too wide for them goes on landscape pages (`LANDSCAPE_PAGE`)."""
+"""The PDF writer for text pages: A4, a monospaced Unicode font embedded in the file (DejaVu Sans
+Mono, which Debian and Raspberry Pi OS ship in `fonts-dejavu-core`), drawn with fpdf2, so any name
+(Cyrillic, Greek, accents) prints as typed and a text search of the PDF finds it. Pages are
+portrait; a table too wide for them goes on landscape pages (`LANDSCAPE_PAGE`)."""
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import BinaryIO
 
-A4 = (595, 842)  # width, height in points, portrait
+A4 = (595.28, 841.89)  # width, height in points, portrait
 MARGIN = 40
 FONT_SIZE = 8
 LEADING = 10
+GLYPH_EM = 0.602  # DejaVu Sans Mono's advance: 1233 of 2048 units
+FONT_FILE = "DejaVuSansMono.ttf"
+FONT_FOLDERS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
+                Path("/usr/share/fonts/TTF"), Path("/usr/local/share/fonts"))
 NEW_PAGE = "\f"  # a line of its own: the next line starts a portrait page
 LANDSCAPE_PAGE = "\f landscape"  # a line of its own: the next line starts a landscape page
 
 
+class FontMissing(OSError):
+    """The PDF's font is not installed: nothing is written."""
+
+
+def font_path(folders: Iterable[Path] | None = None) -> Path:
+    """The font file, from the folders where Debian-based systems install it."""
+    folders = tuple(FONT_FOLDERS if folders is None else folders)
+    for folder in folders:
+        if (folder / FONT_FILE).is_file():
+            return folder / FONT_FILE
+    raise FontMissing(f"the PDF needs the font {FONT_FILE}, found in none of "
+                      f"{', '.join(str(f) for f in folders)}: install it (sudo apt install fonts-dejavu-core)")
+
+
 def columns(landscape: bool = False) -> int:
-    """Characters on a line: Courier glyphs are 0.6 em wide."""
+    """Characters on a line."""
     width = A4[1] if landscape else A4[0]
-    return int((width - 2 * MARGIN) / (FONT_SIZE * 0.6))
+    return int((width - 2 * MARGIN) / (FONT_SIZE * GLYPH_EM))
 
 
 def lines_per_page(landscape: bool = False) -> int:
@@ -31,15 +51,6 @@ def lines_per_page(landscape: bool = False) -> int:
 class Page:
     landscape: bool = False
     lines: list[str] = field(default_factory=list)
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return (A4[1], A4[0]) if self.landscape else A4
-
-
-def _escape(line: str) -> bytes:
-    text = line.encode("cp1252", errors="replace")
-    return text.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
 
 
 def paginate(lines: Iterable[str]) -> list[Page]:
@@ -61,42 +72,24 @@ def paginate(lines: Iterable[str]) -> list[Page]:
     return pages
 
 
-def write_pdf(lines: Iterable[str], out: BinaryIO, title: str) -> int:
-    """Write the lines as a PDF; returns the number of pages."""
+def write_pdf(lines: Iterable[str], out: BinaryIO, title: str, font: Path | None = None) -> int:
+    """Write the lines as a PDF; returns the number of pages. Raises FontMissing, before writing
+    anything, when the font is not installed."""
+    from fpdf import FPDF
+
+    font = font or font_path()
     pages = paginate(lines)
-    objects: list[bytes] = []  # object n is objects[n - 1]
-
-    def add(body: bytes) -> int:
-        objects.append(body)
-        return len(objects)
-
-    catalog = add(b"")  # filled in once the pages object exists
-    pages_id = add(b"")
-    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>")
-    info = add(b"<< /Title (" + _escape(title) + b") /Producer (croupier) >>")
-    kids = []
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_title(title)
+    pdf.set_creator("croupier")
+    pdf.add_font("mono", "", str(font))
     for number, page in enumerate(pages, 1):
-        width, height = page.size
-        text = [b"BT", f"/F1 {FONT_SIZE} Tf {LEADING} TL {MARGIN} {height - MARGIN} Td".encode()]
-        text += [b"(" + _escape(line) + b") Tj T*" for line in page.lines]
-        footer = f"{title} - page {number} of {len(pages)}"
-        text += [b"ET", f"BT /F1 {FONT_SIZE} Tf {MARGIN} {MARGIN // 2} Td".encode(), b"(" + _escape(footer) + b") Tj ET"]
-        stream = b"\n".join(text)
-        content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-        kids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 %d 0 R >> >> "
-                        b"/Contents %d 0 R >>" % (pages_id, width, height, font, content)))
-    objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id
-    objects[pages_id - 1] = (b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % kid for kid in kids)
-                             + b"] /Count %d >>" % len(kids))
-    data = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(data))
-        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(data)
-    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    data += b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, catalog, info, xref)
-    out.write(bytes(data))
+        pdf.add_page(orientation="L" if page.landscape else "P")
+        pdf.set_font("mono", size=FONT_SIZE)
+        for row, line in enumerate(page.lines):
+            if line:
+                pdf.text(MARGIN, MARGIN + FONT_SIZE + row * LEADING, line)
+        pdf.text(MARGIN, pdf.h - MARGIN / 2, f"{title} - page {number} of {len(pages)}")
+    out.write(bytes(pdf.output()))
     return len(pages)

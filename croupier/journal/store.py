@@ -334,6 +334,13 @@ class Journal:
         """(sequence number, hash) of the last event; (0, GENESIS) for an empty journal."""
         return self._head
 
+    def reread_head(self) -> tuple[int, str]:
+        """A reader's head moved on to what the file holds now (the table goes on writing)."""
+        if not self.read_only:
+            raise JournalError(f"{self.path}: only a read-only journal follows another program's writes")
+        self._head = self._read_head()
+        return self._head
+
     def _read_head(self) -> tuple[int, str]:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         return (row[0], row[1]) if row else (0, GENESIS)

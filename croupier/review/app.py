@@ -3,6 +3,9 @@ keyboard. It opens the journal in SQLite's read-only mode and touches no hardwar
 serve to a browser with textual-serve."""
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
+
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -10,20 +13,27 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedCont
 
 from croupier.journal.store import Entry, Journal, JournalError
 from croupier.journal.verify import check_chain
-from croupier.review.croupiers import croupier_figures, croupier_table
-from croupier.review.ledger import colour_ledger, ledger_table
+from croupier.history.croupiers import croupier_figures, croupier_table
+from croupier.history.ledger import colour_ledger, ledger_table
 from croupier.review.messages import SpinChosen
-from croupier.review.procedures import procedure_tables
-from croupier.review.shifts import Shift, list_shifts, load_entries, open_read_only
+from croupier.history.clock import clock
+from croupier.history.procedures import procedure_tables
+from croupier.history.records import records_of
+from croupier.review.shifts import (Shift, find_moment, find_spin, list_shifts, load_entries, open_read_only,
+                                    shift_of)
 from croupier.review.spin_pane import SpinPane
-from croupier.review.spin_story import spin_story
+from croupier.history.spin_story import spin_story
 from croupier.rules.profiles import numbering_of
-from croupier.review.shift_statistics import entries_spins, statistics_text
+from croupier.history.statistics import entries_spins, statistics_text
 from croupier.review.statistics_pane import StatisticsPane
 from croupier.review.tables_pane import TablesPane
-from croupier.review.timeline import timeline
+from croupier.history.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
-from croupier.stats import SPIN_KINDS, counted_spins
+from croupier.history.spins import SPIN_KINDS, counted_spins
+
+
+GOTO_HELP = "go to: a date (2025-03-14), a date and time (2025-03-14 21:30) or a shift (shift 12); Enter, Esc"
+FOLLOW_SECONDS = 2.0  # how often the review looks for what the table recorded since
 
 
 class ReviewApp(App):
@@ -35,6 +45,8 @@ class ReviewApp(App):
     #chain-state.damaged { background: $error; color: $text; text-style: bold; }
     #tabs, TabPane, TimelinePane, SpinPane { height: 1fr; }
     #timeline-table { height: 1fr; }
+    #goto { display: none; }
+    #goto.asked { display: block; }
     """
     BINDINGS = [
         Binding("1", "tab('timeline')", "Timeline"),
@@ -45,6 +57,9 @@ class ReviewApp(App):
         Binding("6", "tab('statistics')", "Statistics"),
         Binding("slash", "filter", "Filter"),
         Binding("j", "jump", "Jump to spin"),
+        Binding("g", "goto", "Go to date/shift"),
+        Binding("less_than_sign", "page(-1)", "Earlier events", show=False),
+        Binding("greater_than_sign", "page(1)", "Later events", show=False),
         Binding("left_square_bracket", "shift(-1)", "Earlier shift"),
         Binding("right_square_bracket", "shift(1)", "Later shift"),
         Binding("a", "journal_statistics", "Stats: whole journal", show=False),
@@ -67,6 +82,7 @@ class ReviewApp(App):
         yield Header()
         yield Static("", id="journal-line", markup=False)
         yield Static("checking the journal's hash chain...", id="chain-state", markup=False)
+        yield Input(placeholder=GOTO_HELP, id="goto")
         with TabbedContent(initial="timeline", id="tabs"):
             with TabPane("1 Timeline", id="timeline"):
                 yield TimelinePane(id="timeline-pane")
@@ -88,7 +104,9 @@ class ReviewApp(App):
             self._journal_line("the journal holds no events yet")
         else:
             await self.load_shift(self.shifts[-1])
-        self._check_chain()  # once the screen is usable: the check holds Python's lock while it runs
+        # Once the screen is drawn: the check holds Python's lock while it runs, and would slow the first frame.
+        self.call_after_refresh(self._check_chain)
+        self.set_interval(FOLLOW_SECONDS, self.follow)
 
     @work(thread=True, group="chain")
     def _check_chain(self) -> None:
@@ -129,9 +147,10 @@ class ReviewApp(App):
         self.numbering = numbering_of(shift.profile)
         self._journal_line()
         self.query_one(TimelinePane).show(timeline(self.entries))
-        await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(self.entries))
-        await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(self.entries))])
-        await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(self.entries))])
+        records = list(records_of(self.entries))
+        await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(records, clock))
+        await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(records), clock)])
+        await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(records))])
         self.action_show_shift_statistics()
 
     # --- actions ---------------------------------------------------------------------------
@@ -147,6 +166,57 @@ class ReviewApp(App):
         self.query_one(self.FOCUS_IN_TAB[tab]).focus()
         if tab == "spin":
             self.query_one("#spin-number", Input).select_all()
+
+    def action_goto(self) -> None:
+        box = self.query_one("#goto", Input)
+        box.add_class("asked")
+        box.clear()
+        box.focus()
+
+    async def on_input_submitted(self, message: Input.Submitted) -> None:
+        if message.input.id != "goto":
+            return
+        message.stop()
+        text = message.value.strip().lower()
+        try:
+            if text.removeprefix("shift").strip().isdigit():
+                number = int(text.removeprefix("shift").strip())
+                if not 1 <= number <= len(self.shifts):
+                    raise ValueError(f"there are shifts 1 to {len(self.shifts)}")
+                shift = self.shifts[number - 1]
+            else:
+                moment = datetime.fromisoformat(text.replace(" ", "T") if len(text) > 10 else text)
+                shift = shift_of(self.shifts, find_moment(self.journal, moment.astimezone()))
+        except ValueError as error:
+            self.notify(f"{message.value!r}: {error}. {GOTO_HELP}", severity="error")
+            return
+        message.input.remove_class("asked")
+        await self.load_shift(shift)
+        self.action_tab("timeline")
+
+    async def follow(self) -> None:
+        """What the table recorded since: the latest shift grows on screen (a new opening or a
+        midnight starts another), so the review can stay open while the table plays."""
+        if not self.shifts:
+            return
+        latest = self.shifts[-1]
+        if self.journal.reread_head()[0] == latest.last_seq:
+            return
+        new = [row for row in self.journal.rows(latest.last_seq) if row.seq <= self.journal.head[0]]
+        following = self.shift == latest
+        if any(row.kind in ("table-opened", "table-closed") for row in new) or \
+                datetime.fromisoformat(new[-1].time).astimezone().date() != \
+                datetime.fromisoformat(new[0].time).astimezone().date():
+            self.shifts = list_shifts(self.journal)
+        else:
+            self.shifts[-1] = replace(latest, last_seq=new[-1].seq)
+        if following:
+            await self.load_shift(self.shifts[-1])
+        else:
+            self._journal_line()
+
+    def action_page(self, step: int) -> None:
+        self.query_one(TimelinePane).page(step)
 
     def action_filter(self) -> None:
         self.action_tab("timeline")
@@ -165,6 +235,7 @@ class ReviewApp(App):
             self.query_one("#spin-scroll").focus()
         else:
             self.set_focus(None)
+        self.query_one("#goto", Input).remove_class("asked")
 
     async def action_shift(self, step: int) -> None:
         if self.shift is None:
@@ -191,7 +262,12 @@ class ReviewApp(App):
         text = statistics_text(spins, self.numbering, "whole journal")
         self.call_from_thread(self.query_one(StatisticsPane).show, text)
 
-    def on_spin_chosen(self, message: SpinChosen) -> None:
+    async def on_spin_chosen(self, message: SpinChosen) -> None:
+        if not any(getattr(entry.event, "spin", None) == message.spin for entry in self.entries):
+            # Not in the shift on screen: found by key anywhere in the journal, and its shift opened.
+            seq = find_spin(self.journal, message.spin)
+            if seq is not None:
+                await self.load_shift(shift_of(self.shifts, seq))
         self.query_one(SpinPane).show(spin_story(self.entries, message.spin))
         self.query_one("#tabs", TabbedContent).active = "spin"
         number = self.query_one("#spin-number", Input)

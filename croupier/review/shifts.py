@@ -2,9 +2,10 @@
 so a year-long journal opens as fast as a day's."""
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from croupier.journal.store import Entry, Journal
@@ -14,8 +15,9 @@ SHIFT_KINDS = ("table-opened", "table-closed")
 
 @dataclass(frozen=True)
 class Shift:
-    """The events from one table opening up to the next (the first shift also holds what was
-    recorded before any opening, such as staff registration)."""
+    """The events from one table opening up to the next, or to midnight in the table's time zone
+    when the table stays open past it (the first shift also holds what was recorded before any
+    opening, such as staff registration)."""
 
     number: int
     first_seq: int
@@ -30,6 +32,8 @@ class Shift:
             return f"shift {self.number}: before the table opened"
         start = self.opened.astimezone().strftime("%Y-%m-%d %H:%M")
         end = self.closed.astimezone().strftime("%H:%M") if self.closed else "still open"
+        if self.closed and self.closed.astimezone().date() != self.opened.astimezone().date():
+            end = self.closed.astimezone().strftime("%Y-%m-%d %H:%M")
         return f"shift {self.number}: {start} to {end} ({self.profile})"
 
 
@@ -39,7 +43,9 @@ def open_read_only(path: str | Path) -> Journal:
 
 
 def list_shifts(journal: Journal) -> list[Shift]:
-    """Every shift in the journal, oldest first (reads only the opening and closing events)."""
+    """Every shift in the journal, oldest first, cut at each table opening and at each midnight of
+    the table's time zone (a table the wheel drives alone never closes: a day is its page). Reads
+    only the opening and closing events, and a few events by their key for each midnight."""
     head = journal.head[0]
     openings: list[tuple[int, dict]] = []
     closings: dict[int, dict] = {}
@@ -48,16 +54,59 @@ def list_shifts(journal: Journal) -> list[Shift]:
             openings.append((seq, record))
         elif openings:
             closings[openings[-1][0]] = record
-    shifts: list[Shift] = []
+    if not head:
+        return []
+    spans: list[tuple[int, int, dict | None, dict | None]] = []  # first, last, opening, closing
     if not openings:
-        return [Shift(1, 1, head, None, None, None)] if head else []
+        spans.append((1, head, None, None))
     for index, (seq, record) in enumerate(openings):
         first = 1 if index == 0 else seq
         last = openings[index + 1][0] - 1 if index + 1 < len(openings) else head
-        closed = closings.get(seq)
-        shifts.append(Shift(index + 1, first, last, datetime.fromisoformat(record["time"]),
-                            datetime.fromisoformat(closed["time"]) if closed else None, record.get("profile")))
+        spans.append((first, last, record, closings.get(seq)))
+    shifts: list[Shift] = []
+    for first, last, opening, closing in spans:
+        profile = opening.get("profile") if opening else None
+        pieces = day_cuts(journal, first, last)
+        for at, (start, end) in enumerate(pieces):
+            opened = datetime.fromisoformat(opening["time"]) if opening and at == 0 else \
+                (time_of(journal, start) if opening else None)
+            closed = datetime.fromisoformat(closing["time"]) if closing and at == len(pieces) - 1 else \
+                (time_of(journal, end) if at < len(pieces) - 1 else None)
+            shifts.append(Shift(len(shifts) + 1, start, end, opened, closed, profile))
     return shifts
+
+
+def time_of(journal: Journal, seq: int) -> datetime:
+    """The recorded time of event `seq`, read by its key."""
+    return datetime.fromisoformat(next(journal.rows(seq - 1)).time)
+
+
+def first_at_or_after(journal: Journal, moment: datetime, low: int, high: int) -> int:
+    """The first event in low..high recorded at `moment` or later (high + 1 when none): a binary
+    search by key, since events are recorded in time order."""
+    while low <= high:
+        middle = (low + high) // 2
+        if time_of(journal, middle) < moment:
+            low = middle + 1
+        else:
+            high = middle - 1
+    return low
+
+
+def day_cuts(journal: Journal, first: int, last: int) -> list[tuple[int, int]]:
+    """first..last cut at each midnight of the table's time zone, as (first, last) pairs."""
+    begin, end = time_of(journal, first).astimezone(), time_of(journal, last).astimezone()
+    pieces, start = [], first
+    day = begin.date() + timedelta(days=1)
+    while day <= end.date():
+        midnight = datetime(day.year, day.month, day.day).astimezone()  # local midnight, its own offset
+        cut = first_at_or_after(journal, midnight, start, last)
+        if start < cut <= last:
+            pieces.append((start, cut - 1))
+            start = cut
+        day += timedelta(days=1)
+    pieces.append((start, last))
+    return pieces
 
 
 def shift_of(shifts: list[Shift], seq: int) -> Shift:
@@ -75,3 +124,43 @@ def load_entries(journal: Journal, shift: Shift) -> list[Entry]:
             break
         entries.append(entry)
     return entries
+
+
+def spin_at_or_after(journal: Journal, seq: int, look: int = 200) -> tuple[int, int] | None:
+    """(spin, seq) of the first event from `seq` on that belongs to a spin, within `look` events."""
+    for at, row in enumerate(journal.rows(seq - 1)):
+        if at == look:
+            return None
+        if '"spin":' in row.body:
+            spin = json.loads(row.body).get("spin")
+            if isinstance(spin, int):
+                return spin, row.seq
+    return None
+
+
+def find_spin(journal: Journal, spin: int) -> int | None:
+    """The event recording spin `spin`'s result, anywhere in the journal: a binary search by key
+    (spins are numbered in journal order), never a scan of the whole file."""
+    low, high = 1, journal.head[0]
+    while low <= high:
+        middle = (low + high) // 2
+        found = spin_at_or_after(journal, middle)
+        if found is not None and found[0] < spin:
+            low = middle + 1
+        else:
+            high = middle - 1
+    for row in journal.rows(low - 1):
+        if '"spin":' not in row.body:
+            continue
+        record = json.loads(row.body)
+        if record.get("spin", spin) > spin:
+            return None
+        if row.kind == "result-recorded" and record.get("spin") == spin:
+            return row.seq
+    return None
+
+
+def find_moment(journal: Journal, moment: datetime) -> int:
+    """The first event recorded at `moment` or later (the last event when none is)."""
+    head = journal.head[0]
+    return min(first_at_or_after(journal, moment, 1, head), head)

@@ -6,7 +6,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from croupier.review.messages import SpinChosen
-from croupier.review.spin_story import SpinStory
+from croupier.history.spin_story import SpinStory
 
 
 class SpinPane(Vertical):

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-from croupier.review.procedures import Table
+from croupier.history.procedures import Table
 
 
 class TablesPane(VerticalScroll):

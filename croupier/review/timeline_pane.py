@@ -7,7 +7,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
 from croupier.review.messages import SpinChosen
-from croupier.review.timeline import TimelineFilter, TimelineRow, parse_filter
+from croupier.history.timeline import TimelineFilter, TimelineRow, parse_filter
 
 FILTER_HELP = "filter: kind:spin-voided croupier:Ana ball:B1 colour:red from:21:00 to:22:30 (Enter applies, empty shows all)"
 
@@ -18,10 +18,14 @@ class TimelinePane(Vertical):
     TimelinePane #timeline-status.error { color: $error; }
     """
 
+    PAGE = 400  # rows in the table at once: a day of a busy wheel is thousands of events
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.rows: list[TimelineRow] = []
-        self.shown: list[TimelineRow] = []
+        self.matching: list[TimelineRow] = []  # every row the filter keeps
+        self.shown: list[TimelineRow] = []  # the page of them in the table
+        self.start = 0
         self.filter = TimelineFilter()
 
     def compose(self) -> ComposeResult:
@@ -35,8 +39,19 @@ class TimelinePane(Vertical):
         self.rows = rows
         self._refresh()
 
+    def page(self, step: int) -> None:
+        """The page of PAGE rows before (-1) or after (+1) the one shown."""
+        start = self.start + step * self.PAGE
+        if 0 <= start < len(self.matching):
+            self._show_page(start)
+
     def _refresh(self) -> None:
-        self.shown = [row for row in self.rows if self.filter.matches(row)]
+        self.matching = [row for row in self.rows if self.filter.matches(row)]
+        self._show_page(max(0, len(self.matching) - self.PAGE))  # the latest events first
+
+    def _show_page(self, start: int) -> None:
+        self.start = start
+        self.shown = self.matching[start:start + self.PAGE]
         table = self.query_one("#timeline-table", DataTable)
         table.clear()
         for row in self.shown:
@@ -46,7 +61,9 @@ class TimelinePane(Vertical):
                           key=str(row.seq))
         status = self.query_one("#timeline-status", Static)
         status.remove_class("error")
-        status.update(f"{len(self.shown)} of {len(self.rows)} events")
+        paged = "" if len(self.matching) <= self.PAGE else \
+            f", rows {self.start + 1}-{self.start + len(self.shown)} shown (< and > page)"
+        status.update(f"{len(self.matching)} of {len(self.rows)} events{paged}")
         if self.shown:
             table.move_cursor(row=len(self.shown) - 1)
 

@@ -64,7 +64,8 @@ def check_ball(ball: Ball) -> Ball:
 def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decimal | str | int,
                colours: tuple[str, ...], balls: tuple[Ball, ...], croupier: str, inspector: str | None = None,
                ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
-               posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None) -> list[Event]:
+               posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None,
+               table_id: str | None = None) -> list[Event]:
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
     rules = checked_profile(profile)
@@ -91,7 +92,7 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
                         relief_minutes=relief_minutes,
                         posted_values=tuple(amount(v, 'a posted value') for v in posted_values),
-                        by=by or croupier)]
+                        by=by or croupier, table_id=table_id)]
 
 
 def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:

@@ -127,6 +127,7 @@ class TableOpened(Event):
     relief_minutes: int | None = None  # RU 4.4: the house's interval, where the profile lets it choose
     posted_values: tuple[Decimal, ...] = ()  # PT-A 9: colour values posted at the table besides the minimum
     by: str
+    table_id: str | None = when_set()  # the configuration's [table] id; None in journals that predate it
 
 
 @_event("table-closed")

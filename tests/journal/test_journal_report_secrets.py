@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from croupier.cli import main as cli
-from croupier.export import redaction
+from croupier.history import redaction
 from croupier.table import cycle
 
 from journal_kit import write_shift

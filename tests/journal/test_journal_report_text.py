@@ -44,8 +44,12 @@ def test_with_the_tables_configuration_every_amount_carries_its_currency(journal
     assert "Colour ledger (SRIJ 29): 1, amounts in RUB" in text
     # By hand, at 5 a chip: staked 8 spins x 3 chips = 24 chips = 120; paid 35 (17 once) + 3 x 2 (red
     # on 32, 5, 23) = 41 chips = 205; lost 7 (17 the other spins) + 5 x 2 (red on 17, 0, 26, 11, 8)
-    # = 17 chips, so the player's net is 41 - 17 = 24 chips = 120.
-    assert "Totals: staked 120 RUB, paid 205 RUB, players' net 120 RUB;" in text
+    # = 17 chips; returned the stakes that won, 1 + 3 x 2 = 7. Red bought 200 chips = 1000 and is
+    # still in play: no result yet.
+    assert "red      seat 1                 5        1000           -         0     in play  staked 24, paid 41, " \
+           "collected 17, returned 7" in text
+    assert "Totals: bought 1000 RUB, cashed out 0 RUB, late chips 0 RUB; the table's result 0 RUB over the colours " \
+           "cashed out (1 still in play)" in text
     assert json.loads(report(journal, capsys, "--config", str(settings), "--json"))["currency"] == "RUB"
 
 
@@ -54,14 +58,14 @@ def test_the_environments_configuration_is_read_as_the_other_commands_read_it(jo
     settings = tmp_path / "croupier.toml"
     settings.write_text('[table]\ncurrency = "EUR"\n')
     monkeypatch.setenv("CROUPIER_CONFIG", str(settings))
-    assert "Totals: staked 120 EUR, paid 205 EUR" in report(journal, capsys)
+    assert "Totals: bought 1000 EUR, cashed out 0 EUR" in report(journal, capsys)
 
 
 def test_without_a_configuration_amounts_are_labelled_as_money(journal, capsys):
     text = report(journal, capsys)
     assert "Amounts are money in the table's currency, which the journal does not record" in text
     assert "minimum 5 (money)" in text and "amounts in money" in text
-    assert "Totals: staked 120 (money), paid 205 (money), players' net 120 (money);" in text
+    assert "Totals: bought 1000 (money), cashed out 0 (money), late chips 0 (money);" in text
     assert "EUR" not in text  # the demo's default currency is not this table's
     assert json.loads(report(journal, capsys, "--json"))["currency"] is None
 
@@ -72,3 +76,15 @@ def test_a_bad_configuration_is_refused_naming_the_key_and_nothing_is_printed(jo
     assert cli(["report", "--db", str(journal), "--config", str(settings)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and f"{settings}: table.currency" in err
+
+
+def test_an_alert_names_the_pocket_in_the_text_report(tmp_path, capsys):
+    path = tmp_path / "biased.db"
+    # 17 comes up on one spin in four (fair: one in 37); the others go round the wheel: 100 + the 9
+    # spins 17 + 37k (k < 11) not already a multiple of 4 = 109 times.
+    write_shift(path, numbers=[17 if i % 4 == 0 else i % 37 for i in range(400)]).close()
+    text = report(path, capsys)
+    assert "  ALERT: Numbers out of line after Holm's correction for 37 tests: 17 (109 times" in text
+    assert "  ALERT: Most frequent: 17, 109 times" in text
+    assert "  ALERT: Most unusual run of adjacent pockets: 2-25-17," in text
+    assert "numbers" not in text.split("Wheel statistics")[1].split()  # no internal test names

@@ -8,8 +8,9 @@ from decimal import Decimal
 from croupier.cli import main as cli
 from croupier.journal.store import Journal
 from croupier.journal.verify import verify
-from croupier.review.ledger import colour_ledger
-from croupier.review.spin_story import spin_story
+from croupier.history.ledger import colour_ledger
+from croupier.history.records import records_of
+from croupier.history.spin_story import spin_story
 from croupier.rules.spin import Direction
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
@@ -59,9 +60,10 @@ def test_the_shift_report_ledger_counts_what_was_paid(tmp_path, capsys):
     paid_shift(path).close()
     assert cli(["report", "--db", str(path), "--json"]) == 0
     red, blue = json.loads(capsys.readouterr().out)["colour_ledger"]
-    assert (red["staked"], red["won"], red["returned"], red["lost"]) == (5, 73, 5, 0)
-    assert (red["paid_money"], red["net_money"]) == ("365", "365")  # 73 chips of 5
-    assert (blue["staked"], blue["won"]) == (0, 0)
+    assert (red["staked"], red["paid"], red["returned"], red["collected"]) == (5, 73, 5, 0)
+    assert red["paid_money"] == "365"  # 73 chips of 5
+    assert (red["bought_money"], red["result_money"]) == ("1000", None)  # 200 chips of 5, still in play
+    assert (blue["staked"], blue["paid"]) == (0, 0)
 
 
 def test_the_review_shows_the_payouts_of_a_spin_and_in_the_ledger(tmp_path):
@@ -73,5 +75,5 @@ def test_the_review_shows_the_payouts_of_a_spin_and_in_the_ledger(tmp_path):
     assert "payouts recorded by Ana: red black x3, 17 x2" in lines
     assert "  red: staked 5, paid 73 = 365.00, returned 5, lost 0" in lines
     assert "  played: red, blue" in lines
-    red, blue = colour_ledger(entries)
-    assert (red.staked, red.won, red.net_money) == (5, 73, Decimal("365"))
+    red, blue = colour_ledger(records_of(entries))
+    assert (red.staked, red.paid, red.on_record) == (5, 73, 273)

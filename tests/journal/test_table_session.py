@@ -124,8 +124,8 @@ def test_a_report_lists_spins_voids_and_the_colour_statement(tmp_path, capsys):
     (red,) = report["colour_ledger"]
     # By hand, 17 x1 and red x2 on each spin (PT-A 27-28): 17 pays 35; red wins on 32 and 5 (2 each);
     # the last spin corrected from 23 (red, +2) to 26 (black): won 39, lost 19 of 24 staked.
-    assert (red["staked"], red["won"], red["lost"], red["returned"]) == (24, 39, 19, 5)
-    assert (red["staked_money"], red["paid_money"], red["net_money"]) == ("120", "195", "100")
+    assert (red["staked"], red["paid"], red["collected"], red["returned"]) == (24, 39, 19, 5)
+    assert (red["staked_money"], red["paid_money"], red["collected_money"]) == ("120", "195", "95")
     assert report["totals"]["spins"] == 8 and report["totals"]["corrections"] == 1
     assert (report["head"]["event"], report["head"]["sha256"]) == stored_head(path)
 

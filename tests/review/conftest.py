@@ -13,3 +13,15 @@ def shift_journal(tmp_path):
         for event in shift_events():
             journal.append([event])
     return path
+
+
+@pytest.fixture
+def table_zone(monkeypatch):
+    """The table's time zone set to Lisbon's (summer time, UTC+01:00, in September), and put back."""
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Lisbon")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

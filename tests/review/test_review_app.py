@@ -127,18 +127,20 @@ async def test_procedures_colours_and_croupiers_tabs(shift_journal):
         await pilot.press("4")
         ledger = cell_texts(app.query_one("#colours-pane > DataTable", DataTable))
         red, blue = ledger
-        # red: 100 chips; staked 2 + 1 + 1; paid 70 (spin 3's 35 undone by the correction); lost 1 + 1.
+        # red: bought 100 chips at 5 = 500, cashed out 166 chips for 830: the player's result is
+        # 830 - 500 = +330. Beside it: staked 2 + 1 + 1; paid 70 (spin 3's 35 undone by the
+        # correction); collected 1 + 1; returned the winning plein's 2.
         assert red[:3] == ["red", "player-1", "5"]
-        assert red[4:11] == ["100", "4", "70", "2", "2", "68", "340.00"]
-        assert red[11] == "166 chips for 166 on record = 830"
-        assert blue[4:11] == ["50", "5", "0", "0", "5", "-5", "-50.00"]
+        assert red[4:] == ["100 = 500.00", "166 chips = 830", "", "+330.00", "4", "70", "2", "2"]
+        # blue: 50 chips at 10, still in play: no result; its 5 chips on red lost on 17.
+        assert blue[4:] == ["50 = 500.00", "still in play", "", "in play", "5", "0", "5", "0"]
 
         await pilot.press("5")
         figures = {row[0]: row for row in cell_texts(app.query_one("#croupiers-pane > DataTable", DataTable))}
         # Ana: 20:00-20:30 and 21:45-22:00 = 45 min, 2 spins = 2.7 an hour, the void, 70 chips paid.
-        assert figures["Ana"][1:11] == ["0h45", "2", "0h30", "2", "2.7", "1", "0", "0", "70", "350.00"]
-        # Rui: 20:30-21:45, 2 spins = 1.6 an hour, the repeated direction, relieved late.
-        assert figures["Rui"][1:11] == ["1h15", "1", "1h15", "2", "1.6", "0", "1", "1", "0", "0.00"]
+        assert figures["Ana"][1:] == ["0h45", "2", "0h30", "2", "2.7", "1", "0", "0", "0", "70", "350.00"]
+        # Rui: 20:30-21:45, 2 spins = 1.6 an hour, spin 3 corrected, the repeated direction, relieved late.
+        assert figures["Rui"][1:] == ["1h15", "1", "1h15", "2", "1.6", "0", "1", "1", "1", "0", "0.00"]
 
 
 async def test_statistics_tab_speaks_plainly_and_draws_the_wheel(shift_journal):
@@ -173,7 +175,8 @@ async def test_the_review_cannot_write_to_the_journal(shift_journal):
 
 async def test_an_intact_journal_says_its_chain_was_checked(shift_journal):
     app = ReviewApp(open_read_only(shift_journal))
-    async with app.run_test(size=(140, 45)):
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.pause()  # the check starts once the screen is drawn
         await app.workers.wait_for_complete()
         state = app.query_one("#chain-state", Static)
         assert str(state.render()) == "hash chain intact: events 1-38 checked"
@@ -186,6 +189,7 @@ async def test_a_damaged_journal_is_shown_in_a_banner_naming_the_first_bad_event
         raw.execute("UPDATE events SET body = replace(body, '\"number\":17', '\"number\":18') WHERE seq = 11")
     app = ReviewApp(open_read_only(shift_journal))
     async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.pause()  # the check starts once the screen is drawn
         await app.workers.wait_for_complete()
         await pilot.pause()
         state = app.query_one("#chain-state", Static)

@@ -7,7 +7,7 @@ from review_shift import START, at, shift_events
 from croupier.journal.store import Journal
 from croupier.review.app import ReviewApp
 from croupier.review.shifts import list_shifts, load_entries, open_read_only, shift_of
-from croupier.review.timeline import parse_filter, timeline
+from croupier.history.timeline import parse_filter, timeline
 from croupier.table import events as ev
 
 
@@ -18,12 +18,12 @@ def local(minutes: float) -> str:
 def test_time_filter_keeps_the_events_between_two_clock_times(shift_journal):
     with open_read_only(shift_journal) as journal:
         rows = timeline(load_entries(journal, list_shifts(journal)[0]))
-    # From 20:30 (Ana relieved by Rui) up to 21:00 (the ball swap, excluded), in local time.
+    # From 20:30 (Ana relieved by Rui) to 21:00 (the ball swap, included: its minute is named), in local time.
     chosen = parse_filter(f"from:{local(30)} to:{local(60)}")
     kept = [row for row in rows if chosen.matches(row)]
     assert kept[0].text == "croupier relief: Ana -> Rui"
-    assert kept[-1].text == "spin 3: payouts completed by Rui"
-    assert all(START + timedelta(minutes=30) <= row.time < START + timedelta(minutes=60) for row in kept)
+    assert kept[-1].text == "ball swapped B1 -> B2 by Rui"
+    assert all(START + timedelta(minutes=30) <= row.time < START + timedelta(minutes=61) for row in kept)
 
 
 @pytest.mark.parametrize("words,message", [
@@ -70,3 +70,18 @@ async def test_the_app_opens_on_the_latest_shift_and_pages_back(two_shifts):
         assert app.shift.number == 1 and app.query_one("#timeline-table").row_count == 38
         await pilot.press("left_square_bracket")
         assert app.shift.number == 1  # nothing earlier: it stays, and says so
+
+
+def test_a_croupier_s_name_with_a_space_is_one_filter_value():
+    chosen = parse_filter("croupier:Croupier 1 kind:result-recorded")
+    assert chosen.croupier == "Croupier 1" and chosen.kinds == {"result-recorded"}
+
+
+def test_to_takes_in_the_whole_minute_it_names(shift_journal):
+    with open_read_only(shift_journal) as journal:
+        rows = timeline(load_entries(journal, list_shifts(journal)[0]))
+    # Spin 1's result came at 20:03:30: "to:20:03" keeps it, "to:20:03:29" does not.
+    result = next(row for row in rows if row.kind == "result-recorded")
+    assert parse_filter(f"to:{local(3)}").matches(result)
+    assert not parse_filter(f"to:{at(3).astimezone():%H:%M}:29").matches(result)
+    assert parse_filter(f"from:{local(3)} to:{local(3)}").matches(result)

@@ -139,7 +139,7 @@ def test_window_selects_by_time_then_by_count():
 
 
 def test_counted_spins_from_journal_records_take_the_corrected_number():
-    from croupier.stats import counted_spins
+    from croupier.history.spins import counted_spins
 
     records = [
         (5, {"kind": "result-recorded", "spin": 1, "number": 5, "croupier": "ana", "direction": "clockwise",

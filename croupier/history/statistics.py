@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from croupier.journal.store import Entry
-from croupier.rules.profiles import numbering_of
+from croupier.history.records import Entry
+from croupier.history.spins import SPIN_KINDS, counted_spins
 from croupier.rules.wheel import numbering as wheel_numbering
+from croupier.stats import CountedSpin, summary, wheel_chart
 from croupier.stats.words import counted
-from croupier.stats import SPIN_KINDS, CountedSpin, counted_spins, summary, wheel_chart
 from croupier.table.events import to_record
 
 

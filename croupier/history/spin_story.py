@@ -7,8 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from croupier.journal.store import Entry
-from croupier.review.ledger import chips_money
+from croupier.history.records import Entry
+from croupier.history.money import chips_money
+from croupier.history.payouts import Overpayment, Overpayments
+from croupier.history.timeline import direction_words
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -53,6 +55,16 @@ class SpinStory:
                 return correction.outcomes
         return self.result.outcomes if self.result else ()
 
+    @property
+    def overpayments(self) -> list[Overpayment]:
+        """Payouts counted on a number that a correction replaced: what to recover, per colour."""
+        found = Overpayments()
+        for colour, value in self.chip_values.items():
+            found.add(0, {"kind": "colour-assigned", "colour": colour, "chip_value": str(value)})
+        for event in (*self.payouts, *self.corrections):
+            found.add(0, ev.to_record(event))
+        return found.found()
+
     def money(self, outcome: ev.ColourOutcome) -> Decimal | None:
         value = self.chip_values.get(outcome.colour)
         return None if value is None else chips_money(outcome.won, value)
@@ -67,7 +79,7 @@ class SpinStory:
         out.append(f"source: {self.source}")
         for launch in self.launches:
             out.append(f"launch {launch.time.astimezone():%H:%M:%S}: ball {launch.ball}, croupier {launch.croupier}, "
-                       f"{launch.direction.value}")
+                       f"{direction_words(launch.direction)}")
         for void in self.voids:
             back = f", ball put back in {void.put_back}" if void.put_back is not None else ""
             out.append(f"golpe nulo {void.time.astimezone():%H:%M:%S}: {void.reason.value} ({void.source.value}) "
@@ -91,6 +103,7 @@ class SpinStory:
             out += [f"  {note}" for note in payouts.notes]
             if payouts.played:
                 out.append(f"  played: {', '.join(payouts.played)}")
+        out += [f"OVERPAID: {found.words()}" for found in self.overpayments]
         return out
 
     def _outcome(self, outcome: ev.ColourOutcome, indent: str = "") -> str:

@@ -2,11 +2,12 @@
 play and the colours it concerns, so the pit boss can filter by any of them."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, time
 
-from croupier.journal.store import Entry
+from croupier.history.records import Entry
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -53,7 +54,7 @@ def describe(event: ev.Event) -> str:
         case ev.CountdownStarted():
             return f"spin {event.spin}: betting countdown {event.seconds} s"
         case ev.BallLaunched():
-            return (f"spin {event.spin}: ball {event.ball} launched {event.direction.value} by {event.croupier} "
+            return (f"spin {event.spin}: ball {event.ball} launched {direction_words(event.direction)} by {event.croupier} "
                     f"({event.source.value})")
         case ev.BetsClosed():
             return f"spin {event.spin}: no more bets ({event.source.value})"
@@ -103,6 +104,11 @@ def describe(event: ev.Event) -> str:
     return event.kind
 
 
+def direction_words(direction) -> str:
+    """A launch's rotor direction, or that the wheel did not report it (the `line` protocol)."""
+    return direction.value if direction is not None else "direction not reported"
+
+
 def _stakes(stakes) -> str:
     return ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
 
@@ -141,10 +147,13 @@ def timeline(entries: Iterable[Entry]) -> list[TimelineRow]:
     return rows
 
 
+KEYS = ("kind", "type", "croupier", "ball", "colour", "color", "from", "to")
+
+
 @dataclass(frozen=True)
 class TimelineFilter:
-    """What the pit boss asked to see; empty fields match everything. Times are local clock times
-    of the shift's day (`since` inclusive, `until` exclusive)."""
+    """What the pit boss asked to see; empty fields match everything. Times are clock times in the
+    table's time zone, both ends included (`until` 18:36 takes in 18:36:59)."""
 
     kinds: frozenset[str] = field(default_factory=frozenset)
     croupier: str | None = None
@@ -165,22 +174,37 @@ class TimelineFilter:
         clock = row.time.astimezone().time()
         if self.since and clock < self.since:
             return False
-        if self.until and clock >= self.until:
+        # `to:18:36` takes in 18:36:59 too: a clock time names its whole minute (or second).
+        if self.until and clock.replace(microsecond=0, second=clock.second if self.until.second else 0) > self.until:
             return False
         return True
 
 
+FILTER_WORD = re.compile(r"(\S+?):(.*?)(?=\s+\S+?:|\s*$)")  # key:value, a value running to the next key:
+
+
 def parse_filter(text: str) -> TimelineFilter:
-    """A filter from words like `kind:spin-voided croupier:ana ball:B2 colour:red from:21:00 to:22:30`.
+    """A filter from words like `kind:spin-voided croupier:Ana Maria ball:B2 colour:red from:21:00 to:22:30`
+    (a value may hold spaces: it runs to the next key).
 
     Raises ValueError naming the word it cannot read."""
     kinds: set[str] = set()
     fields: dict[str, object] = {}
-    for word in text.split():
-        key, sep, value = word.partition(":")
-        key = key.lower()
-        if not sep or not value:
+    text = text.strip()
+    position = 0
+    while position < len(text):
+        found = FILTER_WORD.match(text, position)
+        if found is None or found.group(1).lower() not in KEYS or not found.group(2).strip():
+            word = text[position:].split()[0]
+            key = word.partition(":")[0].lower()
+            if ":" in word and word.partition(":")[2] and key not in KEYS:
+                raise ValueError(f"{word!r}: unknown filter {key!r}; use kind, croupier, ball, colour, from, to")
             raise ValueError(f"{word!r}: write filters as key:value (kind, croupier, ball, colour, from, to)")
+        key, value = found.group(1).lower(), found.group(2).strip()
+        word = found.group(0).strip()
+        position = found.end()
+        while position < len(text) and text[position].isspace():
+            position += 1
         if key in ("kind", "type"):
             unknown = [k for k in value.split(",") if k not in ev.EVENT_TYPES]
             if unknown:
@@ -188,11 +212,9 @@ def parse_filter(text: str) -> TimelineFilter:
             kinds.update(value.split(","))
         elif key in ("croupier", "ball", "colour", "color"):
             fields["colour" if key == "color" else key] = value
-        elif key in ("from", "to"):
+        else:
             try:
                 fields["since" if key == "from" else "until"] = time.fromisoformat(value)
             except ValueError:
                 raise ValueError(f"{word!r}: {value!r} is not a clock time like 21:30") from None
-        else:
-            raise ValueError(f"{word!r}: unknown filter {key!r}; use kind, croupier, ball, colour, from, to")
     return TimelineFilter(kinds=frozenset(kinds), **fields)

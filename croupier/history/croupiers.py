@@ -1,0 +1,152 @@
+"""Per croupier: time at the wheel, spins dealt and spins per hour, voids, corrections of their
+results, launch-direction repeats (`PT-A 21`), relief compliance (`PT-A 33`, `PT-B 35`, `RU 4.4`)
+and what was paid on their spins: settled with the result and counted at the payouts."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from decimal import Decimal
+from fractions import Fraction
+
+from croupier.history.money import chips, chips_money, json_number
+from croupier.history.procedures import Table
+from croupier.table.events import AlarmKind, Role
+
+DIRECTION_REPEATED = AlarmKind.DIRECTION_REPEATED.value
+
+
+@dataclass
+class CroupierFigures:
+    name: str
+    on_duty: timedelta = timedelta()
+    stints: int = 0
+    longest_stint: timedelta = timedelta()
+    spins: int = 0
+    voids: int = 0
+    corrections: int = 0  # results of their spins corrected by the pit boss
+    direction_repeats: int = 0
+    overdue_reliefs: int = 0  # relieved later than the profile allows
+    paid_chips: Fraction = Fraction(0)
+    paid_money: Decimal = Decimal(0)
+    _since: datetime | None = field(default=None, repr=False)
+
+    @property
+    def spins_per_hour(self) -> float:
+        hours = self.on_duty.total_seconds() / 3600
+        return self.spins / hours if hours else 0.0
+
+    def entry(self) -> dict:
+        return {"croupier": self.name, "on_duty_seconds": int(self.on_duty.total_seconds()), "stints": self.stints,
+                "spins": self.spins, "spins_per_hour": round(self.spins_per_hour, 1), "voids": self.voids,
+                "corrections": self.corrections, "direction_repeats": self.direction_repeats,
+                "overdue_reliefs": self.overdue_reliefs, "paid_chips": json_number(self.paid_chips),
+                "paid_money": str(self.paid_money)}
+
+
+class Croupiers:
+    """Folds the records of the table's openings, reliefs, spins and payouts, in journal order."""
+
+    KINDS = ("table-opened", "table-closed", "staff-relieved", "colour-assigned", "result-recorded",
+             "result-corrected", "payouts-recorded", "spin-voided", "alarm-raised")
+
+    def __init__(self) -> None:
+        self.figures: dict[str, CroupierFigures] = {}
+        self._values: dict[str, Decimal] = {}
+        self._dealt: dict[int, tuple[CroupierFigures, list]] = {}  # spin -> its croupier, its result's outcomes
+        self._on_wheel: CroupierFigures | None = None
+        self._last_time: str | None = None
+
+    def _person(self, name: str) -> CroupierFigures:
+        return self.figures.setdefault(name, CroupierFigures(name))
+
+    def _start(self, name: str, at: datetime) -> None:
+        self._on_wheel = self._person(name)
+        self._on_wheel._since = at
+        self._on_wheel.stints += 1
+
+    def _stop(self, at: datetime) -> None:
+        figure = self._on_wheel
+        if figure is not None and figure._since is not None:
+            stint = at - figure._since
+            figure.on_duty += stint
+            figure.longest_stint = max(figure.longest_stint, stint)
+            figure._since = None
+        self._on_wheel = None
+
+    def _pay(self, figure: CroupierFigures, outcomes: Iterable[Mapping], sign: int) -> None:
+        for outcome in outcomes:
+            won = chips(outcome["won"])
+            figure.paid_chips += sign * won
+            value = self._values.get(outcome["colour"])
+            if value is not None:
+                figure.paid_money += sign * chips_money(won, value)
+
+    def add(self, seq: int, record: Mapping) -> None:
+        kind = record["kind"]
+        self._last_time = record["time"]
+        if kind == "result-recorded":
+            figure = self._person(record["croupier"])
+            figure.spins += 1
+            self._dealt[record["spin"]] = (figure, record["outcomes"])
+            self._pay(figure, record["outcomes"], 1)
+        elif kind == "payouts-recorded" and record["spin"] in self._dealt:
+            self._pay(self._dealt[record["spin"]][0], record["outcomes"], 1)
+        elif kind == "result-corrected" and record["spin"] in self._dealt:
+            # The bets recorded before the spin are settled again on the corrected number.
+            figure, outcomes = self._dealt[record["spin"]]
+            figure.corrections += 1
+            self._pay(figure, outcomes, -1)
+            self._dealt[record["spin"]] = (figure, record["outcomes"])
+            self._pay(figure, record["outcomes"], 1)
+        elif kind == "colour-assigned":
+            self._values[record["colour"]] = Decimal(record["chip_value"])
+        elif kind == "table-opened":
+            at = datetime.fromisoformat(record["time"])
+            self._stop(at)
+            self._start(record["croupier"], at)
+        elif kind == "table-closed":
+            self._stop(datetime.fromisoformat(record["time"]))
+        elif kind == "staff-relieved" and record["role"] == Role.CROUPIER.value:
+            at = datetime.fromisoformat(record["time"])
+            self._stop(at)
+            if record["overdue"] and record["outgoing"]:
+                self._person(record["outgoing"]).overdue_reliefs += 1
+            self._start(record["incoming"], at)
+        elif kind == "spin-voided" and self._on_wheel is not None:
+            self._on_wheel.voids += 1
+        elif kind == "alarm-raised" and record["alarm_kind"] == DIRECTION_REPEATED and self._on_wheel is not None:
+            self._on_wheel.direction_repeats += 1
+
+    def result(self, now: datetime | None = None) -> list[CroupierFigures]:
+        """The figures by name; a stint still running is counted up to `now` (default: the last
+        event's time), on copies, so the fold can go on."""
+        figures = {name: replace(figure) for name, figure in self.figures.items()}
+        running = self._on_wheel
+        if running is not None and running._since is not None and self._last_time is not None:
+            figure = figures[running.name]
+            stint = (now or datetime.fromisoformat(self._last_time)) - running._since
+            figure.on_duty += stint
+            figure.longest_stint = max(figure.longest_stint, stint)
+        return sorted(figures.values(), key=lambda f: f.name)
+
+
+def croupier_figures(records: Iterable[tuple[int, Mapping]], now: datetime | None = None) -> list[CroupierFigures]:
+    fold = Croupiers()
+    for seq, record in records:
+        fold.add(seq, record)
+    return fold.result(now)
+
+
+def _duration(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    return f"{minutes // 60}h{minutes % 60:02d}"
+
+
+def croupier_table(figures: list[CroupierFigures]) -> Table:
+    rows = [(f.name, _duration(f.on_duty), str(f.stints), _duration(f.longest_stint), str(f.spins),
+             f"{f.spins_per_hour:.1f}", str(f.voids), str(f.corrections), str(f.direction_repeats),
+             str(f.overdue_reliefs), str(f.paid_chips), f"{f.paid_money:.2f}") for f in figures]
+    return Table("Croupiers", ("croupier", "at the wheel", "stints", "longest stint", "spins", "spins/hour",
+                               "voids", "corrections", "direction repeats", "late reliefs", "paid chips",
+                               "paid money"), rows)

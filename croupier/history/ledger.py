@@ -1,0 +1,161 @@
+"""The colour ledger: each colour given out, with its statement (`SRIJ 29`).
+
+A colour's result is what the player took away minus what the player bought: the money of the
+cash-out and of any late chips, minus the chips bought at the colour's value. The play in between
+(staked, paid by the bank, collected by the bank, stakes returned) is the detail beside it, never
+the result itself: chips won and lost on the layout are already in the chips counted at the cash-out.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+
+from croupier.history.money import chips, chips_money, json_number
+from croupier.history.procedures import Table
+
+
+@dataclass
+class ColourStatement:
+    colour: str
+    player: str
+    chip_value: Decimal
+    since: datetime
+    bought: int = 0  # chips given out: at the assignment and added later
+    staked: int = 0
+    paid: Fraction = Fraction(0)  # won on the layout: paid by the bank, the stake not included
+    returned: Fraction = Fraction(0)  # stakes handed back
+    collected: Fraction = Fraction(0)  # stakes the bank took
+    cashed_out: dict | None = None  # time, chips, expected_chips, amount, reason, by
+    late_chips: list[dict] = field(default_factory=list)  # time, chips, chip_value, amount, by
+
+    @property
+    def bought_money(self) -> Decimal:
+        return chips_money(self.bought, self.chip_value)
+
+    @property
+    def on_record(self) -> Fraction:
+        """The chips the player holds by the record: bought, plus paid, minus collected."""
+        return self.bought + self.paid - self.collected
+
+    @property
+    def cashed_out_money(self) -> Decimal:
+        return Decimal(self.cashed_out["amount"]) if self.cashed_out else Decimal(0)
+
+    @property
+    def late_money(self) -> Decimal:
+        return sum((Decimal(late["amount"]) for late in self.late_chips), Decimal(0))
+
+    @property
+    def result(self) -> Decimal | None:
+        """The player's result in money (a gain is positive): cashed out and late chips, minus
+        bought. None while the colour is still in play."""
+        if self.cashed_out is None:
+            return None
+        return self.cashed_out_money + self.late_money - self.bought_money
+
+    def entry(self) -> dict:
+        """The statement as JSON (money as decimal strings, chips as numbers)."""
+        result = self.result
+        return {
+            "colour": self.colour, "player": self.player, "chip_value": str(self.chip_value),
+            "since": self.since.isoformat(), "bought": self.bought, "bought_money": str(self.bought_money),
+            "cashed_out": self.cashed_out, "late_chips": self.late_chips, "late_money": str(self.late_money),
+            "result_money": None if result is None else str(result),
+            "staked": self.staked, "paid": json_number(self.paid), "returned": json_number(self.returned),
+            "collected": json_number(self.collected), "on_record": json_number(self.on_record),
+            "staked_money": str(chips_money(self.staked, self.chip_value)),
+            "paid_money": str(chips_money(self.paid, self.chip_value)),
+            "collected_money": str(chips_money(self.collected, self.chip_value)),
+        }
+
+
+class Ledger:
+    """Folds the records of the colour events and of the spins' settlements, in journal order."""
+
+    KINDS = ("colour-assigned", "chips-issued", "result-recorded", "payouts-recorded", "result-corrected",
+             "colour-cashed-out", "late-chips-exchanged")
+
+    def __init__(self) -> None:
+        self.statements: list[ColourStatement] = []
+        self._in_play: dict[str, ColourStatement] = {}
+        self._settled: dict[int, list] = {}  # spin -> the outcomes of its result, to undo on a correction
+
+    def add(self, seq: int, record: Mapping) -> None:
+        kind = record["kind"]
+        if kind == "result-recorded":
+            if record["outcomes"]:
+                self._settled[record["spin"]] = record["outcomes"]
+                self._settle(record["outcomes"], 1)
+        elif kind == "payouts-recorded":
+            self._settle(record["outcomes"], 1)  # what was counted and paid after the result
+        elif kind == "result-corrected":
+            # The bets recorded before the spin are settled again on the corrected number. Payouts
+            # counted on the wrong number were paid: they stay, and `payouts` names the overpayment.
+            self._settle(self._settled.get(record["spin"], ()), -1)
+            self._settled[record["spin"]] = record["outcomes"]
+            self._settle(record["outcomes"], 1)
+        elif kind == "colour-assigned":
+            statement = ColourStatement(record["colour"], record["player"], Decimal(record["chip_value"]),
+                                        datetime.fromisoformat(record["time"]), record["chips"])
+            self._in_play[record["colour"]] = statement
+            self.statements.append(statement)
+        elif kind == "chips-issued" and record["colour"] in self._in_play:
+            self._in_play[record["colour"]].bought += record["chips"]
+        elif kind == "colour-cashed-out" and record["colour"] in self._in_play:
+            self._in_play.pop(record["colour"]).cashed_out = {
+                k: record[k] for k in ("time", "chips", "expected_chips", "amount", "reason", "by")}
+        elif kind == "late-chips-exchanged":
+            for statement in reversed(self.statements):
+                if statement.colour == record["colour"]:
+                    statement.late_chips.append({k: record[k] for k in ("time", "chips", "chip_value", "amount", "by")})
+                    break
+
+    def _settle(self, outcomes: Iterable[Mapping], sign: int) -> None:
+        for outcome in outcomes:
+            statement = self._in_play.get(outcome["colour"])
+            if statement is not None:
+                statement.staked += sign * outcome["staked"]
+                statement.paid += sign * chips(outcome["won"])
+                statement.returned += sign * chips(outcome["returned"])
+                statement.collected += sign * chips(outcome["lost"])
+
+
+def colour_ledger(records: Iterable[tuple[int, Mapping]]) -> list[ColourStatement]:
+    """One statement per colour assignment, in the order they were given out."""
+    ledger = Ledger()
+    for seq, record in records:
+        ledger.add(seq, record)
+    return ledger.statements
+
+
+def ledger_totals(statements: Iterable[ColourStatement]) -> dict:
+    """The table's money over the statements: bought, cashed out, late chips, and the players'
+    result over the colours cashed out (the table's result is its opposite)."""
+    statements = list(statements)
+    done = [s for s in statements if s.cashed_out is not None]
+    return {
+        "bought": sum((s.bought_money for s in statements), Decimal(0)),
+        "cashed_out": sum((s.cashed_out_money for s in statements), Decimal(0)),
+        "late": sum((s.late_money for s in statements), Decimal(0)),
+        "players_result": sum((s.result for s in done), Decimal(0)),
+        "in_play": len(statements) - len(done),
+    }
+
+
+def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
+    rows = []
+    for s in statements:
+        out = s.cashed_out
+        cash = f"{out['chips']} chips = {out['amount']}" if out else "still in play"
+        late = sum(late["chips"] for late in s.late_chips)
+        result = s.result
+        rows.append((s.colour, s.player, str(s.chip_value), clock(s.since), f"{s.bought} = {s.bought_money:.2f}",
+                     cash, f"{late} = {s.late_money:.2f}" if late else "",
+                     "in play" if result is None else f"{result:+.2f}",
+                     str(s.staked), str(s.paid), str(s.collected), str(s.returned)))
+    return Table("Colour ledger and statements (SRIJ 29): result = cashed out + late chips - bought",
+                 ("colour", "player", "chip value", "since", "bought", "cashed out", "late chips", "result",
+                  "staked", "paid", "collected", "returned"), rows)

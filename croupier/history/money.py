@@ -1,0 +1,23 @@
+"""Chips and money as the projections count them: chips are exact fractions (halves happen), money
+is a Decimal at a colour's chip value."""
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+
+def chips(value: str | int | Fraction) -> Fraction:
+    """Chips as recorded ("35", "1/2", 3) as an exact fraction."""
+    return Fraction(value)
+
+
+def chips_money(count: Fraction | int, chip_value: Decimal) -> Decimal:
+    """Chips at a chip value, in money."""
+    count = Fraction(count)
+    return Decimal(count.numerator) * chip_value / count.denominator
+
+
+def json_number(count: Fraction | int) -> int | float:
+    """Chips as a JSON number: whole, or an exact binary fraction (halves)."""
+    count = Fraction(count)
+    return count.numerator if count.denominator == 1 else count.numerator / count.denominator

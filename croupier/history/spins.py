@@ -1,0 +1,156 @@
+"""Counted spins from the journal's plain event records, with the number that stands after a
+correction: for the statistics (`counted_spins`) and for the report's list of spins (`SpinList`).
+
+Works on the records as stored (kind plus fields, as `Journal.records` yields them) so a year of
+spins is read without building every event object. A corrected result counts with its corrected
+number (`result-corrected` holds both values); a void spin never reaches `result-recorded`.
+"""
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+
+from croupier.stats.spins import CountedSpin
+
+SPIN_KINDS = ("result-recorded", "result-corrected")
+
+
+def counted_spins(records: Iterable[tuple[int, dict]], wheel: str | None = None) -> list[CountedSpin]:
+    """The counted results, in journal order, from (seq, record) pairs of the SPIN_KINDS events
+    (other kinds are ignored)."""
+    spins: list[CountedSpin] = []
+    index_of_spin: dict[int, int] = {}
+    for seq, record in records:
+        kind = record.get("kind")
+        if kind == "result-recorded":
+            index_of_spin[record["spin"]] = len(spins)
+            time = record.get("time")
+            spins.append(CountedSpin(record["number"], record.get("croupier"), record.get("direction"), wheel,
+                                     datetime.fromisoformat(time) if time else None))
+        elif kind == "result-corrected":
+            index = index_of_spin.get(record["spin"])
+            if index is None:
+                raise ValueError(f"event {seq}: corrects spin {record['spin']}, which has no recorded result")
+            old = spins[index]
+            spins[index] = CountedSpin(record["number"], old.croupier, old.direction, old.wheel, old.time)
+    return spins
+
+
+class SpinList(Sequence):
+    """The counted spins, kept in columns of machine numbers (a year is half a million of them, on
+    a Pi with little memory: about 60 bytes a spin); each reads as a dict with SpinList.FIELDS, and
+    "corrected_from" when corrected."""
+
+    FIELDS = ("spin", "number", "source", "time", "ball", "croupier", "direction", "wheel_game", "event")
+    TIME_WIDTH = 32  # "2025-01-06T14:01:00.000000+00:00", as the journal records every time
+
+    def __init__(self) -> None:
+        self._spin, self._seq, self._game = array("q"), array("q"), array("q")
+        self._number = bytearray()
+        self._times = bytearray()
+        self._odd_times: dict[int, str] = {}  # a time of another width, by position
+        self._words = {"source": array("H"), "ball": array("H"), "croupier": array("H"), "direction": array("H")}
+        self._names: list[str | None] = []  # the few names the word columns point into
+        self._code: dict[str | None, int] = {}
+        self._corrected_from: dict[int, int] = {}
+
+    def _word(self, name: str | None) -> int:
+        code = self._code.get(name)
+        if code is None:
+            code = self._code[name] = len(self._names)
+            self._names.append(name)
+        return code
+
+    def add(self, seq: int, record: dict) -> None:
+        at = len(self._number)
+        self._spin.append(record["spin"])
+        self._number.append(record["number"])
+        self._seq.append(seq)
+        self._game.append(-1 if record["wheel_game"] is None else record["wheel_game"])
+        time = record["time"]
+        if len(time) == self.TIME_WIDTH and time.isascii():
+            self._times += time.encode()
+        else:
+            self._odd_times[at] = time
+            self._times += b" " * self.TIME_WIDTH
+        for field, column in self._words.items():
+            column.append(self._word(record[field]))
+
+    def _position(self, spin: int) -> int | None:
+        at = bisect_left(self._spin, spin)  # spins are numbered in journal order
+        if at < len(self._spin) and self._spin[at] == spin:
+            return at
+        try:
+            return self._spin.index(spin)
+        except ValueError:
+            return None
+
+    def correct(self, spin: int, number: int) -> None:
+        at = self._position(spin)
+        if at is not None:
+            self._corrected_from.setdefault(at, self._number[at])
+            self._number[at] = number
+
+    def __len__(self) -> int:
+        return len(self._number)
+
+    def counted(self) -> Iterator[CountedSpin]:
+        """The spins as the wheel statistics take them, with corrected numbers; without their time,
+        which the report's statistics (over every spin) do not use and a year takes long to parse."""
+        names, croupiers, directions = self._names, self._words["croupier"], self._words["direction"]
+        for at, number in enumerate(self._number):
+            yield CountedSpin(number, names[croupiers[at]], names[directions[at]])
+
+    def __getitem__(self, at):
+        if isinstance(at, slice):
+            return [self._entry(i) for i in range(*at.indices(len(self)))]
+        return self._entry(range(len(self))[at])  # negative indices, and IndexError past the end
+
+    def _entry(self, at: int) -> dict:
+        names, words = self._names, self._words
+        time = self._odd_times.get(at) or self._times[at * self.TIME_WIDTH:(at + 1) * self.TIME_WIDTH].decode()
+        entry = {"spin": self._spin[at], "number": self._number[at], "source": names[words["source"][at]],
+                 "time": time, "ball": names[words["ball"][at]], "croupier": names[words["croupier"][at]],
+                 "direction": names[words["direction"][at]],
+                 "wheel_game": None if self._game[at] == -1 else self._game[at], "event": self._seq[at]}
+        if at in self._corrected_from:
+            entry["corrected_from"] = self._corrected_from[at]
+        return entry
+
+
+def standing_results(results: Iterable[tuple[int, dict]], corrections: Iterable[tuple[int, dict]]
+                     ) -> Iterator[tuple[int, dict, dict | None]]:
+    """Each result-recorded record with the correction that stands for its spin (the last), or
+    None; `corrections` are read first (a year holds few), `results` streamed."""
+    standing = {record["spin"]: record for _, record in corrections}
+    for seq, record in results:
+        yield seq, record, standing.get(record["spin"])
+
+
+class RecentResults:
+    """The last `size` counted results as (spin, the number that stands), oldest first: a
+    correction replaces its spin's number, if that spin is still among them."""
+
+    def __init__(self, size: int | None = None, results: Iterable[tuple[int, int]] = ()) -> None:
+        self.size = size
+        self._numbers: dict[int, int] = {}
+        for spin, number in results:
+            self.record(spin, number)
+
+    def record(self, spin: int, number: int) -> None:
+        self._numbers.pop(spin, None)
+        self._numbers[spin] = number
+        if self.size is not None and len(self._numbers) > self.size:
+            del self._numbers[next(iter(self._numbers))]
+
+    def correct(self, spin: int, number: int) -> None:
+        if spin in self._numbers:
+            self._numbers[spin] = number
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._numbers.items())
+
+    def __len__(self) -> int:
+        return len(self._numbers)
