@@ -5,13 +5,19 @@ from textual.widgets import Static
 
 from croupier.i18n import _
 from croupier.table.state import Spin
+from croupier.ui.redraw import update
 from croupier.ui.text import number_markup
 
 
 class RecentResults(Static):
+    _shown: tuple[Spin, ...] | None = None
+
     def show(self, recent: tuple[Spin, ...]) -> None:
+        if recent == self._shown:
+            return
+        self._shown = recent
         numbers = " ".join(number_markup(spin.number) for spin in reversed(recent))
         corrected = [spin for spin in recent if spin.corrected_from is not None][-1:]
         note = "".join("  " + _("(spin {spin} corrected from {number})").format(spin=s.spin, number=s.corrected_from)
                        for s in corrected)
-        self.update(_("Last results:") + " " + (numbers or "—") + note)
+        update(self, _("Last results:") + " " + (numbers or "—") + note)
