@@ -11,6 +11,24 @@ from __future__ import annotations
 from croupier.board.model import DARK, FONT, Board
 from croupier.config import LAMP_NAMES, DisplayBoardConfig
 
+KEPT_STATES = 64  # changes a mock pin of the demo's board remembers (gpiozero's keeps every one)
+
+
+def mock_pin_factory():
+    """gpiozero's MockFactory for a board that runs for hours (the demo): its pins keep only their
+    last KEPT_STATES changes, where gpiozero's record every one, 200 a second while the two digits
+    are multiplexed."""
+    from collections import deque
+
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    class RecentStatesPin(MockPin):
+        def clear_states(self) -> None:
+            super().clear_states()
+            self.states = deque(self.states, maxlen=KEPT_STATES)
+
+    return MockFactory(pin_class=RecentStatesPin)
+
 
 class GpioBoard:
     def __init__(self, config: DisplayBoardConfig, pin_factory=None) -> None:

@@ -96,6 +96,12 @@ def run(args: argparse.Namespace, config: Config) -> int:
             return stop
 
         devices.add(start_wheel)
+        if os.environ.get("GPIOZERO_PIN_FACTORY") == "mock":
+            from gpiozero import Device
+
+            from croupier.board.gpio import mock_pin_factory
+
+            Device.pin_factory = mock_pin_factory()  # gpiozero's own mock pins would record every change
         board = GpioBoard(config.display) if config.display else None
         if board is not None:
             devices.add_running(board.close)
