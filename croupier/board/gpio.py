@@ -14,12 +14,13 @@ from croupier.config import LAMP_NAMES, DisplayBoardConfig
 KEPT_STATES = 64  # changes a mock pin of the demo's board remembers (gpiozero's keeps every one)
 
 
-def mock_pin_factory():
-    """gpiozero's MockFactory for a board that runs for hours (the demo): its pins keep only their
-    last KEPT_STATES changes, where gpiozero's record every one, 200 a second while the two digits
-    are multiplexed."""
+def use_mock_pins():
+    """Make gpiozero's pins mock pins for a board that runs for hours (the demo), and return their
+    factory: they keep only their last KEPT_STATES changes, where gpiozero's record every one, 200 a
+    second while the two digits are multiplexed."""
     from collections import deque
 
+    from gpiozero import Device
     from gpiozero.pins.mock import MockFactory, MockPin
 
     class RecentStatesPin(MockPin):
@@ -27,7 +28,8 @@ def mock_pin_factory():
             super().clear_states()
             self.states = deque(self.states, maxlen=KEPT_STATES)
 
-    return MockFactory(pin_class=RecentStatesPin)
+    Device.pin_factory = MockFactory(pin_class=RecentStatesPin)
+    return Device.pin_factory
 
 
 class GpioBoard:

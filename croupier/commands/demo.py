@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from croupier.config import Config
 
 SUMMARY = "the table screen with a simulated wheel, mock GPIO and a temporary journal"
+SPEED = 2.0  # a 40 s game in 20 s
 
 
 def _speed(text: str) -> float:
@@ -27,7 +28,6 @@ def _speed(text: str) -> float:
 
 def _parser() -> argparse.ArgumentParser:
     from croupier.config import LANGUAGES, WHEEL_PROTOCOLS
-    from croupier.ui.demo import SPEED
 
     parser = argparse.ArgumentParser(prog="croupier demo", description=SUMMARY[0].upper() + SUMMARY[1:] + ". "
                                      "The demo PINs are shown on screen; Ctrl+Q quits.")
@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from croupier.board.gpio import GpioBoard
+    from croupier.board.gpio import GpioBoard, use_mock_pins
     from croupier.i18n import install
     from croupier.journal.store import JournalError
     from croupier.session import TableSession
@@ -97,11 +97,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
         devices.add(start_wheel)
         if os.environ.get("GPIOZERO_PIN_FACTORY") == "mock":
-            from gpiozero import Device
-
-            from croupier.board.gpio import mock_pin_factory
-
-            Device.pin_factory = mock_pin_factory()  # gpiozero's own mock pins would record every change
+            use_mock_pins()  # gpiozero's own mock pins would record every change
         board = GpioBoard(config.display) if config.display else None
         if board is not None:
             devices.add_running(board.close)

@@ -98,10 +98,10 @@ def demo_factory():
     """The demo's mock pins, as gpiozero's default for the test (see conftest.mock_factory)."""
     from gpiozero import Device
 
-    from croupier.board.gpio import mock_pin_factory
+    from croupier.board.gpio import use_mock_pins
 
     previous = Device.pin_factory
-    factory = Device.pin_factory = mock_pin_factory()
+    factory = use_mock_pins()
     yield factory
     factory.reset()
     Device.pin_factory = previous
