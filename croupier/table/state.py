@@ -198,8 +198,17 @@ class TableState:
 INITIAL = TableState()
 
 
+STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(TableState))
+
+
 def _replace(state: TableState, **changes) -> TableState:
-    return dataclasses.replace(state, **changes)
+    """`dataclasses.replace` for the state, a plain copy of its ~30 fields: the fold makes one or
+    two per event, and replace's per-field checks and __init__ cost several times more."""
+    if not changes.keys() <= STATE_FIELDS:
+        raise TypeError(f"TableState has no field {sorted(changes.keys() - STATE_FIELDS)[0]!r}")
+    copy = object.__new__(TableState)
+    copy.__dict__.update(state.__dict__, **changes)
+    return copy
 
 
 def _with(mapping: dict, key, value=None, *, drop: bool = False) -> dict:
@@ -443,7 +452,11 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
 
 def apply(state: TableState, event: Event) -> TableState:
     """The state after `event`. Events were checked by the commands that made them."""
-    return _replace(HANDLERS[type(event)](state, event), last_event_time=event.time)
+    after = HANDLERS[type(event)](state, event)
+    if after is state:
+        return _replace(state, last_event_time=event.time)
+    after.__dict__["last_event_time"] = event.time  # a copy the handler just made, seen by no one yet
+    return after
 
 
 def fold(events, state: TableState = INITIAL) -> TableState:
