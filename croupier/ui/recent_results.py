@@ -5,7 +5,6 @@ from textual.widgets import Static
 
 from croupier.i18n import _
 from croupier.table.state import Spin
-from croupier.ui.redraw import update
 from croupier.ui.text import number_markup
 
 
@@ -20,4 +19,4 @@ class RecentResults(Static):
         corrected = [spin for spin in recent if spin.corrected_from is not None][-1:]
         note = "".join("  " + _("(spin {spin} corrected from {number})").format(spin=s.spin, number=s.corrected_from)
                        for s in corrected)
-        update(self, _("Last results:") + " " + (numbers or "—") + note)
+        self.update(_("Last results:") + " " + (numbers or "—") + note)
