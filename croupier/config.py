@@ -17,11 +17,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from croupier.rules.limits import colour_value_problem, table_limits
-from croupier.rules.profiles import PROFILE_IDS, load_profile
-from croupier.wheel.protocols import PROTOCOL_NAMES
+# The rules, the profiles and the wheel decoders are imported where a configuration is read, so a
+# command's --help (which only needs the names below) starts without them.
 
-WHEEL_PROTOCOLS = PROTOCOL_NAMES  # the wheel decoders' names, as the configuration accepts them
+
+def __getattr__(name: str) -> Any:
+    if name == "WHEEL_PROTOCOLS":  # the wheel decoders' names, as the configuration accepts them
+        from croupier.wheel.protocols import PROTOCOL_NAMES
+
+        return PROTOCOL_NAMES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 NO_WHEEL = "none"  # the wheel protocol of a table without a sensor
 LANGUAGES = ("pt", "en")
 ROLES = ("croupier", "inspector", "pit-boss")
@@ -372,6 +378,8 @@ def _table(r: _Reader) -> TableConfig:
         raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
     if minimum != minimum.quantize(Decimal("0.01")):
         raise r.error("minimum", f"the table minimum is money: at most 2 decimal places, got {minimum}")
+    from croupier.rules.profiles import PROFILE_IDS
+
     profile = r.text("profile", choices=PROFILE_IDS)
     return TableConfig(
         id=r.text("id", pattern=r"[A-Za-z0-9._-]{1,32}"),
@@ -388,6 +396,9 @@ def _posted_values(r: _Reader, profile: str, minimum: Decimal) -> tuple[Decimal,
     """PT-A 9: the colour chip values the table posts besides its minimum; each one a colour could
     be given under the profile (the rules' own check: up to the plein maximum, and for a profile
     without posted values, a value it allows anyway)."""
+    from croupier.rules.limits import colour_value_problem, table_limits
+    from croupier.rules.profiles import load_profile
+
     limits = table_limits(load_profile(profile), minimum)
     values: list[Decimal] = []
     for i, value in enumerate(r.array("posted_values")):
@@ -452,7 +463,9 @@ def _staff(top: _Reader) -> tuple[StaffMember, ...]:
 
 def _wheel(r: _Reader) -> WheelConfig | None:
     r.only("protocol", "device", "baud")
-    protocol = r.text("protocol", choices=(*WHEEL_PROTOCOLS, NO_WHEEL))
+    from croupier.wheel.protocols import PROTOCOL_NAMES
+
+    protocol = r.text("protocol", choices=(*PROTOCOL_NAMES, NO_WHEEL))
     device = r.text("device")
     if not device.startswith("/"):
         raise r.error("device", f"{device!r} is not a device path such as /dev/croupier-wheel")

@@ -10,6 +10,26 @@ from __future__ import annotations
 
 from croupier.board.model import DARK, FONT, LAMP_NAMES, Board
 
+KEPT_STATES = 64  # changes a mock pin of the demo's board remembers (gpiozero's keeps every one)
+
+
+def use_mock_pins():
+    """Make gpiozero's pins mock pins for a board that runs for hours (the demo), and return their
+    factory: they keep only their last KEPT_STATES changes, where gpiozero's record every one, 200 a
+    second while the two digits are multiplexed."""
+    from collections import deque
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    class RecentStatesPin(MockPin):
+        def clear_states(self) -> None:
+            super().clear_states()
+            self.states = deque(self.states, maxlen=KEPT_STATES)
+
+    Device.pin_factory = MockFactory(pin_class=RecentStatesPin)
+    return Device.pin_factory
+
 
 class GpioBoard:
     def __init__(self, config, pin_factory=None) -> None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from croupier.config import Config
 
 SUMMARY = "the table screen with a simulated wheel, mock GPIO and a temporary journal"
+SPEED = 2.0  # a 40 s game in 20 s
 
 
 def _speed(text: str) -> float:
@@ -29,7 +30,6 @@ def _speed(text: str) -> float:
 
 def _parser() -> argparse.ArgumentParser:
     from croupier.config import LANGUAGES, WHEEL_PROTOCOLS
-    from croupier.ui.demo import SPEED
 
     parser = argparse.ArgumentParser(prog="croupier demo", description=SUMMARY[0].upper() + SUMMARY[1:] + ". "
                                      "The demo PINs are shown on screen; Ctrl+Q quits.")
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from croupier.board.gpio import GpioBoard
+    from croupier.board.gpio import GpioBoard, use_mock_pins
     from croupier.i18n import install
     from croupier.journal.store import DEMO, JournalError
     from croupier.session import TableSession
@@ -99,6 +99,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
             return stop
 
         devices.add(start_wheel)
+        if os.environ.get("GPIOZERO_PIN_FACTORY") == "mock":
+            use_mock_pins()  # gpiozero's own mock pins would record every change
         board = GpioBoard(config.display) if config.display else None
         if board is not None:
             devices.add_running(board.close)

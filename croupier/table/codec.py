@@ -49,8 +49,12 @@ def to_plain(value: Any) -> Any:
             raise CodecError(f"time {value} has no time zone")
         return value.astimezone(timezone.utc).isoformat(timespec="microseconds")
     if dataclasses.is_dataclass(value):
-        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if not (f.metadata.get(WHEN_SET) and getattr(value, f.name) == f.default)}
+        plain = {}
+        for name, when_set_only, default in _fields(type(value)):
+            field_value = getattr(value, name)
+            if not (when_set_only and field_value == default):
+                plain[name] = to_plain(field_value)
+        return plain
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
@@ -66,22 +70,39 @@ def _key(key: Any) -> str:
     return str(plain)
 
 
+# What the codec reads of a type is worked out once per type, not once per value.
+
+@cache
+def _fields(cls: type) -> tuple[tuple[str, bool, Any], ...]:
+    """Each field of dataclass `cls`: its name, whether it is recorded only when set, its default."""
+    return tuple((f.name, bool(f.metadata.get(WHEN_SET)), f.default) for f in dataclasses.fields(cls))
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls))
+
+
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@cache
+def _shape(kind: Any) -> tuple[Any, tuple[Any, ...]]:
+    return typing.get_origin(kind), typing.get_args(kind)
+
+
 def from_plain(kind: Any, data: Any) -> Any:
     """Rebuild a value of type `kind` from its plain form; CodecError names what does not fit."""
-    origin = typing.get_origin(kind)
+    origin, args = _shape(kind)
     if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(kind)
+        options = args
         if data is None and type(None) in options:
             return None
         (inner,) = [o for o in options if o is not type(None)]
         return from_plain(inner, data)
     if origin is tuple:
-        args = typing.get_args(kind)
         _expect(data, list, kind)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(from_plain(args[0], v) for v in data)
@@ -89,7 +110,7 @@ def from_plain(kind: Any, data: Any) -> Any:
             raise CodecError(f"expected {len(args)} items, found {len(data)}")
         return tuple(from_plain(a, v) for a, v in zip(args, data))
     if origin is dict:
-        key_kind, value_kind = typing.get_args(kind)
+        key_kind, value_kind = args
         _expect(data, dict, kind)
         return {from_plain(key_kind, _unkey(key_kind, k)): from_plain(value_kind, v) for k, v in data.items()}
     if kind is Any:
@@ -97,8 +118,7 @@ def from_plain(kind: Any, data: Any) -> Any:
     if dataclasses.is_dataclass(kind):
         _expect(data, dict, kind)
         hints = _hints(kind)
-        names = {f.name for f in dataclasses.fields(kind)}
-        unknown = set(data) - names
+        unknown = data.keys() - _field_names(kind)
         if unknown:
             raise CodecError(f"{kind.__name__} has no field {sorted(unknown)[0]!r}")
         try:

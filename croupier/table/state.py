@@ -200,8 +200,17 @@ class TableState:
 INITIAL = TableState()
 
 
+STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(TableState))
+
+
 def _replace(state: TableState, **changes) -> TableState:
-    return dataclasses.replace(state, **changes)
+    """`dataclasses.replace` for the state, a plain copy of its ~30 fields: the fold makes one or
+    two per event, and replace's per-field checks and __init__ cost several times more."""
+    if not changes.keys() <= STATE_FIELDS:
+        raise TypeError(f"TableState has no field {sorted(changes.keys() - STATE_FIELDS)[0]!r}")
+    copy = object.__new__(TableState)
+    copy.__dict__.update(state.__dict__, **changes)
+    return copy
 
 
 def _with(mapping: dict, key, value=None, *, drop: bool = False) -> dict:
@@ -449,11 +458,14 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
 
 def apply(state: TableState, event: Event) -> TableState:
     """The state after `event`. Events were checked by the commands that made them."""
-    state = HANDLERS[type(event)](state, event)
+    after = HANDLERS[type(event)](state, event)
     by = getattr(event, "by", None)
-    if state.wrong_pins and by in state.wrong_pins and state.wrong_pins[by] < PIN_LOCK_AFTER:
-        state = _replace(state, wrong_pins=_with(state.wrong_pins, by, drop=True))  # the right PIN: the run ends
-    return _replace(state, last_event_time=event.time)
+    if after.wrong_pins and by in after.wrong_pins and after.wrong_pins[by] < PIN_LOCK_AFTER:
+        after = _replace(after, wrong_pins=_with(after.wrong_pins, by, drop=True))  # the right PIN: the run ends
+    if after is state:
+        return _replace(state, last_event_time=event.time)
+    after.__dict__["last_event_time"] = event.time  # a copy made for this event, seen by no one yet
+    return after
 
 
 def fold(events, state: TableState = INITIAL) -> TableState:

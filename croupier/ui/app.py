@@ -66,6 +66,7 @@ class TableApp(App):
         self._unsubscribe = None
         self._shown_time: tuple | None = None
         self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
+        self._redraw_due = False  # a redraw of the table screen waits in the message queue
 
     # --- life ----------------------------------------------------------------------------------
 
@@ -214,8 +215,9 @@ class TableApp(App):
         from croupier.wheel.events import BallPosition, LinkStatus
 
         event = message.event
-        if isinstance(event, LinkStatus):
+        if isinstance(event, LinkStatus) and event.online != self.sensor_online:
             self.sensor_online = event.online
+            self.redraw()
         elif isinstance(event, BallPosition) and not event.in_previous_pocket and event.expected is not None:
             self.say(_("The ball is in pocket {pocket}: it goes back in {expected} (PT-A 22)").format(
                 pocket=event.pocket, expected=event.expected), error=True)
@@ -226,7 +228,7 @@ class TableApp(App):
             self.say(_("Wheel: {reason}").format(reason=refusal), error=True)
         except JournalError as exc:
             self.journal_failed(exc)
-        self.table_screen.show()
+        # What the wheel's report recorded comes back as TableRecorded: it redraws then.
 
     def _void_result(self, result) -> None:
         """PT-A 22: the wheel's number for a launch declared void; where its ball stopped does not count."""
@@ -247,14 +249,26 @@ class TableApp(App):
         if isinstance(event, ev.AlarmRaised) or isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
             self.bell()
         if self.screen is self.table_screen:
-            self.table_screen.show()
             if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING:
                 self.open_payouts()
         else:
             refresh = getattr(self.screen, "table_changed", None)
             if refresh is not None:
                 refresh()
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Redraw the table screen once the messages already queued are handled: the events of one
+        command (and the wheel lines read with them) make one redraw, not one each."""
+        if not self._redraw_due:
+            self._redraw_due = True
+            self.call_later(self._redraw)
+
+    def _redraw(self) -> None:
+        self._redraw_due = False
+        if self.screen is self.table_screen or self.screen.is_modal:  # seen, or seen under a dialog
             self.table_screen.show()
+        # Under a whole screen (the payout sheet) it is redrawn when it is back on top.
 
     # --- timers ---------------------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ from croupier.session import TableSession
 from croupier.table.events import Ball, Role
 from croupier.table.state import Phase
 
-SPEED = 2.0  # a 40 s game in 20 s
 FAULTS = ("garbage", "same-direction", "ball-removed")  # the wheel's faults, played in turn
 FAULT_EVERY = 4  # games
 # Demo PINs by role, in the order the configuration lists the staff.

@@ -10,11 +10,14 @@ from croupier.rules.wheel import colour
 from croupier.table.state import Spin
 from croupier.ui import text
 from croupier.ui.big_digits import big
+from croupier.ui.redraw import one_class
 
 COLOUR_CLASSES = ("red", "black", "green", "none")
 
 
 class WinningNumber(Vertical):
+    _shown: Spin | None | bool = False  # the spin shown (False: none yet)
+
     def compose(self) -> ComposeResult:
         yield Digits("--", id="winning-digits")
         yield Static("", id="winning-big")  # shown instead of the Digits on a tall screen
@@ -24,11 +27,13 @@ class WinningNumber(Vertical):
         self.show(None)
 
     def show(self, spin: Spin | None) -> None:
+        if spin == self._shown:
+            return
+        self._shown = spin
         digits = self.query_one(Digits)
         caption = self.query_one("#winning-caption", Static)
         name = "none" if spin is None else colour(spin.number)
-        self.remove_class(*COLOUR_CLASSES)
-        self.add_class(name)
+        one_class(self, COLOUR_CLASSES, name)
         shown = "--" if spin is None else f"{spin.number:>2}"
         digits.update(shown)
         self.query_one("#winning-big", Static).update(big(shown))

@@ -9,7 +9,12 @@ from croupier.ui.text import number_markup
 
 
 class RecentResults(Static):
+    _shown: tuple[Spin, ...] | None = None
+
     def show(self, recent: tuple[Spin, ...]) -> None:
+        if recent == self._shown:
+            return
+        self._shown = recent
         numbers = " ".join(number_markup(spin.number) for spin in reversed(recent))
         corrected = [spin for spin in recent if spin.corrected_from is not None][-1:]
         note = "".join("  " + _("(spin {spin} corrected from {number})").format(spin=s.spin, number=s.corrected_from)

@@ -14,6 +14,7 @@ from croupier.table.events import Role
 from croupier.table.regulation import ball_swap_interval, relief_interval
 from croupier.table.state import Phase, TableState
 from croupier.ui import text
+from croupier.ui.redraw import one_class, update
 
 PHASE_CLASSES = {phase: f"phase-{phase.value}" for phase in Phase}
 
@@ -56,21 +57,20 @@ class TableStatus(Vertical):
         """`sensor`: True online, False offline, None for a table without one."""
         phase = self.query_one("#phase", Static)
         voided = state.voided is not None
-        phase.remove_class(*PHASE_CLASSES.values(), "phase-void")
-        phase.add_class("phase-void" if voided else PHASE_CLASSES[state.phase])
+        one_class(phase, (*PHASE_CLASSES.values(), "phase-void"), "phase-void" if voided else PHASE_CLASSES[state.phase])
         label = _("Void spin") if voided else text.phase(state.phase)
         # While paying, the spin being paid is the last counted one (the table already counts the next).
         shown = state.last_result.spin if state.phase is Phase.PAYING and state.last_result else state.spin
         spin = "" if state.phase is Phase.CLOSED else "  " + _("spin {spin}").format(spin=shown)
-        phase.update(f"{label}{spin}")
+        update(phase, f"{label}{spin}")
         if state.phase is Phase.CLOSED:
-            self.query_one("#duty", Static).update("")
-            self.query_one("#ball", Static).update("")
+            update(self.query_one("#duty", Static), "")
+            update(self.query_one("#ball", Static), "")
         else:
-            self.query_one("#duty", Static).update(duty_line(state, now))
-            self.query_one("#ball", Static).update(ball_line(state, now))
+            update(self.query_one("#duty", Static), duty_line(state, now))
+            update(self.query_one("#ball", Static), ball_line(state, now))
         sensor_text = {True: _("Sensor: online"), False: _("Sensor: OFFLINE · type the results"),
                        None: _("No wheel sensor · type the results")}[sensor]
         widget = self.query_one("#sensor", Static)
         widget.set_class(sensor is False, "offline")
-        widget.update(sensor_text)
+        update(widget, sensor_text)

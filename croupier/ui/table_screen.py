@@ -34,6 +34,7 @@ from croupier.ui.keypad_screen import KeypadScreen
 from croupier.ui.keys import DIGITS
 from croupier.ui.number_panel import WinningNumber
 from croupier.ui.recent_results import RecentResults
+from croupier.ui.redraw import update
 from croupier.ui.status_panel import TableStatus
 
 
@@ -45,6 +46,7 @@ class TableScreen(KeypadScreen[None]):
         self.show_board = show_board
         self.entry = NumberEntry()
         self.launch_direction: Direction | None = None  # chosen with C; None: the alternate one
+        self._shown_state: TableState | None = None  # the state the panels drawn from it show
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title")
@@ -66,6 +68,9 @@ class TableScreen(KeypadScreen[None]):
         if self.app.banner:
             self.say(self.app.banner)
 
+    def on_screen_resume(self) -> None:
+        self.show()  # the table may have moved on while another screen was on top
+
     # --- showing the table ---------------------------------------------------------------------
 
     def show(self) -> None:
@@ -75,17 +80,21 @@ class TableScreen(KeypadScreen[None]):
         config = app.config.table
         limits = "" if state.minimum is None else " · " + _("minimum {amount}").format(
             amount=text.money(state.minimum, config.currency))
-        self.query_one("#title", Static).update(
-            f"[b]{escape(config.name)}[/] · {escape(state.profile or config.profile)}{limits}")
+        update(self.query_one("#title", Static),
+               f"[b]{escape(config.name)}[/] · {escape(state.profile or config.profile)}{limits}")
         self.query_one(WinningNumber).show(state.last_result)
         self.query_one(TableStatus).show(state, now, app.sensor_online)
         self.query_one(RecentResults).show(state.recent)
-        self.query_one(ColoursPanel).show(state, config.currency)
+        if state is not self._shown_state:  # the state is never changed in place: a new one is a change
+            self.query_one(ColoursPanel).show(state, config.currency)
+            self._shown_state = state
         if self.show_board:
-            self.query_one(BoardView).show(app.board)
+            board = self.query_one(BoardView)
+            if board.board != app.board:
+                board.show(app.board)
         lines, urgent = app.alarm_lines(now)
         self.query_one(AlarmBanner).show(lines, urgent)
-        self.query_one("#prompt", Static).update(self._prompt(state))
+        update(self.query_one("#prompt", Static), self._prompt(state))
         self.query_one(KeyLegend).show(self._legend(state))
 
     def say(self, message: str, *, error: bool = False) -> None:

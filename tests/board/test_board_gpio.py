@@ -91,3 +91,32 @@ def test_two_different_digits_are_multiplexed_each_with_its_own_segments(mock_fa
 def test_closing_frees_the_pins_for_the_next_user(mock_factory):
     board(mock_factory).close()
     board(mock_factory).close()  # the same pins again: refused if the first had kept them
+
+
+@pytest.fixture
+def demo_factory():
+    """The demo's mock pins, as gpiozero's default for the test (see conftest.mock_factory)."""
+    from gpiozero import Device
+
+    from croupier.board.gpio import use_mock_pins
+
+    previous = Device.pin_factory
+    factory = use_mock_pins()
+    yield factory
+    factory.reset()
+    Device.pin_factory = previous
+
+
+def test_the_demo_board_keeps_its_memory_flat_while_the_digits_are_multiplexed(demo_factory):
+    from croupier.board.gpio import KEPT_STATES
+
+    with board(demo_factory) as gpio:
+        gpio.show(Board("17", frozenset({"red"})))  # two different digits: the multiplexing thread runs
+        tens = demo_factory.pin(TENS)
+        deadline = time.monotonic() + 10
+        while len(tens.states) < KEPT_STATES and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # another hundred switches at least
+        assert len(tens.states) == KEPT_STATES  # it switched more often than a pin keeps
+        assert all(len(pin.states) <= KEPT_STATES for pin in demo_factory.pins.values())
+        assert level(demo_factory, LAMP_PINS["red"]) is True  # the board still shows what it should
