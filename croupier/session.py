@@ -153,9 +153,13 @@ class TableSession:
 
     def close(self) -> None:
         with self._lock:
-            if not self.journal.read_only:
-                self.snapshot()
-            self.journal.close()
+            try:
+                if not self.journal.read_only:
+                    self.snapshot()
+            except (JournalError, sqlite3.Error) as exc:  # a full disk: the events are safe, start-up folds them
+                log.warning("no closing snapshot after event %d: %s", self.seq, exc)
+            finally:
+                self.journal.close()
 
     def __enter__(self) -> "TableSession":
         return self

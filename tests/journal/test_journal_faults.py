@@ -217,3 +217,61 @@ def test_a_witness_that_cannot_be_written_keeps_the_commit_and_stops_the_next(tm
     session.close()
     with TableSession.open(tmp_path / "journal.db", FakeClock()) as reopened:  # the witness behind: accepted
         assert reopened.seq == head + 1
+
+
+# --- the same through `croupier run --headless`, fed by a simulated wheel on a pseudo-terminal ---------
+
+
+def run_headless(db: Path, device: str) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != "CROUPIER_CONFIG"}
+    return subprocess.Popen([sys.executable, "-m", "croupier", "run", "--headless", "--db", str(db), "--profile",
+                             "pt-americana", "--wheel", f"cammegh-ss2:{device}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+
+
+@pytest.fixture
+def wheel(tmp_path):
+    from croupier.wheel.simulator import WheelSimulator
+
+    simulator = WheelSimulator("cammegh-ss2", speed=50, seed=3, link_path=tmp_path / "wheel")
+    device = simulator.start()
+    yield device
+    simulator.stop()
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="the simulated wheel needs a pseudo-terminal")
+def test_run_headless_refuses_a_journal_with_a_flipped_byte_and_writes_nothing(pristine, tmp_path, wheel):
+    # A byte of an event's body flipped in the middle of the file: the table must not continue it.
+    for offset in (p + PAGE // 2 for p in range(PAGE, pristine.stat().st_size, PAGE)):
+        journal = copy_journal(pristine, tmp_path / "journal.db")
+        flip(journal, offset)
+        if cli(["verify", "--db", str(journal)]) == 1:
+            break
+    before = files(journal)
+    proc = run_headless(journal, wheel)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in err and str(journal) in err
+    assert files(journal) == before
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not hasattr(os, "openpty"), reason="mounting a small tmpfs needs root")
+def test_run_headless_on_a_disk_that_fills_stops_plainly_and_keeps_every_result(tmp_path, wheel):
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if not mount_tmpfs(disk, "160k"):
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        journal = disk / "journal.db"
+        proc = run_headless(journal, wheel)
+        try:
+            _, err = proc.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail("run --headless did not stop when the disk filled")
+        assert proc.returncode == 1 and "the disk is full" in err and "Traceback" not in err, err[-2000:]
+        with Journal.open(journal, read_only=True) as opened:
+            results = [row for row in opened.rows() if row.kind == "result-recorded"]
+        assert results  # games were recorded before the disk filled, and they are all still there
+        assert cli(["verify", "--db", str(journal), "--key", str(disk / "table.key")]) == 0
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
