@@ -1,6 +1,7 @@
-"""Table limits: the maxima a table minimum gives under a profile's ratios (§6), the value a colour
-chip may be given (§7), and checking one player's bets against them with the profile's breach
-handling: refused, or played up to the maximum with the excess returned.
+"""Table limits: the maxima a table minimum gives under a profile's ratios (§6), lowered by the
+house's table sign, the value a colour chip may be given (§7), and checking one player's bets
+against them with the profile's breach handling: refused, or played up to the maximum with the
+excess returned.
 
 Limits compare money: a bet of `chips` with chips worth `chip_value` each stakes chips x value.
 For value chips, `chip_value` is the face value of the pieces counted.
@@ -8,8 +9,10 @@ For value chips, `chip_value` is the face value of the pieces counted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Any
 
 from croupier.rules.announced import SERIES
 from croupier.rules.bets import Bet
@@ -20,26 +23,148 @@ ACCEPTED, ADJUSTED, REFUSED = "accepted", "adjusted", "refused"
 ANNOUNCED = frozenset({*SERIES, "neighbours"})  # what PT-B 34c counts together
 
 
+SIGN_SECTIONS = ("minimum", "maximum", "announced")
+ANNOUNCED_TOTAL = "total"  # the sign's key for all series and neighbours together (PT-B 34c)
+
+
+class SignError(ValueError):
+    """A table sign the profile does not allow; `key` is the sign's own (`maximum.plein`)."""
+
+    def __init__(self, key: str, problem: str):
+        self.key, self.problem = key, problem
+        super().__init__(f"{key}: {problem}")
+
+
+@dataclass(frozen=True)
+class TableSign:
+    """What the house posts on the table sign (RU 4.8, FR): per kind of bet the least and the most
+    on one position, and the most on an announced bet. A kind it leaves out keeps the profile's
+    limit; the sign only ever lowers a regulation's cap, and raises a minimum."""
+
+    minima: Mapping[str, Decimal] = field(default_factory=dict)  # position kind -> least on one position
+    maxima: Mapping[str, Decimal] = field(default_factory=dict)  # position kind -> most on one position
+    announced: Mapping[str, Decimal] = field(default_factory=dict)  # series, neighbours, total -> most
+
+    def as_data(self) -> dict[str, Decimal]:
+        """Flat `section.kind` keys, as the journal records the sign."""
+        return {f"{section}.{kind}": value
+                for section, values in zip(SIGN_SECTIONS, (self.minima, self.maxima, self.announced))
+                for kind, value in sorted(values.items())}
+
+    def __bool__(self) -> bool:
+        return bool(self.minima or self.maxima or self.announced)
+
+
+NO_SIGN = TableSign()
+
+
+def sign_from_data(data: Mapping[str, Any]) -> TableSign:
+    """A sign from its tables (`{"maximum": {"plein": 100}}`) or its flat keys (`maximum.plein`);
+    SignError names the key that is not an amount or not a sign's key. The profile's caps are
+    checked by `sign_problem`."""
+    sections: dict[str, dict[str, Decimal]] = {name: {} for name in SIGN_SECTIONS}
+    for key, value in data.items():
+        entries = value.items() if isinstance(value, Mapping) else [(None, value)]
+        for kind, amount in entries:
+            section, _, name = (key, "", kind) if kind is not None else key.partition(".")
+            full = f"{section}.{name}"
+            if section not in sections:
+                raise SignError(key, f"unknown key; a sign has {', '.join(SIGN_SECTIONS)}")
+            if not name:
+                raise SignError(full, "name a kind of bet")
+            sections[section][name] = _sign_amount(full, amount)
+    return TableSign(*(MappingProxyType(sections[name]) for name in SIGN_SECTIONS))
+
+
+def _sign_amount(key: str, value: Any) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, str, Decimal)):
+        raise SignError(key, f"expected an amount, got {value!r}")
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        raise SignError(key, f"expected an amount, got {value!r}") from None
+    if not amount.is_finite() or amount <= 0:
+        raise SignError(key, f"an amount above zero, not {value}")
+    return amount
+
+
+def sign_problem(profile: Profile, minimum: Decimal, sign: TableSign) -> SignError | None:
+    """The first entry of the sign the profile does not allow at this minimum, naming its key."""
+    caps = table_limits(profile, minimum).maxima
+    for kind, least in sign.minima.items():
+        key = f"minimum.{kind}"
+        if kind not in caps:
+            return SignError(key, _not_a_kind(profile, kind, caps))
+        if least < minimum:
+            return SignError(key, f"{least} is below the table minimum {minimum}")
+        most = sign.maxima.get(kind, caps[kind])
+        if least > most:
+            return SignError(key, f"{least} is above the {kind} maximum {most}")
+    for kind, most in sign.maxima.items():
+        key = f"maximum.{kind}"
+        if kind not in caps:
+            return SignError(key, _not_a_kind(profile, kind, caps))
+        if most > caps[kind]:
+            return SignError(key, f"{most} is above the cap of {profile.id} at minimum {minimum}: "
+                                  f"{caps[kind]} ({profile.limits.rule})")
+        if most < minimum:
+            return SignError(key, f"{most} is below the table minimum {minimum}")
+    rules = profile.announced_limits
+    for name, most in sign.announced.items():
+        key = f"announced.{name}"
+        if name == ANNOUNCED_TOTAL:
+            cap = None if rules.combined_ratio is None else rules.combined_ratio * minimum
+        elif name in ANNOUNCED and profile.offers(name):
+            series = rules.series.get(name)
+            cap = None if series is None else series.max * minimum
+        else:
+            offered = [n for n in (*SERIES, "neighbours") if profile.offers(n)]
+            return SignError(key, f"{profile.id} has no announced bet {name!r}; the sign may limit "
+                                  f"{', '.join([*offered, ANNOUNCED_TOTAL])}")
+        if cap is not None and most > cap:
+            return SignError(key, f"{most} is above the cap of {profile.id} at minimum {minimum}: "
+                                  f"{cap} ({rules.rule})")
+        if most < minimum:
+            return SignError(key, f"{most} is below the table minimum {minimum}")
+    return None
+
+
+def _not_a_kind(profile: Profile, kind: str, caps: Mapping[str, Decimal]) -> str:
+    return f"{profile.id} has no bet {kind!r}; the sign may limit {', '.join(caps)}"
+
+
 @dataclass(frozen=True)
 class TableLimits:
     profile: Profile
     minimum: Decimal
     maxima: Mapping[str, Decimal]  # position kind -> the largest stake on one position
+    minima: Mapping[str, Decimal] = field(default_factory=dict)  # kind -> the least, where the sign raises it
+    announced: Mapping[str, Decimal] = field(default_factory=dict)  # the sign's announced-bet maxima
 
     @property
     def announced_maximum(self) -> Decimal | None:
-        """PT-B 34c: all of a player's series and neighbours bets together."""
+        """PT-B 34c: all of a player's series and neighbours bets together (or the sign's)."""
         ratio = self.profile.announced_limits.combined_ratio
-        return None if ratio is None else ratio * self.minimum
+        caps = [ratio * self.minimum] if ratio is not None else []
+        if ANNOUNCED_TOTAL in self.announced:
+            caps.append(self.announced[ANNOUNCED_TOTAL])
+        return min(caps, default=None)
+
+    def least(self, kind: str) -> Decimal:
+        """The least on one position of this kind: the sign's minimum, never below the table's."""
+        return max(self.minima.get(kind, self.minimum), self.minimum)
 
 
-def table_limits(profile: Profile, minimum: Decimal | int | str) -> TableLimits:
-    """The limits of a table with this minimum stake, from the profile's ratios."""
+def table_limits(profile: Profile, minimum: Decimal | int | str,
+                 sign: TableSign = NO_SIGN) -> TableLimits:
+    """The limits of a table with this minimum stake: the profile's ratios, lowered by the sign."""
     minimum = Decimal(minimum)
     if not minimum.is_finite() or minimum <= 0:
         raise ValueError(f"{minimum} is not a table minimum: it must be an amount above 0")
     ratios = profile.limits.ratios
-    return TableLimits(profile, minimum, {kind: ratios[kind] * minimum for kind in ratios})
+    maxima = {kind: min(ratios[kind] * minimum, sign.maxima.get(kind, ratios[kind] * minimum))
+              for kind in ratios}
+    return TableLimits(profile, minimum, maxima, dict(sign.minima), dict(sign.announced))
 
 
 def colour_value_problem(limits: TableLimits, value: Decimal,
@@ -162,6 +287,13 @@ def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
             return 0, (f"{bet.kind} is played with {series_range.min} to {series_range.max} chips "
                        f"at the minimum, in multiples of {series_range.multiple}, not {at_minimum}",
                        profile.announced_limits.rule, True)
+    posted = limits.announced.get(bet.kind)
+    if posted is not None:  # the table sign's maximum for this announced bet
+        fits = int(posted // (bet.stake // bet.chips * chip_value))
+        if fits < most:
+            most = fits
+            why = (f"the table sign's {bet.kind} maximum is {posted}", profile.announced_limits.rule,
+                   False)
     ceiling = limits.announced_maximum
     if ceiling is not None and bet.kind in ANNOUNCED:  # PT-B 34c
         fits = int((ceiling - announced_total) // (bet.stake // bet.chips * chip_value))
@@ -173,11 +305,14 @@ def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
 
 
 def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> tuple[str, str] | None:
-    """Every position of a bet carries at least the table minimum (RU 4.8: void and returned)."""
-    smallest = min(chips for _, chips in bet.units) * chip_value
-    if smallest < limits.minimum:
-        return (f"{bet.text}: {smallest} on a position is below the table minimum "
-                f"{limits.minimum}; refused", limits.profile.breach.rule)
+    """Every position of a bet carries at least the minimum of its kind (RU 4.8: the sign's minimum
+    per kind of bet, else the table's; below it the bet is void and returned)."""
+    for position, chips in bet.units:
+        least = limits.least(position.kind)
+        if chips * chip_value < least:
+            which = "table minimum" if least == limits.minimum else f"{position.kind} minimum"
+            return (f"{bet.text}: {chips * chip_value} on {position.name} is below the {which} "
+                    f"{least}; refused", limits.profile.breach.rule)
     return None
 
 

@@ -13,11 +13,11 @@ from typing import Mapping
 
 from croupier.rules.bets import Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
-from croupier.rules.limits import ADJUSTED, REFUSED, check_player, table_limits
+from croupier.rules.limits import ADJUSTED, REFUSED, check_player
 from croupier.rules.settlement import Prisoner, settle as settle_bets
 from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, Stake, WinningBetsRebuilt
 from croupier.table.refusal import Refused
-from croupier.table.regulation import profile_of
+from croupier.table.regulation import limits_of, profile_of
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
 
@@ -107,7 +107,7 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
     except BetError as exc:
         raise Refused(str(exc)) from None
     before = _bets(state, {colour: standing})
-    checks = check_player(before + new, table_limits(profile, state.minimum),
+    checks = check_player(before + new, limits_of(state),
                           state.accounts[colour].chip_value)[len(before):]
     refused = [f"{check.message} ({check.rule})" for check in checks if check.status == REFUSED]
     if refused:

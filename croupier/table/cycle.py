@@ -19,7 +19,8 @@ from croupier.table.events import (
     TableOpened, VoidAcknowledged,
 )
 from croupier.table.refusal import Refused, choice
-from croupier.table.regulation import checked_profile, profile_of
+from croupier.rules.limits import NO_SIGN, TableSign, sign_problem
+from croupier.table.regulation import checked_profile, checked_sign, profile_of, sign_of
 from croupier.table.roles import authorise, known
 from croupier.table.state import Phase, TableState
 
@@ -64,10 +65,12 @@ def check_ball(ball: Ball) -> Ball:
 def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decimal | str | int,
                colours: tuple[str, ...], balls: tuple[Ball, ...], croupier: str, inspector: str | None = None,
                ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
-               posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None) -> list[Event]:
+               posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None,
+               house: str | None = None, sign: TableSign = NO_SIGN) -> list[Event]:
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
-    rules = checked_profile(profile)
+    rules = checked_profile(profile, house)
+    checked_sign(rules, amount(minimum), sign)
     colours = tuple(c.strip() for c in colours)
     if not colours or any(not c for c in colours) or len(set(colours)) != len(colours):
         raise Refused("list the table's colour chips, each once (PT-A 8)")
@@ -91,7 +94,7 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
                         relief_minutes=relief_minutes,
                         posted_values=tuple(amount(v, 'a posted value') for v in posted_values),
-                        by=by or croupier)]
+                        by=by or croupier, rules=rules.text, sign=sign.as_data() or None)]
 
 
 def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
@@ -118,10 +121,11 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
     return [LimitsChanged(time=now, minimum=new, previous=state.minimum, reason=reason.strip(), by=by)]
 
 
-def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str) -> list[Event]:
+def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str,
+                   house: str | None = None) -> list[Event]:
     _open(state)
     authorise(state, by, pin, Role.PIT_BOSS, to="change the profile")
-    rules = checked_profile(profile)
+    rules = checked_profile(profile, house)
     if rules.id == state.profile:
         raise Refused(f"the table already plays {rules.id}")
     if state.phase is not Phase.BETTING or state.bets or state.prison:
@@ -130,7 +134,10 @@ def change_profile(state: TableState, now: datetime, *, profile: str, reason: st
         raise Refused("colour values depend on the profile: exchange the colour chips in play first")
     if not reason.strip():
         raise Refused("say why the profile changes")
-    return [ProfileChanged(time=now, profile=rules.id, previous=state.profile, reason=reason.strip(), by=by)]
+    sign = sign_of(state)  # kept where the new profile's caps allow it, else the profile's caps alone
+    kept = sign if sign and sign_problem(rules, state.minimum, sign) is None else NO_SIGN
+    return [ProfileChanged(time=now, profile=rules.id, previous=state.profile, reason=reason.strip(), by=by,
+                           rules=rules.text, sign=kept.as_data() or None)]
 
 
 # --- the spin ----------------------------------------------------------------------------------

@@ -176,5 +176,6 @@ async def open_table(app) -> None:
     balls = tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls)
     if app.record("open_table", profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                   balls=balls, croupier=croupier, inspector=inspector or None,
-                  posted_values=config.table.posted_values, by=croupier):
+                  posted_values=config.table.posted_values, by=croupier, house=config.table.house,
+                  sign=config.table.sign):
         app.say(_("The table is open: bets are open"))
