@@ -10,7 +10,6 @@ no hardware libraries, no other profile).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -143,6 +142,8 @@ def main(argv: list[str]) -> int:
         bets, notes = _within_limits(bets, limits, dict(args.value))
     settlement = settle(args.number, bets, profile, chip_values=dict(args.value))
     if args.json:
+        import json
+
         result = _as_json(settlement, bets)
         result["limits"] = [{"input": c.bet.text, "status": c.status, "message": c.message,
                              "rule": c.rule, "returned": c.returned_chips} for c in notes]
