@@ -30,8 +30,8 @@ ANNOUNCED_TOTAL = "total"  # the sign's key for all series and neighbours togeth
 class SignError(ValueError):
     """A table sign the profile does not allow; `key` is the sign's own (`maximum.plein`)."""
 
-    def __init__(self, key: str, problem: str):
-        self.key, self.problem = key, problem
+    def __init__(self, key: str, problem: str, code: str = "sign-key", **facts: object):
+        self.key, self.problem, self.code, self.facts = key, problem, code, facts
         super().__init__(f"{key}: {problem}")
 
 
@@ -96,19 +96,19 @@ def sign_problem(profile: Profile, minimum: Decimal, sign: TableSign) -> SignErr
         if kind not in caps:
             return SignError(key, _not_a_kind(profile, kind, caps))
         if least < minimum:
-            return SignError(key, f"{least} is below the table minimum {minimum}")
+            return _below(key, least, minimum)
         most = sign.maxima.get(kind, caps[kind])
         if least > most:
-            return SignError(key, f"{least} is above the {kind} maximum {most}")
+            return SignError(key, f"{least} is above the {kind} maximum {most}", "above-maximum",
+                             amount=least, maximum=most)
     for kind, most in sign.maxima.items():
         key = f"maximum.{kind}"
         if kind not in caps:
             return SignError(key, _not_a_kind(profile, kind, caps))
         if most > caps[kind]:
-            return SignError(key, f"{most} is above the cap of {profile.id} at minimum {minimum}: "
-                                  f"{caps[kind]} ({profile.limits.rule})")
+            return _above(key, most, caps[kind], profile, minimum, profile.limits.rule)
         if most < minimum:
-            return SignError(key, f"{most} is below the table minimum {minimum}")
+            return _below(key, most, minimum)
     rules = profile.announced_limits
     for name, most in sign.announced.items():
         key = f"announced.{name}"
@@ -122,11 +122,20 @@ def sign_problem(profile: Profile, minimum: Decimal, sign: TableSign) -> SignErr
             return SignError(key, f"{profile.id} has no announced bet {name!r}; the sign may limit "
                                   f"{', '.join([*offered, ANNOUNCED_TOTAL])}")
         if cap is not None and most > cap:
-            return SignError(key, f"{most} is above the cap of {profile.id} at minimum {minimum}: "
-                                  f"{cap} ({rules.rule})")
+            return _above(key, most, cap, profile, minimum, rules.rule)
         if most < minimum:
-            return SignError(key, f"{most} is below the table minimum {minimum}")
+            return _below(key, most, minimum)
     return None
+
+
+def _above(key: str, amount: Decimal, cap: Decimal, profile: Profile, minimum: Decimal, rule: str) -> SignError:
+    return SignError(key, f"{amount} is above the cap of {profile.id} at minimum {minimum}: {cap} ({rule})",
+                     "above-cap", amount=amount, cap=cap, rule=rule)
+
+
+def _below(key: str, amount: Decimal, minimum: Decimal) -> SignError:
+    return SignError(key, f"{amount} is below the table minimum {minimum}", "below-minimum",
+                     amount=amount, minimum=minimum)
 
 
 def _not_a_kind(profile: Profile, kind: str, caps: Mapping[str, Decimal]) -> str:

@@ -52,7 +52,8 @@ def checked_sign(profile: Profile, minimum, sign: TableSign) -> None:
     """A sign the profile's caps allow at this minimum; a refusal naming the sign's key otherwise."""
     problem = sign_problem(profile, minimum, sign)
     if problem is not None:
-        raise Refused(f"table sign {problem}", code="sign-not-allowed", key=problem.key, problem=problem.problem)
+        raise Refused(f"table sign {problem}", code="sign-not-allowed", key=problem.key, reason=problem.code,
+                      **problem.facts)
 
 
 def relief_interval(state: TableState, role: Role) -> timedelta | None:

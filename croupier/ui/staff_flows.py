@@ -13,6 +13,7 @@ from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.asking import choose, new_pin, number, pin, pit_boss, staff_member
+from croupier.ui.sign_flow import change_sign
 
 # Reasons a pit boss records, chosen with a digit (the journal keeps them in the table's language).
 CLEAR_NOTES = (N_("seen and dealt with at the table"), N_("false alarm"))
@@ -120,6 +121,7 @@ PIT_BOSS_MENU = (
     (N_("Correct a result"), correct_result),
     (N_("Staff PIN"), register),
     (N_("Close the table"), close_table),
+    (N_("Change the table sign"), change_sign),
 )
 
 

@@ -65,6 +65,12 @@ POSITION_NAMES = {
     "voisins": N_("voisins du zéro"), "tiers": N_("tiers du cylindre"), "orphelins": N_("orphelins"),
     "zero-spiel": N_("jeu zéro"), "nassa": N_("nassa"),
 }
+# Kinds of bet as the table sign lists them; the announced ones by POSITION_NAMES.
+BET_KINDS = {
+    "plein": N_("Plein"), "split": N_("Split"), "street": N_("Street"), "corner": N_("Corner"), "line": N_("Line"),
+    "dozen": N_("Dozen"), "column": N_("Column"), "two-dozens": N_("Two dozens"), "two-columns": N_("Two columns"),
+    "simple": N_("Simple chances"), "neighbours": N_("Neighbours"), "total": N_("Series and neighbours together"),
+}
 # A number in its colour: white on red or green; black numbers black on white, since the screen's
 # own background is black.
 NUMBER_STYLE = {"red": "bold white on red", "black": "bold black on white", "green": "bold white on green"}
@@ -122,7 +128,37 @@ def refusal(refused: Refused) -> str:
             value=money(facts["value"]), allowed=" · ".join(money(v) for v in facts["allowed"]), rule=facts["rule"])
     if refused.code == "wrong-pin":
         return _("wrong PIN for {name}: nothing was recorded").format(name=facts["name"])
+    if refused.code == "sign-not-allowed":
+        return sign_problem(facts)
+    if refused.code == "sign-between-spins":
+        return _("the table sign changes between spins, not while the ball is in play")
+    if refused.code == "sign-unchanged":
+        return _("the table sign already reads so")
+    if refused.code == "sign-reason":
+        return _("say why the table sign changes")
     return str(refused)
+
+
+def sign_entry(key: str) -> str:
+    """An entry of the table sign: `Plein maximum`, `Split minimum`."""
+    section, _dot, kind = key.partition(".")
+    wording = _("{kind} minimum") if section == "minimum" else _("{kind} maximum")
+    return wording.format(kind=bet_kind(kind))
+
+
+def sign_problem(facts: dict) -> str:
+    """Why the table sign cannot read so, from the core's facts."""
+    entry, reason = sign_entry(facts["key"]), facts.get("reason")
+    if reason == "above-cap":
+        return _("{entry}: {amount} is above the regulation's cap {cap} ({rule})").format(
+            entry=entry, amount=money(facts["amount"]), cap=money(facts["cap"]), rule=facts["rule"])
+    if reason == "below-minimum":
+        return _("{entry}: {amount} is below the table minimum {minimum}").format(
+            entry=entry, amount=money(facts["amount"]), minimum=money(facts["minimum"]))
+    if reason == "above-maximum":
+        return _("{entry}: {amount} is above the maximum {maximum}").format(
+            entry=entry, amount=money(facts["amount"]), maximum=money(facts["maximum"]))
+    return _("{entry} cannot be posted on the table sign").format(entry=entry)
 
 
 def notice(found: Notice) -> str:
@@ -161,6 +197,13 @@ def direction(value: Direction | None) -> str:
 
 def colour_name(name: str) -> str:
     return _(COLOUR_NAMES[name]) if name in COLOUR_NAMES else name
+
+
+def bet_kind(kind: str) -> str:
+    """A kind of bet on the table sign: `Plein`, `Two dozens`, `voisins du zéro`."""
+    if kind in BET_KINDS:
+        return _(BET_KINDS[kind])
+    return _(POSITION_NAMES[kind]) if kind in POSITION_NAMES else kind
 
 
 def category(name: str) -> str:
