@@ -20,6 +20,27 @@ from croupier.rules.layout import KINDS, Position
 from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
 
 ACCEPTED, ADJUSTED, REFUSED = "accepted", "adjusted", "refused"
+# Why a bet is refused or cut down, and what becomes of it: English templates the screens word
+# in the table's language from the same facts (LimitCheck.reason, .outcome, .facts).
+REASONS = {
+    "maximum": "the {kind} maximum is {maximum} on {position}",
+    "maximum-held": "the {kind} maximum is {maximum} on {position}, {held} of it already the player's",
+    "series-range": "{series} is played with {low} to {high} chips at the minimum, in multiples of {multiple}, "
+                    "not {chips}",
+    "sign-announced": "the table sign's {series} maximum is {maximum}",
+    "announced-total": "series and neighbours together are at most {maximum}",
+    "table-minimum": "{amount} on {position} is below the table minimum {least}",
+    "kind-minimum": "{amount} on {position} is below the {kind} minimum {least}",
+    "simple-pieces": "at least {pieces} colour chips go together on a simple chance",
+    "columns-pieces": "at least {pieces} colour chips go together on a column",
+    "dozens-pieces": "at least {pieces} colour chips go together on a dozen",
+    "numbers-pieces": "at least {pieces} colour chips go on numbers in all, this player has {chips}",
+}
+OUTCOMES = {
+    REFUSED: "refused",
+    ADJUSTED: "{most} chips a unit play, {back} chips go back",
+    "excess-win-unpaid": "{most} chips a unit play, the excess wins nothing and its {back} chips go back",
+}
 ANNOUNCED = frozenset({*SERIES, "neighbours"})  # what PT-B 34c counts together
 
 
@@ -210,8 +231,18 @@ class LimitCheck:
     bet: Bet  # as the player placed it
     played: Bet | None  # what plays: the bet, the bet cut down, or None when refused
     returned_chips: int  # chips handed back now
-    message: str  # empty when accepted
+    message: str  # empty when accepted: "{bet}: {reason}; {outcome}" in English
     rule: str  # the rule that decided, empty when accepted
+    reason: str = ""  # a key of REASONS
+    outcome: str = ""  # a key of OUTCOMES
+    facts: Mapping[str, object] = field(default_factory=dict)  # what the templates are filled with
+
+
+def _check(status: str, bet: Bet, played: Bet | None, returned: int, reason: str, outcome: str,
+           facts: Mapping, rule: str) -> LimitCheck:
+    facts = {"bet": bet.text, **facts}
+    message = f"{bet.text}: {REASONS[reason].format(**facts)}; {OUTCOMES[outcome].format(**facts)}"
+    return LimitCheck(status, bet, played, returned, message, rule, reason, outcome, facts)
 
 
 def check_bet(bet: Bet, limits: TableLimits, chip_value: Decimal) -> LimitCheck:
@@ -234,23 +265,20 @@ def check_player(bets: Sequence[Bet], limits: TableLimits,
     for bet in bets:
         problem = pieces.get(id(bet)) or _below_minimum(bet, limits, chip_value)
         if problem:
-            checks.append(LimitCheck(REFUSED, bet, None, bet.stake, *problem))
+            reason, facts, rule = problem
+            checks.append(_check(REFUSED, bet, None, bet.stake, reason, REFUSED, facts, rule))
             continue
         most, why = _most_chips(bet, limits, chip_value, on_position, announced_total)
         if most >= bet.chips:
             check = LimitCheck(ACCEPTED, bet, bet, 0, "", "")
-        elif profile.breach.above_maximum == "refuse" or most < 1 or why[2]:
-            check = LimitCheck(REFUSED, bet, None, bet.stake,
-                               f"{bet.text}: {why[0]}; refused", why[1])
+        elif profile.breach.above_maximum == "refuse" or most < 1 or why[3]:
+            check = _check(REFUSED, bet, None, bet.stake, why[0], REFUSED, why[1], why[2])
         else:
             played = bet.with_chips(most)
             back = bet.stake - played.stake
-            outcome = (f"the excess wins nothing and its {back} chips go back"
-                       if profile.breach.above_maximum == "excess-win-unpaid"
-                       else f"{back} chips go back")
-            check = LimitCheck(ADJUSTED, bet, played, back,
-                               f"{bet.text}: {why[0]}; {most} chips a unit play, {outcome}",
-                               _both_rules(why[1], profile.breach.rule))
+            outcome = "excess-win-unpaid" if profile.breach.above_maximum == "excess-win-unpaid" else ADJUSTED
+            check = _check(ADJUSTED, bet, played, back, why[0], outcome, {**why[1], "most": most, "back": back},
+                           _both_rules(why[2], profile.breach.rule))
         if check.played is not None:
             if _counts_per_position(check.played, profile):
                 for position, chips in check.played.units:
@@ -277,8 +305,8 @@ def _counts_per_position(bet: Bet, profile: Profile) -> bool:
 
 def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
                 on_position: Mapping[Position, Decimal], announced_total: Decimal):
-    """The most chips per unit the bet may carry, and (reason, rule, whole-bet-only) when that
-    is fewer than it has. Whole-bet-only breaches (a series outside its range) cannot be cut."""
+    """The most chips per unit the bet may carry, and (reason, facts, rule, whole-bet-only) when
+    that is fewer than it has. Whole-bet-only breaches (a series outside its range) cannot be cut."""
     profile, most, why = limits.profile, bet.chips, None
     for position, per_unit in bet.recipe if _counts_per_position(bet, profile) else ():
         already = on_position.get(position, 0)
@@ -286,49 +314,44 @@ def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
         fits = int(room // (per_unit * chip_value)) if room > 0 else 0
         if fits < most:
             most = fits
-            held = f", {already} of it already the player's" if already else ""
-            why = (f"the {position.kind} maximum is {limits.maxima[position.kind]} on "
-                   f"{position.name}{held}", profile.limits.rule, False)
+            why = ("maximum-held" if already else "maximum", {"kind": position.kind, "maximum": limits.maxima[position.kind],
+                              "position": position.name, "held": already}, profile.limits.rule, False)
     series_range = profile.announced_limits.series.get(bet.kind)
     if series_range is not None:  # PT-A 32c, in chips at the table minimum
         at_minimum = bet.stake * chip_value / limits.minimum
         if at_minimum > series_range.max or at_minimum % series_range.multiple:
-            return 0, (f"{bet.kind} is played with {series_range.min} to {series_range.max} chips "
-                       f"at the minimum, in multiples of {series_range.multiple}, not {at_minimum}",
+            return 0, ("series-range", {"series": bet.kind, "low": series_range.min, "high": series_range.max,
+                        "multiple": series_range.multiple, "chips": at_minimum},
                        profile.announced_limits.rule, True)
     posted = limits.announced.get(bet.kind)
     if posted is not None:  # the table sign's maximum for this announced bet
         fits = int(posted // (bet.stake // bet.chips * chip_value))
         if fits < most:
             most = fits
-            why = (f"the table sign's {bet.kind} maximum is {posted}", profile.announced_limits.rule,
-                   False)
+            why = ("sign-announced", {"series": bet.kind, "maximum": posted},
+                   profile.announced_limits.rule, False)
     ceiling = limits.announced_maximum
     if ceiling is not None and bet.kind in ANNOUNCED:  # PT-B 34c
         fits = int((ceiling - announced_total) // (bet.stake // bet.chips * chip_value))
         if fits < most:
             most = max(fits, 0)
-            why = (f"series and neighbours together are at most {ceiling}",
+            why = ("announced-total", {"maximum": ceiling},
                    profile.announced_limits.rule, False)
     return most, why
 
 
-def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> tuple[str, str] | None:
+def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> tuple[str, dict, str] | None:
     """Every position of a bet carries at least the minimum of its kind (RU 4.8: the sign's minimum
     per kind of bet, else the table's; below it the bet is void and returned)."""
     for position, chips in bet.units:
         least = limits.least(position.kind)
         if chips * chip_value < least:
-            which = "table minimum" if least == limits.minimum else f"{position.kind} minimum"
-            return (f"{bet.text}: {chips * chip_value} on {position.name} is below the {which} "
-                    f"{least}; refused", limits.profile.breach.rule)
+            return ("table-minimum" if least == limits.minimum else "kind-minimum", {"amount": chips * chip_value, "position": position.name, "kind": position.kind,
+                               "least": least}, limits.profile.breach.rule)
     return None
 
 
-_OUTSIDE_WORDS = {"simple": "simple chance", "columns": "column", "dozens": "dozen"}
-
-
-def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, tuple[str, str]]:
+def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, tuple[str, dict, str]]:
     """FR: colour chips go at least 5 together on a simple chance, column or dozen, and at least
     5 in all on numbers (one per combination allowed); value chips are exempt."""
     need = profile.colour_minimum
@@ -338,11 +361,7 @@ def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, tuple[s
     for bet in colour_bets:
         if bet.category in OUTSIDE_CATEGORIES:
             if bet.stake < need.outside_pieces:
-                where = _OUTSIDE_WORDS[bet.category]
-                problems[id(bet)] = (f"{bet.text}: at least {need.outside_pieces} colour chips go "
-                                     f"together on a {where}; refused", need.rule)
+                problems[id(bet)] = (f"{bet.category}-pieces", {"pieces": need.outside_pieces}, need.rule)
         elif numbers_total < need.numbers_pieces:
-            problems[id(bet)] = (f"{bet.text}: at least {need.numbers_pieces} colour chips go on "
-                                 f"numbers in all, this player has {numbers_total}; refused",
-                                 need.rule)
+            problems[id(bet)] = ("numbers-pieces", {"pieces": need.numbers_pieces, "chips": numbers_total}, need.rule)
     return problems

@@ -28,7 +28,7 @@ def sign_of(state: TableState) -> TableSign:
     try:
         return sign_from_data(state.sign)
     except SignError as exc:
-        raise Refused(f"the recorded table sign cannot be read: {exc}") from None
+        raise Refused(f"the recorded table sign cannot be read: {exc}", code="sign-unreadable") from None
 
 
 def limits_of(state: TableState) -> TableLimits:

@@ -25,7 +25,8 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
     try:
         posted = sign_from_data(sign)
     except SignError as exc:
-        raise Refused(f"table sign {exc}", code="sign-not-allowed", key=exc.key, reason=exc.code, **exc.facts) from None
+        raise Refused(f"table sign {exc}",
+                      code="sign-not-allowed", key=exc.key, reason=exc.code, **exc.facts) from None
     checked_sign(profile, state.minimum, posted)
     new = posted.as_data()
     if new == state.sign:

@@ -145,7 +145,7 @@ class PayoutScreen(KeypadScreen[None]):
         else:
             lines.append(_("{colour} is paid nothing").format(colour=escape(text.colour_name(colour))))
         for problem in payout.problems:
-            lines.append(f"[b red]{escape(problem.message)} ({escape(problem.rule)})[/]")
+            lines.append(f"[b red]{escape(text.limit_check(problem))} ({escape(problem.rule)})[/]")
         money, chips = self.sheet.table_total()
         by_value = " + ".join(f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items())
         lines.append(_("Table pays {money}").format(money=text.money(money, currency))

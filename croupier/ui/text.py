@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.i18n import N_, _, language
+from croupier.rules.limits import OUTCOMES, REASONS
 from croupier.rules.spin import Direction, VoidReason
 from croupier.rules.wheel import colour as number_colour
 from croupier.table.events import AlarmKind, Role
@@ -42,6 +43,8 @@ VOID_REASONS = {
     VoidReason.CHIPS_SCATTERED: N_("Chips scattered"),
 }
 ROLES = {Role.CROUPIER: N_("croupier"), Role.INSPECTOR: N_("inspector"), Role.PIT_BOSS: N_("pit boss")}
+_ROLE_VALUES = {member.value: member for member in Role}
+_AMOUNTS = {"amount", "maximum", "minimum", "least", "cap", "held", "new"}  # refusal facts that are money
 DIRECTIONS = {Direction.CLOCKWISE: N_("clockwise"), Direction.ANTICLOCKWISE: N_("anticlockwise")}
 # Colour names as the configuration usually spells them; any other name is shown as written.
 COLOUR_NAMES = {
@@ -136,7 +139,45 @@ def refusal(refused: Refused) -> str:
         return _("the table sign already reads so")
     if refused.code == "sign-reason":
         return _("say why the table sign changes")
+    if refused.code == "bet-error":
+        return _("not a bet of this table: {problem}").format(problem=facts["problem"])
+    if refused.code in ("profile-error", "sign-unreadable"):
+        return _("the regulation's file cannot be used: {problem}").format(problem=str(refused))
+    if refused.code == "limits":
+        return "; ".join(f"{limit_check(check)} ({check.rule})" for check in facts["checks"])
+    if refused.code == "colours":
+        return "; ".join(f"{colour_name(colour)}: {refusal(each)}" for colour, each in facts["refusals"])
+    if refused.template is not None:
+        return _(refused.template).format(**worded(facts))
     return str(refused)
+
+
+def limit_check(check) -> str:
+    """Why the limits refused or cut down a bet (a rules LimitCheck), in the table's language."""
+    if not check.reason:
+        return check.message
+    facts = worded(check.facts)
+    return _("{bet}: {reason}; {outcome}").format(bet=facts["bet"], reason=_(REASONS[check.reason]).format(**facts),
+                                                  outcome=_(OUTCOMES[check.outcome]).format(**facts))
+
+
+def worded(facts: dict) -> dict:
+    """A refusal's facts as the table's language writes them: colours, kinds of bet, positions,
+    roles and amounts; names, numbers and rules as they are."""
+    words = {}
+    for key, value in facts.items():
+        if key == "colour" and isinstance(value, str):
+            value = colour_name(value)
+        elif key in ("kind", "series") and isinstance(value, str):
+            value = bet_kind(value).lower()  # within a sentence
+        elif key in ("position", "bet") and isinstance(value, str):
+            value = position(value)
+        elif key == "role" and value in _ROLE_VALUES:
+            value = role(_ROLE_VALUES[value])
+        elif key in _AMOUNTS and isinstance(value, Decimal):
+            value = money(value)
+        words[key] = value
+    return words
 
 
 def sign_entry(key: str) -> str:

@@ -30,6 +30,26 @@ def marked_texts() -> dict[tuple[str, str | None], str]:
                 found[(literal[0], None)] = f"{path.name}:{node.lineno}"
             elif node.func.id == "ngettext":
                 found[(literal[0], literal[1])] = f"{path.name}:{node.lineno}"
+    return {**found, **refusal_templates()}
+
+
+def refusal_templates() -> dict[tuple[str, None], str]:
+    """Every refusal of the core, worded through the catalogs: the templates of Refused(...) in
+    croupier/table (without a code: the screens word coded ones themselves), and the limits' reasons."""
+    from croupier.rules.limits import OUTCOMES, REASONS
+
+    found = {(text, None): "limits.py" for text in (*REASONS.values(), *OUTCOMES.values())}
+    for path in sorted((CROUPIER / "table").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refused" and node.args):
+                continue
+            if any(keyword.arg == "code" for keyword in node.keywords):
+                continue
+            first = node.args[0]
+            branches = (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,)
+            for branch in branches:
+                assert isinstance(branch, ast.Constant), f"{path.name}:{node.lineno}: a refusal not worded from a template"
+                found[(branch.value, None)] = f"{path.name}:{node.lineno}"
     return found
 
 
