@@ -279,7 +279,10 @@ def chips(amount: Fraction | int) -> str:
     amount = Fraction(amount)
     if amount.denominator == 1:
         return str(amount.numerator)
-    return f"{amount.numerator // amount.denominator}½" if amount.denominator == 2 else f"{float(amount):g}"
+    if amount.denominator == 2:
+        whole = amount.numerator // 2
+        return f"{whole}½" if whole else "½"  # half a chip, not "0½"
+    return f"{float(amount):g}"
 
 
 def money(amount: Decimal, currency: str | None = None) -> str:

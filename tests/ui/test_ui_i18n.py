@@ -231,3 +231,11 @@ async def test_the_display_boards_title_is_whole_on_the_english_screen(session, 
     app = TableApp(session, config, wheel=False, show_board=True)
     async with app.run_test(size=(128, 37)):
         assert "Display board" in screen_text(app)
+
+
+def test_half_a_chip_reads_as_a_half_not_zero_and_a_half():
+    from fractions import Fraction
+
+    from croupier.ui import text
+
+    assert (text.chips(Fraction(1, 2)), text.chips(Fraction(5, 2)), text.chips(3)) == ("½", "2½", "3")
