@@ -172,6 +172,8 @@ def worded(facts: dict) -> dict:
             value = bet_kind(value).lower()  # within a sentence
         elif key in ("position", "bet") and isinstance(value, str):
             value = position(value)
+        elif key in ("to", "what") and isinstance(value, str):
+            value = _(value)  # what a PIN is asked for, what an amount is: the core's phrases
         elif key == "role" and value in _ROLE_VALUES:
             value = role(_ROLE_VALUES[value])
         elif key in _AMOUNTS and isinstance(value, Decimal):

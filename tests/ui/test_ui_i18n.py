@@ -41,6 +41,8 @@ def refusal_templates() -> dict[tuple[str, None], str]:
     found = {(text, None): "limits.py" for text in (*REASONS.values(), *OUTCOMES.values())}
     for path in sorted((CROUPIER / "table").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            phrases = _refusal_phrases(node)
+            found.update({(phrase, None): f"{path.name}:{node.lineno}" for phrase in phrases})
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refused" and node.args):
                 continue
             if any(keyword.arg == "code" for keyword in node.keywords):
@@ -51,6 +53,19 @@ def refusal_templates() -> dict[tuple[str, None], str]:
                 assert isinstance(branch, ast.Constant), f"{path.name}:{node.lineno}: a refusal not worded from a template"
                 found[(branch.value, None)] = f"{path.name}:{node.lineno}"
     return found
+
+
+def _refusal_phrases(node) -> list[str]:
+    """Phrases the core puts into a refusal's facts: what a PIN is asked for (`to=`), and what an
+    amount is (`amount(value, "a posted value")`, its default)."""
+    if isinstance(node, ast.Call):
+        literal = [k.value.value for k in node.keywords if k.arg == "to" and isinstance(k.value, ast.Constant)]
+        if getattr(node.func, "id", None) == "amount" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
+            literal.append(node.args[1].value)
+        return literal
+    if isinstance(node, ast.FunctionDef) and node.name == "amount":
+        return [d.value for d in node.args.defaults if isinstance(d, ast.Constant)]
+    return []
 
 
 def catalog_entries(language: str) -> dict[tuple[str, str | None], tuple[str, ...]]:
