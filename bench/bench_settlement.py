@@ -12,7 +12,7 @@ import argparse
 import time
 
 from croupier.rules.bets import offered_specs, parse_bet
-from croupier.rules.profiles import PROFILE_IDS, load_profile
+from croupier.rules.profiles import load_profile, profile_ids
 from croupier.rules.settlement import settle
 
 OWNERS = [f"colour{i}" for i in range(10)]
@@ -31,7 +31,7 @@ def measure(bets, profile, seconds: float) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", default="mt-fair", choices=PROFILE_IDS)
+    parser.add_argument("--profile", default="mt-fair", choices=profile_ids())
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
     profile = load_profile(args.profile)

@@ -17,8 +17,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-# The rules, the profiles and the wheel decoders are imported where a configuration is read, so a
-# command's --help (which only needs the names below) starts without them.
+from croupier.i18n import languages
+from croupier.rules.limits import (NO_SIGN, SignError, TableSign, colour_value_problem, sign_from_data,
+                                   sign_problem, table_limits)
+from croupier.rules.profiles import ProfileError, load_profile, profile_ids
+
+# The wheel decoders are imported where a configuration is read, so a command's --help (which only
+# needs the names below) starts without them.
 
 
 def __getattr__(name: str) -> Any:
@@ -28,8 +33,8 @@ def __getattr__(name: str) -> Any:
         return PROTOCOL_NAMES
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 NO_WHEEL = "none"  # the wheel protocol of a table without a sensor
-LANGUAGES = ("pt", "en")
 ROLES = ("croupier", "inspector", "pit-boss")
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -66,6 +71,8 @@ class TableConfig:
     currency: str
     language: str
     posted_values: tuple[Decimal, ...] = ()  # PT-A 9: colour chip values posted besides the minimum
+    house: Path | None = None  # the house directory: its own profiles/*.toml and locale/*.po
+    sign: TableSign = NO_SIGN  # the table sign: the house's minima and maxima per kind of bet
 
 
 @dataclass(frozen=True)
@@ -355,7 +362,7 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
     top.only("table", "colours", "balls", "staff", "wheel", "keypad", "display", "journal", "logging")
     state_dir = Path(environ.get("STATE_DIRECTORY", "").split(":")[0] or ".").absolute()
     config = Config(
-        table=_table(top.section("table")),
+        table=_table(top.section("table"), Path(source).parent if path is not None else Path(".")),
         colours=_colours(top),
         balls=_balls(top),
         staff=_staff(top),
@@ -371,35 +378,65 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
     return config
 
 
-def _table(r: _Reader) -> TableConfig:
-    r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values")
+def _table(r: _Reader, base: Path) -> TableConfig:
+    r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values",
+           "house_directory", "sign")
     minimum = r.number("minimum")
     if not 0 < minimum <= MAX_MINIMUM:
         raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
     if minimum != minimum.quantize(Decimal("0.01")):
         raise r.error("minimum", f"the table minimum is money: at most 2 decimal places, got {minimum}")
-    from croupier.rules.profiles import PROFILE_IDS
-
-    profile = r.text("profile", choices=PROFILE_IDS)
+    house = _house(r, base)
+    profile = r.text("profile", choices=profile_ids(house))
+    try:
+        rules = load_profile(profile, house)
+    except ProfileError as error:
+        raise r.error("profile", str(error)) from None
     return TableConfig(
         id=r.text("id", pattern=r"[A-Za-z0-9._-]{1,32}"),
         name=r.text("name"),
         profile=profile,
         minimum=minimum,
         currency=r.text("currency", pattern=r"[A-Z]{3}"),
-        language=r.text("language", choices=LANGUAGES),
-        posted_values=_posted_values(r, profile, minimum),
+        language=r.text("language", choices=languages(house)),
+        posted_values=_posted_values(r, rules, minimum),
+        house=house,
+        sign=_sign(r, rules, minimum),
     )
 
 
-def _posted_values(r: _Reader, profile: str, minimum: Decimal) -> tuple[Decimal, ...]:
+def _house(r: _Reader, base: Path) -> Path | None:
+    """The house directory, relative to the configuration file's folder; it must exist."""
+    if "house_directory" not in r.data:
+        return None
+    house = r.path("house_directory", base)
+    if not house.is_dir():
+        raise r.error("house_directory", f"{house} is not a directory (it holds profiles/ and locale/)")
+    return house
+
+
+def _sign(r: _Reader, profile, minimum: Decimal) -> TableSign:
+    """The table sign (RU 4.8, FR): each entry within the profile's cap at this minimum."""
+    if "sign" not in r.data:
+        return NO_SIGN
+    data = r.value("sign")
+    if not isinstance(data, dict):
+        raise r.error("sign", f"expected a table, got {_describe(data)}")
+    try:
+        sign = sign_from_data(data)
+        problem = sign_problem(profile, minimum, sign)
+    except SignError as error:
+        problem = error
+    if problem is not None:
+        raise r.error(f"sign.{problem.key}", problem.problem)
+    return sign
+
+
+def _posted_values(r: _Reader, profile, minimum: Decimal) -> tuple[Decimal, ...]:
     """PT-A 9: the colour chip values the table posts besides its minimum; each one a colour could
     be given under the profile (the rules' own check: up to the plein maximum, and for a profile
     without posted values, a value it allows anyway)."""
-    from croupier.rules.limits import colour_value_problem, table_limits
-    from croupier.rules.profiles import load_profile
-
-    limits = table_limits(load_profile(profile), minimum)
+    limits = table_limits(profile, minimum)
     values: list[Decimal] = []
     for i, value in enumerate(r.array("posted_values")):
         key = f"posted_values[{i}]"

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import ast
 import gettext
-from importlib import resources
+import os
 
 DOMAIN = "croupier"
 SOURCE_LANGUAGE = "en"
+PACKAGED_CATALOGS = os.path.join(os.path.dirname(__file__), "locale")
+HOUSE_CATALOGS = "locale"  # the folder of a house directory that holds its own catalogs
 
 
 class CatalogError(ValueError):
@@ -58,19 +60,51 @@ class PoTranslations(gettext.NullTranslations):
         return singular if n == 1 else plural
 
 
-def catalog_text(language: str) -> str | None:
+def _directories(house: str | os.PathLike[str] | None) -> list[str]:
+    """Where catalogs are looked for, the house's first."""
+    return ([os.path.join(house, HOUSE_CATALOGS)] if house else []) + [PACKAGED_CATALOGS]
+
+
+def languages(house: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+    """Every language a table can speak: English, and one per `*.po` file, packaged or the house's."""
+    found = {SOURCE_LANGUAGE}
+    for directory in _directories(house):
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        found.update(name[:-3] for name in names if name.endswith(".po") and not name.startswith("."))
+    return tuple(sorted(found))
+
+
+def catalog_path(language: str, house: str | os.PathLike[str] | None = None) -> str | None:
+    """The .po file of a language, the house's before the packaged one; None when there is none."""
+    if not language or "/" in language or os.sep in language or language.startswith("."):
+        return None
+    for directory in _directories(house):
+        path = os.path.join(directory, f"{language}.po")
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def catalog_text(language: str, house: str | os.PathLike[str] | None = None) -> str | None:
     """The .po text of a language, None when croupier has no catalog for it."""
-    path = resources.files("croupier.locale").joinpath(f"{language}.po")
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    path = catalog_path(language, house)
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
-def translations(language: str) -> gettext.NullTranslations:
+def translations(language: str, house: str | os.PathLike[str] | None = None) -> gettext.NullTranslations:
     """The catalog of `language` ("pt", "en", ...); English, the source, needs none."""
-    text = catalog_text(language)
+    text = catalog_text(language, house)
     if text is None:
         if language == SOURCE_LANGUAGE:
             return gettext.NullTranslations()
-        raise CatalogError(f"there is no {language!r} catalog (croupier/locale/{language}.po)")
+        raise CatalogError(f"there is no {language!r} catalog (croupier/locale/{language}.po); "
+                           f"use one of {', '.join(languages(house))}")
     return PoTranslations(text, f"{language}.po")
 
 
@@ -78,10 +112,10 @@ _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE_LANGUAGE
 
 
-def install(language: str) -> None:
-    """Show every text from now on in `language`."""
+def install(language: str, house: str | os.PathLike[str] | None = None) -> None:
+    """Show every text from now on in `language` (a house directory's catalog first)."""
     global _current, _language
-    _current, _language = translations(language), language
+    _current, _language = translations(language, house), language
 
 
 def language() -> str:

@@ -19,7 +19,7 @@ from typing import Callable
 
 from croupier.journal.key import pepper
 from croupier.journal.store import Journal, JournalError
-from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles
+from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles, sign
 from croupier.table.clock import Clock
 from croupier.table.codec import CodecError
 from croupier.table.commands import Command, execute, tick
@@ -185,6 +185,7 @@ class TableSession:
     close_table = _command(cycle.close_table)
     change_limits = _command(cycle.change_limits)
     change_profile = _command(cycle.change_profile)
+    change_sign = _command(sign.change_sign)
     start_countdown = _command(cycle.start_countdown)
     launch = _command(cycle.launch)
     close_bets = _command(cycle.close_bets)

@@ -13,10 +13,9 @@ from datetime import datetime
 from decimal import Decimal
 
 from croupier.history.spins import RecentResults
-from croupier.rules.limits import table_limits
-from croupier.rules.profiles import load_profile
 from croupier.rules.wheel import BLACK, RED
 from croupier.table import events as ev
+from croupier.table.regulation import limits_of
 from croupier.table.state import TableState, apply
 
 WINDOW = 100  # spins the statistics cover
@@ -116,8 +115,8 @@ class Billboard:
         """Each position kind's minimum and maximum stake at this table (§6), None when closed."""
         if self.state.profile is None or self.state.minimum is None:
             return None
-        limits = table_limits(load_profile(self.state.profile), self.state.minimum)
-        return {kind: (limits.minimum, maximum) for kind, maximum in limits.maxima.items()}
+        limits = limits_of(self.state)
+        return {kind: (limits.least(kind), maximum) for kind, maximum in limits.maxima.items()}
 
     def posted_values(self) -> list[Decimal]:
         """The values a colour may be given here (`PT-A 9`): the minimum and those posted."""

@@ -44,6 +44,6 @@ def main(argv: list[str]) -> int:
         except JournalError as exc:
             print(f"croupier billboard: {exc}", file=sys.stderr)
             return 1
-    install(config.table.language)
+    install(config.table.language, config.table.house)
     BillboardApp(path, table_name=config.table.name, currency=config.table.currency).run()
     return 0

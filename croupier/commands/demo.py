@@ -8,8 +8,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from croupier.commands import arguments
 from typing import TYPE_CHECKING
+
+from croupier.commands import arguments
 
 if TYPE_CHECKING:
     from croupier.config import Config
@@ -29,11 +30,11 @@ def _speed(text: str) -> float:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.config import LANGUAGES, WHEEL_PROTOCOLS
-
+    from croupier.config import WHEEL_PROTOCOLS
+    from croupier.i18n import languages
     parser = argparse.ArgumentParser(prog="croupier demo", description=SUMMARY[0].upper() + SUMMARY[1:] + ". "
                                      "The demo PINs are shown on screen; Ctrl+Q quits.")
-    parser.add_argument("--language", choices=LANGUAGES, help="the screen's language (default: the configuration's)")
+    parser.add_argument("--language", choices=languages(), help="the screen's language (default: the configuration's)")
     parser.add_argument("--protocol", choices=WHEEL_PROTOCOLS, help="the simulated wheel's protocol "
                         "(default: the configuration's)")
     parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from croupier.ui.runtime import Devices, wheel_link
     from croupier.wheel.simulator import WheelSimulator
 
-    install(config.table.language)
+    install(config.table.language, config.table.house)
     path = args.db or config.journal_path
     try:
         session = TableSession.open(path, SystemClock(), purpose=DEMO)  # its key beside it, never the table's

@@ -1,20 +1,21 @@
 """`croupier payout`: what the bank collects and pays for a winning number, in the croupier's order.
 
-    croupier payout --profile ID --number N [--json] [--value OWNER=AMOUNT] BET...
+    croupier payout --profile ID [--house DIR] [--sign FILE] --number N [--json]
+                    [--value OWNER=AMOUNT] BET...
     BET := SPEC [ "x" CHIPS ] [ "@" OWNER ]      e.g. 17  14/17x2@blue  orphelinsx5@red  complete:17
 
-Only the rules core is imported, so the answer comes at once (no UI, no hardware libraries).
+Only the rules core and the one profile asked for are read, so the answer comes at once (no UI,
+no hardware libraries, no other profile).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from croupier.rules.bets import VALUE_CHIPS, BetError, parse_bet
-from croupier.rules.profiles import DEFAULT_PROFILE, PROFILE_IDS, load_profile
+from croupier.rules.profiles import DEFAULT_PROFILE, ProfileError, load_profile
 from croupier.rules.settlement import STACK, Settlement, settle
 
 SUMMARY = "what to collect and pay for a winning number, in the order the regulation says"
@@ -50,8 +51,13 @@ def _parser() -> argparse.ArgumentParser:
                "orphelins, nassa, neighbours:N:K, complete:N, finale:D, finale:A/B. CHIPS are "
                "chips per unit of a recipe (default 1); OWNER is a colour name, or "
                f"{VALUE_CHIPS} for value chips.")
-    parser.add_argument("--profile", default=DEFAULT_PROFILE, choices=PROFILE_IDS,
-                        help=f"the regulation the table runs under (default {DEFAULT_PROFILE})")
+    parser.add_argument("--profile", help="the regulation the table runs under: a profile's file "
+                        f"name (default: the sign file's table.profile, else {DEFAULT_PROFILE})")
+    parser.add_argument("--house", metavar="DIR", help="a house directory: its profiles/*.toml "
+                        "beside the packaged ones (the configuration's table.house_directory)")
+    parser.add_argument("--sign", metavar="FILE", help="check the bets against a table sign: a TOML "
+                        "file with [table] minimum and [table.sign] (the configuration file will do); "
+                        "chips count at the table minimum unless --value says otherwise")
     parser.add_argument("--number", required=True, type=_winning_number,
                         help="the winning number, 0 to 36")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -62,10 +68,68 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _read_sign(path: str) -> dict:
+    """The [table] of a sign file; a clear error naming the file and the key otherwise."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            table = tomllib.load(handle).get("table", {})
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read it: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: not valid TOML: {error}") from None
+    if not isinstance(table, dict) or "minimum" not in table:
+        raise ValueError(f"{path}: table.minimum: missing (the table minimum the sign goes with)")
+    return table
+
+
+def _limits(args, profile, table: dict):
+    """The table limits the sign file posts, checked against the profile's caps."""
+    from croupier.rules.limits import SignError, sign_from_data, sign_problem, table_limits
+
+    try:
+        minimum = Decimal(str(table["minimum"]))
+        if not minimum.is_finite() or minimum <= 0:
+            raise InvalidOperation
+    except InvalidOperation:
+        raise ValueError(f"{args.sign}: table.minimum: {table['minimum']!r} is not an amount above 0") from None
+    try:
+        sign = sign_from_data(table.get("sign", {}))
+        problem = sign_problem(profile, minimum, sign)
+    except SignError as error:
+        problem = error
+    if problem is not None:
+        raise ValueError(f"{args.sign}: table.sign.{problem.key}: {problem.problem}")
+    return table_limits(profile, minimum, sign)
+
+
+def _within_limits(bets, limits, chip_values):
+    """Each owner's bets checked as the table checks a player's: what plays, and what the sign
+    refused or cut down (the rules' words and rule)."""
+    from croupier.rules.limits import ACCEPTED, check_player
+
+    owners: dict = {}
+    for bet in bets:
+        owners.setdefault(bet.owner, []).append(bet)
+    checks = {}
+    for owner, placed in owners.items():
+        value = chip_values.get(owner, limits.minimum)
+        for check in check_player(placed, limits, value):
+            checks[id(check.bet)] = check
+    played = [checks[id(bet)].played for bet in bets if checks[id(bet)].played is not None]
+    return played, [checks[id(bet)] for bet in bets if checks[id(bet)].status != ACCEPTED]
+
+
 def main(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    profile = load_profile(args.profile)
+    try:
+        table = _read_sign(args.sign) if args.sign else {}
+        profile = load_profile(args.profile or table.get("profile") or DEFAULT_PROFILE, args.house)
+        limits = _limits(args, profile, table) if args.sign else None
+    except (ValueError, ProfileError) as error:
+        parser.error(str(error))
     bets, problems = [], []
     for text in args.bets:
         if len(text) > MAX_BET:
@@ -79,11 +143,21 @@ def main(argv: list[str]) -> int:
         for problem in problems:
             print(f"croupier payout: bad BET {problem}", file=sys.stderr)
         return 2
+    notes = []
+    if limits is not None:
+        bets, notes = _within_limits(bets, limits, dict(args.value))
     settlement = settle(args.number, bets, profile, chip_values=dict(args.value))
     if args.json:
-        print(json.dumps(_as_json(settlement, bets), ensure_ascii=False, indent=2))
+        import json
+
+        result = _as_json(settlement, bets)
+        result["limits"] = [{"input": c.bet.text, "status": c.status, "message": c.message,
+                             "rule": c.rule, "returned": c.returned_chips} for c in notes]
+        print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         print(_as_text(settlement, profile.name))
+        if notes:
+            print("\ntable sign:\n" + "\n".join(f"  {c.message} ({c.rule})" for c in notes))
     return 0
 
 
@@ -127,7 +201,7 @@ def _as_text(settlement: Settlement, profile_name: str) -> str:
     out = [f"{settlement.number} {settlement.colour}   ({settlement.profile_id}: {profile_name})"]
     losers = [line for line in settlement.lines if not line.won]
     winners = [line for line in settlement.lines if line.won]
-    width = max(len(line.bet.text) for line in settlement.lines)
+    width = max((len(line.bet.text) for line in settlement.lines), default=0)
     if losers:
         out += ["", "collect:"]
         for line in losers:

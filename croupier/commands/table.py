@@ -46,7 +46,7 @@ def run(config: Config) -> int:
     from croupier.ui.app import TableApp
     from croupier.ui.runtime import Devices, matrix_keypad, wheel_link
 
-    install(config.table.language)
+    install(config.table.language, config.table.house)
     try:
         session = TableSession.open(config.journal_path, SystemClock(), key=config.journal_key)
     except JournalError as exc:

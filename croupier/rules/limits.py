@@ -1,6 +1,7 @@
-"""Table limits: the maxima a table minimum gives under a profile's ratios (§6), the value a colour
-chip may be given (§7), and checking one player's bets against them with the profile's breach
-handling: refused, or played up to the maximum with the excess returned.
+"""Table limits: the maxima a table minimum gives under a profile's ratios (§6), lowered by the
+house's table sign, the value a colour chip may be given (§7), and checking one player's bets
+against them with the profile's breach handling: refused, or played up to the maximum with the
+excess returned.
 
 Limits compare money: a bet of `chips` with chips worth `chip_value` each stakes chips x value.
 For value chips, `chip_value` is the face value of the pieces counted.
@@ -8,8 +9,10 @@ For value chips, `chip_value` is the face value of the pieces counted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Any
 
 from croupier.rules.announced import SERIES
 from croupier.rules.bets import Bet
@@ -17,7 +20,147 @@ from croupier.rules.layout import KINDS, Position
 from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
 
 ACCEPTED, ADJUSTED, REFUSED = "accepted", "adjusted", "refused"
+# Why a bet is refused or cut down, and what becomes of it: English templates the screens word
+# in the table's language from the same facts (LimitCheck.reason, .outcome, .facts).
+REASONS = {
+    "maximum": "the {kind} maximum is {maximum} on {position}",
+    "maximum-held": "the {kind} maximum is {maximum} on {position}, {held} of it already the player's",
+    "series-range": "{series} is played with {low} to {high} chips at the minimum, in multiples of {multiple}, "
+                    "not {chips}",
+    "sign-announced": "the table sign's {series} maximum is {maximum}",
+    "announced-total": "series and neighbours together are at most {maximum}",
+    "table-minimum": "{amount} on {position} is below the table minimum {least}",
+    "kind-minimum": "{amount} on {position} is below the {kind} minimum {least}",
+    "simple-pieces": "at least {pieces} colour chips go together on a simple chance",
+    "columns-pieces": "at least {pieces} colour chips go together on a column",
+    "dozens-pieces": "at least {pieces} colour chips go together on a dozen",
+    "numbers-pieces": "at least {pieces} colour chips go on numbers in all, this player has {chips}",
+}
+OUTCOMES = {
+    REFUSED: "refused",
+    ADJUSTED: "{most} chips a unit play, {back} chips go back",
+    "excess-win-unpaid": "{most} chips a unit play, the excess wins nothing and its {back} chips go back",
+}
 ANNOUNCED = frozenset({*SERIES, "neighbours"})  # what PT-B 34c counts together
+
+
+SIGN_SECTIONS = ("minimum", "maximum", "announced")
+ANNOUNCED_TOTAL = "total"  # the sign's key for all series and neighbours together (PT-B 34c)
+
+
+class SignError(ValueError):
+    """A table sign the profile does not allow; `key` is the sign's own (`maximum.plein`)."""
+
+    def __init__(self, key: str, problem: str, code: str = "sign-key", **facts: object):
+        self.key, self.problem, self.code, self.facts = key, problem, code, facts
+        super().__init__(f"{key}: {problem}")
+
+
+@dataclass(frozen=True)
+class TableSign:
+    """What the house posts on the table sign (RU 4.8, FR): per kind of bet the least and the most
+    on one position, and the most on an announced bet. A kind it leaves out keeps the profile's
+    limit; the sign only ever lowers a regulation's cap, and raises a minimum."""
+
+    minima: Mapping[str, Decimal] = field(default_factory=dict)  # position kind -> least on one position
+    maxima: Mapping[str, Decimal] = field(default_factory=dict)  # position kind -> most on one position
+    announced: Mapping[str, Decimal] = field(default_factory=dict)  # series, neighbours, total -> most
+
+    def as_data(self) -> dict[str, Decimal]:
+        """Flat `section.kind` keys, as the journal records the sign."""
+        return {f"{section}.{kind}": value
+                for section, values in zip(SIGN_SECTIONS, (self.minima, self.maxima, self.announced))
+                for kind, value in sorted(values.items())}
+
+    def __bool__(self) -> bool:
+        return bool(self.minima or self.maxima or self.announced)
+
+
+NO_SIGN = TableSign()
+
+
+def sign_from_data(data: Mapping[str, Any]) -> TableSign:
+    """A sign from its tables (`{"maximum": {"plein": 100}}`) or its flat keys (`maximum.plein`);
+    SignError names the key that is not an amount or not a sign's key. The profile's caps are
+    checked by `sign_problem`."""
+    sections: dict[str, dict[str, Decimal]] = {name: {} for name in SIGN_SECTIONS}
+    for key, value in data.items():
+        entries = value.items() if isinstance(value, Mapping) else [(None, value)]
+        for kind, amount in entries:
+            section, _, name = (key, "", kind) if kind is not None else key.partition(".")
+            full = f"{section}.{name}"
+            if section not in sections:
+                raise SignError(key, f"unknown key; a sign has {', '.join(SIGN_SECTIONS)}")
+            if not name:
+                raise SignError(full, "name a kind of bet")
+            sections[section][name] = _sign_amount(full, amount)
+    return TableSign(*(MappingProxyType(sections[name]) for name in SIGN_SECTIONS))
+
+
+def _sign_amount(key: str, value: Any) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, str, Decimal)):
+        raise SignError(key, f"expected an amount, got {value!r}")
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        raise SignError(key, f"expected an amount, got {value!r}") from None
+    if not amount.is_finite() or amount <= 0:
+        raise SignError(key, f"an amount above zero, not {value}")
+    return amount
+
+
+def sign_problem(profile: Profile, minimum: Decimal, sign: TableSign) -> SignError | None:
+    """The first entry of the sign the profile does not allow at this minimum, naming its key."""
+    caps = table_limits(profile, minimum).maxima
+    for kind, least in sign.minima.items():
+        key = f"minimum.{kind}"
+        if kind not in caps:
+            return SignError(key, _not_a_kind(profile, kind, caps))
+        if least < minimum:
+            return _below(key, least, minimum)
+        most = sign.maxima.get(kind, caps[kind])
+        if least > most:
+            return SignError(key, f"{least} is above the {kind} maximum {most}", "above-maximum",
+                             amount=least, maximum=most)
+    for kind, most in sign.maxima.items():
+        key = f"maximum.{kind}"
+        if kind not in caps:
+            return SignError(key, _not_a_kind(profile, kind, caps))
+        if most > caps[kind]:
+            return _above(key, most, caps[kind], profile, minimum, profile.limits.rule)
+        if most < minimum:
+            return _below(key, most, minimum)
+    rules = profile.announced_limits
+    for name, most in sign.announced.items():
+        key = f"announced.{name}"
+        if name == ANNOUNCED_TOTAL:
+            cap = None if rules.combined_ratio is None else rules.combined_ratio * minimum
+        elif name in ANNOUNCED and profile.offers(name):
+            series = rules.series.get(name)
+            cap = None if series is None else series.max * minimum
+        else:
+            offered = [n for n in (*SERIES, "neighbours") if profile.offers(n)]
+            return SignError(key, f"{profile.id} has no announced bet {name!r}; the sign may limit "
+                                  f"{', '.join([*offered, ANNOUNCED_TOTAL])}")
+        if cap is not None and most > cap:
+            return _above(key, most, cap, profile, minimum, rules.rule)
+        if most < minimum:
+            return _below(key, most, minimum)
+    return None
+
+
+def _above(key: str, amount: Decimal, cap: Decimal, profile: Profile, minimum: Decimal, rule: str) -> SignError:
+    return SignError(key, f"{amount} is above the cap of {profile.id} at minimum {minimum}: {cap} ({rule})",
+                     "above-cap", amount=amount, cap=cap, rule=rule)
+
+
+def _below(key: str, amount: Decimal, minimum: Decimal) -> SignError:
+    return SignError(key, f"{amount} is below the table minimum {minimum}", "below-minimum",
+                     amount=amount, minimum=minimum)
+
+
+def _not_a_kind(profile: Profile, kind: str, caps: Mapping[str, Decimal]) -> str:
+    return f"{profile.id} has no bet {kind!r}; the sign may limit {', '.join(caps)}"
 
 
 @dataclass(frozen=True)
@@ -25,21 +168,33 @@ class TableLimits:
     profile: Profile
     minimum: Decimal
     maxima: Mapping[str, Decimal]  # position kind -> the largest stake on one position
+    minima: Mapping[str, Decimal] = field(default_factory=dict)  # kind -> the least, where the sign raises it
+    announced: Mapping[str, Decimal] = field(default_factory=dict)  # the sign's announced-bet maxima
 
     @property
     def announced_maximum(self) -> Decimal | None:
-        """PT-B 34c: all of a player's series and neighbours bets together."""
+        """PT-B 34c: all of a player's series and neighbours bets together (or the sign's)."""
         ratio = self.profile.announced_limits.combined_ratio
-        return None if ratio is None else ratio * self.minimum
+        caps = [ratio * self.minimum] if ratio is not None else []
+        if ANNOUNCED_TOTAL in self.announced:
+            caps.append(self.announced[ANNOUNCED_TOTAL])
+        return min(caps, default=None)
+
+    def least(self, kind: str) -> Decimal:
+        """The least on one position of this kind: the sign's minimum, never below the table's."""
+        return max(self.minima.get(kind, self.minimum), self.minimum)
 
 
-def table_limits(profile: Profile, minimum: Decimal | int | str) -> TableLimits:
-    """The limits of a table with this minimum stake, from the profile's ratios."""
+def table_limits(profile: Profile, minimum: Decimal | int | str,
+                 sign: TableSign = NO_SIGN) -> TableLimits:
+    """The limits of a table with this minimum stake: the profile's ratios, lowered by the sign."""
     minimum = Decimal(minimum)
     if not minimum.is_finite() or minimum <= 0:
         raise ValueError(f"{minimum} is not a table minimum: it must be an amount above 0")
     ratios = profile.limits.ratios
-    return TableLimits(profile, minimum, {kind: ratios[kind] * minimum for kind in ratios})
+    maxima = {kind: min(ratios[kind] * minimum, sign.maxima.get(kind, ratios[kind] * minimum))
+              for kind in ratios}
+    return TableLimits(profile, minimum, maxima, dict(sign.minima), dict(sign.announced))
 
 
 def colour_value_problem(limits: TableLimits, value: Decimal,
@@ -76,8 +231,18 @@ class LimitCheck:
     bet: Bet  # as the player placed it
     played: Bet | None  # what plays: the bet, the bet cut down, or None when refused
     returned_chips: int  # chips handed back now
-    message: str  # empty when accepted
+    message: str  # empty when accepted: "{bet}: {reason}; {outcome}" in English
     rule: str  # the rule that decided, empty when accepted
+    reason: str = ""  # a key of REASONS
+    outcome: str = ""  # a key of OUTCOMES
+    facts: Mapping[str, object] = field(default_factory=dict)  # what the templates are filled with
+
+
+def _check(status: str, bet: Bet, played: Bet | None, returned: int, reason: str, outcome: str,
+           facts: Mapping, rule: str) -> LimitCheck:
+    facts = {"bet": bet.text, **facts}
+    message = f"{bet.text}: {REASONS[reason].format(**facts)}; {OUTCOMES[outcome].format(**facts)}"
+    return LimitCheck(status, bet, played, returned, message, rule, reason, outcome, facts)
 
 
 def check_bet(bet: Bet, limits: TableLimits, chip_value: Decimal) -> LimitCheck:
@@ -100,23 +265,20 @@ def check_player(bets: Sequence[Bet], limits: TableLimits,
     for bet in bets:
         problem = pieces.get(id(bet)) or _below_minimum(bet, limits, chip_value)
         if problem:
-            checks.append(LimitCheck(REFUSED, bet, None, bet.stake, *problem))
+            reason, facts, rule = problem
+            checks.append(_check(REFUSED, bet, None, bet.stake, reason, REFUSED, facts, rule))
             continue
         most, why = _most_chips(bet, limits, chip_value, on_position, announced_total)
         if most >= bet.chips:
             check = LimitCheck(ACCEPTED, bet, bet, 0, "", "")
-        elif profile.breach.above_maximum == "refuse" or most < 1 or why[2]:
-            check = LimitCheck(REFUSED, bet, None, bet.stake,
-                               f"{bet.text}: {why[0]}; refused", why[1])
+        elif profile.breach.above_maximum == "refuse" or most < 1 or why[3]:
+            check = _check(REFUSED, bet, None, bet.stake, why[0], REFUSED, why[1], why[2])
         else:
             played = bet.with_chips(most)
             back = bet.stake - played.stake
-            outcome = (f"the excess wins nothing and its {back} chips go back"
-                       if profile.breach.above_maximum == "excess-win-unpaid"
-                       else f"{back} chips go back")
-            check = LimitCheck(ADJUSTED, bet, played, back,
-                               f"{bet.text}: {why[0]}; {most} chips a unit play, {outcome}",
-                               _both_rules(why[1], profile.breach.rule))
+            outcome = "excess-win-unpaid" if profile.breach.above_maximum == "excess-win-unpaid" else ADJUSTED
+            check = _check(ADJUSTED, bet, played, back, why[0], outcome, {**why[1], "most": most, "back": back},
+                           _both_rules(why[2], profile.breach.rule))
         if check.played is not None:
             if _counts_per_position(check.played, profile):
                 for position, chips in check.played.units:
@@ -143,8 +305,8 @@ def _counts_per_position(bet: Bet, profile: Profile) -> bool:
 
 def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
                 on_position: Mapping[Position, Decimal], announced_total: Decimal):
-    """The most chips per unit the bet may carry, and (reason, rule, whole-bet-only) when that
-    is fewer than it has. Whole-bet-only breaches (a series outside its range) cannot be cut."""
+    """The most chips per unit the bet may carry, and (reason, facts, rule, whole-bet-only) when
+    that is fewer than it has. Whole-bet-only breaches (a series outside its range) cannot be cut."""
     profile, most, why = limits.profile, bet.chips, None
     for position, per_unit in bet.recipe if _counts_per_position(bet, profile) else ():
         already = on_position.get(position, 0)
@@ -152,39 +314,44 @@ def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
         fits = int(room // (per_unit * chip_value)) if room > 0 else 0
         if fits < most:
             most = fits
-            held = f", {already} of it already the player's" if already else ""
-            why = (f"the {position.kind} maximum is {limits.maxima[position.kind]} on "
-                   f"{position.name}{held}", profile.limits.rule, False)
+            why = ("maximum-held" if already else "maximum", {"kind": position.kind, "maximum": limits.maxima[position.kind],
+                              "position": position.name, "held": already}, profile.limits.rule, False)
     series_range = profile.announced_limits.series.get(bet.kind)
     if series_range is not None:  # PT-A 32c, in chips at the table minimum
         at_minimum = bet.stake * chip_value / limits.minimum
         if at_minimum > series_range.max or at_minimum % series_range.multiple:
-            return 0, (f"{bet.kind} is played with {series_range.min} to {series_range.max} chips "
-                       f"at the minimum, in multiples of {series_range.multiple}, not {at_minimum}",
+            return 0, ("series-range", {"series": bet.kind, "low": series_range.min, "high": series_range.max,
+                        "multiple": series_range.multiple, "chips": at_minimum},
                        profile.announced_limits.rule, True)
+    posted = limits.announced.get(bet.kind)
+    if posted is not None:  # the table sign's maximum for this announced bet
+        fits = int(posted // (bet.stake // bet.chips * chip_value))
+        if fits < most:
+            most = fits
+            why = ("sign-announced", {"series": bet.kind, "maximum": posted},
+                   profile.announced_limits.rule, False)
     ceiling = limits.announced_maximum
     if ceiling is not None and bet.kind in ANNOUNCED:  # PT-B 34c
         fits = int((ceiling - announced_total) // (bet.stake // bet.chips * chip_value))
         if fits < most:
             most = max(fits, 0)
-            why = (f"series and neighbours together are at most {ceiling}",
+            why = ("announced-total", {"maximum": ceiling},
                    profile.announced_limits.rule, False)
     return most, why
 
 
-def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> tuple[str, str] | None:
-    """Every position of a bet carries at least the table minimum (RU 4.8: void and returned)."""
-    smallest = min(chips for _, chips in bet.units) * chip_value
-    if smallest < limits.minimum:
-        return (f"{bet.text}: {smallest} on a position is below the table minimum "
-                f"{limits.minimum}; refused", limits.profile.breach.rule)
+def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> tuple[str, dict, str] | None:
+    """Every position of a bet carries at least the minimum of its kind (RU 4.8: the sign's minimum
+    per kind of bet, else the table's; below it the bet is void and returned)."""
+    for position, chips in bet.units:
+        least = limits.least(position.kind)
+        if chips * chip_value < least:
+            return ("table-minimum" if least == limits.minimum else "kind-minimum", {"amount": chips * chip_value, "position": position.name, "kind": position.kind,
+                               "least": least}, limits.profile.breach.rule)
     return None
 
 
-_OUTSIDE_WORDS = {"simple": "simple chance", "columns": "column", "dozens": "dozen"}
-
-
-def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, tuple[str, str]]:
+def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, tuple[str, dict, str]]:
     """FR: colour chips go at least 5 together on a simple chance, column or dozen, and at least
     5 in all on numbers (one per combination allowed); value chips are exempt."""
     need = profile.colour_minimum
@@ -194,11 +361,7 @@ def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, tuple[s
     for bet in colour_bets:
         if bet.category in OUTSIDE_CATEGORIES:
             if bet.stake < need.outside_pieces:
-                where = _OUTSIDE_WORDS[bet.category]
-                problems[id(bet)] = (f"{bet.text}: at least {need.outside_pieces} colour chips go "
-                                     f"together on a {where}; refused", need.rule)
+                problems[id(bet)] = (f"{bet.category}-pieces", {"pieces": need.outside_pieces}, need.rule)
         elif numbers_total < need.numbers_pieces:
-            problems[id(bet)] = (f"{bet.text}: at least {need.numbers_pieces} colour chips go on "
-                                 f"numbers in all, this player has {numbers_total}; refused",
-                                 need.rule)
+            problems[id(bet)] = ("numbers-pieces", {"pieces": need.numbers_pieces, "chips": numbers_total}, need.rule)
     return problems

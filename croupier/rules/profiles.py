@@ -1,17 +1,20 @@
-"""Regulation profiles: one TOML file per regulation in `profiles/`, every value beside the rule it
-comes from. A malformed, missing or unknown key is a ProfileError naming the file and the key.
+"""Regulation profiles: one TOML file per regulation, every value beside the rule it comes from.
+A malformed, missing or unknown key is a ProfileError naming the file and the key.
+
+Profiles are found from their files: the packaged `profiles/*.toml`, and a house directory's
+`profiles/*.toml` (named in the configuration), whose file wins over a packaged one of the same id.
+A profile's id is its file's name. Only the profile asked for is read.
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from croupier.rules.announced import CATEGORY as ANNOUNCED_CATEGORY
 from croupier.rules.announced import SERIES
@@ -19,7 +22,8 @@ from croupier.rules.layout import CATEGORY as LAYOUT_CATEGORY
 from croupier.rules.layout import KINDS as LAYOUT_KINDS
 from croupier.rules.wheel import NUMBERINGS
 
-PROFILE_IDS = ("pt-americana", "pt-americana-2002", "pt-srij-french", "ru-american", "mt-fair")
+PACKAGED_PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
+HOUSE_PROFILES = "profiles"  # the folder of a house directory that holds its own profiles
 DEFAULT_PROFILE = "pt-americana"
 
 ALWAYS_OFFERED = ("plein", "split", "street", "corner", "line", "dozen", "column", "simple")
@@ -40,21 +44,20 @@ class ProfileError(ValueError):
     """A profile that cannot be loaded; the message names the file and the key."""
 
 
-@dataclass(frozen=True)
-class Offer:
+# A profile's parts are named tuples, not dataclasses: `croupier payout` defines them at every start,
+# and a named tuple costs a tenth of a dataclass to define.
+class Offer(NamedTuple):
     offered: bool
     rule: str
     sides: tuple[int, ...] = ()  # number and neighbours: neighbours each side allowed
 
 
-@dataclass(frozen=True)
-class ZeroRule:
+class ZeroRule(NamedTuple):
     simple_chances: str  # one of ZERO_RULES; dozens and columns always lose, zero's positions win
     rule: str
 
 
-@dataclass(frozen=True)
-class PayoutOrder:
+class PayoutOrder(NamedTuple):
     order: tuple[str, ...]  # categories, first paid first
     multiple_chances_by_owner: bool  # FR: after the outside bets, owner by owner
     colour_before_value: bool  # FR: colour chips paid before value chips
@@ -64,27 +67,23 @@ class PayoutOrder:
         return self.order.index(category)
 
 
-@dataclass(frozen=True)
-class LimitRatios:
+class LimitRatios(NamedTuple):
     ratios: Mapping[str, int]  # position kind -> maximum as a multiple of the table minimum
     rule: str
 
 
-@dataclass(frozen=True)
-class Breach:
+class Breach(NamedTuple):
     above_maximum: str  # one of BREACHES
     rule: str
 
 
-@dataclass(frozen=True)
-class SeriesRange:
+class SeriesRange(NamedTuple):
     min: int  # chips counted at the table minimum
     max: int
     multiple: int
 
 
-@dataclass(frozen=True)
-class AnnouncedLimits:
+class AnnouncedLimits(NamedTuple):
     series: Mapping[str, SeriesRange]  # PT-A 32c
     neighbours_with_pleins: bool  # PT-A 32d: neighbours plus the player's pleins <= plein maximum
     combined_ratio: int | None  # PT-B 34c: all series and neighbours <= this x minimum
@@ -92,45 +91,39 @@ class AnnouncedLimits:
     rule: str
 
 
-@dataclass(frozen=True)
-class ColourChips:
+class ColourChips(NamedTuple):
     value: str  # one of COLOUR_VALUES
     values: tuple[Decimal, ...]  # for "one-of"
     up_to_plein_maximum: bool
     rule: str
 
 
-@dataclass(frozen=True)
-class ColourMinimum:
+class ColourMinimum(NamedTuple):
     outside_pieces: int  # FR: colour chips together on one simple chance, column or dozen
     numbers_pieces: int  # FR: colour chips on numbers in all, one per combination allowed
     rule: str
 
 
-@dataclass(frozen=True)
-class ValueChips:
+class ValueChips(NamedTuple):
     categories: frozenset[str]  # where value chips may be played
     rule: str
 
 
-@dataclass(frozen=True)
-class Inactivity:
+class Inactivity(NamedTuple):
     after_spins: int | None  # consecutive spins without a bet before the action
     action: str | None  # one of INACTIVITY_ACTIONS
     only_when_waiting: bool  # PT-A 12: only while someone waits for a colour
     rule: str
 
 
-@dataclass(frozen=True)
-class Relief:
+class Relief(NamedTuple):
     kind: str  # one of RELIEF_KINDS
     minutes: int | None
     configurable: bool
     rule: str
 
 
-@dataclass(frozen=True)
-class BettingPeriod:
+class BettingPeriod(NamedTuple):
     min_seconds: int | None
     countdown_required: bool
     rule: str
@@ -158,6 +151,7 @@ class Profile:
     min_ball_revolutions: int | None
     min_bets_per_spin: int
     rules: Mapping[str, str]  # topic -> the rule it comes from
+    text: str = field(default="", compare=False, repr=False)  # the file as read: what the journal records
 
     def offers(self, kind: str) -> bool:
         """Whether a bet of this kind (a layout kind or an announced kind) may be played."""
@@ -450,29 +444,64 @@ def _read_series(read: _Reader, announced: Mapping[str, Any]) -> Mapping[str, Se
     return MappingProxyType(ranges)
 
 
-def load_profile_file(path: str | Path) -> Profile:
+def _directories(house: str | os.PathLike[str] | None) -> list[str]:
+    """Where profiles are looked for, the house's first."""
+    return ([os.path.join(house, HOUSE_PROFILES)] if house else []) + [PACKAGED_PROFILES]
+
+
+def profile_ids(house: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+    """Every profile a table can run: one per `*.toml` file, packaged or the house's."""
+    ids: set[str] = set()
+    for directory in _directories(house):
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue  # a house without profiles of its own
+        ids.update(name[:-5] for name in names if name.endswith(".toml") and not name.startswith("."))
+    return tuple(sorted(ids))
+
+
+def profile_file(profile_id: str, house: str | os.PathLike[str] | None = None) -> str:
+    """The file a profile id stands for; ProfileError listing the known ids when there is none."""
+    if profile_id and os.sep not in profile_id and "/" not in profile_id and not profile_id.startswith("."):
+        for directory in _directories(house):
+            path = os.path.join(directory, f"{profile_id}.toml")
+            if os.path.isfile(path):
+                return path
+    raise ProfileError(f"{profile_id!r} is not a profile; use one of {', '.join(profile_ids(house))}")
+
+
+def load_profile_file(path: str | os.PathLike[str]) -> Profile:
     """A profile from an explicit file (a house's own, or a test's malformed one)."""
-    path = Path(path)
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except OSError as error:
         raise ProfileError(f"{path}: cannot be read: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProfileError(f"{path}: not valid TOML: the file is not UTF-8 text") from None
+    return profile_from_text(text, str(path))
+
+
+@lru_cache(maxsize=32)
+def profile_from_text(text: str, source: str = "recorded rules") -> Profile:
+    """A profile from the text of its file, as a journal records it."""
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ProfileError(f"{path}: not valid TOML: {error}") from None
-    return parse_profile(data, str(path))
+        raise ProfileError(f"{source}: not valid TOML: {error}") from None
+    return replace(parse_profile(data, source), text=text)
 
 
 @lru_cache(maxsize=None)
-def load_profile(profile_id: str = DEFAULT_PROFILE) -> Profile:
-    """One of the shipped profiles, by id (PROFILE_IDS)."""
-    if profile_id not in PROFILE_IDS:
-        raise ProfileError(f"{profile_id!r} is not a profile; use one of {', '.join(PROFILE_IDS)}")
-    source = resources.files("croupier.rules") / "profiles" / f"{profile_id}.toml"
-    with resources.as_file(source) as path:
-        profile = load_profile_file(path)
+def load_profile(profile_id: str = DEFAULT_PROFILE, house: str | os.PathLike[str] | None = None) -> Profile:
+    """A profile by id (its file's name), from the house directory or the packaged ones."""
+    path = profile_file(profile_id, house)
+    profile = load_profile_file(path)
     if profile.id != profile_id:
-        raise ProfileError(f"{profile_id}.toml: id: says {profile.id!r}, not {profile_id!r}")
+        raise ProfileError(f"{path}: id: says {profile.id!r}, not {profile_id!r} as its file's name")
     return profile
 
 

@@ -86,7 +86,7 @@ def _minutes(interval) -> int:
 def _open_alarm(state: TableState, alarm: int):
     found = state.alarms.get(alarm)
     if found is None:
-        raise Refused(f"there is no open alarm {alarm}")
+        raise Refused("there is no open alarm {alarm}", alarm=alarm)
     return found
 
 
@@ -94,7 +94,8 @@ def acknowledge(state: TableState, now: datetime, *, alarm: int, by: str) -> lis
     """Staff say they have seen the alarm; it stays open until a pit boss clears it."""
     found = _open_alarm(state, alarm)
     if found.acknowledged_by:
-        raise Refused(f"alarm {alarm} was already acknowledged by {found.acknowledged_by}")
+        raise Refused("alarm {alarm} was already acknowledged by {acknowledged_by}",
+                      alarm=alarm, acknowledged_by=found.acknowledged_by)
     return [AlarmAcknowledged(time=now, alarm=alarm, by=known(state, by))]
 
 

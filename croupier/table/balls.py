@@ -21,11 +21,12 @@ def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = N
     others = [b for b in state.balls if b != state.ball_in_play]
     if ball is None:
         if len(others) != 1:
-            raise Refused(f"name the ball to put in play: {', '.join(others)}")
+            raise Refused("name the ball to put in play: {others}", others=', '.join(others))
         ball = others[0]
     if ball not in others:
-        raise Refused(f"ball {ball} is in play already" if ball == state.ball_in_play
-                      else f"{ball!r} is not one of the table's balls ({', '.join(state.balls)})")
+        raise Refused("ball {ball} is in play already" if ball == state.ball_in_play
+                      else "{ball2} is not one of the table's balls ({balls})",
+                      ball=ball, ball2=repr(ball), balls=', '.join(state.balls))
     interval = ball_swap_interval(state)
     late = interval is not None and now > state.ball_since + interval
     return [BallSwapped(time=now, ball=ball, previous=state.ball_in_play, late=late, by=known(state, by))]
@@ -37,15 +38,17 @@ def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball,
         raise Refused("the table is not open")
     old = state.balls.get(previous)
     if old is None:
-        raise Refused(f"{previous!r} is not one of the table's balls ({', '.join(state.balls)})")
+        raise Refused("{previous} is not one of the table's balls ({balls})",
+                      previous=repr(previous), balls=', '.join(state.balls))
     if previous == state.ball_in_play and state.phase in IN_SPIN:
         raise Refused("the ball is in play: declare the spin void first (PT-A 22)")
     check_ball(ball)
     if ball.id in state.balls:
-        raise Refused(f"ball {ball.id} is already registered at this table")
+        raise Refused("ball {ball} is already registered at this table", ball=ball.id)
     if ball.diameter_mm != old.diameter_mm:
-        raise Refused(f"ball {previous} is {old.diameter_mm} mm: its replacement must be the same diameter, "
-                      f"not {ball.diameter_mm} mm (PT-A 18)")
+        raise Refused("ball {previous} is {diameter_mm} mm: its replacement must be the same diameter, not "
+                      "{diameter_mm2} mm (PT-A 18)",
+                      previous=previous, diameter_mm=old.diameter_mm, diameter_mm2=ball.diameter_mm)
     if not reason.strip():
         raise Refused("say why the ball is replaced (defective, broken, lost)")
     return [BallReplaced(time=now, previous=previous, ball=ball, reason=reason.strip(), by=known(state, by))]

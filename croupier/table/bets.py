@@ -13,11 +13,11 @@ from typing import Mapping
 
 from croupier.rules.bets import Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
-from croupier.rules.limits import ADJUSTED, REFUSED, check_player, table_limits
+from croupier.rules.limits import ADJUSTED, REFUSED, check_player
 from croupier.rules.settlement import Prisoner, settle as settle_bets
 from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, Stake, WinningBetsRebuilt
 from croupier.table.refusal import Refused
-from croupier.table.regulation import profile_of
+from croupier.table.regulation import limits_of, profile_of
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
 
@@ -85,13 +85,14 @@ def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[S
     check_betting(state)
     account = state.accounts.get(colour)
     if account is None:
-        raise Refused(f"{colour} is not in play: assign the colour before it bets")
+        raise Refused("{colour} is not in play: assign the colour before it bets", colour=colour)
     if not stakes:
         raise Refused("no bet given")
     played, notes = within_limits(state, colour, stakes, standing=state.bets.get(colour, ()))
     total = sum(bet.stake for bet in played)
     if total > account.held:
-        raise Refused(f"{colour} holds {_chips(account.held)} chips, not the {total} these bets need")
+        raise Refused("{colour} holds {held} chips, not the {total} these bets need",
+                      colour=colour, held=_chips(account.held), total=total)
     return [BetsPlaced(time=now, spin=state.spin, colour=colour, stakes=as_stakes(played), notes=notes)]
 
 
@@ -104,14 +105,15 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
     profile = profile_of(state)
     try:
         new = [make_bet(stake.bet, stake.chips, colour, profile) for stake in stakes]
-    except BetError as exc:
-        raise Refused(str(exc)) from None
+    except BetError as exc:  # the rules' own words: the bet as typed and why it is no bet here
+        raise Refused(str(exc), code="bet-error", problem=str(exc)) from None
     before = _bets(state, {colour: standing})
-    checks = check_player(before + new, table_limits(profile, state.minimum),
+    checks = check_player(before + new, limits_of(state),
                           state.accounts[colour].chip_value)[len(before):]
-    refused = [f"{check.message} ({check.rule})" for check in checks if check.status == REFUSED]
+    refused = [check for check in checks if check.status == REFUSED]
     if refused:
-        raise Refused("; ".join(refused))
+        raise Refused("; ".join(f"{check.message} ({check.rule})" for check in refused), code="limits",
+                      checks=tuple(refused))
     return ([check.played for check in checks],
             tuple(f"{check.message} ({check.rule})" for check in checks if check.status == ADJUSTED))
 
@@ -124,7 +126,7 @@ def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Even
     """A colour takes its standing bets back (after a golpe nulo too, `SRIJ 24`)."""
     check_betting(state)
     if colour not in state.bets:
-        raise Refused(f"{colour} has no bets on the layout")
+        raise Refused("{colour} has no bets on the layout", colour=colour)
     return [BetsWithdrawn(time=now, spin=state.spin, colour=colour)]
 
 
@@ -133,7 +135,8 @@ def winning_stakes(state: TableState, spin: int | None = None) -> tuple[int, dic
     recorded = state.last_result if spin is None else next((s for s in state.recent if s.spin == spin), None)
     if recorded is None:
         raise Refused("no recorded spin to rebuild" if spin is None
-                      else f"spin {spin} is not among the last {len(state.recent)} results the table keeps")
+                      else "spin {spin} is not among the last {recent} results the table keeps",
+                      spin=spin, recent=len(state.recent))
     found: dict[str, tuple[Stake, ...]] = {}
     # The bets recorded before the spin, then the winning layout bets counted at the payouts.
     for bet in _bets(state, recorded.stakes) + _bets(state, recorded.paid):
@@ -150,7 +153,7 @@ def rebuild_winning_bets(state: TableState, now: datetime, *, by: str, spin: int
         raise Refused("the table is not open")
     spin, stakes = winning_stakes(state, spin)
     if not stakes:
-        raise Refused(f"spin {spin} had no winning bet on record")
+        raise Refused("spin {spin} had no winning bet on record", spin=spin)
     return [WinningBetsRebuilt(time=now, spin=spin, stakes=stakes, by=known(state, by))]
 
 

@@ -25,15 +25,16 @@ def _open(state: TableState) -> None:
 
 def _chips(chips: int) -> int:
     if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
-        raise Refused(f"a number of chips is a whole number above 0, not {chips!r}")
+        raise Refused("a number of chips is a whole number above 0, not {chips}", chips=repr(chips))
     return chips
 
 
 def _account(state: TableState, colour: str) -> ColourAccount:
     account = state.accounts.get(colour)
     if account is None:
-        raise Refused(f"{colour} is not in play" if colour in state.colours
-                      else f"{colour!r} is not one of this table's colours ({', '.join(state.colours)})")
+        raise Refused("{colour} is not in play" if colour in state.colours
+                      else "{colour2} is not one of this table's colours ({colours})",
+                      colour=colour, colour2=repr(colour), colours=', '.join(state.colours))
     return account
 
 
@@ -62,16 +63,16 @@ def join_waiting_list(state: TableState, now: datetime, *, player: str) -> list[
     _open(state)
     player = _player(player)
     if player in state.waiting:
-        raise Refused(f"{player} is already on the waiting list")
+        raise Refused("{player} is already on the waiting list", player=player)
     if any(a.player == player for a in state.accounts.values()):
-        raise Refused(f"{player} already plays a colour (one colour per player, PT-A 8)")
+        raise Refused("{player} already plays a colour (one colour per player, PT-A 8)", player=player)
     return [PlayerWaiting(time=now, player=player)]
 
 
 def leave_waiting_list(state: TableState, now: datetime, *, player: str) -> list[Event]:
     _open(state)
     if player not in state.waiting:
-        raise Refused(f"{player} is not on the waiting list")
+        raise Refused("{player} is not on the waiting list", player=player)
     return [PlayerLeftWaitingList(time=now, player=player)]
 
 
@@ -81,15 +82,17 @@ def assign_colour(state: TableState, now: datetime, *, colour: str, player: str,
     _open(state)
     player = _player(player)
     if colour not in state.colours:
-        raise Refused(f"{colour!r} is not one of this table's colours ({', '.join(state.colours)})")
+        raise Refused("{colour} is not one of this table's colours ({colours})",
+                      colour=repr(colour), colours=', '.join(state.colours))
     taken = state.accounts.get(colour)
     if taken is not None:
         free = ", ".join(state.free_colours()) or "none"
-        raise Refused(f"{colour} is taken by {taken.player} (one player per colour, PT-A 8); free: {free}")
+        raise Refused("{colour} is taken by {player} (one player per colour, PT-A 8); free: {free}",
+                      colour=colour, player=taken.player, free=free)
     if any(a.player == player for a in state.accounts.values()):
-        raise Refused(f"{player} already plays a colour (one colour per player, PT-A 8)")
+        raise Refused("{player} already plays a colour (one colour per player, PT-A 8)", player=player)
     if state.waiting and player != state.waiting[0]:
-        raise Refused(f"{state.waiting[0]} is first on the waiting list")
+        raise Refused("{waiting} is first on the waiting list", waiting=state.waiting[0])
     value = check_chip_value(state, chip_value)
     return [ColourAssigned(time=now, colour=colour, player=player, chip_value=value, chips=_chips(chips),
                            by=known(state, by))]
@@ -114,13 +117,14 @@ def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: s
     _open(state)
     account = _account(state, colour)
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        raise Refused(f"the chips counted are a whole number, not {chips!r}")
+        raise Refused("the chips counted are a whole number, not {chips}", chips=repr(chips))
     if colour in state.bets or colour in state.prison:
-        raise Refused(f"{colour} has bets on the layout: settle or take them back before exchanging its chips")
+        raise Refused("{colour} has bets on the layout: settle or take them back before exchanging its chips",
+                      colour=colour)
     reason = choice(CashOutReason, reason)
     if reason is CashOutReason.INACTIVE and not must_exchange(state, account):
-        raise Refused(f"{colour} keeps its colour: the inactivity rule does not apply "
-                      f"({profile_of(state).inactivity.rule})")
+        raise Refused("{colour} keeps its colour: the inactivity rule does not apply ({rule})",
+                      colour=colour, rule=profile_of(state).inactivity.rule)
     return [ColourCashedOut(time=now, colour=colour, player=account.player, chips=chips, expected_chips=account.held,
                             chip_value=account.chip_value, amount=chips * account.chip_value, reason=reason,
                             by=known(state, by))]
@@ -130,6 +134,7 @@ def exchange_late_chips(state: TableState, now: datetime, *, colour: str, chips:
     """`PT-A 15`, `PT-B 16`, `RU 4.7`: colour chips presented late are worth the table minimum each."""
     _open(state)
     if colour not in state.colours:
-        raise Refused(f"{colour!r} is not one of this table's colours: its chips are not valid here (PT-A 7)")
+        raise Refused("{colour} is not one of this table's colours: its chips are not valid here (PT-A 7)",
+                      colour=repr(colour))
     return [LateChipsExchanged(time=now, colour=colour, chips=_chips(chips), chip_value=state.minimum,
                                amount=chips * state.minimum, by=known(state, by))]

@@ -19,7 +19,8 @@ from croupier.table.events import (
     TableOpened, VoidAcknowledged,
 )
 from croupier.table.refusal import Refused, choice
-from croupier.table.regulation import checked_profile, profile_of
+from croupier.rules.limits import NO_SIGN, TableSign, sign_problem
+from croupier.table.regulation import checked_profile, checked_sign, profile_of, sign_of
 from croupier.table.roles import authorise, known
 from croupier.table.state import Phase, TableState
 
@@ -43,9 +44,9 @@ def amount(value: Decimal | str | int, what: str = "the table minimum") -> Decim
     try:
         found = Decimal(str(value))
     except InvalidOperation:
-        raise Refused(f"{value!r} is not an amount") from None
+        raise Refused("{value} is not an amount", value=repr(value)) from None
     if not found.is_finite() or found <= 0:
-        raise Refused(f"{what} must be above 0, not {value}")
+        raise Refused("{what} must be above 0, not {value}", what=what, value=value)
     return found
 
 
@@ -54,7 +55,8 @@ def check_ball(ball: Ball) -> Ball:
     if not ball.id.strip():
         raise Refused("a ball needs an id")
     if not low <= ball.diameter_mm <= high:
-        raise Refused(f"ball {ball.id} is {ball.diameter_mm} mm: a ball is {low}-{high} mm across (PT-A 17)")
+        raise Refused("ball {ball} is {diameter_mm} mm: a ball is {low}-{high} mm across (PT-A 17)",
+                      ball=ball.id, diameter_mm=ball.diameter_mm, low=low, high=high)
     return ball
 
 
@@ -65,10 +67,11 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                colours: tuple[str, ...], balls: tuple[Ball, ...], croupier: str, inspector: str | None = None,
                ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
                posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None,
-               table_id: str | None = None) -> list[Event]:
+               table_id: str | None = None, house: str | None = None, sign: TableSign = NO_SIGN) -> list[Event]:
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
-    rules = checked_profile(profile)
+    rules = checked_profile(profile, house)
+    checked_sign(rules, amount(minimum), sign)
     colours = tuple(c.strip() for c in colours)
     if not colours or any(not c for c in colours) or len(set(colours)) != len(colours):
         raise Refused("list the table's colour chips, each once (PT-A 8)")
@@ -77,22 +80,24 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
         raise Refused("a table has two balls with different ids (PT-A 17)")
     ball_in_play = ball_in_play or balls[0].id
     if ball_in_play not in {b.id for b in balls}:
-        raise Refused(f"ball {ball_in_play} is not one of the table's balls")
+        raise Refused("ball {ball} is not one of the table's balls", ball=ball_in_play)
     if relief_minutes is not None and (not rules.relief.configurable or relief_minutes <= 0):
-        raise Refused(f"{rules.id} does not let the house set the relief interval ({rules.relief.rule})"
-                      if not rules.relief.configurable else "the relief interval is a number of minutes above 0")
+        raise Refused("{profile} does not let the house set the relief interval ({rule})"
+                      if not rules.relief.configurable
+                      else "the relief interval is a number of minutes above 0",
+                      profile=rules.id, rule=rules.relief.rule)
     if not sensor_only:
         # Every spin records its croupier: at an attended table they are registered staff.
         for role, name in ((Role.CROUPIER, croupier), (Role.INSPECTOR, inspector)):
             if name is not None and (name not in state.staff or state.staff[name].role is not role):
-                raise Refused(f"{name!r} is not registered as {role.value}")
+                raise Refused("{name} is not registered as {role}", name=repr(name), role=role.value)
     if not croupier.strip():
         raise Refused("name the croupier at the wheel")
     return [TableOpened(time=now, profile=rules.id, minimum=amount(minimum), colours=colours, balls=balls,
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
                         relief_minutes=relief_minutes,
                         posted_values=tuple(amount(v, 'a posted value') for v in posted_values),
-                        by=by or croupier, table_id=table_id)]
+                        by=by or croupier, table_id=table_id, rules=rules.text, sign=sign.as_data() or None)]
 
 
 def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
@@ -100,7 +105,8 @@ def close_table(state: TableState, now: datetime, *, by: str | None = None) -> l
     if state.phase is not Phase.BETTING:
         raise Refused("finish the spin and its payouts before closing the table")
     if state.accounts:
-        raise Refused(f"exchange the colour chips still in play first: {', '.join(state.accounts)} (PT-A 15)")
+        raise Refused("exchange the colour chips still in play first: {accounts} (PT-A 15)",
+                      accounts=', '.join(state.accounts))
     return [TableClosed(time=now, by=by or _croupier(state))]
 
 
@@ -113,25 +119,29 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
     if state.phase in IN_SPIN:
         raise Refused("limits change between spins, not while the ball is in play")
     if new == state.minimum:
-        raise Refused(f"the table minimum is already {new}")
+        raise Refused("the table minimum is already {new}", new=new)
     if not reason.strip():
         raise Refused("say why the limits change")
     return [LimitsChanged(time=now, minimum=new, previous=state.minimum, reason=reason.strip(), by=by)]
 
 
-def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str) -> list[Event]:
+def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str,
+                   house: str | None = None) -> list[Event]:
     _open(state)
     authorise(state, by, pin, Role.PIT_BOSS, to="change the profile")
-    rules = checked_profile(profile)
+    rules = checked_profile(profile, house)
     if rules.id == state.profile:
-        raise Refused(f"the table already plays {rules.id}")
+        raise Refused("the table already plays {profile}", profile=rules.id)
     if state.phase is not Phase.BETTING or state.bets or state.prison:
         raise Refused("change the profile between spins, with no bets on the layout")
     if state.accounts:
         raise Refused("colour values depend on the profile: exchange the colour chips in play first")
     if not reason.strip():
         raise Refused("say why the profile changes")
-    return [ProfileChanged(time=now, profile=rules.id, previous=state.profile, reason=reason.strip(), by=by)]
+    sign = sign_of(state)  # kept where the new profile's caps allow it, else the profile's caps alone
+    kept = sign if sign and sign_problem(rules, state.minimum, sign) is None else NO_SIGN
+    return [ProfileChanged(time=now, profile=rules.id, previous=state.profile, reason=reason.strip(), by=by,
+                           rules=rules.text, sign=kept.as_data() or None)]
 
 
 # --- the spin ----------------------------------------------------------------------------------
@@ -146,7 +156,8 @@ def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str |
     if state.countdown_until and now < state.countdown_until:
         raise Refused("a countdown is already running")
     if seconds <= 0 or (period.min_seconds and seconds < period.min_seconds):
-        raise Refused(f"the betting period lasts at least {period.min_seconds or 1} s ({period.rule})")
+        raise Refused("the betting period lasts at least {seconds} s ({rule})",
+                      seconds=period.min_seconds or 1, rule=period.rule)
     return [CountdownStarted(time=now, spin=state.spin, seconds=seconds, by=by or _croupier(state))]
 
 
@@ -193,21 +204,21 @@ def _check_launch(state: TableState, now: datetime) -> None:
     if state.phase is Phase.PAYING:
         raise Refused("finish the payouts before launching the ball (PT-A 19)")
     if state.phase is not Phase.BETTING:
-        raise Refused(f"the ball is already in play for spin {state.spin}")
+        raise Refused("the ball is already in play for spin {spin}", spin=state.spin)
     rules = profile_of(state)
     if state.countdown_until and now < state.countdown_until:
         left = (state.countdown_until - now).total_seconds()
-        raise Refused(f"bets are open for {left:.0f} s more: the ball is launched when the countdown ends "
-                      f"({rules.betting_period.rule})")
+        raise Refused("bets are open for {left:.0f} s more: the ball is launched when the countdown ends ({rule})",
+                      left=left, rule=rules.betting_period.rule)
     minimum = rules.betting_period.min_seconds
     if minimum and state.bets_opened_at and now < state.bets_opened_at + timedelta(seconds=minimum):
         left = (state.bets_opened_at + timedelta(seconds=minimum) - now).total_seconds()
-        raise Refused(f"the betting period lasts at least {minimum} s: {left:.0f} s left "
-                      f"({rules.betting_period.rule})")
+        raise Refused("the betting period lasts at least {minimum} s: {left:.0f} s left ({rule})",
+                      minimum=minimum, left=left, rule=rules.betting_period.rule)
     on_layout = sum(len(s) for s in state.bets.values()) + sum(len(s) for s in state.prison.values())
     if not state.sensor_only and on_layout < rules.min_bets_per_spin:
-        raise Refused(f"a spin needs at least {rules.min_bets_per_spin} bet on the layout "
-                      f"({rules.rules['min_bets_per_spin']})")
+        raise Refused("a spin needs at least {bets} bet on the layout ({rule})",
+                      bets=rules.min_bets_per_spin, rule=rules.rules['min_bets_per_spin'])
 
 
 def close_bets(state: TableState, now: datetime, *, source: Source = Source.KEYPAD) -> list[Event]:
@@ -241,7 +252,8 @@ def confirm_result(state: TableState, now: datetime, *, number: int | None = Non
         raise Refused("there is no entered result to confirm")
     pending = state.pending.number
     if number is not None and number != pending:
-        raise Refused(f"{number} does not match the entered {pending}: enter the result again")
+        raise Refused("{number} does not match the entered {pending}: enter the result again",
+                      number=number, pending=pending)
     by = known(state, by or _croupier(state))
     return [_result(state, now, pending, Source.KEYPAD, confirmed_by=by)]
 
@@ -259,7 +271,8 @@ def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: 
     if wheel_game is not None and last is not None and last.wheel_game == wheel_game and state.phase not in IN_SPIN:
         if last.number == number:
             return []
-        raise Refused(f"the wheel reports game {wheel_game} again with {number}; {last.number} was recorded")
+        raise Refused("the wheel reports game {wheel_game} again with {number}; {number2} was recorded",
+                      wheel_game=wheel_game, number=number, number2=last.number)
     found: list[Event] = []
     if state.phase is Phase.PAYING:
         found.append(PayoutsCompleted(time=now, spin=state.spin - 1, by=SENSOR))
@@ -272,7 +285,7 @@ def _compare_typed(state: TableState, now: datetime, number: int, spin: int) -> 
     for the pit boss, whose correction decides (only a pit boss corrects a result)."""
     typed = state.last_result
     if state.phase in IN_SPIN or typed is None or typed.spin != spin or typed.source is not Source.KEYPAD:
-        raise Refused(f"spin {spin} is not the last result, typed at the keypad")
+        raise Refused("spin {spin} is not the last result, typed at the keypad", spin=spin)
     subject = f"spin {spin}"
     if number == typed.number or any(a.kind is AlarmKind.RESULT_MISMATCH and a.subject == subject
                                      for a in state.alarms.values()):
@@ -286,8 +299,8 @@ def _compare_typed(state: TableState, now: datetime, number: int, spin: int) -> 
 def _number(number: int) -> int:
     try:
         return check_number(number)
-    except ValueError as exc:
-        raise Refused(str(exc)) from None
+    except ValueError:
+        raise Refused("{number} is not a number on the wheel (0-36)", number=repr(number)) from None
 
 
 def _result(state: TableState, now: datetime, number: int, source: Source, *, confirmed_by: str | None = None,
@@ -346,9 +359,10 @@ def correct_result(state: TableState, now: datetime, *, spin: int, number: int, 
         raise Refused("say why the result is corrected")
     recorded = next((s for s in state.recent if s.spin == spin), None)
     if recorded is None:
-        raise Refused(f"spin {spin} is not among the last {len(state.recent)} results the table keeps")
+        raise Refused("spin {spin} is not among the last {recent} results the table keeps",
+                      spin=spin, recent=len(state.recent))
     if recorded.number == number:
-        raise Refused(f"spin {spin} is already recorded as {number}")
+        raise Refused("spin {spin} is already recorded as {number}", spin=spin, number=number)
     outcomes, _ = settle(state, number, stakes=recorded.stakes, prison=recorded.prison)
     return [ResultCorrected(time=now, spin=spin, previous=recorded.number, number=number, reason=reason.strip(),
                             by=by, outcomes=outcomes)]

@@ -128,6 +128,8 @@ class TableOpened(Event):
     posted_values: tuple[Decimal, ...] = ()  # PT-A 9: colour values posted at the table besides the minimum
     by: str
     table_id: str | None = when_set()  # the configuration's [table] id; None in journals that predate it
+    rules: str = when_set("")  # the profile's file as it stood: the journal is settled against this, not today's file
+    sign: dict[str, Decimal] | None = when_set(None)  # the table sign in force (`maximum.plein` -> amount)
 
 
 @_event("table-closed")
@@ -149,6 +151,18 @@ class LimitsChanged(Event):
 class ProfileChanged(Event):
     profile: str
     previous: str
+    reason: str
+    by: str
+    rules: str = when_set("")  # the new profile's file as it stood
+    sign: dict[str, Decimal] | None = when_set(None)  # the sign kept under the new profile, or None: cleared
+
+
+@_event("sign-changed")
+class SignChanged(Event):
+    """`FR`: the house changes the table sign during the day, between spins; players are told."""
+
+    sign: dict[str, Decimal]  # the sign now in force (`maximum.plein` -> amount); empty: the profile's caps
+    previous: dict[str, Decimal]
     reason: str
     by: str
 

@@ -56,33 +56,36 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
         raise Refused("there are no payouts under way")
     late = state.phase is not Phase.PAYING
     if spin != result.spin:
-        raise Refused(f"the payouts under way are for spin {result.spin}, not spin {spin}")
+        raise Refused("the payouts under way are for spin {spin}, not spin {spin2}", spin=result.spin, spin2=spin)
     by = known(state, by or state.staff_on(Role.CROUPIER) or "")
     profile = profile_of(state)
     paying = {p.name for p in paying_positions(result.number, profile)}
     stakes: dict[str, tuple[Stake, ...]] = {}
     notes: list[str] = []
-    refused: list[str] = []
+    refused: list[tuple[str, Refused]] = []
     for colour, counted in paid.items():
         _in_play(state, colour)
         counted = tuple(counted)
         for stake in counted:
             if stake.bet not in paying:
-                raise Refused(f"{colour}: {stake.bet} is not paid on {result.number}")
+                raise Refused("{colour}: {bet} is not paid on {number}",
+                              colour=colour, bet=stake.bet, number=result.number)
             if isinstance(stake.chips, bool) or not isinstance(stake.chips, int) or stake.chips <= 0:
-                raise Refused(f"{colour}: the chips on {stake.bet} are a whole number above 0, not {stake.chips!r}")
+                raise Refused("{colour}: the chips on {bet} are a whole number above 0, not {chips}",
+                              colour=colour, bet=stake.bet, chips=repr(stake.chips))
         if not counted:
             continue
         try:
             # The colour's bets recorded before the spin count towards each position's maximum.
             bets, cut = within_limits(state, colour, counted, standing=result.stakes.get(colour, ()))
         except Refused as refusal:
-            refused.append(f"{colour}: {refusal}")
+            refused.append((colour, refusal))
             continue
         stakes[colour] = as_stakes(bets)
         notes += [f"{colour}: {note}" for note in cut]
     if refused:
-        raise Refused("; ".join(refused))
+        raise Refused("; ".join(f"{colour}: {refusal}" for colour, refusal in refused), code="colours",
+                      refusals=tuple(refused))
     for colour in played:
         _in_play(state, colour)
     outcomes, prison = settle(state, result.number, stakes=stakes, prison={})
@@ -94,5 +97,6 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
 
 def _in_play(state: TableState, colour: str) -> None:
     if colour not in state.accounts:
-        raise Refused(f"{colour} is not in play" if colour in state.colours
-                      else f"{colour!r} is not one of this table's colours ({', '.join(state.colours)})")
+        raise Refused("{colour} is not in play" if colour in state.colours
+                      else "{colour2} is not one of this table's colours ({colours})",
+                      colour=colour, colour2=repr(colour), colours=', '.join(state.colours))

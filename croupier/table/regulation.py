@@ -1,9 +1,13 @@
-"""What the table's regulation profile (croupier.rules.profiles) says for each table procedure."""
+"""What the table's regulation profile (croupier.rules.profiles) says for each table procedure.
+
+The profile is the one the journal recorded (its text), never today's file of the same id; the
+limits are its caps at the table minimum, lowered by the table sign in force."""
 from __future__ import annotations
 
 from datetime import timedelta
 
-from croupier.rules.profiles import Profile, ProfileError, load_profile
+from croupier.rules.limits import SignError, TableLimits, TableSign, sign_from_data, sign_problem, table_limits
+from croupier.rules.profiles import Profile, ProfileError, load_profile, profile_from_text
 from croupier.table.events import Role
 from croupier.table.refusal import Refused
 from croupier.table.state import TableState
@@ -13,8 +17,23 @@ WARNING_LEAD = timedelta(minutes=5)  # how early the screen warns that a relief 
 
 def profile_of(state: TableState) -> Profile:
     if state.profile is None:
-        raise Refused("the table is not open")
-    return load_profile(state.profile)
+        raise Refused("the table is not open", code="table-not-open")
+    if state.rules:
+        return profile_from_text(state.rules, f"the journal's {state.profile}")
+    return load_profile(state.profile)  # a journal from before the rules were recorded
+
+
+def sign_of(state: TableState) -> TableSign:
+    """The table sign in force, as recorded."""
+    try:
+        return sign_from_data(state.sign)
+    except SignError as exc:
+        raise Refused(f"the recorded table sign cannot be read: {exc}", code="sign-unreadable") from None
+
+
+def limits_of(state: TableState) -> TableLimits:
+    """The table's limits now: the profile's caps at the minimum, lowered by the sign."""
+    return table_limits(profile_of(state), state.minimum, sign_of(state))
 
 
 def rule(state: TableState, topic: str) -> str:
@@ -22,11 +41,19 @@ def rule(state: TableState, topic: str) -> str:
     return profile_of(state).rules[topic]
 
 
-def checked_profile(profile_id: str) -> Profile:
+def checked_profile(profile_id: str, house: str | None = None) -> Profile:
     try:
-        return load_profile(profile_id)
+        return load_profile(profile_id, house)
     except ProfileError as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(str(exc), code="profile-error", problem=str(exc)) from None
+
+
+def checked_sign(profile: Profile, minimum, sign: TableSign) -> None:
+    """A sign the profile's caps allow at this minimum; a refusal naming the sign's key otherwise."""
+    problem = sign_problem(profile, minimum, sign)
+    if problem is not None:
+        raise Refused(f"table sign {problem}", code="sign-not-allowed", key=problem.key, reason=problem.code,
+                      **problem.facts)
 
 
 def relief_interval(state: TableState, role: Role) -> timedelta | None:

@@ -26,13 +26,14 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
     authorise(state, incoming, pin, role, to=f"take over as {role.value}")
     duty = state.on_duty.get(role)
     if duty is not None and duty.name == incoming:
-        raise Refused(f"{incoming} is already the {role.value}")
+        raise Refused("{incoming} is already the {role}", incoming=incoming, role=role.value)
     interval = relief_interval(state, role)
     overdue = duty is not None and interval is not None and now > duty.since + interval
     relief = profile_of(state).relief
     reason = (reason or "").strip() or None
     if overdue and relief.kind == "at-most-or-force-majeure" and reason is None:
-        raise Refused(f"{duty.name} stayed longer than {int(interval.total_seconds() // 60)} min: record the "
-                      f"force majeure that kept them on, for the gaming inspectors ({relief.rule})")
+        raise Refused("{name} stayed longer than {minutes} min: record the force majeure that kept them on, for the"
+                      " gaming inspectors ({rule})",
+                      name=duty.name, minutes=int(interval.total_seconds() // 60), rule=relief.rule)
     return [StaffRelieved(time=now, role=role, outgoing=duty.name if duty else None, incoming=incoming,
                           overdue=overdue, reason=reason)]

@@ -50,23 +50,24 @@ def pin_matches(member: StaffMember, pin: str) -> bool:
 
 def check_pin_format(pin: str) -> None:
     if not (pin.isdecimal() and pin.isascii() and len(pin) in PIN_DIGITS):
-        raise Refused(f"a PIN is {PIN_DIGITS.start} to {PIN_DIGITS.stop - 1} digits")
+        raise Refused("a PIN is {start} to {stop} digits", start=PIN_DIGITS.start, stop=PIN_DIGITS.stop - 1)
 
 
 def authorise(state: TableState, name: str | None, pin: str | None, *roles: Role, to: str) -> StaffMember:
     """The member of staff `name`, if `pin` is theirs and they hold one of `roles`."""
     if not name or pin is None:
-        raise Refused(f"to {to}, a {_roles(roles)} must give their name and PIN")
+        raise Refused("to {to}, a {roles} must give their name and PIN", to=to, roles=_roles(roles))
     member = state.staff.get(name)
     if member is None:
-        raise Refused(f"{name!r} is not registered staff at this table")
+        raise Refused("{name} is not registered staff at this table", name=repr(name))
     if state.wrong_pins.get(name, 0) >= PIN_LOCK_AFTER:
         raise Refused(f"the PIN of {name} is locked after {PIN_LOCK_AFTER} wrong PINs: a pit boss clears the alarm "
                       "to unlock it", code="pin-locked", name=name)
     if not pin_matches(member, pin):
         raise Refused(f"wrong PIN for {name}; only the attempt is recorded", code="wrong-pin", name=name)
     if roles and member.role not in roles:
-        raise Refused(f"{name} is {member.role.value}: only a {_roles(roles)} may {to}")
+        raise Refused("{name} is {role}: only a {roles} may {to}",
+                      name=name, role=member.role.value, roles=_roles(roles), to=to)
     return member
 
 
@@ -74,7 +75,7 @@ def known(state: TableState, name: str) -> str:
     """A name that must belong to registered staff (or be on duty, as at a sensor-only table)."""
     if name in state.staff or name in {d.name for d in state.on_duty.values()}:
         return name
-    raise Refused(f"{name!r} is not registered staff at this table")
+    raise Refused("{name} is not registered staff at this table", name=repr(name))
 
 
 def _roles(roles: tuple[Role, ...]) -> str:
@@ -111,7 +112,7 @@ def register_staff(state: TableState, now: datetime, *, name: str, role: Role, p
         raise Refused("staff need a name")
     check_pin_format(pin)
     if len(salt) < SALT_BYTES:
-        raise Refused(f"a PIN salt is at least {SALT_BYTES} random bytes")
+        raise Refused("a PIN salt is at least {salt} random bytes", salt=SALT_BYTES)
     if any(m.role is Role.PIT_BOSS for m in state.staff.values()):
         authorise(state, by, by_pin, Role.PIT_BOSS, to="register staff")
     elif role is not Role.PIT_BOSS:

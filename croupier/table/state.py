@@ -149,7 +149,9 @@ class Alarm:
 class TableState:
     phase: Phase = Phase.CLOSED
     profile: str | None = None
+    rules: str = ""  # the profile's text as recorded; empty in journals older than its recording
     minimum: Decimal | None = None
+    sign: dict[str, Decimal] = field(default_factory=dict)  # the table sign in force, as recorded
     sensor_only: bool = False
     relief_minutes: int | None = None
     posted_values: tuple[Decimal, ...] = ()
@@ -227,7 +229,8 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
     if e.inspector:
         on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
     return _replace(
-        s, phase=Phase.BETTING, profile=e.profile, minimum=e.minimum, sensor_only=e.sensor_only,
+        s, phase=Phase.BETTING, profile=e.profile, rules=e.rules, minimum=e.minimum, sign=dict(e.sign or {}),
+        sensor_only=e.sensor_only,
         relief_minutes=e.relief_minutes, posted_values=e.posted_values,
         colours=e.colours, balls={b.id: b for b in e.balls}, ball_in_play=e.ball_in_play,
         ball_since=e.time, on_duty=on_duty, bets_opened_at=e.time, launch=None, pending=None, countdown_until=None,
@@ -425,7 +428,8 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
     ev.TableOpened: _table_opened,
     ev.TableClosed: _table_closed,
     ev.LimitsChanged: lambda s, e: _replace(s, minimum=e.minimum),
-    ev.ProfileChanged: lambda s, e: _replace(s, profile=e.profile),
+    ev.ProfileChanged: lambda s, e: _replace(s, profile=e.profile, rules=e.rules, sign=dict(e.sign or {})),
+    ev.SignChanged: lambda s, e: _replace(s, sign=dict(e.sign)),
     ev.StaffRegistered: _staff_registered,
     ev.StaffRelieved: _staff_relieved,
     ev.PinRefused: lambda s, e: _replace(s, wrong_pins=_with(s.wrong_pins, e.name, e.failures)),

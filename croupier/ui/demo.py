@@ -60,7 +60,7 @@ def prepare(session: TableSession, config: Config) -> dict[str, str]:
     session.open_table(profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                        balls=tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls),
                        croupier=croupier, inspector=inspector, posted_values=config.table.posted_values, by=boss,
-                       table_id=config.table.id)
+                       table_id=config.table.id, house=config.table.house, sign=config.table.sign)
     for colour, seat, value, chips in SEATED:
         if colour in config.colours:
             session.assign_colour(colour=colour, player=_("seat {number}").format(number=seat), chip_value=value,

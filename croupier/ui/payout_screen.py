@@ -22,7 +22,7 @@ from croupier.i18n import _
 from croupier.keypad.entry import Key
 from croupier.rules.wheel import colour as number_colour
 from croupier.table.payouts import payouts_open
-from croupier.table.regulation import profile_of
+from croupier.table.regulation import profile_of, sign_of
 from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.key_legend import KeyLegend
@@ -58,7 +58,7 @@ class PayoutScreen(KeypadScreen[None]):
             sheet = app.payout_sheet = PayoutSheet(
                 spin.spin, spin.number, profile_of(state), state.minimum,
                 {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes,
-                known_played=state.played)
+                known_played=state.played, sign=sign_of(state))
         self.sheet = sheet
         self.spin = spin
         self.query_one("#payout-title", Static).update(
@@ -145,7 +145,7 @@ class PayoutScreen(KeypadScreen[None]):
         else:
             lines.append(_("{colour} is paid nothing").format(colour=escape(text.colour_name(colour))))
         for problem in payout.problems:
-            lines.append(f"[b red]{escape(problem.message)} ({escape(problem.rule)})[/]")
+            lines.append(f"[b red]{escape(text.limit_check(problem))} ({escape(problem.rule)})[/]")
         money, chips = self.sheet.table_total()
         by_value = " + ".join(f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items())
         lines.append(_("Table pays {money}").format(money=text.money(money, currency))

@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.rules.bets import Bet, BetError, make_bet
-from croupier.rules.limits import ACCEPTED, LimitCheck, check_player, table_limits
+from croupier.rules.limits import ACCEPTED, NO_SIGN, LimitCheck, TableSign, check_player, table_limits
 from croupier.rules.profiles import Profile
 from croupier.rules.settlement import OwnerTotal, Settlement, settle
 from croupier.table.events import Stake
@@ -59,12 +59,13 @@ class PayoutSheet:
     """Chips counted per colour and position for one result, and the payouts they make."""
 
     def __init__(self, spin: int, number: int, profile: Profile, minimum: Decimal, chip_values: dict[str, Decimal],
-                 recorded: dict[str, tuple[Stake, ...]], known_played: tuple[str, ...] = ()) -> None:
+                 recorded: dict[str, tuple[Stake, ...]], known_played: tuple[str, ...] = (),
+                 sign: TableSign = NO_SIGN) -> None:
         """`known_played`: the colours the table knows played (bets on record, chips en prison)."""
         self.spin = spin
         self.number = number
         self.profile = profile
-        self.limits = table_limits(profile, minimum)
+        self.limits = table_limits(profile, minimum, sign)
         self.chip_values = dict(chip_values)
         self.colours = tuple(chip_values)
         self.positions = [Row(p.name, p.category) for p in paying_positions(number, profile)]

@@ -14,6 +14,7 @@ from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.asking import choose, new_pin, number, pin, pit_boss, staff_member
+from croupier.ui.sign_flow import change_sign
 
 # Reasons a pit boss records, chosen with a digit (the journal keeps them in the table's language).
 CLEAR_NOTES = (N_("seen and dealt with at the table"), N_("false alarm"))
@@ -121,6 +122,7 @@ PIT_BOSS_MENU = (
     (N_("Correct a result"), correct_result),
     (N_("Staff PIN"), register),
     (N_("Close the table"), close_table),
+    (N_("Change the table sign"), change_sign),
 )
 
 
@@ -179,5 +181,6 @@ async def open_table(app) -> None:
     balls = tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls)
     if app.record("open_table", profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                   balls=balls, croupier=croupier, inspector=inspector or None,
-                  posted_values=config.table.posted_values, by=croupier, table_id=config.table.id):
+                  posted_values=config.table.posted_values, by=croupier, table_id=config.table.id,
+                  house=config.table.house, sign=config.table.sign):
         app.say(_("The table is open: bets are open"))

@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.i18n import N_, _, language
+from croupier.rules.limits import OUTCOMES, REASONS
 from croupier.rules.spin import Direction, VoidReason
 from croupier.rules.wheel import colour as number_colour
 from croupier.table.events import AlarmKind, Role
@@ -43,6 +44,8 @@ VOID_REASONS = {
     VoidReason.CHIPS_SCATTERED: N_("Chips scattered"),
 }
 ROLES = {Role.CROUPIER: N_("croupier"), Role.INSPECTOR: N_("inspector"), Role.PIT_BOSS: N_("pit boss")}
+_ROLE_VALUES = {member.value: member for member in Role}
+_AMOUNTS = {"amount", "maximum", "minimum", "least", "cap", "held", "new"}  # refusal facts that are money
 DIRECTIONS = {Direction.CLOCKWISE: N_("clockwise"), Direction.ANTICLOCKWISE: N_("anticlockwise")}
 # Colour names as the configuration usually spells them; any other name is shown as written.
 COLOUR_NAMES = {
@@ -65,6 +68,12 @@ POSITION_NAMES = {
     "column1+2": N_("columns 1+2"), "column2+3": N_("columns 2+3"),
     "voisins": N_("voisins du zéro"), "tiers": N_("tiers du cylindre"), "orphelins": N_("orphelins"),
     "zero-spiel": N_("jeu zéro"), "nassa": N_("nassa"),
+}
+# Kinds of bet as the table sign lists them; the announced ones by POSITION_NAMES.
+BET_KINDS = {
+    "plein": N_("Plein"), "split": N_("Split"), "street": N_("Street"), "corner": N_("Corner"), "line": N_("Line"),
+    "dozen": N_("Dozen"), "column": N_("Column"), "two-dozens": N_("Two dozens"), "two-columns": N_("Two columns"),
+    "simple": N_("Simple chances"), "neighbours": N_("Neighbours"), "total": N_("Series and neighbours together"),
 }
 # A number in its colour: white on red or green; black numbers black on white, since the screen's
 # own background is black.
@@ -131,7 +140,77 @@ def refusal(refused: Refused) -> str:
             name=facts["name"])
     if refused.code == "no-pit-boss":
         return _("this journal has no pit boss: staff are registered only in a new journal")
+    if refused.code == "sign-not-allowed":
+        return sign_problem(facts)
+    if refused.code == "sign-between-spins":
+        return _("the table sign changes between spins, not while the ball is in play")
+    if refused.code == "sign-unchanged":
+        return _("the table sign already reads so")
+    if refused.code == "sign-reason":
+        return _("say why the table sign changes")
+    if refused.code == "bet-error":
+        return _("not a bet of this table: {problem}").format(problem=facts["problem"])
+    if refused.code in ("profile-error", "sign-unreadable"):
+        return _("the regulation's file cannot be used: {problem}").format(problem=str(refused))
+    if refused.code == "limits":
+        return "; ".join(f"{limit_check(check)} ({check.rule})" for check in facts["checks"])
+    if refused.code == "colours":
+        return "; ".join(f"{colour_name(colour)}: {refusal(each)}" for colour, each in facts["refusals"])
+    if refused.template is not None:
+        return _(refused.template).format(**worded(facts))
     return str(refused)
+
+
+def limit_check(check) -> str:
+    """Why the limits refused or cut down a bet (a rules LimitCheck), in the table's language."""
+    if not check.reason:
+        return check.message
+    facts = worded(check.facts)
+    return _("{bet}: {reason}; {outcome}").format(bet=facts["bet"], reason=_(REASONS[check.reason]).format(**facts),
+                                                  outcome=_(OUTCOMES[check.outcome]).format(**facts))
+
+
+def worded(facts: dict) -> dict:
+    """A refusal's facts as the table's language writes them: colours, kinds of bet, positions,
+    roles and amounts; names, numbers and rules as they are."""
+    words = {}
+    for key, value in facts.items():
+        if key == "colour" and isinstance(value, str):
+            value = colour_name(value)
+        elif key in ("kind", "series") and isinstance(value, str):
+            value = bet_kind(value).lower()  # within a sentence
+        elif key in ("position", "bet") and isinstance(value, str):
+            value = position(value)
+        elif key in ("to", "what") and isinstance(value, str):
+            value = _(value)  # what a PIN is asked for, what an amount is: the core's phrases
+        elif key == "role" and value in _ROLE_VALUES:
+            value = role(_ROLE_VALUES[value])
+        elif key in _AMOUNTS and isinstance(value, Decimal):
+            value = money(value)
+        words[key] = value
+    return words
+
+
+def sign_entry(key: str) -> str:
+    """An entry of the table sign: `Plein maximum`, `Split minimum`."""
+    section, _dot, kind = key.partition(".")
+    wording = _("{kind} minimum") if section == "minimum" else _("{kind} maximum")
+    return wording.format(kind=bet_kind(kind))
+
+
+def sign_problem(facts: dict) -> str:
+    """Why the table sign cannot read so, from the core's facts."""
+    entry, reason = sign_entry(facts["key"]), facts.get("reason")
+    if reason == "above-cap":
+        return _("{entry}: {amount} is above the regulation's cap {cap} ({rule})").format(
+            entry=entry, amount=money(facts["amount"]), cap=money(facts["cap"]), rule=facts["rule"])
+    if reason == "below-minimum":
+        return _("{entry}: {amount} is below the table minimum {minimum}").format(
+            entry=entry, amount=money(facts["amount"]), minimum=money(facts["minimum"]))
+    if reason == "above-maximum":
+        return _("{entry}: {amount} is above the maximum {maximum}").format(
+            entry=entry, amount=money(facts["amount"]), maximum=money(facts["maximum"]))
+    return _("{entry} cannot be posted on the table sign").format(entry=entry)
 
 
 def notice(found: Notice) -> str:
@@ -172,6 +251,13 @@ def colour_name(name: str) -> str:
     return _(COLOUR_NAMES[name]) if name in COLOUR_NAMES else name
 
 
+def bet_kind(kind: str) -> str:
+    """A kind of bet on the table sign: `Plein`, `Two dozens`, `voisins du zéro`."""
+    if kind in BET_KINDS:
+        return _(BET_KINDS[kind])
+    return _(POSITION_NAMES[kind]) if kind in POSITION_NAMES else kind
+
+
 def category(name: str) -> str:
     return _(CATEGORIES.get(name, name))
 
@@ -204,7 +290,10 @@ def chips(amount: Fraction | int) -> str:
     amount = Fraction(amount)
     if amount.denominator == 1:
         return str(amount.numerator)
-    return f"{amount.numerator // amount.denominator}½" if amount.denominator == 2 else f"{float(amount):g}"
+    if amount.denominator == 2:
+        whole = amount.numerator // 2
+        return f"{whole}½" if whole else "½"  # half a chip, not "0½"
+    return f"{float(amount):g}"
 
 
 def money(amount: Decimal, currency: str | None = None) -> str:

@@ -81,7 +81,7 @@ def test_a_bad_bet_exits_non_zero_naming_it(capsys, argv, named):
 @pytest.mark.parametrize("argv, named", [
     (["--number", "37", "17"], "argument --number: '37' is not a number on the wheel"),
     (["--number", "x", "17"], "argument --number: 'x'"),
-    (["--profile", "pt-french", "--number", "1", "17"], "argument --profile: invalid choice"),
+    (["--profile", "pt-french", "--number", "1", "17"], "'pt-french' is not a profile; use one of mt-fair"),
     (["--number", "1", "--value", "blue", "17"], "argument --value: 'blue' is not OWNER=AMOUNT"),
     (["--number", "1"], "BET"),
 ])

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from croupier.rules.bets import BetError, offered_specs, parse_bet
-from croupier.rules.profiles import PROFILE_IDS, load_profile
+from croupier.rules.profiles import load_profile, profile_ids
 from croupier.rules.settlement import settle
 
 from rules_support import bet_texts
@@ -188,7 +188,7 @@ EXPECTED_ORDER = {
 }
 
 
-@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+@pytest.mark.parametrize("profile_id", profile_ids())
 def test_winners_are_paid_in_the_profiles_order_after_the_losers(profile_id):
     profile = load_profile(profile_id)
     texts = ["2/5", "red"]  # two losers, given among the winners

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from croupier.i18n import CatalogError, PoTranslations, catalog_text, install
+from croupier.i18n import CatalogError, PoTranslations, catalog_text, install, languages
 from ui_kit import flat, press, screen_text
 
 CROUPIER = Path(__file__).resolve().parents[2] / "croupier"
-LANGUAGES = ("pt", "en")
+CATALOGS = [language for language in languages() if catalog_text(language)]  # every .po shipped
 FIELD = re.compile(r"\{[^{}]*\}|\[/?[a-z ]*\]")  # format fields and Rich markup tags
 
 
@@ -30,7 +30,42 @@ def marked_texts() -> dict[tuple[str, str | None], str]:
                 found[(literal[0], None)] = f"{path.name}:{node.lineno}"
             elif node.func.id == "ngettext":
                 found[(literal[0], literal[1])] = f"{path.name}:{node.lineno}"
+    return {**found, **refusal_templates()}
+
+
+def refusal_templates() -> dict[tuple[str, None], str]:
+    """Every refusal of the core, worded through the catalogs: the templates of Refused(...) in
+    croupier/table (without a code: the screens word coded ones themselves), and the limits' reasons."""
+    from croupier.rules.limits import OUTCOMES, REASONS
+
+    found = {(text, None): "limits.py" for text in (*REASONS.values(), *OUTCOMES.values())}
+    for path in sorted((CROUPIER / "table").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            phrases = _refusal_phrases(node)
+            found.update({(phrase, None): f"{path.name}:{node.lineno}" for phrase in phrases})
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refused" and node.args):
+                continue
+            if any(keyword.arg == "code" for keyword in node.keywords):
+                continue
+            first = node.args[0]
+            branches = (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,)
+            for branch in branches:
+                assert isinstance(branch, ast.Constant), f"{path.name}:{node.lineno}: a refusal not worded from a template"
+                found[(branch.value, None)] = f"{path.name}:{node.lineno}"
     return found
+
+
+def _refusal_phrases(node) -> list[str]:
+    """Phrases the core puts into a refusal's facts: what a PIN is asked for (`to=`), and what an
+    amount is (`amount(value, "a posted value")`, its default)."""
+    if isinstance(node, ast.Call):
+        literal = [k.value.value for k in node.keywords if k.arg == "to" and isinstance(k.value, ast.Constant)]
+        if getattr(node.func, "id", None) == "amount" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
+            literal.append(node.args[1].value)
+        return literal
+    if isinstance(node, ast.FunctionDef) and node.name == "amount":
+        return [d.value for d in node.args.defaults if isinstance(d, ast.Constant)]
+    return []
 
 
 def catalog_entries(language: str) -> dict[tuple[str, str | None], tuple[str, ...]]:
@@ -46,7 +81,7 @@ def test_the_code_marks_texts_and_finds_them():
     assert ("No more bets", None) in texts and len(texts) > 200
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", CATALOGS)
 def test_each_catalog_lists_exactly_the_marked_texts(language):
     texts, entries = marked_texts(), catalog_entries(language)
     missing = {text: where for text, where in texts.items() if text not in entries}
@@ -55,11 +90,62 @@ def test_each_catalog_lists_exactly_the_marked_texts(language):
     assert not stale, f"{language}.po has texts the code no longer uses: {stale}"
 
 
-def test_every_portuguese_translation_keeps_its_placeholders_and_markup():
-    for (text, plural), forms in catalog_entries("pt").items():
-        assert all(forms), f"untranslated: {text!r}"
+TRANSLATED = [language for language in CATALOGS if language != "en"]
+# Texts a translation may leave as they are: markup and numbers only, or a word every language shares.
+SAME_EVERYWHERE = {"{bet}: {reason}; {outcome}", "{count} × 20", "Menu", "menu", "croupier", "nassa",
+                   "Croupier: {name} · {relief}", "Croupier: —", "{kind}, in {currency}:", "Serie", "Series",
+                   "Complete", "Dozens {first:.0f}% {second:.0f}% {third:.0f}%", "finale {digits}"}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translation_keeps_its_placeholders_and_markup(language):
+    for (text, plural), forms in catalog_entries(language).items():
+        assert all(forms), f"{language}.po: untranslated: {text!r}"
         for form in forms:
-            assert sorted(FIELD.findall(form)) == sorted(FIELD.findall(plural or text)), (text, form)
+            assert sorted(FIELD.findall(form)) == sorted(FIELD.findall(plural or text)), (language, text, form)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_message_is_left_in_english(language):
+    """Every marked text and every refusal template of the core has its own words in each catalog."""
+    entries = catalog_entries(language)
+    left = [text for (text, plural) in marked_texts()
+            if entries[(text, plural)][0] == text and text not in SAME_EVERYWHERE
+            and re.search("[A-Za-z]{3,}", FIELD.sub("", text))]
+    assert not left, f"{language}.po leaves in English: {left}"
+
+
+def coded_refusals() -> dict[str, str]:
+    """code -> where: every Refused(..., code=...) of the core."""
+    found = {}
+    for path in sorted((CROUPIER / "table").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refused":
+                for keyword in node.keywords:
+                    if keyword.arg == "code" and isinstance(keyword.value, ast.Constant):
+                        found[keyword.value.value] = f"{path.name}:{node.lineno}"
+    return found
+
+
+def test_every_coded_refusal_of_the_core_is_worded_by_the_screen():
+    source = (CROUPIER / "ui" / "text.py").read_text(encoding="utf-8")
+    assert len(coded_refusals()) >= 10
+    unworded = {code: where for code, where in coded_refusals().items() if f'"{code}"' not in source}
+    assert not unworded, f"refusal codes the screen words in English only: {unworded}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_refusal_of_the_core_reads_in_each_language(language):
+    from croupier.table.refusal import Refused
+    from croupier.ui import text
+
+    install(language)
+    english = "the croupier is relieved between spins, not while the ball is in play"
+    worded = text.refusal(Refused(english))
+    assert worded and worded != english
+    taken = text.refusal(Refused("{colour} is taken by {player} (one player per colour, PT-A 8); free: {free}",
+                                 colour="green", player="seat 2", free="red"))
+    assert "green" not in taken and "seat 2" in taken and "PT-A 8" in taken
 
 
 def test_the_announcements_in_portuguese():
@@ -105,8 +191,23 @@ def test_a_plural_with_the_wrong_number_of_forms_is_refused():
 
 
 def test_a_language_without_a_catalog_is_named():
-    with pytest.raises(CatalogError, match="there is no 'it' catalog"):
-        install("it")
+    with pytest.raises(CatalogError, match="there is no 'xx' catalog .*; use one of en, "):
+        install("xx")
+
+
+@pytest.mark.parametrize("language, bets, no_more", [
+    ("ru", "Делайте ваши ставки", "Ставок больше нет"),  # RU 4.8
+    ("it", "Fate il vostro gioco", "Rien ne va plus"),
+])
+async def test_the_table_screen_in_russian_and_italian(table_app, session, language, bets, no_more):
+    install(language)
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        assert bets in screen_text(table_app)
+        await press(pilot, "enter", "enter")  # launch, then no more bets
+        assert no_more in screen_text(table_app)
+        await press(pilot, "c")  # back out of anything open
+        text = flat(screen_text(table_app))
+        assert "Place your bets" not in text and "spin" not in text.split()
 
 
 async def test_the_table_screen_speaks_the_tables_language(table_app, session):
@@ -145,3 +246,11 @@ async def test_the_display_boards_title_is_whole_on_the_english_screen(session, 
     app = TableApp(session, config, wheel=False, show_board=True)
     async with app.run_test(size=(128, 37)):
         assert "Display board" in screen_text(app)
+
+
+def test_half_a_chip_reads_as_a_half_not_zero_and_a_half():
+    from fractions import Fraction
+
+    from croupier.ui import text
+
+    assert (text.chips(Fraction(1, 2)), text.chips(Fraction(5, 2)), text.chips(3)) == ("½", "2½", "3")

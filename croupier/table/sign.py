@@ -1,0 +1,36 @@
+"""The table sign during the day (`FR`: management may change the limits; the sign changes and the
+players are told): the pit boss posts a new one between spins, recorded with its content."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+from croupier.rules.limits import SignError, sign_from_data
+from croupier.table.cycle import IN_SPIN
+from croupier.table.events import Event, Role, SignChanged
+from croupier.table.refusal import Refused
+from croupier.table.regulation import checked_sign, profile_of
+from croupier.table.roles import authorise
+from croupier.table.state import TableState
+
+
+def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], reason: str, by: str,
+                pin: str) -> list[Event]:
+    """Post `sign` (its tables or its `section.kind` keys; empty: the profile's caps alone)."""
+    profile = profile_of(state)  # refused when the table is not open
+    authorise(state, by, pin, Role.PIT_BOSS, to="change the table sign")
+    if state.phase in IN_SPIN:
+        raise Refused("the table sign changes between spins, not while the ball is in play",
+                      code="sign-between-spins")
+    try:
+        posted = sign_from_data(sign)
+    except SignError as exc:
+        raise Refused(f"table sign {exc}",
+                      code="sign-not-allowed", key=exc.key, reason=exc.code, **exc.facts) from None
+    checked_sign(profile, state.minimum, posted)
+    new = posted.as_data()
+    if new == state.sign:
+        raise Refused("the table sign already reads so", code="sign-unchanged")
+    if not reason.strip():
+        raise Refused("say why the table sign changes", code="sign-reason")
+    return [SignChanged(time=now, sign=new, previous=dict(state.sign), reason=reason.strip(), by=by)]
