@@ -19,7 +19,16 @@ from croupier.table import alarms
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Source
 from croupier.table.state import Phase
-from croupier.wheel.events import LinkStatus, NumberConflict, VoidSpinNumber, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.events import (
+    LinkStatus,
+    NumberConflict,
+    VoidSpinNumber,
+    WheelFault,
+    WheelPhase,
+    WheelResult,
+    WheelState,
+    WheelVoid,
+)
 from croupier.wheel.status import BALL_IN_PLAY
 
 log = logging.getLogger(__name__)

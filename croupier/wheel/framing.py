@@ -110,7 +110,8 @@ class FramedDecoder:
             else:
                 before = len(events)
                 self._line(frame.text, time, events)
-                if not any(isinstance(event, WheelFault) for event in events[before:]):
+                # Most lines (a status repeated every 500 ms) add no event at all.
+                if len(events) == before or not any(isinstance(e, WheelFault) for e in events[before:]):
                     self.valid_lines += 1
         return events
 

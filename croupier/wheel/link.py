@@ -224,8 +224,8 @@ class WheelLink:
                     self._status(True, "the wheel is heard again")
                 elif noise_since is None:
                     noise_since = now
-            for event in self._faults.flush(now):
-                self._emit(event)
+            for summary in self._faults.flush(now):
+                self._deliver(summary)
             if not self._online:
                 continue
             if self.silence_timeout is not None and now - last_data > self.silence_timeout:
@@ -242,10 +242,13 @@ class WheelLink:
 
     def _emit(self, event: WheelEvent) -> None:
         for passed in self._faults.admit(event) if isinstance(event, WheelFault) else (event,):
-            try:
-                self._on_event(passed)
-            except Exception:  # a consumer's bug must not stop the sensor
-                log.exception("wheel event handler failed on %r", passed)
+            self._deliver(passed)
+
+    def _deliver(self, event: WheelEvent) -> None:
+        try:
+            self._on_event(event)
+        except Exception:  # a consumer's bug must not stop the sensor
+            log.exception("wheel event handler failed on %r", event)
 
     def _queue(self, event: WheelEvent) -> None:
         """Into the bounded queue: a fault is dropped when it is full, any other event waits (or,
