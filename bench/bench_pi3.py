@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_ui import Terminal, cpu_seconds, prepare
+from bench_ui import Terminal, cpu_seconds, prepare, quit_app
 
 from croupier.cli import COMMANDS
 
@@ -68,16 +68,9 @@ def on_terminal(command: list[str], rows: int = 24, columns: int = 80) -> tuple[
     return process, Terminal(master)
 
 
-def stop(process: subprocess.Popen, terminal: Terminal | None = None) -> None:
-    if terminal is not None:
-        terminal.type("\x11")  # Ctrl+Q
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    if terminal is not None:
-        os.close(terminal.master)
+def stop(process: subprocess.Popen, terminal: Terminal) -> None:
+    quit_app(process, terminal)
+    os.close(terminal.master)
 
 
 def time_to_frame(command: list[str], pattern: bytes, starts: int) -> list[float]:

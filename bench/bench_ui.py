@@ -114,6 +114,16 @@ def child(journal: str, device: str) -> None:
         TableApp(session, config, wheel=True, devices=devices).run()
 
 
+def quit_app(process: subprocess.Popen, screen: Terminal) -> None:
+    """Ctrl+Q to the app on `screen`, then a bounded wait: killed if it does not end."""
+    screen.type("\x11")
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
@@ -187,12 +197,7 @@ def main() -> None:
             print(f"idle CPU: {100 * cpu / wall:.2f} % of one core over {wall:.0f} s (aim < 3 %)")
             print(f"memory: peak resident {peak_rss_mb(process.pid):.1f} MB (aim < 120 MB)")
         finally:
-            screen.type("\x11")  # Ctrl+Q
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            quit_app(process, screen)
             for fd in (wheel_master, wheel_slave, screen_master):
                 os.close(fd)
 

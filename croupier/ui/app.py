@@ -248,6 +248,8 @@ class TableApp(App):
             self.table_screen.entry.reset()  # a number half typed for this spin means nothing now
         if isinstance(event, ev.AlarmRaised) or isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
             self.bell()
+        if not self.screen_stack:  # the app is closing: the event is recorded, no screen shows it
+            return
         if self.screen is self.table_screen:
             if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING:
                 self.open_payouts()
@@ -266,9 +268,12 @@ class TableApp(App):
 
     def _redraw(self) -> None:
         self._redraw_due = False
+        if not self.screen_stack:  # the app is closing
+            return
         if self.screen is self.table_screen or self.screen.is_modal:  # seen, or seen under a dialog
             self.table_screen.show()
-        # Under a whole screen (the payout sheet) it is redrawn when it is back on top.
+        else:  # under a whole screen (the payout sheet): once that screen is drawn, not before it
+            self.call_after_refresh(self.table_screen.show)
 
     # --- timers ---------------------------------------------------------------------------------
 
@@ -278,7 +283,7 @@ class TableApp(App):
         now = self.session.clock.now()
         countdown = self.session.state.countdown_until
         shown = (int(now.timestamp() // 10), countdown is not None and now < countdown and now.second)
-        if shown != self._shown_time and self.screen is self.table_screen:
+        if shown != self._shown_time and self.screen_stack and self.screen is self.table_screen:
             self._shown_time = shown
             self.table_screen.show()
 
