@@ -55,8 +55,9 @@ def main(argv: list[str]) -> int:
               "`croupier table`", file=sys.stderr)
         return 2
 
+    from croupier.commands.table import EXIT_JOURNAL_FAULT, EXIT_JOURNAL_UNUSABLE
     from croupier.config import ConfigError, config_from_argument
-    from croupier.journal.store import JournalError
+    from croupier.journal.store import JournalError, JournalFault
     from croupier.rules.profiles import ProfileError, load_profile
     from croupier.sdnotify import Notifier
     from croupier.sensor_table import SensorTable
@@ -77,10 +78,10 @@ def main(argv: list[str]) -> int:
         print(f"croupier run: {exc}", file=sys.stderr)
         return 2
     try:
-        session = TableSession.open(args.db, SystemClock())
+        session = TableSession.open(args.db, SystemClock(), key=config.journal_key)
     except JournalError as exc:
         print(f"croupier run: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE
 
     with session:
         state = session.state
@@ -137,7 +138,7 @@ def main(argv: list[str]) -> int:
             log.info("stopping: %d wheel events read before the stop were recorded", len(decoded))
         except JournalError as exc:  # the journal cannot take more: stop rather than lose results silently
             print(f"croupier run: {exc}", file=sys.stderr)
-            return 1
+            return EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE
         finally:
             link.stop()
             notifier.stopping("stopped")

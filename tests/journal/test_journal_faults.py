@@ -268,7 +268,7 @@ def test_run_headless_on_a_disk_that_fills_stops_plainly_and_keeps_every_result(
         except subprocess.TimeoutExpired:
             proc.kill()
             pytest.fail("run --headless did not stop when the disk filled")
-        assert proc.returncode == 1 and "the disk is full" in err and "Traceback" not in err, err[-2000:]
+        assert proc.returncode == 3 and "the disk is full" in err and "Traceback" not in err, err[-2000:]
         with Journal.open(journal, read_only=True) as opened:
             results = [row for row in opened.rows() if row.kind == "result-recorded"]
         assert results  # games were recorded before the disk filled, and they are all still there

@@ -112,7 +112,7 @@ def test_run_stops_on_a_file_that_is_not_a_journal(tmp_path, capsys):
     path = tmp_path / "j.db"
     path.write_text("minutes of the staff meeting\n" * 200)
     assert cli(["run", "--headless", "--db", str(path), "--profile", "pt-americana",
-                "--wheel", "cammegh-ss2:/dev/null"]) == 1
+                "--wheel", "cammegh-ss2:/dev/null"]) == 2
     assert "Nothing was written" in capsys.readouterr().err
     assert path.read_text() == "minutes of the staff meeting\n" * 200
 
