@@ -5,6 +5,8 @@ the pit boss between spins."""
 import json
 from decimal import Decimal
 
+import shutil
+
 import pytest
 
 from croupier.commands.payout import main as payout
@@ -48,7 +50,8 @@ def staffed(tmp_path_factory):
 @pytest.fixture
 def journal(staffed, tmp_path):
     path = tmp_path / "journal.db"
-    path.write_bytes(staffed.read_bytes())
+    for name in ("staffed.db", "staffed.db.head", "table.key"):  # the journal, its head witness, the table's key
+        shutil.copy(staffed.with_name(name), tmp_path / name.replace("staffed.db", "journal.db"))
     return path
 
 
