@@ -42,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="configuration file (table minimum, balls, baud rate); default as "
                                          "`croupier doctor` finds it")
     parser.add_argument("--croupier", default=UNATTENDED, help=f"the name recorded with each spin ({UNATTENDED})")
+    parser.add_argument("--floor", metavar="URL", help="publish the journal to the casino floor's NATS server "
+                                                       "(default: [floor] url of the configuration)")
+    parser.add_argument("--table-id", help="the table's id on the floor (default: [table] id of the configuration)")
     return parser
 
 
@@ -104,6 +107,7 @@ def main(argv: list[str]) -> int:
         link = WheelLink(device, decoder, baudrate=config.wheel.baud if config.wheel else 9600)
         table = SensorTable(session, respins_in_play=getattr(decoder, "respin_clears_voids", False))
         notifier = Notifier()
+        floor = _floor_link(session, args, config)  # None without a floor URL
         link.start()
         notifier.ready(f"recording {protocol} on {device} to {args.db}")
         next_tick = 0.0
@@ -117,6 +121,8 @@ def main(argv: list[str]) -> int:
                     if event is not None:
                         for recorded in table.handle(event):
                             log.info("recorded %s", recorded.kind)
+                    if floor is not None:
+                        floor.drain()  # the floor's anchor receipts, recorded by this thread
                     if time.monotonic() >= next_tick:
                         session.tick()
                         notifier.ping()
@@ -128,6 +134,22 @@ def main(argv: list[str]) -> int:
             return 1
         finally:
             link.stop()
+            if floor is not None:
+                floor.stop()
             notifier.stopping("stopped")
             log.info("stopped at event %d", session.seq)
     return 0
+
+
+def _floor_link(session, args, config):
+    """The publisher of the journal to the casino floor, when a floor URL is given."""
+    url = args.floor or config.floor.url
+    if not url:
+        return None
+    from croupier.floor.table_link import FloorLink, FloorLinkError
+
+    try:
+        return FloorLink(session, args.db, args.table_id or config.table.id, url)
+    except FloorLinkError as exc:
+        print(f"croupier run: --floor: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
