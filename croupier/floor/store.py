@@ -256,11 +256,12 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
             conn = psycopg.connect(url, autocommit=True)
             if read_only:
                 conn.execute("SET default_transaction_read_only = on")
+                conn.execute("SELECT count(*) FROM floor_tables").fetchone()
             else:
                 for statement in SCHEMA:
                     conn.execute(statement)
         except psycopg.Error as exc:
-            raise StoreError(f"{_safe(url)}: {exc}".strip()) from None
+            raise StoreError(f"{_safe(url)} is not a floor store or cannot be opened: {exc}".strip()) from None
         return FloorStore(conn, url, True, read_only)
     path = Path(url.removeprefix("sqlite://"))
     if read_only and not path.is_file():
