@@ -27,6 +27,8 @@ DURABLE = "croupier-floor"
 BATCH = 500
 ANCHOR_EVERY_S = 60.0
 RETRY_S = (0.5, 1, 2, 5)
+ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
+WAIT_S = 1.0  # a message that came before its predecessor is offered again after this long
 
 
 @dataclass
@@ -72,7 +74,7 @@ class Ingester:
             js = nc.jetstream(timeout=5)
             await ensure_streams(js)
             config = ConsumerConfig(durable_name=DURABLE, ack_policy=AckPolicy.EXPLICIT,
-                                    deliver_policy=DeliverPolicy.ALL, ack_wait=30, max_ack_pending=20000,
+                                    deliver_policy=DeliverPolicy.ALL, ack_wait=ACK_WAIT_S, max_ack_pending=20000,
                                     filter_subject=EVENTS_SUBJECTS)
             sub = await js.pull_subscribe(EVENTS_SUBJECTS, durable=DURABLE, stream=EVENTS_STREAM, config=config)
             await nc.subscribe(ALIVE_SUBJECTS, cb=self._heard)
@@ -83,9 +85,12 @@ class Ingester:
                 except nats.errors.TimeoutError:
                     msgs = []
                 if msgs:
-                    self.ingest(msgs)
+                    waiting = self.ingest(msgs)
                     for msg in msgs:
-                        await msg.ack()
+                        if id(msg) in waiting:
+                            await msg.nak(delay=WAIT_S)
+                        else:
+                            await msg.ack()
                 await self._anchor(js)
             if not nc.is_connected:
                 raise ConnectionError("connection closed")
@@ -102,19 +107,30 @@ class Ingester:
             self._tables[table_id] = _Table(head, anchored=(record.anchor_seq or 0) if record else 0)
         return self._tables[table_id]
 
-    def ingest(self, msgs) -> None:
-        """Store the messages' events (commits before returning); repeats are skipped."""
-        by_table: dict[str, list[Link]] = defaultdict(list)
+    def ingest(self, msgs) -> set[int]:
+        """Store the messages' events (committed before this returns); repeats are skipped. The ids
+        of the messages that came before their predecessor: not stored, to be offered again."""
+        by_table: dict[str, list[tuple[object, Link]]] = defaultdict(list)
         for msg in msgs:
             try:
                 table_id = table_of(msg.subject)
-                by_table[table_id].append(Link.decode(msg.data))
+                by_table[table_id].append((msg, Link.decode(msg.data)))
             except WireError as exc:
                 log.warning("floor ingester: message on %s dropped: %s", msg.subject, exc)
         received = now_text()
-        for table_id, links in by_table.items():
+        waiting: set[int] = set()
+        for table_id, received_links in by_table.items():
             table = self._table(table_id)
-            fresh = [link for link in links if link.seq > table.head[0]]  # delivered again: already stored
+            fresh, cursor, held = [], table.head[0], False
+            for msg, link in sorted(received_links, key=lambda pair: pair[1].seq):
+                if link.seq <= cursor:
+                    continue  # delivered again: already stored (or in this batch)
+                if link.follows == cursor and not held:
+                    fresh.append(link)
+                    cursor = link.seq
+                else:
+                    held = True
+                    waiting.add(id(msg))
             if not fresh:
                 continue
             good, damaged = check_links(table_id, table.head, fresh,
@@ -128,6 +144,7 @@ class Ingester:
                 verdict = damaged.verdict
                 if self.store.raise_alarm(table_id, verdict.bad_event or table.head[0] + 1, verdict.problem or ""):
                     log.error("floor alarm: table %s, %s", table_id, verdict.problem)
+        return waiting
 
     async def _anchor(self, js) -> None:
         now = time.monotonic()

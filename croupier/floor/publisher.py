@@ -140,7 +140,7 @@ class TablePublisher:
             while not self._stopping:
                 self._wake.clear()
                 for row in list(islice(journal.rows(self.published), BATCH)):
-                    link = Link(row.seq, row.kind, row.body, row.prev_hash, row.hash)
+                    link = Link(row.seq, row.kind, row.body, row.prev_hash, row.hash, after=self.published)
                     headers = {"Nats-Msg-Id": message_id(self.table_id, row.seq),
                                "Nats-Expected-Last-Subject-Sequence": str(last_stream_seq)}
                     try:

@@ -65,24 +65,32 @@ def seq_of_message_id(table_id: str, msg_id: str | None) -> int:
 
 @dataclass(frozen=True)
 class Link:
-    """One journal row as published: enough for the floor to check it against the one before."""
+    """One journal row as published: enough for the floor to check it against the one before.
+    `after` is the seq of the table's previous message on the stream: the floor waits for that one
+    before this (a redelivery can come late), so a row missing from the journal itself is still
+    seen as missing by the chain check, not awaited forever."""
 
     seq: int
     kind: str
     body: str
     prev_hash: str
     hash: str
+    after: int | None = None  # None: seq - 1
+
+    @property
+    def follows(self) -> int:
+        return self.seq - 1 if self.after is None else self.after
 
     def encode(self) -> bytes:
         return json.dumps({"seq": self.seq, "kind": self.kind, "body": self.body, "prev_hash": self.prev_hash,
-                           "hash": self.hash}, separators=(",", ":")).encode()
+                           "hash": self.hash, "after": self.follows}, separators=(",", ":")).encode()
 
     @classmethod
     def decode(cls, data: bytes) -> "Link":
         try:
             record = json.loads(data)
             link = cls(int(record["seq"]), str(record["kind"]), str(record["body"]), str(record["prev_hash"]),
-                       str(record["hash"]))
+                       str(record["hash"]), int(record.get("after", int(record["seq"]) - 1)))
         except (ValueError, KeyError, TypeError) as exc:
             raise WireError(f"not a journal row: {exc}") from None
         return link

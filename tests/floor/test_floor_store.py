@@ -60,6 +60,36 @@ def test_events_delivered_again_or_out_of_step_are_stored_once_in_order(store_ur
         assert store.alarms() == []
 
 
+def test_events_delivered_before_their_predecessors_wait_for_them_without_an_alarm(store_url, journal_path):
+    # A killed ingester's unacknowledged messages come back only after the acknowledgement wait,
+    # while the next ones are delivered to its successor at once.
+    all_messages = messages(journal_path, "T1")
+    with open_store(store_url) as store:
+        ingester = Ingester(store, [])
+        assert ingester.ingest(all_messages[:5]) == set()
+        later = all_messages[12:]
+        assert ingester.ingest(later) == {id(m) for m in later}  # handed back, not stored
+        assert store.head("T1")[0] == 5 and store.alarms() == []
+        assert ingester.ingest(all_messages[5:12] + later) == set()
+        assert [link.seq for link in store.links("T1")] == list(range(1, len(all_messages) + 1))
+        assert store.alarms() == []
+
+
+def test_a_row_missing_from_the_journal_is_an_alarm_not_a_wait(store_url, journal_path):
+    with raw(journal_path) as conn:
+        conn.execute("DELETE FROM events WHERE seq = 7")
+    # The publisher sends what the journal has: event 8 right after event 6.
+    with Journal.open(journal_path, read_only=True) as journal:
+        rows = list(journal.rows())
+    sent = [Message(events_subject("T1"), Link(r.seq, r.kind, r.body, r.prev_hash, r.hash, after=before).encode())
+            for r, before in zip(rows, [0] + [r.seq for r in rows])]
+    with open_store(store_url) as store:
+        assert Ingester(store, []).ingest(sent) == set()
+        (alarm,) = store.alarms()
+        assert alarm.event_seq == 7 and "missing" in alarm.problem
+        assert store.head("T1")[0] == 6
+
+
 def test_a_row_that_breaks_the_chain_raises_one_alarm_naming_table_and_event(store_url, journal_path):
     with raw(journal_path) as conn:
         conn.execute("UPDATE events SET body = replace(body, '\"number\":17', '\"number\":18') WHERE seq = ("
