@@ -23,7 +23,9 @@ DEFAULT_STORE = "floor.db"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="croupier floor", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="croupier floor", description=__doc__.split("\n\n")[0],
+                                     epilog=__doc__.split("\n\n", 1)[1],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     verbs = parser.add_subparsers(dest="verb", required=True)
     serve = verbs.add_parser("serve", help="ingest every table's events into the store")
     serve.add_argument("--nats", required=True, help="NATS server URL(s), comma-separated, e.g. nats://127.0.0.1:4222")
