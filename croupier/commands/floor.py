@@ -32,6 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--store", default=DEFAULT_STORE, help=f"PostgreSQL URL or SQLite file ({DEFAULT_STORE})")
     serve.add_argument("--anchor-every", type=float, default=60.0, metavar="SECONDS",
                        help="the least time between two anchors sent to one table (60)")
+    serve.add_argument("--replicas", type=int, choices=(1, 3, 5), help="how many NATS cluster nodes keep each "
+                                                                       "stream (3 on a three-node floor)")
     status = verbs.add_parser("status", help="per table: last seq and head stored, chain, last anchor, lag")
     status.add_argument("--store", default=DEFAULT_STORE)
     status.add_argument("--json", action="store_true")
@@ -67,7 +69,8 @@ def _serve(args) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("nats").setLevel(logging.CRITICAL)  # the ingester says itself when the broker is away
     store = open_store(args.store)
-    ingester = Ingester(store, [s.strip() for s in args.nats.split(",") if s.strip()], anchor_every_s=args.anchor_every)
+    servers = [s.strip() for s in args.nats.split(",") if s.strip()]
+    ingester = Ingester(store, servers, anchor_every_s=args.anchor_every, replicas=args.replicas)
 
     async def run() -> None:
         loop = asyncio.get_running_loop()

@@ -77,6 +77,7 @@ def main(argv: list[str]) -> int:
     except (ProfileError, ConfigError, UnknownProtocol) as exc:
         print(f"croupier run: {exc}", file=sys.stderr)
         return 2
+    floor_settings = _floor_settings(args, config)  # checked before the journal is touched
     try:
         session = TableSession.open(args.db, SystemClock())
     except JournalError as exc:
@@ -107,7 +108,7 @@ def main(argv: list[str]) -> int:
         link = WheelLink(device, decoder, baudrate=config.wheel.baud if config.wheel else 9600)
         table = SensorTable(session, respins_in_play=getattr(decoder, "respin_clears_voids", False))
         notifier = Notifier()
-        floor = _floor_link(session, args, config)  # None without a floor URL
+        floor = _floor_link(session, args.db, floor_settings)  # None without a floor URL
         link.start()
         notifier.ready(f"recording {protocol} on {device} to {args.db}")
         next_tick = 0.0
@@ -141,15 +142,24 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _floor_link(session, args, config):
-    """The publisher of the journal to the casino floor, when a floor URL is given."""
+def _floor_settings(args, config) -> tuple[str, str] | None:
+    """(floor URL, table id) when the table publishes to a floor; exits naming a bad one."""
     url = args.floor or config.floor.url
     if not url:
         return None
-    from croupier.floor.table_link import FloorLink, FloorLinkError
+    from croupier.floor.table_link import FloorLinkError, check_floor_link
 
     try:
-        return FloorLink(session, args.db, args.table_id or config.table.id, url)
+        return url, check_floor_link(args.table_id or config.table.id)
     except FloorLinkError as exc:
         print(f"croupier run: --floor: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def _floor_link(session, db, settings):
+    """The publisher of the journal to the casino floor, started beside the table."""
+    if settings is None:
+        return None
+    from croupier.floor.table_link import FloorLink
+
+    return FloorLink(session, db, settings[1], settings[0])

@@ -44,6 +44,7 @@ class Ingester:
     store: FloorStore
     servers: list[str]
     anchor_every_s: float = ANCHOR_EVERY_S
+    replicas: int | None = None  # cluster nodes keeping each stream (None: leave the streams as they are)
     stopping: bool = False
     stored: int = 0  # events stored by this process
     _tables: dict[str, _Table] = field(default_factory=dict)
@@ -72,7 +73,7 @@ class Ingester:
                                 error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet)
         try:
             js = nc.jetstream(timeout=5)
-            await ensure_streams(js)
+            await ensure_streams(js, self.replicas)
             config = ConsumerConfig(durable_name=DURABLE, ack_policy=AckPolicy.EXPLICIT,
                                     deliver_policy=DeliverPolicy.ALL, ack_wait=ACK_WAIT_S, max_ack_pending=20000,
                                     filter_subject=EVENTS_SUBJECTS)

@@ -116,8 +116,9 @@ class Anchor:
             raise WireError(f"not an anchor: {exc}") from None
 
 
-async def ensure_streams(js) -> None:
-    """Create the two streams if the broker has not got them (tables and the floor both may start first)."""
+async def ensure_streams(js, replicas: int | None = None) -> None:
+    """Create the two streams if the broker has not got them (tables and the floor both may start
+    first). `replicas` (the ingester's): also set how many cluster nodes keep each stream."""
     from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
     from nats.js.errors import BadRequestError
 
@@ -128,8 +129,11 @@ async def ensure_streams(js) -> None:
                      max_msgs_per_subject=1, discard=DiscardPolicy.OLD),
     ]
     for config in configs:
+        config.num_replicas = replicas or 1
         try:
             await js.add_stream(config)
         except BadRequestError as exc:
             if getattr(exc, "err_code", None) != 10058:  # stream name already in use: made by another party
                 raise
+            if replicas:
+                await js.update_stream(config)
