@@ -28,6 +28,7 @@ BATCH = 256  # rows read from the journal at a time
 POLL_S = 1.0  # how often the journal is looked at when nobody wakes the publisher
 HEARTBEAT_S = 5.0
 RETRY_S = (0.5, 1, 2, 5)  # waits between reconnection attempts
+STOP_S = 3.0
 WRONG_LAST_SEQUENCE = 10071  # the broker's error code for Nats-Expected-Last-Subject-Sequence
 
 
@@ -67,7 +68,9 @@ class TablePublisher:
             except RuntimeError:
                 pass  # the loop has ended
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = STOP_S) -> None:
+        """End the thread; with the floor reachable, what the journal holds is published first
+        (the table waits `timeout` at most)."""
         self._stopping = True
         self.wake()
         self._thread.join(timeout)
@@ -101,7 +104,8 @@ class TablePublisher:
             except Exception as exc:  # the broker is away, or went away: try again, quietly
                 self._set_problem(f"floor unreachable: {exc.__class__.__name__} {exc}".strip())
             self.online = False
-            await self._sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
+            if not self._stopping:
+                await self._sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
             attempt += 1
         if journal is not None:
             journal.close()
@@ -137,9 +141,11 @@ class TablePublisher:
             log.info("floor link of table %s up: the stream holds events up to %d", self.table_id, self.published)
             loop = asyncio.get_running_loop()
             next_beat = 0.0
-            while not self._stopping:
+            while True:
+                final = self._stopping  # asked to stop: publish what the journal holds now, then end
                 self._wake.clear()
-                for row in list(islice(journal.rows(self.published), BATCH)):
+                rows = list(islice(journal.rows(self.published), BATCH))
+                for row in rows:
                     link = Link(row.seq, row.kind, row.body, row.prev_hash, row.hash, after=self.published)
                     headers = {"Nats-Msg-Id": message_id(self.table_id, row.seq),
                                "Nats-Expected-Last-Subject-Sequence": str(last_stream_seq)}
@@ -152,13 +158,15 @@ class TablePublisher:
                         self.published, last_stream_seq = await self._resume(js, journal)
                         break
                     self.published, last_stream_seq = row.seq, ack.seq
-                else:
-                    if loop.time() >= next_beat:
-                        await nc.publish(alive_subject(self.table_id), str(self.published).encode())
-                        anchored = await self._collect_anchor(js, anchored)
-                        next_beat = loop.time() + self.heartbeat_s
-                    if self._caught_up(journal):
-                        await self._sleep(self.poll_s)
+                if len(rows) == BATCH or not self._caught_up(journal):
+                    continue
+                if final:
+                    return
+                if loop.time() >= next_beat:
+                    await nc.publish(alive_subject(self.table_id), str(self.published).encode())
+                    anchored = await self._collect_anchor(js, anchored)
+                    next_beat = loop.time() + self.heartbeat_s
+                await self._sleep(self.poll_s)
         finally:
             self.online = False
             try:
