@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from croupier.floor.chain import check_links
 from croupier.floor.store import FloorStore, now_text
-from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, Anchor, Link, WireError,
-                                 anchor_subject, ensure_streams, table_of)
+from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, Anchor, Link, WireError,
+                                 anchor_subject, close_quietly, connect, ensure_streams, table_of)
 from croupier.table.events import FloorAnchored
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 DURABLE = "croupier-floor"
 BATCH = 500
 ANCHOR_EVERY_S = 60.0
-RETRY_S = (0.5, 1, 2, 5)
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
 WAIT_S = 1.0  # a message that came before its predecessor is offered again after this long
 
@@ -66,11 +65,7 @@ class Ingester:
         import nats
         from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
-        async def quiet(*_: object) -> None:
-            pass
-
-        nc = await nats.connect(servers=self.servers, allow_reconnect=False, connect_timeout=2,
-                                error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet)
+        nc = await connect(self.servers)
         try:
             js = nc.jetstream(timeout=5)
             await ensure_streams(js, self.replicas)
@@ -96,10 +91,7 @@ class Ingester:
             if not nc.is_connected:
                 raise ConnectionError("connection closed")
         finally:
-            try:
-                await nc.close()
-            except Exception:
-                pass
+            await close_quietly(nc)
 
     def _table(self, table_id: str) -> _Table:
         if table_id not in self._tables:

@@ -17,7 +17,8 @@ from itertools import islice
 from pathlib import Path
 
 from croupier.floor.anchors import AnchorInbox, last_anchor
-from croupier.floor.wire import (ANCHORS_STREAM, EVENTS_STREAM, Anchor, Link, WireError, alive_subject,
+from croupier.floor.wire import (ANCHORS_STREAM, EVENTS_STREAM, RETRY_S, Anchor, Link, WireError, alive_subject,
+                                 close_quietly, connect,
                                  anchor_subject, check_table_id, ensure_streams, events_subject, message_id,
                                  seq_of_message_id)
 from croupier.journal.store import Journal, JournalError
@@ -27,7 +28,6 @@ log = logging.getLogger(__name__)
 BATCH = 256  # rows read from the journal at a time
 POLL_S = 1.0  # how often the journal is looked at when nobody wakes the publisher
 HEARTBEAT_S = 5.0
-RETRY_S = (0.5, 1, 2, 5)  # waits between reconnection attempts
 STOP_S = 3.0
 WRONG_LAST_SEQUENCE = 10071  # the broker's error code for Nats-Expected-Last-Subject-Sequence
 
@@ -123,14 +123,9 @@ class TablePublisher:
             pass
 
     async def _session(self, journal: Journal) -> None:
-        import nats
         from nats.js.errors import APIError
 
-        async def quiet(*_: object) -> None:
-            pass
-
-        nc = await nats.connect(servers=self.servers, allow_reconnect=False, connect_timeout=2,
-                                error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet)
+        nc = await connect(self.servers)
         try:
             js = nc.jetstream(timeout=5)
             await ensure_streams(js)
@@ -169,10 +164,7 @@ class TablePublisher:
                 await self._sleep(self.poll_s)
         finally:
             self.online = False
-            try:
-                await nc.close()
-            except Exception:
-                pass
+            await close_quietly(nc)
 
     def _caught_up(self, journal: Journal) -> bool:
         return next(iter(journal.rows(self.published)), None) is None

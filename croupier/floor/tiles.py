@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from croupier.floor.store import FloorStore, Alarm
+from croupier.floor.store import Alarm, FloorStore
 from croupier.stats.journal_spins import SPIN_KINDS, counted_spins
 from croupier.stats.summary import summary
 from croupier.table.codec import CodecError

@@ -17,6 +17,7 @@ EVENTS_SUBJECTS = "croupier.table.*.events"
 ANCHOR_SUBJECTS = "croupier.anchor.*"
 ALIVE_SUBJECTS = "croupier.alive.*"
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a NATS subject token: no '.', '*' or '>'
+RETRY_S = (0.5, 1, 2, 5)  # waits between attempts to reach the broker
 DUPLICATE_WINDOW_S = 3600.0  # Nats-Msg-Id de-duplication; the subject-sequence check covers the rest
 
 
@@ -137,3 +138,22 @@ async def ensure_streams(js, replicas: int | None = None) -> None:
                 raise
             if replicas:
                 await js.update_stream(config)
+
+
+async def connect(servers: list[str]):
+    """A connection to the floor's broker. It does not reconnect by itself: its user starts again
+    from what the stream holds, and says itself when the broker is away (the client stays quiet)."""
+    import nats
+
+    async def quiet(*_: object) -> None:
+        pass
+
+    return await nats.connect(servers=servers, allow_reconnect=False, connect_timeout=2,
+                              error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet)
+
+
+async def close_quietly(nc) -> None:
+    try:
+        await nc.close()
+    except Exception:  # the connection is gone already
+        pass

@@ -11,8 +11,6 @@ from __future__ import annotations
 import signal
 import time
 
-import pytest
-
 from croupier.floor.broker import LocalBroker
 from croupier.floor.check import compare
 from croupier.floor.store import StoreError, open_store
