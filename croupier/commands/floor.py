@@ -3,6 +3,7 @@
     croupier floor serve --nats URL --store URL      ingest every table's stream into the store
     croupier floor status --store URL [--json]       per table: last seq, head, chain, anchor, lag
     croupier floor check --table ID --db JOURNAL --store URL   a journal against the floor's copy
+    croupier floor acknowledge --table ID --event N --by NAME --store URL   a pit boss takes an alarm
     croupier floor view --store URL                  the floor view (read-only)
     croupier floor demo                              nats-server, four simulated tables, the ingester, the view
 
@@ -41,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--table", required=True, help="the table id")
     check.add_argument("--db", required=True, type=Path, help="the table's journal file")
     check.add_argument("--store", default=DEFAULT_STORE)
+    acknowledge = verbs.add_parser("acknowledge", help="record who has taken up a floor alarm")
+    acknowledge.add_argument("--table", required=True)
+    acknowledge.add_argument("--event", required=True, type=int, help="the event the alarm names")
+    acknowledge.add_argument("--by", required=True, help="who acknowledges it")
+    acknowledge.add_argument("--store", default=DEFAULT_STORE)
     view = verbs.add_parser("view", help="the floor view: a tile per table, alarms, wheel statistics (read-only)")
     view.add_argument("--store", default=DEFAULT_STORE)
     demo = verbs.add_parser("demo", help="one machine: nats-server, four simulated tables, the ingester, the view")
@@ -115,6 +121,18 @@ def _check(args) -> int:
     return 1
 
 
+def _acknowledge(args) -> int:
+    from croupier.floor.store import open_store
+
+    with open_store(args.store) as store:
+        if not store.acknowledge_alarm(args.table, args.event, args.by):
+            print(f"croupier floor acknowledge: no open alarm for event {args.event} of table {args.table}",
+                  file=sys.stderr)
+            return 1
+    print(f"alarm on event {args.event} of table {args.table} acknowledged by {args.by}")
+    return 0
+
+
 def _view(args) -> int:
     from croupier.floor.view import run_view
 
@@ -127,4 +145,5 @@ def _demo(args) -> int:
     return run_demo(tables=args.tables, speed=args.speed)
 
 
-VERBS = {"serve": _serve, "status": _status, "check": _check, "view": _view, "demo": _demo}
+VERBS = {"serve": _serve, "status": _status, "check": _check, "acknowledge": _acknowledge, "view": _view,
+         "demo": _demo}

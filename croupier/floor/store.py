@@ -145,10 +145,13 @@ class FloorStore:
                           (event_seq, problem, table_id))
         return True
 
-    def acknowledge_alarm(self, table_id: str, event_seq: int, by: str) -> None:
+    def acknowledge_alarm(self, table_id: str, event_seq: int, by: str) -> bool:
+        """Record who took up an open alarm; False when there is no such open alarm."""
         with self._transaction():
-            self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
-                          "WHERE table_id = ? AND event_seq = ?", (by, now_text(), table_id, event_seq))
+            cur = self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
+                                "WHERE table_id = ? AND event_seq = ? AND acknowledged IS NULL",
+                                (by, now_text(), table_id, event_seq))
+            return cur.rowcount == 1
 
     def record_anchor(self, table_id: str, seq: int, digest: str, time: str) -> None:
         with self._transaction():

@@ -78,3 +78,19 @@ def test_floor_url_in_the_configuration(tmp_path):
     bad.write_text('[floor]\nurl = "http://floor1"\n')
     with pytest.raises(ConfigError, match="floor.url"):
         load_config(bad)
+
+
+def test_a_pit_boss_acknowledges_a_floor_alarm_once(tmp_path, capsys):
+    db = tmp_path / "T1.db"
+    write_shift(db).close()
+    with raw(db) as conn:
+        conn.execute("UPDATE events SET body = replace(body, 'Ana', 'Rui') WHERE seq = 4")
+    url = str(tmp_path / "floor.db")
+    with open_store(url) as store:
+        Ingester(store, []).ingest(messages(db, "T1"))
+    ack = ["floor", "acknowledge", "--table", "T1", "--event", "4", "--by", "Boss", "--store", url]
+    assert main(ack) == 0
+    assert main(ack) == 1 and "no open alarm" in capsys.readouterr().err
+    assert main(["floor", "status", "--store", url, "--json"]) == 0
+    (alarm,) = json.loads(capsys.readouterr().out)["alarms"]
+    assert (alarm["table"], alarm["event"], alarm["acknowledged_by"]) == ("T1", 4, "Boss")
