@@ -9,6 +9,7 @@ anchors (the receipts sent back to the tables) are kept beside them.
 """
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -236,8 +237,6 @@ class _Transaction:
 
 
 def _event_time(body: str) -> str | None:
-    import json
-
     try:
         return json.loads(body).get("time")
     except (ValueError, AttributeError):
