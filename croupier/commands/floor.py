@@ -7,20 +7,21 @@
     croupier floor view --store URL                  the floor view (read-only)
     croupier floor demo                              nats-server, four simulated tables, the ingester, the view
 
-The store is a PostgreSQL URL (postgresql://...) or the path of an SQLite file (the default,
-floor.db). nats-py, nats-server and psycopg come with `pip install 'croupier[floor]'`.
+The store is a PostgreSQL URL (postgresql://...) or the path of an SQLite file: --store, else
+$CROUPIER_FLOOR_STORE (keeps a password off the process list), else floor.db. nats-py, nats-server and psycopg come with `pip install 'croupier[floor]'`.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
 
 SUMMARY = "the casino floor: ingest every table's journal from NATS JetStream, status, check, view, demo"
-DEFAULT_STORE = "floor.db"
+DEFAULT_STORE = os.environ.get("CROUPIER_FLOOR_STORE") or "floor.db"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -30,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     verbs = parser.add_subparsers(dest="verb", required=True)
     serve = verbs.add_parser("serve", help="ingest every table's events into the store")
     serve.add_argument("--nats", required=True, help="NATS server URL(s), comma-separated, e.g. nats://127.0.0.1:4222")
-    serve.add_argument("--store", default=DEFAULT_STORE, help=f"PostgreSQL URL or SQLite file ({DEFAULT_STORE})")
+    serve.add_argument("--store", default=DEFAULT_STORE, help="PostgreSQL URL or SQLite file ($CROUPIER_FLOOR_STORE, else floor.db)")
     serve.add_argument("--anchor-every", type=float, default=60.0, metavar="SECONDS",
                        help="the least time between two anchors sent to one table (60)")
     serve.add_argument("--replicas", type=int, choices=(1, 3, 5), help="how many NATS cluster nodes keep each "
