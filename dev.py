@@ -32,9 +32,9 @@ def ensure_venv() -> None:
     if not (BIN / "python").exists():
         print("dev.py: creating .venv", file=sys.stderr)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    print("dev.py: installing croupier and its test tools into .venv", file=sys.stderr)
+    print("dev.py: installing croupier, its floor extra and its test tools into .venv", file=sys.stderr)
     pip = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    subprocess.run(pip + ["-e", f"{ROOT}[test]"], check=True)
+    subprocess.run(pip + ["-e", f"{ROOT}[test,floor]"], check=True)
     STAMP.write_text(wanted)
 
 

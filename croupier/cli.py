@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("croupier.commands.report", "the shift report of a journal (--json for the machine-readable form)"),
     "verify": ("croupier.commands.verify", "check a journal's hash chain and snapshots; name the first bad event"),
     "review": ("croupier.commands.review", "pit boss review of a journal (read-only), CSV and PDF exports"),
+    "floor": ("croupier.commands.floor", "the casino floor: ingest every table's journal from NATS JetStream, status, check, view, demo"),
 }
 
 

@@ -127,6 +127,11 @@ class LoggingConfig:
 
 
 @dataclass(frozen=True)
+class FloorConfig:
+    url: str | None  # NATS server URL(s) of the casino floor; None: the table publishes nowhere
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig
     colours: tuple[str, ...]
@@ -139,6 +144,7 @@ class Config:
     logging: LoggingConfig
     source: Path | None  # the file read, None for the defaults alone
     journal_key: Path | None = None  # the table's key (croupier.journal.key); None: table.key beside the journal
+    floor: FloorConfig = FloorConfig(None)
 
     def gpio_pins(self) -> dict[str, int]:
         """Every GPIO pin the configuration uses, by the key that names it."""
@@ -359,7 +365,7 @@ def _describe(value: Any) -> str:
 
 def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping[str, str]) -> Config:
     top = _Reader(source, "", raw)
-    top.only("table", "colours", "balls", "staff", "wheel", "keypad", "display", "journal", "logging")
+    top.only("table", "colours", "balls", "staff", "wheel", "keypad", "display", "journal", "logging", "floor")
     state_dir = Path(environ.get("STATE_DIRECTORY", "").split(":")[0] or ".").absolute()
     config = Config(
         table=_table(top.section("table"), Path(source).parent if path is not None else Path(".")),
@@ -373,9 +379,21 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
         logging=_logging(top.section("logging"), state_dir),
         source=path,
         journal_key=_journal_key(top.section("journal"), state_dir),
+        floor=_floor(top.section("floor")),
     )
     _check_pins(config, source)
     return config
+
+
+def _floor(r: _Reader) -> FloorConfig:
+    r.only("url")
+    url = r.value("url")
+    if not isinstance(url, str):
+        raise r.error("url", f"expected text, got {_describe(url)}")
+    url = url.strip()
+    if url and not all(part.strip().startswith(("nats://", "tls://")) for part in url.split(",")):
+        raise r.error("url", f"{url!r} is not a NATS URL (nats://HOST:PORT, several separated by commas)")
+    return FloorConfig(url or None)
 
 
 def _table(r: _Reader, base: Path) -> TableConfig:

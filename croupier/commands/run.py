@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="configuration file (table minimum, balls, baud rate); default as "
                                          "`croupier doctor` finds it")
     parser.add_argument("--croupier", default=UNATTENDED, type=arguments.name, help=f"the name recorded with each spin ({UNATTENDED})")
+    parser.add_argument("--floor", metavar="URL", help="publish the journal to the casino floor's NATS server "
+                                                       "(default: [floor] url of the configuration)")
+    parser.add_argument("--table-id", help="the table's id on the floor (default: [table] id of the configuration)")
     return parser
 
 
@@ -77,6 +80,7 @@ def main(argv: list[str]) -> int:
     except (ProfileError, ConfigError, UnknownProtocol) as exc:
         print(f"croupier run: {exc}", file=sys.stderr)
         return 2
+    floor_settings = _floor_settings(args, config)  # checked before the journal is touched
     try:
         session = TableSession.open(args.db, SystemClock(), key=config.journal_key)
     except JournalError as exc:
@@ -107,6 +111,7 @@ def main(argv: list[str]) -> int:
         link = WheelLink(device, decoder, baudrate=config.wheel.baud if config.wheel else 9600)
         table = SensorTable(session, respins_in_play=getattr(decoder, "respin_clears_voids", False))
         notifier = Notifier()
+        floor = _floor_link(session, args.db, floor_settings)  # None without a floor URL
         link.start()
         notifier.ready(f"recording {protocol} on {device} to {args.db}")
         next_tick = 0.0
@@ -124,6 +129,8 @@ def main(argv: list[str]) -> int:
                     record(link.events.get(timeout=0.5))
                 except queue.Empty:
                     pass
+                if floor is not None:
+                    floor.drain()  # the floor's anchor receipts, recorded by this thread
                 if time.monotonic() >= next_tick:
                     try:
                         session.tick()
@@ -141,6 +148,31 @@ def main(argv: list[str]) -> int:
             return EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE
         finally:
             link.stop()
+            if floor is not None:
+                floor.stop()
             notifier.stopping("stopped")
             log.info("stopped at event %d", session.seq)
     return 0
+
+
+def _floor_settings(args, config) -> tuple[str, str] | None:
+    """(floor URL, table id) when the table publishes to a floor; exits naming a bad one."""
+    url = args.floor or config.floor.url
+    if not url:
+        return None
+    from croupier.floor.table_link import FloorLinkError, check_floor_link
+
+    try:
+        return url, check_floor_link(args.table_id or config.table.id)
+    except FloorLinkError as exc:
+        print(f"croupier run: --floor: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _floor_link(session, db, settings):
+    """The publisher of the journal to the casino floor, started beside the table."""
+    if settings is None:
+        return None
+    from croupier.floor.table_link import FloorLink
+
+    return FloorLink(session, db, settings[1], settings[0])

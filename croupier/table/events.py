@@ -444,6 +444,19 @@ class LateChipsExchanged(Event):
     by: str
 
 
+# --- the casino floor --------------------------------------------------------------------------
+
+
+@_event("floor-anchored")
+class FloorAnchored(Event):
+    """The floor's receipt: it holds this table's events up to `seq`, the last with this digest, as of
+    `anchored_at`. A journal cut or rewritten before `seq` no longer matches the floor's copy."""
+
+    seq: int
+    digest: str
+    anchored_at: datetime
+
+
 # --- encoding ----------------------------------------------------------------------------------
 
 

@@ -457,6 +457,7 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
     ev.ChipsIssued: _chips_issued,
     ev.ColourCashedOut: _colour_cashed_out,
     ev.LateChipsExchanged: _unchanged,
+    ev.FloorAnchored: _unchanged,
 }
 
 

@@ -40,8 +40,10 @@ def service_section(unit: Path) -> configparser.SectionProxy:
     return parser["Service"]
 
 
-def test_the_three_units_exist():
-    assert [u.name for u in UNITS] == ["croupier-billboard.service", "croupier-review-web.service", "croupier-table.service"]
+def test_the_units_exist():
+    assert [u.name for u in UNITS] == ["croupier-billboard.service", "croupier-floor-nats.service",
+                                       "croupier-floor-serve.service", "croupier-floor-view-web.service",
+                                       "croupier-review-web.service", "croupier-table.service"]
 
 
 @needs_systemd
@@ -65,6 +67,8 @@ def test_unit_starts_a_croupier_command_with_options_it_accepts(unit):
     # A unit naming a missing command or option would leave the screen black at power-on.
     exec_start = service_section(unit)["ExecStart"]
     words = exec_start.replace("'", " ").replace('"', " ").split()
+    if INSTALLED_VENV + "croupier" not in words:
+        pytest.skip("this unit starts no croupier command (the floor's nats-server)")
     at = words.index(INSTALLED_VENV + "croupier")
     command, options = words[at + 1], [w for w in words[at + 2 :] if w.startswith("--")]
     if command not in COMMANDS:

@@ -1,0 +1,203 @@
+"""The casino floor, measured with a real nats-server on this machine. Run by hand:
+
+    .venv/bin/python bench/bench_floor.py [--tables 50] [--spins 200] [--store URL] [--run-seconds 30]
+
+It prints:
+
+- ingest: events per second the ingester stores from a stream already holding every table's
+  events (50 tables x SPINS spins, about 3 events a spin), and the headroom over a floor of 50
+  tables at a spin a minute (2.5 events/s in all);
+- table to store: the latency from an event's time at the table (its session, SystemClock) to the
+  ingester's commit of it, p50 and p99, for a table recording an event every 100 ms;
+- catch-up: from a table's link coming back to the floor holding its whole journal, after a
+  one-hour outage of a table playing a spin a minute (and a 24-hour one);
+- the table's cost of publishing: CPU seconds and peak memory of `croupier run --headless` on a
+  simulated wheel for RUN_SECONDS, with and without `--floor`.
+
+The store is SQLite in a temporary folder unless --store names another (postgresql://...).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from croupier.floor.broker import LocalBroker
+from croupier.floor.ingester import Ingester
+from croupier.floor.publisher import TablePublisher
+from croupier.floor.store import open_store
+from croupier.journal.store import Journal
+from croupier.rules.spin import Direction
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock, SystemClock
+from croupier.table.events import Ball, Source
+from croupier.wheel.simulator import WheelSimulator
+
+BALLS = (Ball(id="A", diameter_mm=21), Ball(id="B", diameter_mm=21))
+FLOOR_EVENTS_PER_S = 50 * 3 / 60  # 50 tables, a spin a minute, ~3 events a spin
+
+
+def play(session: TableSession, spins: int, clock=None, every_s: float = 60.0) -> None:
+    """Sensor-only spins: launch, no more bets, result (as `croupier run --headless` records them)."""
+    if session.state.spin == 1 and not session.state.profile:
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="bench",
+                           sensor_only=True, by="bench")
+    direction = Direction.CLOCKWISE
+    for n in range(spins):
+        session.launch(direction=direction, source=Source.SENSOR, wheel_game=session.state.spin)
+        session.close_bets(source=Source.SENSOR)
+        session.sensor_result(number=(n * 7) % 37, wheel_game=session.state.spin, direction=direction)
+        direction = direction.opposite()
+        if clock is not None:
+            clock.advance(seconds=every_s)
+
+
+def journal(path: Path, spins: int) -> int:
+    clock = FakeClock(datetime.now(timezone.utc) - timedelta(seconds=60 * spins))
+    with TableSession.open(path, clock) as session:
+        play(session, spins, clock)
+        return session.seq
+
+
+def publish_all(broker: LocalBroker, paths: dict[str, Path]) -> None:
+    publishers = [TablePublisher(path, table, broker.url, poll_s=0.2).start() for table, path in paths.items()]
+    heads = {table: Journal.open(path, read_only=True).head[0] for table, path in paths.items()}
+    while any(p.published < heads[p.table_id] for p in publishers):
+        time.sleep(0.2)
+    for p in publishers:
+        p.stop()
+
+
+def ingest_until(store_url: str, broker: LocalBroker, heads: dict[str, int], timeout: float = 600.0,
+                 anchor_every_s: float = 60.0) -> float:
+    """Seconds for a fresh ingester to store every table up to its head."""
+    with open_store(store_url) as store:
+        ingester = Ingester(store, [broker.url], anchor_every_s=anchor_every_s)
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_until_complete, args=(ingester.run(),), daemon=True)
+        started = time.perf_counter()
+        thread.start()
+        with open_store(store_url, read_only=True) as reader:
+            while time.perf_counter() - started < timeout:
+                stored = {t.table_id: t.head_seq for t in reader.tables()}
+                if all(stored.get(table, 0) >= head for table, head in heads.items()):
+                    break
+                time.sleep(0.05)
+        elapsed = time.perf_counter() - started
+        ingester.stopping = True
+        thread.join(10)
+    return elapsed
+
+
+def bench_ingest(folder: Path, store_url: str, tables: int, spins: int) -> None:
+    paths = {f"B{n}": folder / f"B{n}.db" for n in range(tables)}
+    heads = {table: journal(path, spins) for table, path in paths.items()}
+    events = sum(heads.values())
+    with LocalBroker(folder / "nats-ingest") as broker:
+        started = time.perf_counter()
+        publish_all(broker, paths)
+        published = time.perf_counter() - started
+        elapsed = ingest_until(store_url, broker, heads)
+    rate = events / elapsed
+    print(f"publish: {events} events of {tables} tables in {published:.1f} s ({events / published:.0f} events/s)")
+    print(f"ingest:  {events} events in {elapsed:.1f} s = {rate:.0f} events/s; a floor of 50 tables at a spin a "
+          f"minute makes {FLOOR_EVENTS_PER_S:.1f} events/s: headroom x{rate / FLOOR_EVENTS_PER_S:.0f}")
+
+
+def bench_latency(folder: Path, store_url: str, events: int = 300) -> None:
+    path = folder / "L.db"
+    with LocalBroker(folder / "nats-latency") as broker, TableSession.open(path, SystemClock()) as session:
+        play(session, 1)
+        publisher = TablePublisher(path, "L", broker.url)
+        session.subscribe(publisher.wake)
+        publisher.start()
+        with open_store(store_url) as store:
+            ingester = Ingester(store, [broker.url])
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_until_complete, args=(ingester.run(),), daemon=True)
+            thread.start()
+            first = session.seq
+            for _ in range(events // 3):
+                play(session, 1)
+                time.sleep(0.1)
+            last = session.seq
+            with open_store(store_url, read_only=True) as reader:
+                while reader.head("L")[0] < last:
+                    time.sleep(0.05)
+                rows = reader._execute("SELECT body, received FROM floor_events WHERE table_id = 'L' AND seq > ?",
+                                       (first,)).fetchall()
+            ingester.stopping = True
+            thread.join(10)
+        publisher.stop()
+    import json
+
+    delays = sorted((datetime.fromisoformat(received) - datetime.fromisoformat(json.loads(body)["time"])).total_seconds()
+                    * 1000 for body, received in rows)
+    p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
+    print(f"table to store: {len(delays)} events, p50 {statistics.median(delays):.1f} ms, p99 {p99:.1f} ms")
+
+
+def bench_catch_up(folder: Path, store_url: str, hours: int) -> None:
+    path = folder / f"C{hours}.db"
+    head = journal(path, 60 * hours)  # a spin a minute while the link was down
+    with LocalBroker(folder / f"nats-catch-up-{hours}") as broker:
+        started = time.perf_counter()
+        publisher = TablePublisher(path, f"C{hours}", broker.url).start()
+        elapsed = ingest_until(store_url, broker, {f"C{hours}": head})
+        publisher.stop()
+    print(f"catch-up after {hours} h offline: {head} events on the floor {elapsed:.2f} s after the link came back")
+
+
+def run_table(folder: Path, seconds: float, floor_url: str | None, name: str) -> tuple[float, int]:
+    wheel = WheelSimulator("cammegh-ss2", speed=25, seed=3, link_path=folder / f"wheel-{name}")
+    device = wheel.start()
+    argv = [sys.executable, "-m", "croupier", "run", "--headless", "--db", str(folder / f"{name}.db"),
+            "--profile", "pt-americana", "--wheel", f"cammegh-ss2:{device}"]
+    if floor_url:
+        argv += ["--floor", floor_url, "--table-id", name]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(seconds)
+    proc.terminate()
+    _, _, usage = os.wait4(proc.pid, 0)
+    wheel.stop()
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024
+
+
+def bench_table_cost(folder: Path, seconds: float) -> None:
+    alone_cpu, alone_mb = run_table(folder, seconds, None, "alone")
+    with LocalBroker(folder / "nats-cost") as broker:
+        floor_cpu, floor_mb = run_table(folder, seconds, broker.url, "floor")
+    print(f"table cost over {seconds:.0f} s of games at 25x speed: CPU {alone_cpu:.2f} s alone, {floor_cpu:.2f} s "
+          f"publishing (+{floor_cpu - alone_cpu:.2f} s, {100 * (floor_cpu - alone_cpu) / seconds:.1f} % of a core); "
+          f"peak memory {alone_mb} MB alone, {floor_mb} MB publishing (+{floor_mb - alone_mb} MB)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--spins", type=int, default=200)
+    parser.add_argument("--store", help="a PostgreSQL URL (default: SQLite files in a temporary folder)")
+    parser.add_argument("--run-seconds", type=float, default=30.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
+        folder = Path(tmp)
+        url = lambda name: args.store or str(folder / f"{name}.db")  # noqa: E731
+        if args.store:
+            print("note: a PostgreSQL store should be empty: each part uses its own table ids")
+        bench_ingest(folder, url("ingest"), args.tables, args.spins)
+        bench_latency(folder, url("latency"))
+        bench_catch_up(folder, url("catch-up-1"), 1)
+        bench_catch_up(folder, url("catch-up-24"), 24)
+        bench_table_cost(folder, args.run_seconds)
+
+
+if __name__ == "__main__":
+    main()

