@@ -3,7 +3,9 @@ mock GPIO (the display board drawn on screen) and a temporary journal."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -47,10 +49,34 @@ def main(argv: list[str]) -> int:
     from croupier.ui.demo import demo_config
     from croupier.ui.runtime import logging_to
 
-    with tempfile.TemporaryDirectory(prefix="croupier-demo-") as folder:
-        config = demo_config(Path(folder), args.language, args.protocol)  # its journal and log in the folder
+    folder = Path(tempfile.mkdtemp(prefix="croupier-demo-"))
+    config = demo_config(folder, args.language, args.protocol)  # its journal and log in the folder
+    errors = _ErrorCount()
+    status = 1
+    try:
         with logging_to(config.logging):
-            return run(args, config)
+            logging.getLogger("croupier").addHandler(errors)
+            try:
+                status = run(args, config)
+            finally:
+                logging.getLogger("croupier").removeHandler(errors)
+    finally:
+        if status == 0 and not errors.count:
+            shutil.rmtree(folder, ignore_errors=True)
+        else:  # what happened is worth keeping: the journal says what was recorded, the log why
+            print(f"croupier demo: the journal and the log are kept in {folder}", file=sys.stderr)
+    return status
+
+
+class _ErrorCount(logging.Handler):
+    """Counts the errors logged while the demo runs (a screen bug survived is one)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
@@ -102,4 +128,4 @@ def run(args: argparse.Namespace, config: Config) -> int:
         app = TableApp(session, config, wheel=True, show_board=True, devices=devices,
                        board_output=board.show if board else None, banner=demo.banner(pins, config))
         app.run()
-    return 0
+    return app.return_code or 0

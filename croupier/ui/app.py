@@ -29,8 +29,10 @@ from croupier.table.payouts import payouts_open
 from croupier.table.refusal import Refused
 from croupier.table.state import Phase
 from croupier.ui import text
+from croupier.ui.key_routing import KeyRouter
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
 from croupier.ui.runtime import Devices
+from croupier.ui.screen_bug import log_bug, survived
 from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
@@ -65,6 +67,8 @@ class TableApp(App):
         self.sensor = SensorTable(session, on_void_result=self._void_result)  # wheel events as table commands
         self._unsubscribe = None
         self._shown_time: tuple | None = None
+        self.keys = KeyRouter(self)
+        self._surviving = False
 
     # --- life ----------------------------------------------------------------------------------
 
@@ -190,7 +194,16 @@ class TableApp(App):
     def start_flow(self, name: str) -> None:
         from croupier.ui import flows
 
-        self.run_worker(flows.FLOWS[name](self), group="flow", exclusive=True)
+        async def run() -> None:
+            try:
+                await flows.FLOWS[name](self)
+            except Exception as error:
+                self.survive(error)
+            finally:
+                self.keys.flow_ended()
+
+        self.keys.flow_started()  # now: the keys after this one are for the flow's dialogs
+        self.run_worker(run(), group="flow", exclusive=True)
 
     def open_payouts(self) -> None:
         from croupier.ui.payout_screen import PayoutScreen
@@ -204,6 +217,7 @@ class TableApp(App):
 
     # --- messages from the threads and the session ---------------------------------------------
 
+    @survived
     def on_wheel_report(self, message: WheelReport) -> None:
         from croupier.wheel.events import BallPosition, LinkStatus
 
@@ -227,10 +241,18 @@ class TableApp(App):
         self.say(_("The wheel says {number}: not counted, the spin is void").format(number=result.number))
 
     def on_keypad_pressed(self, message: KeypadPressed) -> None:
-        press = getattr(self.screen, "press", None)
-        if press is not None:
-            press(message.key)
+        self.deliver_key(self.screen, message.key, message.time)
 
+    @survived
+    def deliver_key(self, screen, key, typed_at: float) -> None:
+        """A key from either keypad, received by `screen` (croupier.ui.key_routing decides)."""
+        self.keys.deliver(screen, key, typed_at)
+
+    @survived
+    def drain_keys(self) -> None:
+        self.keys.drain()
+
+    @survived
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
         self.board = board_for(state)
@@ -250,8 +272,47 @@ class TableApp(App):
                 refresh()
             self.table_screen.show()
 
+    # --- a bug survived ------------------------------------------------------------------------
+
+    def survive(self, error: BaseException, *, new_screen: bool = False) -> None:
+        """A bug in a screen or a handler: logged without secrets, said in a few words; the dialogs
+        are closed, the flow under way dropped, and the table screen redrawn from the state folded
+        again from the journal. `new_screen`: the table screen itself stopped, put a new one up."""
+        log_bug(error)
+        if self._surviving:
+            return  # the recovery itself failed: logged; the next key or event redraws
+        self._surviving = True
+        try:
+            self.workers.cancel_group(self, "flow")
+            self.keys.ahead.clear()
+            self.keys.closed()
+            while len(self.screen_stack) > 1 and (new_screen or self.screen is not self.table_screen):
+                self.screen.closed = True  # a key already queued for it is dropped
+                self.pop_screen()
+            if self.screen is not self.table_screen:
+                self.table_screen = TableScreen(show_board=self.show_board)
+                self.push_screen(self.table_screen)
+            self.session.reload()
+            self.table_screen.entry.reset()
+            self.table_screen.say(_("Screen error ({kind}): the table goes on from the journal; "
+                                    "the log has the details").format(kind=type(error).__name__), error=True)
+            if self.table_screen.is_mounted:
+                self.table_screen.show()
+        except Exception as again:
+            log_bug(again)
+        finally:
+            self._surviving = False
+        self.bell()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's last resort for a bug outside the handlers guarded above (a widget drawing,
+        a screen mounting): survived the same way, with a new table screen, never an exit with a
+        traceback of local variables (they hold the staff's salts and PIN hashes)."""
+        self.call_later(self.survive, error, new_screen=True)
+
     # --- timers ---------------------------------------------------------------------------------
 
+    @survived
     def _clock(self) -> None:
         """Redraw when what the times show may have changed: minutes are shown, so every 10 s is
         enough; a betting countdown is shown in seconds."""
@@ -262,6 +323,7 @@ class TableApp(App):
             self._shown_time = shown
             self.table_screen.show()
 
+    @survived
     def _tick(self) -> None:
         try:
             self.session.tick()
