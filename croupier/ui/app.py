@@ -109,16 +109,7 @@ class TableApp(App):
         """The banner: a golpe nulo from the sensor and the alarms to acknowledge (urgent), then
         what falls due soon."""
         state = self.session.state
-        lines = []
-        void = state.last_void
-        if void is not None and void.awaits_acknowledgement:
-            where = "" if void.put_back is None else " · " + _("ball back in pocket {number}").format(
-                number=void.put_back)
-            lines.append("[b]⚠ " + escape(_("Void spin (sensor): {reason}").format(
-                reason=text.void_reason(void.reason)) + where) + "[/]")
-        waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
-        for alarm in waiting:
-            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm))}")
+        lines = self.urgent_lines()
         if lines:
             lines[0] += "  " + _("(# acknowledges)")
         urgent = bool(lines)
@@ -129,6 +120,21 @@ class TableApp(App):
                 count=len(seen)))
         lines += [escape(text.notice(notice)) for notice in notices(state, now)]
         return lines, urgent
+
+    def urgent_lines(self) -> list[str]:
+        """A golpe nulo from the sensor and the alarms not yet acknowledged, one line each."""
+        state = self.session.state
+        lines = []
+        void = state.last_void
+        if void is not None and void.awaits_acknowledgement:
+            where = "" if void.put_back is None else " · " + _("ball back in pocket {number}").format(
+                number=void.put_back)
+            lines.append("[b]⚠ " + escape(_("Void spin (sensor): {reason}").format(
+                reason=text.void_reason(void.reason)) + where) + "[/]")
+        waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
+        for alarm in waiting:
+            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm))}")
+        return lines
 
     def say(self, message: str, *, error: bool = False) -> None:
         self.table_screen.say(message, error=error)

@@ -29,6 +29,7 @@ from croupier.ui.key_legend import KeyLegend
 from croupier.ui.keypad_screen import KeypadScreen
 from croupier.ui.keys import DIGITS
 from croupier.ui.payout_sheet import PayoutSheet
+from croupier.ui.screen_bug import survived
 
 MAX_DIGITS = 4
 
@@ -42,6 +43,7 @@ class PayoutScreen(KeypadScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="payout-title")
+        yield Static("", id="payout-alarm")
         yield Static("", id="payout-colour")
         yield Static("", id="payout-played")
         yield VerticalScroll(id="payout-rows")
@@ -49,26 +51,33 @@ class PayoutScreen(KeypadScreen[None]):
         yield Static("", id="payout-message")
         yield KeyLegend(id="payout-legend")
 
+    @survived
     def on_mount(self) -> None:
+        self._open(self.app.session.state.last_result)
+        self.query_one(KeyLegend).show([
+            (DIGITS, _("chips")), (Key.ENTER, _("next")), (Key.CLEAR, _("clear")), (Key.PAYOUTS, _("next colour")),
+            (Key.VOID, _("played")), (Key.MENU, _("payouts done")), (Key.CANCEL, _("back")),
+        ])
+
+    def _open(self, spin) -> None:
+        """The sheet of `spin` as the table holds it now: the counts kept while it is the same
+        result (leaving the sheet and coming back keeps them), a new sheet for a corrected number."""
         app = self.app
         state = app.session.state
-        spin = state.last_result
-        sheet = app.payout_sheet  # kept on the app: leaving the sheet and coming back keeps the counts
-        if sheet is None or sheet.spin != spin.spin:
+        sheet = app.payout_sheet  # kept on the app
+        if sheet is None or (sheet.spin, sheet.number) != (spin.spin, spin.number):
             sheet = app.payout_sheet = PayoutSheet(
                 spin.spin, spin.number, profile_of(state), state.minimum,
                 {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes,
                 known_played=state.played)
+            self.colour_at = self.row_at = 0
+            self.typed = ""
         self.sheet = sheet
         self.spin = spin
         self.query_one("#payout-title", Static).update(
             _("Payouts · {number} {colour} · spin {spin}").format(
                 number=text.number_markup(spin.number), colour=text.colour_name(number_colour(spin.number)),
                 spin=spin.spin))
-        self.query_one(KeyLegend).show([
-            (DIGITS, _("chips")), (Key.ENTER, _("next")), (Key.CLEAR, _("clear")), (Key.PAYOUTS, _("next colour")),
-            (Key.VOID, _("played")), (Key.MENU, _("payouts done")), (Key.CANCEL, _("back")),
-        ])
         self._build()
 
     # --- what is shown --------------------------------------------------------------------------
@@ -99,6 +108,9 @@ class PayoutScreen(KeypadScreen[None]):
         state = self.app.session.state
         currency = self.app.config.table.currency
         self.query_one("#payout-played", Static).update(self._played_line())
+        alarms = self.app.urgent_lines()  # a number that may be wrong is seen before it is paid
+        self.query_one("#payout-alarm", Static).update("\n".join(alarms))
+        self.query_one("#payout-alarm", Static).display = bool(alarms)
         if colour is None:
             self.query_one("#payout-colour", Static).update("")
             self.query_one("#payout-total", Static).update(_("D records the payouts done"))
@@ -225,8 +237,19 @@ class PayoutScreen(KeypadScreen[None]):
                     else _("Payouts recorded: bets are open"))
             self.dismiss(None)
 
+    @survived
     def table_changed(self) -> None:
         """The table moved on. The wheel launching the next ball leaves these counts recordable for
-        their spin; a new result, or the payouts recorded elsewhere, ends them."""
-        if payouts_open(self.app.session.state) != self.spin.spin:
+        their spin; a new result, or the payouts recorded elsewhere, ends them; a correction of the
+        spin's number puts the sheet on the new number."""
+        state = self.app.session.state
+        if payouts_open(state) != self.spin.spin:
             self.dismiss(None)
+            return
+        now = next((s for s in state.recent if s.spin == self.spin.spin), self.spin)
+        if now.number != self.sheet.number:
+            self._open(now)
+            self.say(_("Spin {spin} corrected to {number}: count its winners again").format(
+                spin=now.spin, number=now.number), error=True)
+        else:
+            self._show()

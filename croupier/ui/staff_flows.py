@@ -8,6 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from croupier.i18n import N_, _
+from croupier.table.cycle import check_limits_change
 from croupier.table.events import Ball, Role
 from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.state import Phase
@@ -71,6 +72,8 @@ async def clear_alarm(app, boss: str, boss_pin: str) -> None:
 
 
 async def change_minimum(app, boss: str, boss_pin: str) -> None:
+    if not app.check(check_limits_change):  # refused before the new minimum is typed
+        return
     state = app.session.state
     minimum = await number(app, _("Table minimum"), _("New minimum:"), least=1, note=_(
         "Now {minimum}; the maxima follow the profile").format(minimum=text.money(state.minimum,

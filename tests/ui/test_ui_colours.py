@@ -77,8 +77,10 @@ async def test_waiting_list_first_player_gets_the_next_colour(table_app, session
 async def test_three_spins_without_a_bet_while_a_player_waits_prompts_the_exchange(session, config, clock):
     from croupier.ui.app import TableApp
 
+    for colour, seat in (("green", "seat 2"), ("yellow", "seat 3")):  # no colour free: seat 9 waits
+        session.assign_colour(colour=colour, player=seat, chip_value=Decimal(5), chips=10, by="Ana")
     session.join_waiting_list(player="seat 9")
-    play_spins(session, 4, 21, 30)  # neither red nor blue bets: PT-A 12
+    play_spins(session, 4, 21, 30)  # nobody bets: PT-A 12
     app = TableApp(session, config, wheel=False)
     async with app.run_test(size=(80, 24)) as pilot:
         text = flat(screen_text(app))
