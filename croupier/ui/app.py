@@ -284,6 +284,9 @@ class TableApp(App):
         """A bug in a screen or a handler: logged without secrets, said in a few words; the dialogs
         are closed, the flow under way dropped, and the table screen redrawn from the state folded
         again from the journal. `new_screen`: the table screen itself stopped, put a new one up."""
+        if self._closing or self._closed or not self.screen_stack:
+            log.debug("error while the app ends: %s", type(error).__name__)  # nothing to go on with
+            return
         log_bug(error)
         if self._surviving:
             return  # the recovery itself failed: logged; the next key or event redraws
@@ -322,6 +325,8 @@ class TableApp(App):
     def _clock(self) -> None:
         """Redraw when what the times show may have changed: minutes are shown, so every 10 s is
         enough; a betting countdown is shown in seconds."""
+        if not self.screen_stack:
+            return  # the app is ending
         now = self.session.clock.now()
         countdown = self.session.state.countdown_until
         shown = (int(now.timestamp() // 10), countdown is not None and now < countdown and now.second)

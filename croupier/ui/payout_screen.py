@@ -40,6 +40,7 @@ class PayoutScreen(KeypadScreen[None]):
         self.colour_at = 0
         self.row_at = 0
         self.typed = ""
+        self.spin = None  # the result being paid, once on screen
 
     def compose(self) -> ComposeResult:
         yield Static("", id="payout-title")
@@ -242,6 +243,8 @@ class PayoutScreen(KeypadScreen[None]):
         """The table moved on. The wheel launching the next ball leaves these counts recordable for
         their spin; a new result, or the payouts recorded elsewhere, ends them; a correction of the
         spin's number puts the sheet on the new number."""
+        if self.spin is None:
+            return  # not on screen yet: it opens on the table as it is then
         state = self.app.session.state
         if payouts_open(state) != self.spin.spin:
             self.dismiss(None)
