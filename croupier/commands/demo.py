@@ -27,9 +27,19 @@ def _speed(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 600 seconds")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     from croupier.config import LANGUAGES, WHEEL_PROTOCOLS
-    from croupier.ui.demo import SPEED
+    from croupier.ui.demo import BETTING_WINDOW_S, SPEED
 
     parser = argparse.ArgumentParser(prog="croupier demo", description=SUMMARY[0].upper() + SUMMARY[1:] + ". "
                                      "The demo PINs are shown on screen; Ctrl+Q quits.")
@@ -37,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--protocol", choices=WHEEL_PROTOCOLS, help="the simulated wheel's protocol "
                         "(default: the configuration's)")
     parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
+    parser.add_argument("--betting-window", type=_seconds, default=BETTING_WINDOW_S, metavar="SECONDS",
+                        help=f"how long bets stay open before the wheel launches (default {BETTING_WINDOW_S:g} s)")
     parser.add_argument("--db", type=Path, metavar="PATH", help="keep the journal in this file, to look at it "
                         "afterwards (croupier billboard --db PATH, croupier review --db PATH); default: a "
                         "temporary file, deleted at the end")
@@ -104,7 +116,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         except Refused as exc:
             print(f"croupier demo: {path} holds a table the demo cannot use: {exc}", file=sys.stderr)
             return 1
-        gate = demo.PayoutGate(session)
+        gate = demo.PayoutGate(session, args.betting_window)
         simulator = WheelSimulator(config.wheel.protocol, speed=args.speed, faults=demo.FAULTS,
                                    fault_every=demo.FAULT_EVERY, on_game=gate)
         devices = Devices()

@@ -37,6 +37,8 @@ from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
 
+# The table moving on: what was said before is about a moment gone.
+MOVES_ON = (ev.BallLaunched, ev.BetsClosed, ev.ResultRecorded, ev.SpinVoided, ev.PayoutsCompleted)
 TICK_S = 5.0  # how often the alarms that fell due are recorded
 CLOCK_S = 1.0  # how often the times on screen (relief, ball swap, countdown) are redrawn
 
@@ -68,6 +70,8 @@ class TableApp(App):
         self._unsubscribe = None
         self._shown_time: tuple | None = None
         self.keys = KeyRouter(self)
+        self._events_seen = session.seq  # events the screen has been told of
+        self._said_at = 0  # how many it had been told of when the message was said
         self._surviving = False
 
     # --- life ----------------------------------------------------------------------------------
@@ -75,6 +79,7 @@ class TableApp(App):
     def on_mount(self) -> None:
         self.table_screen = TableScreen(show_board=self.show_board)
         self.push_screen(self.table_screen)
+        self._events_seen = self.session.seq
         self._unsubscribe = self.session.subscribe(lambda event, state: self.post_message(TableRecorded(event, state)))
         if self.board_output is not None:
             self.board_output(self.board)
@@ -137,6 +142,7 @@ class TableApp(App):
         return lines
 
     def say(self, message: str, *, error: bool = False) -> None:
+        self._said_at = self.session.seq
         self.table_screen.say(message, error=error)
         on_top = getattr(self.screen, "say", None)  # a screen with its own message line (the payout sheet)
         if on_top is not None and self.screen is not self.table_screen:
@@ -261,6 +267,9 @@ class TableApp(App):
     @survived
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
+        self._events_seen += 1
+        if isinstance(event, MOVES_ON) and self._events_seen > self._said_at:
+            self.table_screen.say("")  # a refusal or a note said before the table moved on is stale
         self.board = board_for(state)
         if self.board_output is not None:
             self.board_output(self.board)
@@ -277,6 +286,9 @@ class TableApp(App):
             if refresh is not None:
                 refresh()
             self.table_screen.show()
+            if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING and refresh is None:
+                self.close_dialogs()  # a result comes while a menu is open: the sheet comes first
+                self.open_payouts()
 
     # --- a bug survived ------------------------------------------------------------------------
 
@@ -292,12 +304,7 @@ class TableApp(App):
             return  # the recovery itself failed: logged; the next key or event redraws
         self._surviving = True
         try:
-            self.workers.cancel_group(self, "flow")
-            self.keys.ahead.clear()
-            self.keys.closed()
-            while len(self.screen_stack) > 1 and (new_screen or self.screen is not self.table_screen):
-                self.screen.closed = True  # a key already queued for it is dropped
-                self.pop_screen()
+            self.close_dialogs(every_screen=new_screen)
             if self.screen is not self.table_screen:
                 self.table_screen = TableScreen(show_board=self.show_board)
                 self.push_screen(self.table_screen)
@@ -312,6 +319,15 @@ class TableApp(App):
         finally:
             self._surviving = False
         self.bell()
+
+    def close_dialogs(self, *, every_screen: bool = False) -> None:
+        """Drop the flow under way and close its dialogs (`every_screen`: the table screen too)."""
+        self.workers.cancel_group(self, "flow")
+        self.keys.ahead.clear()
+        self.keys.closed()
+        while len(self.screen_stack) > 1 and (every_screen or self.screen is not self.table_screen):
+            self.screen.closed = True  # a key already queued for it is dropped
+            self.pop_screen()
 
     def _handle_exception(self, error: Exception) -> None:
         """Textual's last resort for a bug outside the handlers guarded above (a widget drawing,

@@ -3,8 +3,9 @@ per colour the croupier types the chips on each, and sees the colour's payout in
 and the rest) and in money, and the table's total. D records the payouts: the session checks the
 counts against the limits and settles them; a refusal is shown here and nothing is recorded.
 
-    digits  chips on the highlighted position     #  next position (then the next colour)
-    C       clear the position                    B  next colour
+    digits  chips on the highlighted position     #  next position (the last stays: B, D)
+    C       clear the position; on an empty one,  B  next colour
+            jump to the pleins and back
     A       the colour played (lost on the layout) D  payouts done: record them
     *       back to the table (the counts are kept)
 
@@ -41,6 +42,7 @@ class PayoutScreen(KeypadScreen[None]):
         self.row_at = 0
         self.typed = ""
         self.spin = None  # the result being paid, once on screen
+        self.jumped_from: int | None = None  # the row C jumped to the pleins from
 
     def compose(self) -> ComposeResult:
         yield Static("", id="payout-title")
@@ -55,10 +57,31 @@ class PayoutScreen(KeypadScreen[None]):
     @survived
     def on_mount(self) -> None:
         self._open(self.app.session.state.last_result)
+
+    def _legend(self) -> None:
+        """One meaning per key, for the row the croupier is on."""
+        counted = self._counted_rows()
+        row = counted[self.row_at] if counted else None
+        if row is None:
+            clear = []
+        elif self.typed or self.sheet.counted(self.colour, row.spec):
+            clear = [(Key.CLEAR, _("clear"))]
+        elif self.jumped_from is not None:
+            clear = [(Key.CLEAR, _("back"))]
+        else:
+            clear = [(Key.CLEAR, _("pleins"))] if self._pleins_at() is not None else []
+        last = not counted or self.row_at + 1 >= len(counted)
         self.query_one(KeyLegend).show([
-            (DIGITS, _("chips")), (Key.ENTER, _("next")), (Key.CLEAR, _("clear")), (Key.PAYOUTS, _("next colour")),
-            (Key.VOID, _("played")), (Key.MENU, _("payouts done")), (Key.CANCEL, _("back")),
+            (DIGITS, _("chips")), *([] if last else [(Key.ENTER, _("next"))]), *clear,
+            (Key.PAYOUTS, _("next colour")), (Key.VOID, _("played")), (Key.MENU, _("payouts done")),
+            (Key.CANCEL, _("back")),
         ])
+
+    def _pleins_at(self) -> int | None:
+        """The first plein among the rows to count, when it is not the row the croupier is on."""
+        counted = self._counted_rows()
+        at = next((i for i, row in enumerate(counted) if row.category == "pleins"), None)
+        return None if at is None or at == self.row_at else at
 
     def _open(self, spin) -> None:
         """The sheet of `spin` as the table holds it now: the counts kept while it is the same
@@ -109,6 +132,7 @@ class PayoutScreen(KeypadScreen[None]):
         state = self.app.session.state
         currency = self.app.config.table.currency
         self.query_one("#payout-played", Static).update(self._played_line())
+        self._legend()
         alarms = self.app.urgent_lines()  # a number that may be wrong is seen before it is paid
         self.query_one("#payout-alarm", Static).update("\n".join(alarms))
         self.query_one("#payout-alarm", Static).display = bool(alarms)
@@ -182,6 +206,8 @@ class PayoutScreen(KeypadScreen[None]):
 
     def press(self, key: Key) -> None:
         counted = self._counted_rows()
+        if key not in (Key.CANCEL, Key.MENU):
+            self.say("")  # what was said is about the key before
         if key is Key.CANCEL:
             self.dismiss(None)
             return
@@ -195,15 +221,20 @@ class PayoutScreen(KeypadScreen[None]):
             else:
                 self.app.bell()
         elif key is Key.CLEAR and counted:
-            self.typed = ""
-            self.sheet.count(self.colour, counted[self.row_at].spec, 0)
+            if self.typed or self.sheet.counted(self.colour, counted[self.row_at].spec):
+                self.typed = ""
+                self.sheet.count(self.colour, counted[self.row_at].spec, 0)
+            elif self.jumped_from is not None:  # back to where the croupier was
+                self.row_at, self.jumped_from = self.jumped_from, None
+            elif self._pleins_at() is not None:  # straight to the pleins, the last rows
+                self.jumped_from, self.row_at = self.row_at, self._pleins_at()
         elif key is Key.ENTER:
             self.typed = ""
             if counted and self.row_at + 1 < len(counted):
                 self.row_at += 1
-            else:
-                self._next_colour()
-                return
+            else:  # the colour's last position: the croupier moves on with B, or records with D
+                self.say(_("{colour}: last position · B next colour · D records the payouts").format(
+                    colour=text.colour_name(self.colour)) if self.colour else "")
         elif key is Key.PAYOUTS:
             self.typed = ""
             self._next_colour()
@@ -215,6 +246,7 @@ class PayoutScreen(KeypadScreen[None]):
         self._show()
 
     def _next_colour(self) -> None:
+        self.jumped_from = None
         if len(self.sheet.colours) > 1:
             self.colour_at = (self.colour_at + 1) % len(self.sheet.colours)
             self.row_at = 0

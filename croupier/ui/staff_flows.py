@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from croupier.i18n import N_, _
 from croupier.table.cycle import check_limits_change
-from croupier.table.events import Ball, Role
+from croupier.table.events import AlarmKind, Ball, Role
 from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.state import Phase
 from croupier.ui import text
@@ -91,8 +91,12 @@ async def correct_result(app, boss: str, boss_pin: str) -> None:
                         [(_("spin {spin}: {number}").format(spin=s.spin, number=s.number), s.spin) for s in recent])
     if spin is None:
         return
+    read = next((a.facts.read for a in app.session.state.alarms.values() if a.kind is AlarmKind.RESULT_MISMATCH
+                 and a.facts is not None and a.facts.spin == spin), None)
     correct = await number(app, _("Correct result of spin {spin}").format(spin=spin), _("Number:"), most=36,
-                           max_digits=2)
+                           max_digits=2, initial=read,
+                           note=_("The wheel sensor read {number}: # takes it").format(number=read) if read is not None
+                           else "")
     if correct is None:
         return
     reason = await choose(app, _("Why?"), [(_(r), r) for r in CORRECTION_REASONS])

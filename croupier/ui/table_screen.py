@@ -163,7 +163,8 @@ class TableScreen(KeypadScreen[None]):
         if phase is Phase.PAYING:
             legend.append((Key.PAYOUTS, _("payouts")))
         legend.append((Key.MENU, _("menu")))
-        return legend
+        meant: set = set()  # one meaning per key: the first, as the key does it
+        return [(key, meaning) for key, meaning in legend if not (key in meant or meant.add(key))]
 
     # --- keys ------------------------------------------------------------------------------------
 

@@ -157,7 +157,10 @@ async def test_the_next_colours_rows_show_at_once_and_a_digit_lands_on_a_row_on_
         await pilot.press("4")  # 4 chips on the highlighted row, the 2nd column: it pays 2:1
         text = screen_text(table_app)
         assert "blue is paid 8 = 8" in text and "4_  pays 8" in text
-        await pilot.press(*["enter"] * 21)  # Enter past blue's last row: back to red
+        await pilot.press(*["enter"] * 21)  # Enter past blue's last row: it stays there and says so
+        text = flat(screen_text(table_app))
+        assert "Colour 2 of 2: blue" in text and "blue: last position · B next colour · D records" in text
+        await pilot.press("plus")  # B: back to red
         text = screen_text(table_app)
         assert "Colour 1 of 2: red" in text and "Columns" in text and "Simple chances" in text
 
