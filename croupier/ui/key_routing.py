@@ -38,7 +38,8 @@ class KeyRouter:
         if screen is app.screen and not getattr(screen, "closed", False):
             if screen is table and self.flow_running:
                 self.ahead.append(key)  # the flow's next dialog is on its way
-            elif screen is table and typed_at < self.closed_at:
+            elif not self.flow_running and typed_at < self.closed_at:
+                # typed for a dialog closed since (by the croupier, or for the sheet of a result)
                 log.info("key %s typed for a dialog that has closed: dropped", key.name)
             else:
                 screen.press(key)

@@ -5,6 +5,7 @@ import threading
 
 from croupier.table.state import Phase
 from croupier.ui.app import TableApp
+from croupier.ui.messages import WheelReport
 from croupier.ui.payout_screen import PayoutScreen
 from test_ui_paying_right import typed_5_read_12, wheel
 from croupier.wheel.events import LinkStatus, WheelPhase, WheelResult, WheelState
@@ -87,3 +88,20 @@ def test_the_demo_keeps_bets_open_for_its_betting_window():
     gate.stopping.set()
     waiting.join(5)
     assert not waiting.is_alive()
+
+
+async def test_keys_typed_for_a_dialog_the_sheet_closed_are_not_counted_on_it(session, config):
+    """A PIN half typed when the result comes: the sheet opens, and the PIN's digits are no chips."""
+    from ui_kit import burst, settle
+
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wheel(pilot, LinkStatus(True, 0.0, "open"), WheelState(state=WheelPhase.PLACE_BETS, time=0, game=7, direction=CW),
+                    WheelState(state=WheelPhase.BALL_IN_RIM, time=1, game=7, direction=CW))
+        await press(pilot, "slash", "5", "1")  # relief: Rui's PIN is asked
+        burst(app, "2", "2")
+        app.post_message(WheelReport(WheelResult(17, 3.0, 7, CW, "number-line")))
+        burst(app, "2", "2", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PayoutScreen)
+        assert app.screen.sheet.counts == {} and "relieved" not in [e.event.kind for e in session.journal.entries()]
