@@ -8,6 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from croupier.i18n import N_, _
+from croupier.table.balls import check_ball_swap
 from croupier.table.cycle import check_limits_change
 from croupier.table.events import AlarmKind, Ball, Role
 from croupier.table.regulation import profile_of, relief_interval
@@ -23,6 +24,8 @@ FORCE_MAJEURE = (N_("no relief croupier available"), N_("incident at the table")
 
 
 async def swap_ball(app) -> None:
+    if not app.check(check_ball_swap):  # refused before the ball is chosen
+        return
     state = app.session.state
     others = [b for b in state.balls if b != state.ball_in_play]
     ball = await choose(app, _("Ball swap: put in play"), [(_("ball {ball}").format(ball=b), b) for b in others],

@@ -105,3 +105,10 @@ async def test_keys_typed_for_a_dialog_the_sheet_closed_are_not_counted_on_it(se
         await settle(pilot)
         assert isinstance(app.screen, PayoutScreen)
         assert app.screen.sheet.counts == {} and "relieved" not in [e.event.kind for e in session.journal.entries()]
+
+
+async def test_a_ball_swap_during_a_spin_is_refused_before_the_ball_is_chosen(table_app, session):
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "slash", "4")  # launched; menu; ball swap
+        text = flat(screen_text(table_app))
+        assert "change the ball between spins" in text and "put in play" not in text
