@@ -47,6 +47,20 @@ def _command(command: Command):
     return method
 
 
+def _fold(journal: Journal, path) -> tuple[TableState, int]:
+    """The state from the journal's last snapshot and the events after it, and that snapshot's seq."""
+    snapshot = journal.latest_snapshot(VERSION)
+    state, after = INITIAL, 0
+    if snapshot is not None:
+        try:
+            state, after = decode_state(snapshot.state), snapshot.seq
+        except CodecError as exc:
+            raise JournalError(f"{path}: the snapshot after event {snapshot.seq} cannot be read ({exc})")
+    for entry in journal.entries(after, snapshot.event_hash if snapshot else None):
+        state = apply(state, entry.event)
+    return state, after
+
+
 class TableSession:
     def __init__(self, journal: Journal, clock: Clock, state: TableState, snapshot_seq: int) -> None:
         self.journal = journal
@@ -66,15 +80,7 @@ class TableSession:
         cannot be trusted."""
         journal = Journal.open(path, read_only=read_only, key=key, purpose=purpose)
         try:
-            snapshot = journal.latest_snapshot(VERSION)
-            state, after = INITIAL, 0
-            if snapshot is not None:
-                try:
-                    state, after = decode_state(snapshot.state), snapshot.seq
-                except CodecError as exc:
-                    raise JournalError(f"{path}: the snapshot after event {snapshot.seq} cannot be read ({exc})")
-            for entry in journal.entries(after, snapshot.event_hash if snapshot else None):
-                state = apply(state, entry.event)
+            state, after = _fold(journal, path)
         except BaseException:
             journal.close()
             raise
@@ -82,6 +88,13 @@ class TableSession:
         if not read_only and journal.head[0] - after >= SNAPSHOT_EVERY:
             session.snapshot()
         return session
+
+    def reload(self) -> TableState:
+        """The state folded again from the journal: after a screen bug, the table goes on from what
+        was recorded, whatever the screen made of it."""
+        with self._lock:
+            self._state, self._snapshot_seq = _fold(self.journal, self.journal.path)
+            return self._state
 
     @property
     def state(self) -> TableState:

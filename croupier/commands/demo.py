@@ -3,7 +3,9 @@ mock GPIO (the display board drawn on screen) and a temporary journal."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 
 SUMMARY = "the table screen with a simulated wheel, mock GPIO and a temporary journal"
 SPEED = 2.0  # a 40 s game in 20 s
+BETTING_WINDOW_S = 15.0  # at least, from the payouts recorded to the next launch
 
 
 def _speed(text: str) -> float:
@@ -29,15 +32,28 @@ def _speed(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 600 seconds")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     from croupier.config import WHEEL_PROTOCOLS
     from croupier.i18n import languages
+
     parser = argparse.ArgumentParser(prog="croupier demo", description=SUMMARY[0].upper() + SUMMARY[1:] + ". "
                                      "The demo PINs are shown on screen; Ctrl+Q quits.")
     parser.add_argument("--language", choices=languages(), help="the screen's language (default: the configuration's)")
     parser.add_argument("--protocol", choices=WHEEL_PROTOCOLS, help="the simulated wheel's protocol "
                         "(default: the configuration's)")
     parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
+    parser.add_argument("--betting-window", type=_seconds, default=BETTING_WINDOW_S, metavar="SECONDS",
+                        help=f"how long bets stay open before the wheel launches (default {BETTING_WINDOW_S:g} s)")
     parser.add_argument("--db", type=arguments.path, metavar="PATH", help="keep the journal in this file, to look at it "
                         "afterwards (croupier billboard --db PATH, croupier review --db PATH); default: a "
                         "temporary file, deleted at the end. Only a new file or a journal an earlier demo made: "
@@ -51,10 +67,34 @@ def main(argv: list[str]) -> int:
     from croupier.ui.demo import demo_config
     from croupier.ui.runtime import logging_to
 
-    with tempfile.TemporaryDirectory(prefix="croupier-demo-") as folder:
-        config = demo_config(Path(folder), args.language, args.protocol)  # its journal and log in the folder
+    folder = Path(tempfile.mkdtemp(prefix="croupier-demo-"))
+    config = demo_config(folder, args.language, args.protocol)  # its journal and log in the folder
+    errors = _ErrorCount()
+    status = 1
+    try:
         with logging_to(config.logging):
-            return run(args, config)
+            logging.getLogger("croupier").addHandler(errors)
+            try:
+                status = run(args, config)
+            finally:
+                logging.getLogger("croupier").removeHandler(errors)
+    finally:
+        if status == 0 and not errors.count:
+            shutil.rmtree(folder, ignore_errors=True)
+        else:  # what happened is worth keeping: the journal says what was recorded, the log why
+            print(f"croupier demo: the journal and the log are kept in {folder}", file=sys.stderr)
+    return status
+
+
+class _ErrorCount(logging.Handler):
+    """Counts the errors logged while the demo runs (a screen bug survived is one)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
@@ -82,7 +122,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         except Refused as exc:
             print(f"croupier demo: {path} holds a table the demo cannot use: {exc}", file=sys.stderr)
             return 1
-        gate = demo.PayoutGate(session)
+        gate = demo.PayoutGate(session, args.betting_window)
         simulator = WheelSimulator(config.wheel.protocol, speed=args.speed, faults=demo.FAULTS,
                                    fault_every=demo.FAULT_EVERY, on_game=gate)
         devices = Devices()
@@ -108,4 +148,4 @@ def run(args: argparse.Namespace, config: Config) -> int:
         app = TableApp(session, config, wheel=True, show_board=True, devices=devices,
                        board_output=board.show if board else None, banner=demo.banner(pins, config))
         app.run()
-    return 0
+    return app.return_code or 0

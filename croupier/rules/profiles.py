@@ -38,6 +38,7 @@ BREACHES = ("refuse", "play-to-maximum", "excess-win-unpaid")
 COLOUR_VALUES = ("table-minimum", "minimum-or-posted", "multiple-of-minimum", "one-of")
 INACTIVITY_ACTIONS = ("lose-colour", "invite-to-end")
 RELIEF_KINDS = ("none", "at-most", "at-most-or-force-majeure", "equal-intervals")
+AFTER_VOID = ("stand", "players-choice")  # bets after a golpe nulo: they stand, or the players may change them
 
 
 class ProfileError(ValueError):
@@ -127,6 +128,8 @@ class BettingPeriod(NamedTuple):
     min_seconds: int | None
     countdown_required: bool
     rule: str
+    after_void: str = "stand"  # one of AFTER_VOID
+    after_void_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -284,7 +287,8 @@ _TOPICS: dict[str, dict[str, bool]] = {
     "inactivity": {"after_spins": False, "action": False, "only_when_waiting": False, "rule": True},
     "relief": {"kind": True, "minutes": False, "configurable": True, "rule": True},
     "ball_swap": {"minutes": False, "rule": True},
-    "betting_period": {"min_seconds": False, "countdown_required": False, "rule": True},
+    "betting_period": {"min_seconds": False, "countdown_required": False, "after_void": False,
+                       "after_void_rule": False, "rule": True},
     "min_ball_revolutions": {"value": False, "rule": True},
     "min_bets_per_spin": {"value": True, "rule": True},
 }
@@ -394,6 +398,8 @@ def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
             read.get(period_t, "min_seconds", "betting_period", _positive),
             read.get(period_t, "countdown_required", "betting_period", _flag, False),
             rules["betting_period"],
+            read.get(period_t, "after_void", "betting_period", _one_of(AFTER_VOID), "stand"),
+            read.get(period_t, "after_void_rule", "betting_period", _text, rules["betting_period"]),
         ),
         min_ball_revolutions=read.get(t["min_ball_revolutions"], "value",
                                       "min_ball_revolutions", _positive),

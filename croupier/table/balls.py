@@ -12,12 +12,17 @@ from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
 
 
-def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = None) -> list[Event]:
-    """Put the other ball in play (the named one, at a table with more than two)."""
+def check_ball_swap(state: TableState) -> None:
+    """Refused unless the ball can be changed now: a screen asks before the ball is chosen."""
     if state.phase is Phase.CLOSED:
         raise Refused("the table is not open")
     if state.phase in IN_SPIN:
         raise Refused("change the ball between spins, not while it is in play")
+
+
+def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = None) -> list[Event]:
+    """Put the other ball in play (the named one, at a table with more than two)."""
+    check_ball_swap(state)
     others = [b for b in state.balls if b != state.ball_in_play]
     if ball is None:
         if len(others) != 1:

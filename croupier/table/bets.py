@@ -60,8 +60,14 @@ def bets_open(state: TableState) -> bool:
     """Whether players may bet now: bets are open, or the ball runs and "no more bets" is not called
     yet (`PT-A 20`), unless a betting period ends at the launch (`SRIJ 14`)."""
     if state.phase is Phase.BETTING:
-        return True
+        return not _bets_stand(state)
     return state.phase is Phase.SPINNING and not profile_of(state).betting_period.min_seconds
+
+
+def _bets_stand(state: TableState) -> bool:
+    """A golpe nulo in force under a profile where bets stand (`PT-A 22`): nothing is placed or
+    taken back until the ball is launched again."""
+    return state.voided is not None and profile_of(state).betting_period.after_void == "stand"
 
 
 def check_betting(state: TableState) -> None:
@@ -72,6 +78,10 @@ def check_betting(state: TableState) -> None:
         raise Refused("this table is driven by the wheel sensor alone: bets are not recorded")
     if bets_open(state):
         return
+    if _bets_stand(state):
+        rule = profile_of(state).betting_period.after_void_rule
+        raise Refused(f"bets stand after a golpe nulo ({rule}): none is placed or taken back until the next "
+                      "launch", code="bets-stand-after-void", rule=rule)
     if state.phase is Phase.SPINNING:
         rule = profile_of(state).betting_period.rule
         raise Refused(f"bets closed when the ball was launched ({rule})", code="bets-closed-at-launch", rule=rule)
@@ -123,7 +133,7 @@ def as_stakes(played: list[Bet]) -> tuple[Stake, ...]:
 
 
 def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Event]:
-    """A colour takes its standing bets back (after a golpe nulo too, `SRIJ 24`)."""
+    """A colour takes its standing bets back (after a golpe nulo too where the profile lets it, `SRIJ 24`)."""
     check_betting(state)
     if colour not in state.bets:
         raise Refused("{colour} has no bets on the layout", colour=colour)

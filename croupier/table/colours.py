@@ -105,10 +105,12 @@ def issue_chips(state: TableState, now: datetime, *, colour: str, chips: int, by
 
 
 def must_exchange(state: TableState, account: ColourAccount) -> bool:
-    """`PT-A 12`: no bet for 3 consecutive spins while others wait for a colour: the colour is lost."""
+    """`PT-A 12`: no bet for 3 consecutive spins while others wait for a colour: the colour is lost.
+    A player waits for a colour only when none is free: one on the list while a colour is free takes it."""
     rules = profile_of(state).inactivity
+    someone_waits = bool(state.waiting) and not state.free_colours()
     return (rules.action == "lose-colour" and account.idle_spins >= rules.after_spins
-            and (bool(state.waiting) or not rules.only_when_waiting))
+            and (someone_waits or not rules.only_when_waiting))
 
 
 def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: str,

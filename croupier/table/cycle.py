@@ -110,14 +110,26 @@ def close_table(state: TableState, now: datetime, *, by: str | None = None) -> l
     return [TableClosed(time=now, by=by or _croupier(state))]
 
 
+def check_limits_change(state: TableState) -> None:
+    """Limits change between spins: a spin's payouts are checked against the limits its bets were
+    made under, so a change waits until they are recorded. A screen asks before the new minimum."""
+    from croupier.table.payouts import payouts_open  # payouts builds on this module
+
+    if state.phase in IN_SPIN:
+        raise Refused("limits change between spins, not while the ball is in play")
+    spin = payouts_open(state)
+    if spin is not None:
+        raise Refused(f"the limits change once the payouts of spin {spin} are recorded: they are checked "
+                      "against the limits their bets were made under", code="limits-until-paid", spin=spin)
+
+
 def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | int, reason: str, by: str,
                   pin: str) -> list[Event]:
     """`FR`: management may change the limits during the day; the maxima follow the new minimum."""
     _open(state)
     authorise(state, by, pin, Role.PIT_BOSS, to="change the limits")
     new = amount(minimum)
-    if state.phase in IN_SPIN:
-        raise Refused("limits change between spins, not while the ball is in play")
+    check_limits_change(state)
     if new == state.minimum:
         raise Refused("the table minimum is already {new}", new=new)
     if not reason.strip():

@@ -117,6 +117,7 @@ class ColourAccount:
     returned: Fraction = Fraction(0)
     lost: Fraction = Fraction(0)
     idle_spins: int = 0  # consecutive counted spins without a bet (PT-A 12, SRIJ 31)
+    first_spin: int = 0  # the first spin it could bet on: one closed before it came is not sat out
 
     @property
     def held(self) -> Fraction:
@@ -316,14 +317,15 @@ def _result_recorded(s: TableState, e: ev.ResultRecorded) -> TableState:
                  last_direction=e.direction or s.last_direction)
     if s.sensor_only:
         # Without tracked bets there is nothing to pay: bets open again at once.
-        return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time, accounts=_count_idle(accounts, played))
+        return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time, accounts=_count_idle(accounts, played, e.spin))
     # Who else played is known once the winners are paid: idle spins are counted then.
     return _replace(s, phase=Phase.PAYING, bets_opened_at=None, accounts=accounts, played=played)
 
 
-def _count_idle(accounts: dict[str, ColourAccount], played) -> dict[str, ColourAccount]:
-    """PT-A 12, SRIJ 31: count the consecutive spins each colour sat out."""
-    return {colour: dataclasses.replace(account, idle_spins=0 if colour in played else account.idle_spins + 1)
+def _count_idle(accounts: dict[str, ColourAccount], played, spin: int) -> dict[str, ColourAccount]:
+    """PT-A 12, SRIJ 31: count the consecutive spins each colour sat out (of those it could play)."""
+    return {colour: account if account.first_spin > spin else
+            dataclasses.replace(account, idle_spins=0 if colour in played else account.idle_spins + 1)
             for colour, account in accounts.items()}
 
 
@@ -349,7 +351,7 @@ def _payouts_completed(s: TableState, e: ev.PayoutsCompleted) -> TableState:
     recent = s.recent
     if recent and recent[-1].spin == e.spin:
         recent = recent[:-1] + (dataclasses.replace(recent[-1], completed_by=e.by),)
-    return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time, accounts=_count_idle(s.accounts, s.played),
+    return _replace(s, phase=Phase.BETTING, bets_opened_at=e.time, accounts=_count_idle(s.accounts, s.played, e.spin),
                     played=(), recent=recent)
 
 
@@ -405,7 +407,10 @@ def _player_left_waiting_list(s: TableState, e: ev.PlayerLeftWaitingList) -> Tab
 
 
 def _colour_assigned(s: TableState, e: ev.ColourAssigned) -> TableState:
-    account = ColourAccount(colour=e.colour, player=e.player, chip_value=e.chip_value, since=e.time, issued=e.chips)
+    # Given once "no more bets" was called, it could not bet on this spin: its first is the next.
+    first = s.spin + 1 if s.phase in (Phase.NO_MORE_BETS, Phase.CONFIRMING) else s.spin
+    account = ColourAccount(colour=e.colour, player=e.player, chip_value=e.chip_value, since=e.time, issued=e.chips,
+                            first_spin=first)
     return _replace(s, accounts=_with(s.accounts, e.colour, account),
                     waiting=tuple(p for p in s.waiting if p != e.player))
 

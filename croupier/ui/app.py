@@ -29,12 +29,16 @@ from croupier.table.payouts import payouts_open
 from croupier.table.refusal import Refused
 from croupier.table.state import Phase
 from croupier.ui import text
+from croupier.ui.key_routing import KeyRouter
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
 from croupier.ui.runtime import Devices
+from croupier.ui.screen_bug import log_bug, survived
 from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
 
+# The table moving on: what was said before is about a moment gone.
+MOVES_ON = (ev.BallLaunched, ev.BetsClosed, ev.ResultRecorded, ev.SpinVoided, ev.PayoutsCompleted)
 TICK_S = 5.0  # how often the alarms that fell due are recorded
 CLOCK_S = 1.0  # how often the times on screen (relief, ball swap, countdown) are redrawn
 
@@ -67,12 +71,17 @@ class TableApp(App):
         self._shown_time: tuple | None = None
         self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
         self._redraw_due = False  # a redraw of the table screen waits in the message queue
+        self.keys = KeyRouter(self)
+        self._events_seen = session.seq  # events the screen has been told of
+        self._said_at = 0  # how many it had been told of when the message was said
+        self._surviving = False
 
     # --- life ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.table_screen = TableScreen(show_board=self.show_board)
         self.push_screen(self.table_screen)
+        self._events_seen = self.session.seq
         self._unsubscribe = self.session.subscribe(lambda event, state: self.post_message(TableRecorded(event, state)))
         if self.board_output is not None:
             self.board_output(self.board)
@@ -107,16 +116,7 @@ class TableApp(App):
         """The banner: a golpe nulo from the sensor and the alarms to acknowledge (urgent), then
         what falls due soon."""
         state = self.session.state
-        lines = []
-        void = state.last_void
-        if void is not None and void.awaits_acknowledgement:
-            where = "" if void.put_back is None else " · " + _("ball back in pocket {number}").format(
-                number=void.put_back)
-            lines.append("[b]⚠ " + escape(_("Void spin (sensor): {reason}").format(
-                reason=text.void_reason(void.reason)) + where) + "[/]")
-        waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
-        for alarm in waiting:
-            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm))}")
+        lines = self.urgent_lines()
         if lines:
             lines[0] += "  " + _("(# acknowledges)")
         if self.journal_fault is not None:  # it cannot be recorded as an alarm: the journal takes nothing
@@ -130,7 +130,23 @@ class TableApp(App):
         lines += [escape(text.notice(notice)) for notice in notices(state, now)]
         return lines, urgent
 
+    def urgent_lines(self) -> list[str]:
+        """A golpe nulo from the sensor and the alarms not yet acknowledged, one line each."""
+        state = self.session.state
+        lines = []
+        void = state.last_void
+        if void is not None and void.awaits_acknowledgement:
+            where = "" if void.put_back is None else " · " + _("ball back in pocket {number}").format(
+                number=void.put_back)
+            lines.append("[b]⚠ " + escape(_("Void spin (sensor): {reason}").format(
+                reason=text.void_reason(void.reason)) + where) + "[/]")
+        waiting = [a for a in state.alarms.values() if a.acknowledged_by is None]
+        for alarm in waiting:
+            lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm))}")
+        return lines
+
     def say(self, message: str, *, error: bool = False) -> None:
+        self._said_at = self.session.seq
         self.table_screen.say(message, error=error)
         on_top = getattr(self.screen, "say", None)  # a screen with its own message line (the payout sheet)
         if on_top is not None and self.screen is not self.table_screen:
@@ -197,7 +213,16 @@ class TableApp(App):
     def start_flow(self, name: str) -> None:
         from croupier.ui import flows
 
-        self.run_worker(flows.FLOWS[name](self), group="flow", exclusive=True)
+        async def run() -> None:
+            try:
+                await flows.FLOWS[name](self)
+            except Exception as error:
+                self.survive(error)
+            finally:
+                self.keys.flow_ended()
+
+        self.keys.flow_started()  # now: the keys after this one are for the flow's dialogs
+        self.run_worker(run(), group="flow", exclusive=True)
 
     def open_payouts(self) -> None:
         from croupier.ui.payout_screen import PayoutScreen
@@ -211,6 +236,7 @@ class TableApp(App):
 
     # --- messages from the threads and the session ---------------------------------------------
 
+    @survived
     def on_wheel_report(self, message: WheelReport) -> None:
         from croupier.wheel.events import BallPosition, LinkStatus
 
@@ -235,12 +261,23 @@ class TableApp(App):
         self.say(_("The wheel says {number}: not counted, the spin is void").format(number=result.number))
 
     def on_keypad_pressed(self, message: KeypadPressed) -> None:
-        press = getattr(self.screen, "press", None)
-        if press is not None:
-            press(message.key)
+        self.deliver_key(self.screen, message.key, message.time)
 
+    @survived
+    def deliver_key(self, screen, key, typed_at: float) -> None:
+        """A key from either keypad, received by `screen` (croupier.ui.key_routing decides)."""
+        self.keys.deliver(screen, key, typed_at)
+
+    @survived
+    def drain_keys(self) -> None:
+        self.keys.drain()
+
+    @survived
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
+        self._events_seen += 1
+        if isinstance(event, MOVES_ON) and self._events_seen > self._said_at:
+            self.table_screen.say("")  # a refusal or a note said before the table moved on is stale
         self.board = board_for(state)
         if self.board_output is not None:
             self.board_output(self.board)
@@ -257,6 +294,9 @@ class TableApp(App):
             refresh = getattr(self.screen, "table_changed", None)
             if refresh is not None:
                 refresh()
+            if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING and refresh is None:
+                self.close_dialogs()  # a result comes while a menu is open: the sheet comes first
+                self.open_payouts()
         self.redraw()
 
     def redraw(self) -> None:
@@ -275,11 +315,59 @@ class TableApp(App):
         else:  # under a whole screen (the payout sheet): once that screen is drawn, not before it
             self.call_after_refresh(self.table_screen.show)
 
+    # --- a bug survived ------------------------------------------------------------------------
+
+    def survive(self, error: BaseException, *, new_screen: bool = False) -> None:
+        """A bug in a screen or a handler: logged without secrets, said in a few words; the dialogs
+        are closed, the flow under way dropped, and the table screen redrawn from the state folded
+        again from the journal. `new_screen`: the table screen itself stopped, put a new one up."""
+        if self._closing or self._closed or not self.screen_stack:
+            log.debug("error while the app ends: %s", type(error).__name__)  # nothing to go on with
+            return
+        log_bug(error)
+        if self._surviving:
+            return  # the recovery itself failed: logged; the next key or event redraws
+        self._surviving = True
+        try:
+            self.close_dialogs(every_screen=new_screen)
+            if self.screen is not self.table_screen:
+                self.table_screen = TableScreen(show_board=self.show_board)
+                self.push_screen(self.table_screen)
+            self.session.reload()
+            self.table_screen.entry.reset()
+            self.table_screen.say(_("Screen error ({kind}): the table goes on from the journal; "
+                                    "the log has the details").format(kind=type(error).__name__), error=True)
+            if self.table_screen.is_mounted:
+                self.table_screen.show()
+        except Exception as again:
+            log_bug(again)
+        finally:
+            self._surviving = False
+        self.bell()
+
+    def close_dialogs(self, *, every_screen: bool = False) -> None:
+        """Drop the flow under way and close its dialogs (`every_screen`: the table screen too)."""
+        self.workers.cancel_group(self, "flow")
+        self.keys.ahead.clear()
+        self.keys.closed()
+        while len(self.screen_stack) > 1 and (every_screen or self.screen is not self.table_screen):
+            self.screen.closed = True  # a key already queued for it is dropped
+            self.pop_screen()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's last resort for a bug outside the handlers guarded above (a widget drawing,
+        a screen mounting): survived the same way, with a new table screen, never an exit with a
+        traceback of local variables (they hold the staff's salts and PIN hashes)."""
+        self.call_later(self.survive, error, new_screen=True)
+
     # --- timers ---------------------------------------------------------------------------------
 
+    @survived
     def _clock(self) -> None:
         """Redraw when what the times show may have changed: minutes are shown, so every 10 s is
         enough; a betting countdown is shown in seconds."""
+        if not self.screen_stack:
+            return  # the app is ending
         now = self.session.clock.now()
         countdown = self.session.state.countdown_until
         shown = (int(now.timestamp() // 10), countdown is not None and now < countdown and now.second)
@@ -287,6 +375,7 @@ class TableApp(App):
             self._shown_time = shown
             self.table_screen.show()
 
+    @survived
     def _tick(self) -> None:
         try:
             self.session.tick()

@@ -22,10 +22,13 @@ async def choose(app, title: str, options: Sequence[tuple[str, Value]], note: st
 
 
 async def number(app, title: str, prompt: str, *, note: str = "", most: int | None = None,
-                 least: int = 0, max_digits: int = 6) -> int | None:
-    """A whole number from `least` to `most`; a number out of range is asked again."""
+                 least: int = 0, max_digits: int = 6, initial: int | None = None) -> int | None:
+    """A whole number from `least` to `most`; a number out of range is asked again. `initial`: a
+    number offered, taken with # or typed over."""
     while True:
-        typed = await app.push_screen_wait(NumberScreen(title, prompt, note=note, max_digits=max_digits))
+        typed = await app.push_screen_wait(NumberScreen(title, prompt, note=note, max_digits=max_digits,
+                                                        initial="" if initial is None else str(initial)))
+        initial = None
         if typed is None:
             return None
         value = int(typed)

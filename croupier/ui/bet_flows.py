@@ -56,13 +56,16 @@ async def place(app) -> None:
     spec = await _spec(app)
     if spec is None:
         return
-    chips = await number(app, text.position(spec), _("Chips per unit:"), least=1, max_digits=3)
-    if chips is None:
-        return
-    # The session checks the bet against the profile and the limits (PT-A 32), counting what the
-    # colour has on the layout already; a bet over a maximum is refused, or cut down where the
-    # profile plays it to the maximum.
-    events = app.record("place_bets", colour=colour, stakes=(Stake(bet=spec, chips=chips),))
+    while True:  # chips refused (over a limit, more than the colour holds) are asked again
+        chips = await number(app, text.position(spec), _("Chips per unit:"), least=1, max_digits=3)
+        if chips is None:
+            return
+        # The session checks the bet against the profile and the limits (PT-A 32), counting what the
+        # colour has on the layout already; a bet over a maximum is refused, or cut down where the
+        # profile plays it to the maximum.
+        events = app.record("place_bets", colour=colour, stakes=(Stake(bet=spec, chips=chips),))
+        if events is not None or not app.check(check_betting):  # placed, or no more bets now
+            break
     if events:
         placed = events[-1]
         app.say("; ".join(placed.notes) or _("{colour}: {bet} × {chips} recorded").format(

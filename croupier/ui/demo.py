@@ -3,7 +3,8 @@ simulated wheel on a pseudo-terminal and the display board on mock GPIO pins (sh
 
 The simulated wheel plays at a brisk pace but waits, after each result, until the croupier has
 recorded the payouts: a croupier launches the next ball only then (`PT-A 19`), and a wheel that ran
-on would have the sensor mark the payouts done in the croupier's place.
+on would have the sensor mark the payouts done in the croupier's place. Bets then stay open for the
+betting window (15 s unless `--betting-window` says otherwise), time to key an announced bet.
 """
 from __future__ import annotations
 
@@ -72,13 +73,15 @@ class PayoutGate:
     """The simulator's `on_game`: after each game, wait (in the simulator's thread) until bets are
     open again, checking every 0.2 s so that stopping is never held up."""
 
-    def __init__(self, session: TableSession) -> None:
+    def __init__(self, session: TableSession, betting_window: float) -> None:
         self.session = session
+        self.betting_window = betting_window
         self.stopping = threading.Event()
 
     def __call__(self, game) -> None:
         while self.session.state.phase is not Phase.BETTING and not self.stopping.wait(GATE_POLL_S):
             pass
+        self.stopping.wait(self.betting_window)  # bets open: time to place them before the launch
 
 
 def banner(pins: dict[str, str], config: Config) -> str:

@@ -1,5 +1,6 @@
 """The base of every screen of the table app: keys come as table keys (croupier.keypad.entry.Key),
-from the USB keypad through Textual's key events and from the GPIO matrix through the app."""
+from the USB keypad through Textual's key events and from the GPIO matrix through the app. The
+app's key router decides which screen a key typed ahead is for (croupier.ui.key_routing)."""
 from __future__ import annotations
 
 from typing import TypeVar
@@ -14,14 +15,25 @@ Result = TypeVar("Result")
 
 
 class KeypadKeys:
-    """Mixin: a key press becomes `press(Key)`; keys that mean nothing at the table are ignored."""
+    """Mixin: a key press becomes `press(Key)`; keys that mean nothing at the table are ignored.
+    A screen that has closed takes no more keys."""
+
+    closed = False
 
     def on_key(self, event: events.Key) -> None:
         key = table_key(event)
         if key is not None:
             event.stop()
             event.prevent_default()
-            self.press(key)
+            self.app.deliver_key(self, key, event.time)
+
+    def on_screen_resume(self) -> None:
+        self.app.drain_keys()  # keys typed ahead for this screen while it was on its way
+
+    def dismiss(self, result=None):
+        self.closed = True
+        self.app.keys.closed()
+        return super().dismiss(result)
 
     def press(self, key: Key) -> None:
         raise NotImplementedError

@@ -3,8 +3,9 @@ per colour the croupier types the chips on each, and sees the colour's payout in
 and the rest) and in money, and the table's total. D records the payouts: the session checks the
 counts against the limits and settles them; a refusal is shown here and nothing is recorded.
 
-    digits  chips on the highlighted position     #  next position (then the next colour)
-    C       clear the position                    B  next colour
+    digits  chips on the highlighted position     #  next position (the last stays: B, D)
+    C       clear the position; on an empty one,  B  next colour
+            jump to the pleins and back
     A       the colour played (lost on the layout) D  payouts done: record them
     *       back to the table (the counts are kept)
 
@@ -29,6 +30,7 @@ from croupier.ui.key_legend import KeyLegend
 from croupier.ui.keypad_screen import KeypadScreen
 from croupier.ui.keys import DIGITS
 from croupier.ui.payout_sheet import PayoutSheet
+from croupier.ui.screen_bug import survived
 
 MAX_DIGITS = 4
 
@@ -39,9 +41,12 @@ class PayoutScreen(KeypadScreen[None]):
         self.colour_at = 0
         self.row_at = 0
         self.typed = ""
+        self.spin = None  # the result being paid, once on screen
+        self.jumped_from: int | None = None  # the row C jumped to the pleins from
 
     def compose(self) -> ComposeResult:
         yield Static("", id="payout-title")
+        yield Static("", id="payout-alarm")
         yield Static("", id="payout-colour")
         yield Static("", id="payout-played")
         yield VerticalScroll(id="payout-rows")
@@ -49,26 +54,54 @@ class PayoutScreen(KeypadScreen[None]):
         yield Static("", id="payout-message")
         yield KeyLegend(id="payout-legend")
 
+    @survived
     def on_mount(self) -> None:
+        self._open(self.app.session.state.last_result)
+
+    def _legend(self) -> None:
+        """One meaning per key, for the row the croupier is on."""
+        counted = self._counted_rows()
+        row = counted[self.row_at] if counted else None
+        if row is None:
+            clear = []
+        elif self.typed or self.sheet.counted(self.colour, row.spec):
+            clear = [(Key.CLEAR, _("clear"))]
+        elif self.jumped_from is not None:
+            clear = [(Key.CLEAR, _("back"))]
+        else:
+            clear = [(Key.CLEAR, _("pleins"))] if self._pleins_at() is not None else []
+        last = not counted or self.row_at + 1 >= len(counted)
+        self.query_one(KeyLegend).show([
+            (DIGITS, _("chips")), *([] if last else [(Key.ENTER, _("next"))]), *clear,
+            (Key.PAYOUTS, _("next colour")), (Key.VOID, _("played")), (Key.MENU, _("payouts done")),
+            (Key.CANCEL, _("back")),
+        ])
+
+    def _pleins_at(self) -> int | None:
+        """The first plein among the rows to count, when it is not the row the croupier is on."""
+        counted = self._counted_rows()
+        at = next((i for i, row in enumerate(counted) if row.category == "pleins"), None)
+        return None if at is None or at == self.row_at else at
+
+    def _open(self, spin) -> None:
+        """The sheet of `spin` as the table holds it now: the counts kept while it is the same
+        result (leaving the sheet and coming back keeps them), a new sheet for a corrected number."""
         app = self.app
         state = app.session.state
-        spin = state.last_result
-        sheet = app.payout_sheet  # kept on the app: leaving the sheet and coming back keeps the counts
-        if sheet is None or sheet.spin != spin.spin:
+        sheet = app.payout_sheet  # kept on the app
+        if sheet is None or (sheet.spin, sheet.number) != (spin.spin, spin.number):
             sheet = app.payout_sheet = PayoutSheet(
                 spin.spin, spin.number, profile_of(state), state.minimum,
                 {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes,
                 known_played=state.played, sign=sign_of(state))
+            self.colour_at = self.row_at = 0
+            self.typed = ""
         self.sheet = sheet
         self.spin = spin
         self.query_one("#payout-title", Static).update(
             _("Payouts · {number} {colour} · spin {spin}").format(
                 number=text.number_markup(spin.number), colour=text.colour_name(number_colour(spin.number)),
                 spin=spin.spin))
-        self.query_one(KeyLegend).show([
-            (DIGITS, _("chips")), (Key.ENTER, _("next")), (Key.CLEAR, _("clear")), (Key.PAYOUTS, _("next colour")),
-            (Key.VOID, _("played")), (Key.MENU, _("payouts done")), (Key.CANCEL, _("back")),
-        ])
         self._build()
 
     # --- what is shown --------------------------------------------------------------------------
@@ -99,6 +132,10 @@ class PayoutScreen(KeypadScreen[None]):
         state = self.app.session.state
         currency = self.app.config.table.currency
         self.query_one("#payout-played", Static).update(self._played_line())
+        self._legend()
+        alarms = self.app.urgent_lines()  # a number that may be wrong is seen before it is paid
+        self.query_one("#payout-alarm", Static).update("\n".join(alarms))
+        self.query_one("#payout-alarm", Static).display = bool(alarms)
         if colour is None:
             self.query_one("#payout-colour", Static).update("")
             self.query_one("#payout-total", Static).update(_("D records the payouts done"))
@@ -169,6 +206,8 @@ class PayoutScreen(KeypadScreen[None]):
 
     def press(self, key: Key) -> None:
         counted = self._counted_rows()
+        if key not in (Key.CANCEL, Key.MENU):
+            self.say("")  # what was said is about the key before
         if key is Key.CANCEL:
             self.dismiss(None)
             return
@@ -182,15 +221,20 @@ class PayoutScreen(KeypadScreen[None]):
             else:
                 self.app.bell()
         elif key is Key.CLEAR and counted:
-            self.typed = ""
-            self.sheet.count(self.colour, counted[self.row_at].spec, 0)
+            if self.typed or self.sheet.counted(self.colour, counted[self.row_at].spec):
+                self.typed = ""
+                self.sheet.count(self.colour, counted[self.row_at].spec, 0)
+            elif self.jumped_from is not None:  # back to where the croupier was
+                self.row_at, self.jumped_from = self.jumped_from, None
+            elif self._pleins_at() is not None:  # straight to the pleins, the last rows
+                self.jumped_from, self.row_at = self.row_at, self._pleins_at()
         elif key is Key.ENTER:
             self.typed = ""
             if counted and self.row_at + 1 < len(counted):
                 self.row_at += 1
-            else:
-                self._next_colour()
-                return
+            else:  # the colour's last position: the croupier moves on with B, or records with D
+                self.say(_("{colour}: last position · B next colour · D records the payouts").format(
+                    colour=text.colour_name(self.colour)) if self.colour else "")
         elif key is Key.PAYOUTS:
             self.typed = ""
             self._next_colour()
@@ -202,6 +246,7 @@ class PayoutScreen(KeypadScreen[None]):
         self._show()
 
     def _next_colour(self) -> None:
+        self.jumped_from = None
         if len(self.sheet.colours) > 1:
             self.colour_at = (self.colour_at + 1) % len(self.sheet.colours)
             self.row_at = 0
@@ -225,8 +270,21 @@ class PayoutScreen(KeypadScreen[None]):
                     else _("Payouts recorded: bets are open"))
             self.dismiss(None)
 
+    @survived
     def table_changed(self) -> None:
         """The table moved on. The wheel launching the next ball leaves these counts recordable for
-        their spin; a new result, or the payouts recorded elsewhere, ends them."""
-        if payouts_open(self.app.session.state) != self.spin.spin:
+        their spin; a new result, or the payouts recorded elsewhere, ends them; a correction of the
+        spin's number puts the sheet on the new number."""
+        if self.spin is None:
+            return  # not on screen yet: it opens on the table as it is then
+        state = self.app.session.state
+        if payouts_open(state) != self.spin.spin:
             self.dismiss(None)
+            return
+        now = next((s for s in state.recent if s.spin == self.spin.spin), self.spin)
+        if now.number != self.sheet.number:
+            self._open(now)
+            self.say(_("Spin {spin} corrected to {number}: count its winners again").format(
+                spin=now.spin, number=now.number), error=True)
+        else:
+            self._show()

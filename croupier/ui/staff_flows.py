@@ -8,8 +8,10 @@ from __future__ import annotations
 from decimal import Decimal
 
 from croupier.i18n import N_, _
+from croupier.table.balls import check_ball_swap
+from croupier.table.cycle import check_limits_change
+from croupier.table.events import AlarmKind, Ball, Role
 from croupier.table.roles import first_pit_boss_allowed
-from croupier.table.events import Ball, Role
 from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.state import Phase
 from croupier.ui import text
@@ -24,6 +26,8 @@ FORCE_MAJEURE = (N_("no relief croupier available"), N_("incident at the table")
 
 
 async def swap_ball(app) -> None:
+    if not app.check(check_ball_swap):  # refused before the ball is chosen
+        return
     state = app.session.state
     others = [b for b in state.balls if b != state.ball_in_play]
     ball = await choose(app, _("Ball swap: put in play"), [(_("ball {ball}").format(ball=b), b) for b in others],
@@ -73,6 +77,8 @@ async def clear_alarm(app, boss: str, boss_pin: str) -> None:
 
 
 async def change_minimum(app, boss: str, boss_pin: str) -> None:
+    if not app.check(check_limits_change):  # refused before the new minimum is typed
+        return
     state = app.session.state
     minimum = await number(app, _("Table minimum"), _("New minimum:"), least=1, note=_(
         "Now {minimum}; the maxima follow the profile").format(minimum=text.money(state.minimum,
@@ -90,8 +96,12 @@ async def correct_result(app, boss: str, boss_pin: str) -> None:
                         [(_("spin {spin}: {number}").format(spin=s.spin, number=s.number), s.spin) for s in recent])
     if spin is None:
         return
+    read = next((a.facts.read for a in app.session.state.alarms.values() if a.kind is AlarmKind.RESULT_MISMATCH
+                 and a.facts is not None and a.facts.spin == spin), None)
     correct = await number(app, _("Correct result of spin {spin}").format(spin=spin), _("Number:"), most=36,
-                           max_digits=2)
+                           max_digits=2, initial=read,
+                           note=_("The wheel sensor read {number}: # takes it").format(number=read) if read is not None
+                           else "")
     if correct is None:
         return
     reason = await choose(app, _("Why?"), [(_(r), r) for r in CORRECTION_REASONS])

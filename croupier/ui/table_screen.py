@@ -35,6 +35,7 @@ from croupier.ui.keys import DIGITS
 from croupier.ui.number_panel import WinningNumber
 from croupier.ui.recent_results import RecentResults
 from croupier.ui.redraw import update
+from croupier.ui.screen_bug import survived
 from croupier.ui.status_panel import TableStatus
 
 
@@ -42,11 +43,12 @@ class TableScreen(KeypadScreen[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # the 80x24 console; the 1024x600 panel
 
     def __init__(self, *, show_board: bool = False) -> None:
-        super().__init__(id="table")
+        super().__init__()
         self.show_board = show_board
         self.entry = NumberEntry()
         self.launch_direction: Direction | None = None  # chosen with C; None: the alternate one
         self._shown_state: TableState | None = None  # the state the panels drawn from it show
+        self._said: tuple[str, bool] | None = None  # a message given before the screen was up
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title")
@@ -63,9 +65,12 @@ class TableScreen(KeypadScreen[None]):
         yield Static("", id="message")
         yield KeyLegend(id="legend")
 
+    @survived
     def on_mount(self) -> None:
         self.show()
-        if self.app.banner:
+        if self._said is not None:
+            self.say(self._said[0], error=self._said[1])
+        elif self.app.banner:
             self.say(self.app.banner)
 
     def on_screen_resume(self) -> None:
@@ -75,6 +80,8 @@ class TableScreen(KeypadScreen[None]):
 
     def show(self) -> None:
         """Redraw from the session's state (after an event, a key, or a minute passing)."""
+        if not self.is_attached:
+            return  # a table screen replaced after a bug: the new one draws itself
         app = self.app
         state, now = app.session.state, app.session.clock.now()
         config = app.config.table
@@ -98,7 +105,11 @@ class TableScreen(KeypadScreen[None]):
         self.query_one(KeyLegend).show(self._legend(state))
 
     def say(self, message: str, *, error: bool = False) -> None:
-        widget = self.query_one("#message", Static)
+        found = self.query("#message")
+        if not found:
+            self._said = (message, error)  # not composed yet: said once it is
+            return
+        widget = found.first(Static)
         widget.set_class(error, "error")
         widget.update(escape(message))
 
@@ -161,7 +172,8 @@ class TableScreen(KeypadScreen[None]):
         if phase is Phase.PAYING:
             legend.append((Key.PAYOUTS, _("payouts")))
         legend.append((Key.MENU, _("menu")))
-        return legend
+        meant: set = set()  # one meaning per key: the first, as the key does it
+        return [(key, meaning) for key, meaning in legend if not (key in meant or meant.add(key))]
 
     # --- keys ------------------------------------------------------------------------------------
 

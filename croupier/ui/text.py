@@ -133,6 +133,12 @@ def refusal(refused: Refused) -> str:
     if refused.code == "colour-value-not-posted":
         return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
             value=money(facts["value"]), allowed=" · ".join(money(v) for v in facts["allowed"]), rule=facts["rule"])
+    if refused.code == "bets-stand-after-void":
+        return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(
+            rule=facts["rule"])
+    if refused.code == "limits-until-paid":
+        return _("the limits change once the payouts of spin {spin} are recorded: they are checked against the "
+                 "limits their bets were made under").format(spin=facts["spin"])
     if refused.code == "wrong-pin":
         return _("wrong PIN for {name}: only the attempt is recorded").format(name=facts["name"])
     if refused.code == "pin-locked":

@@ -51,9 +51,10 @@ def test_a_betting_period_profile_closes_bets_at_the_launch():
 
 
 def test_the_void_lamp_stays_from_the_golpe_nulo_until_the_next_launch():
-    # PT-A 22; the state is the journal's fold, so a restarted table lights it again
+    # PT-A 22; the state is the journal's fold, so a restarted table lights it again. Bets stand
+    # meanwhile: "bets open" stays dark until the next launch.
     state = fold([opened(), launched(1, 1), result(1, 5, 1.5), paid(1, 2), launched(2, 3), voided(2, 3.3, 5)])
-    assert board_for(state).lamps == {"red", "void", "bets_open"} and board_for(state).text == " 5"
+    assert board_for(state).lamps == {"red", "void"} and board_for(state).text == " 5"
     assert "void" not in board_for(apply(state, launched(2, 4))).lamps
 
 

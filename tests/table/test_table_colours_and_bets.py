@@ -79,9 +79,11 @@ def test_pt_a_12_no_bet_for_three_spins_while_someone_waits_loses_the_colour(pro
     table = opened(profile, clock)
     seat(table, "red")
     seat(table, "green")
-    table.do(colours.join_waiting_list, player="Maria")
+    seat(table, "blue")
+    table.do(colours.join_waiting_list, player="Maria")  # no colour is free
     for number in (4, 5):
         table.do(bets.place_bets, colour="green", stakes=(Stake(bet="red", chips=1),))
+        table.do(bets.place_bets, colour="blue", stakes=(Stake(bet="red", chips=1),))
         result(table, number)
     assert not [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
     table.refused(colours.cash_out, r"inactivity rule does not apply \(PT-A 12\)", colour="red", chips=100,
@@ -91,6 +93,61 @@ def test_pt_a_12_no_bet_for_three_spins_while_someone_waits_loses_the_colour(pro
     assert (notice.colour, notice.player, notice.spins, notice.rule) == ("red", "player red", 3, "PT-A 12")
     table.do(colours.cash_out, colour="red", chips=100, by="Ana", reason=CashOutReason.INACTIVE)
     table.do(colours.assign_colour, colour="red", player="Maria", chip_value="5", chips=10, by="Ana")
+
+
+def test_pt_a_12_does_not_apply_while_a_colour_is_free(clock):
+    """A player on the waiting list while a colour is free takes that colour: nobody waits because
+    of the idle colour, so it keeps its chips."""
+    table = opened("pt-americana", clock)
+    seat(table, "red")
+    seat(table, "green")
+    table.do(colours.join_waiting_list, player="Maria")  # blue is free
+    for number in (4, 5, 6, 7):
+        result(table, number)
+    assert table.state.accounts["red"].idle_spins == 4
+    assert not [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
+    table.refused(colours.cash_out, r"inactivity rule does not apply \(PT-A 12\)", colour="red", chips=100,
+                  by="Ana", reason=CashOutReason.INACTIVE)
+
+
+@pytest.mark.parametrize("moment", ["no-more-bets", "paying"])
+def test_a_colour_given_after_no_more_bets_does_not_sit_that_spin_out(moment, clock):
+    """PT-A 12 counts the spins a colour could have played: not the one closed before it came."""
+    table = opened("pt-americana", clock)
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=CW)
+    table.do(cycle.close_bets)
+    if moment == "paying":
+        table.do(cycle.enter_result, number=7, by="Ana")
+        table.do(cycle.confirm_result, by="Ana")
+    seat(table, "red")
+    if moment == "no-more-bets":
+        table.do(cycle.enter_result, number=7, by="Ana")
+        table.do(cycle.confirm_result, by="Ana")
+    table.do(cycle.payouts_done)
+    assert table.state.accounts["red"].idle_spins == 0
+    result(table, 8)  # the first spin red could play, and did not
+    assert table.state.accounts["red"].idle_spins == 1
+
+
+def test_pt_a_22_bets_stand_after_a_golpe_nulo(clock):
+    """No bet taken back, none added, until the ball is launched again; the board shows no
+    "bets open" while the void is in force."""
+    from croupier.board.model import board_for
+
+    table = opened("pt-americana", clock)
+    seat(table, "red")
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="17", chips=1),))
+    clock.advance(seconds=30)
+    table.do(cycle.launch, direction=CW)
+    table.do(cycle.void_spin, reason="chip-fell", by="Ana")
+    table.refused(bets.withdraw_bets, r"bets stand after a golpe nulo \(PT-A 22\)", colour="red")
+    table.refused(bets.place_bets, r"bets stand after a golpe nulo \(PT-A 22\)", colour="red",
+                  stakes=(Stake(bet="5", chips=1),))
+    lamps = board_for(table.state).lamps
+    assert "bets_open" not in lamps and "void" in lamps
+    table.do(cycle.launch, direction=CW.opposite())
+    assert table.state.bets["red"] == (Stake(bet="17", chips=1),)
 
 
 def test_pt_a_12_does_not_apply_when_nobody_waits(clock):

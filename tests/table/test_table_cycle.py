@@ -16,7 +16,7 @@ from croupier.table.events import AlarmKind, Ball, Role, Source, Stake
 from croupier.table.refusal import Refused
 from croupier.table.state import Phase
 
-from table_kit import BALLS, PINS, PROFILES, Table, opened, seat, staffed
+from table_kit import BALLS, PINS, PROFILES, Table, opened, seat, spin_to, staffed
 
 CW, ACW = Direction.CLOCKWISE, Direction.ANTICLOCKWISE
 
@@ -344,7 +344,8 @@ SPIN_STEPS = st.lists(st.sampled_from(["launch", "close", "enter", "confirm", "v
 @given(st.sampled_from(PROFILES), SPIN_STEPS)
 def test_bets_open_says_exactly_when_a_bet_is_taken(profile, steps):
     """PT-A 20: bets are taken until "no more bets", the ball running; SRIJ 14: a betting period
-    ends at the launch. The board's lamp and the bet command both follow bets_open."""
+    ends at the launch; PT-A 22: none after a golpe nulo. The board's lamp and the bet command both
+    follow bets_open."""
     clock = FakeClock()
     table = opened(profile, clock)
     seat(table)
@@ -359,8 +360,10 @@ def test_bets_open_says_exactly_when_a_bet_is_taken(profile, steps):
             table.do(command, **arguments)
         except Refused:
             pass
-    expected = table.state.phase is Phase.BETTING or (table.state.phase is Phase.SPINNING
-                                                      and profile != "pt-srij-french")
+    # PT-A 22: after a golpe nulo the bets stand until the next launch (SRIJ 24: the players' choice)
+    bets_stand = table.state.voided is not None and profile != "pt-srij-french"
+    expected = (table.state.phase is Phase.BETTING and not bets_stand) or (
+        table.state.phase is Phase.SPINNING and profile != "pt-srij-french")
     assert bets.bets_open(table.state) is expected
     assert ("bets_open" in board_for(table.state).lamps) is expected
     try:
@@ -369,3 +372,18 @@ def test_bets_open_says_exactly_when_a_bet_is_taken(profile, steps):
     except Refused:
         taken = False
     assert taken is expected
+
+
+def test_limits_stay_as_they_were_until_the_spin_is_paid(clock):
+    """A spin's payouts are checked against the limits its bets were made under: the pit boss
+    changes them once the payouts are recorded, not between the result and D."""
+    from croupier.table import payouts
+
+    table = opened("pt-americana", clock)
+    table.do(colours.assign_colour, colour="red", player="seat 1", chip_value="5", chips=100, by="Ana")
+    spin_to(table, 17)
+    table.refused(cycle.change_limits, "once the payouts of spin 1 are recorded", minimum="10",
+                  reason="busy table", by="Boss", pin=PINS["Boss"])
+    table.do(payouts.record_payouts, spin=1, paid={"red": (Stake(bet="17", chips=4),)}, played=("red",), by="Ana")
+    table.do(cycle.change_limits, minimum="10", reason="busy table", by="Boss", pin=PINS["Boss"])
+    assert table.state.minimum == 10

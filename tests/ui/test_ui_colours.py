@@ -25,7 +25,7 @@ async def test_give_a_free_colour_with_its_value(table_app, session):
     assert (account.player, account.chip_value, account.issued) == ("seat 7", Decimal(10), 40)
 
 
-async def test_a_value_the_profile_forbids_is_refused_and_nothing_recorded(table_app, session):
+async def test_a_value_the_profile_forbids_is_refused_asked_again_and_nothing_recorded(table_app, session):
     before = session.seq
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "d", "1", "1", "7", "enter", "1")
@@ -33,9 +33,11 @@ async def test_a_value_the_profile_forbids_is_refused_and_nothing_recorded(table
         shown = flat(screen_text(table_app))
         assert "Refused: 7.00 is not a value of this table: the minimum or a posted value, " \
                "5.00 · 10.00 · 20.00 · 200.00 (PT-A 9)" in shown and "Chips:" not in shown
-        await press(pilot, "d", "1", "1", "7", "enter", "1")
+        assert "Value:" in shown  # the flow stays where it was: the value is asked again
         await press(pilot, "2", "0", "0", "enter")  # posted, but above the plein maximum, 30 x 5
-        assert "Refused: 200 is above the plein maximum 150 (PT-A 9)" in flat(screen_text(table_app))
+        shown = flat(screen_text(table_app))
+        assert "Refused: 200 is above the plein maximum 150 (PT-A 9)" in shown and "Value:" in shown
+        await press(pilot, "escape")
     assert session.seq == before and "green" not in session.state.accounts
 
 
@@ -77,8 +79,10 @@ async def test_waiting_list_first_player_gets_the_next_colour(table_app, session
 async def test_three_spins_without_a_bet_while_a_player_waits_prompts_the_exchange(session, config, clock):
     from croupier.ui.app import TableApp
 
+    for colour, seat in (("green", "seat 2"), ("yellow", "seat 3")):  # no colour free: seat 9 waits
+        session.assign_colour(colour=colour, player=seat, chip_value=Decimal(5), chips=10, by="Ana")
     session.join_waiting_list(player="seat 9")
-    play_spins(session, 4, 21, 30)  # neither red nor blue bets: PT-A 12
+    play_spins(session, 4, 21, 30)  # nobody bets: PT-A 12
     app = TableApp(session, config, wheel=False)
     async with app.run_test(size=(80, 24)) as pilot:
         text = flat(screen_text(app))

@@ -8,6 +8,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -138,3 +139,20 @@ def test_the_demo_on_a_linux_console_brings_results_that_can_be_paid(tmp_path):
         recorded = [entry.event.kind for entry in journal.entries()]
     assert "result-recorded" in recorded and recorded.index("payouts-completed") > recorded.index("result-recorded")
     assert list(started_in.iterdir()) == []
+
+
+def test_the_demo_keeps_its_journal_and_log_when_it_fails(tmp_path, monkeypatch, capsys):
+    """A demo that ends on an error leaves what it recorded and its log to look at, and says where."""
+    from croupier.ui.app import TableApp
+
+    def crash(self):
+        raise RuntimeError("the screen failed")
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.setattr(TableApp, "run", crash)
+    with pytest.raises(RuntimeError):
+        demo.main(["--language", "en"])
+    (folder,) = tmp_path.glob("croupier-demo-*")
+    assert (folder / "demo-journal.db").stat().st_size > 0
+    assert f"kept in {folder}" in capsys.readouterr().err

@@ -111,15 +111,20 @@ async def test_leaving_the_sheet_keeps_the_counts_and_b_brings_it_back(table_app
 
 
 async def test_the_croupier_marks_who_played_and_pt_a_12_counts_only_the_others(table_app, session):
-    session.join_waiting_list(player="Maria")  # PT-A 12 applies while someone waits for a colour
+    from decimal import Decimal
+
+    for colour, seat in (("green", "seat 2"), ("yellow", "seat 3")):
+        session.assign_colour(colour=colour, player=seat, chip_value=Decimal(5), chips=10, by="Ana")
+    session.join_waiting_list(player="Maria")  # PT-A 12 applies while someone waits: no colour is free
     async with table_app.run_test(size=(80, 24)) as pilot:
         for spin in (1, 2, 3):
             await result(pilot, "1", "7")
-            assert "Played (PT-A 12): - · not seen: red, blue" in screen_text(table_app)
+            assert "Played (PT-A 12): - · not seen: red, blue, green, yellow" in flat(screen_text(table_app))
             await press(pilot, "plus", "minus")  # blue lost on the layout: A marks it played
-            assert "Played (PT-A 12): blue · not seen: red" in screen_text(table_app)
+            assert "Played (PT-A 12): blue · not seen: red, green, yellow" in flat(screen_text(table_app))
             await press(pilot, "d")
-        assert {c: a.idle_spins for c, a in session.state.accounts.items()} == {"red": 3, "blue": 0}
+        assert {c: a.idle_spins for c, a in session.state.accounts.items()} == {
+            "red": 3, "blue": 0, "green": 3, "yellow": 3}
         text = flat(screen_text(table_app))
         assert "red (seat 1) has not bet for 3 spins while players wait" in text
         assert "blue (seat 4) has not bet" not in text
@@ -152,7 +157,10 @@ async def test_the_next_colours_rows_show_at_once_and_a_digit_lands_on_a_row_on_
         await pilot.press("4")  # 4 chips on the highlighted row, the 2nd column: it pays 2:1
         text = screen_text(table_app)
         assert "blue is paid 8 = 8" in text and "4_  pays 8" in text
-        await pilot.press(*["enter"] * 21)  # Enter past blue's last row: back to red
+        await pilot.press(*["enter"] * 21)  # Enter past blue's last row: it stays there and says so
+        text = flat(screen_text(table_app))
+        assert "Colour 2 of 2: blue" in text and "blue: last position · B next colour · D records" in text
+        await pilot.press("plus")  # B: back to red
         text = screen_text(table_app)
         assert "Colour 1 of 2: red" in text and "Columns" in text and "Simple chances" in text
 

@@ -84,3 +84,20 @@ def play_spins(session: TableSession, *numbers: int) -> None:
         session.enter_result(number=number, by="Ana")
         session.confirm_result(by="Ana")
         session.payouts_done(by="Ana")
+
+
+def burst(app, *keys: str) -> None:
+    """Keys typed back to back, faster than the screen handles them: all are in the app's queue
+    before the first is handled (as a croupier's fast hands, or a keypad's buffer, deliver them)."""
+    from textual import events
+
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+async def settle(pilot, rounds: int = 6) -> None:
+    """Let the app, its screens and the flows' workers handle everything queued."""
+    for _round in range(rounds):
+        await pilot.pause()
