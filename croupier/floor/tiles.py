@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from croupier.floor.store import Alarm, FloorStore
-from croupier.stats.journal_spins import SPIN_KINDS, counted_spins
+from croupier.history.spins import SPIN_KINDS, counted_spins
 from croupier.stats.summary import summary
 from croupier.table.codec import CodecError
 from croupier.table.events import Role, decode

@@ -1,5 +1,5 @@
 """A bug in the table app is survived: it is logged with its traceback (no local variables, and
-every secret field's value redacted, through the one list in croupier.export.redaction), shown in a
+every secret field's value redacted, through the one list in croupier.history.redaction), shown in a
 few words, and the table goes on from the journal. A staff record carries a salt and a PIN hash;
 a command carries a PIN: none of them may reach the log or the screen."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import logging
 import re
 import traceback
 
-from croupier.export.redaction import REDACTED, SECRET_FIELDS
+from croupier.history.redaction import REDACTED, SECRET_FIELDS
 
 log = logging.getLogger("croupier.ui")
 
