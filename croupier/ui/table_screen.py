@@ -80,8 +80,8 @@ class TableScreen(KeypadScreen[None]):
 
     def show(self) -> None:
         """Redraw from the session's state (after an event, a key, or a minute passing)."""
-        if not self.is_attached:
-            return  # a table screen replaced after a bug: the new one draws itself
+        if not self.is_attached or not self.children:
+            return  # replaced after a bug, or not composed yet: a table screen draws itself on mount
         app = self.app
         state, now = app.session.state, app.session.clock.now()
         config = app.config.table
