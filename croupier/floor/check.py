@@ -43,7 +43,7 @@ def compare(journal: Journal, store: FloorStore, table_id: str) -> Comparison:
                           f"{table_id}: events {head + 1}-{anchor} were cut from the journal")
     floor = {link.seq: link.hash for link in store.links(table_id, upto=anchor)}
     compared = 0
-    for seq, _kind, _body, _prev, digest in journal.links(anchor):
+    for seq, _time, _kind, _body, _prev, digest, _mac in journal.links(anchor):
         if floor.get(seq) != digest:
             what = "is missing from the floor's copy" if seq not in floor else "differs from the floor's copy"
             return Comparison(table_id, anchor, head, compared,

@@ -141,7 +141,7 @@ class TablePublisher:
                 self._wake.clear()
                 rows = list(islice(journal.rows(self.published), BATCH))
                 for row in rows:
-                    link = Link(row.seq, row.kind, row.body, row.prev_hash, row.hash, after=self.published)
+                    link = Link(row.seq, row.time, row.kind, row.body, row.prev_hash, row.hash, row.mac, after=self.published)
                     headers = {"Nats-Msg-Id": message_id(self.table_id, row.seq),
                                "Nats-Expected-Last-Subject-Sequence": str(last_stream_seq)}
                     try:

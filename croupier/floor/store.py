@@ -23,8 +23,8 @@ GENESIS = "0" * 64
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS floor_events (
-        table_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
-        prev_hash TEXT NOT NULL, hash TEXT NOT NULL, received TEXT NOT NULL,
+        table_id TEXT NOT NULL, seq BIGINT NOT NULL, time TEXT NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
+        prev_hash TEXT NOT NULL, hash TEXT NOT NULL, mac TEXT NOT NULL, received TEXT NOT NULL,
         PRIMARY KEY (table_id, seq))""",
     """CREATE TABLE IF NOT EXISTS floor_tables (
         table_id TEXT PRIMARY KEY, head_seq BIGINT NOT NULL, head_hash TEXT NOT NULL,
@@ -113,9 +113,10 @@ class FloorStore:
             if stored != head[0]:
                 raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
                                  "another ingester writes this store")
-            rows = [(table_id, link.seq, link.kind, link.body, link.prev_hash, link.hash, received) for link in links]
-            self._executemany("INSERT INTO floor_events (table_id, seq, kind, body, prev_hash, hash, received) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            rows = [(table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac, received)
+                    for link in links]
+            self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
+                              "received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             if cur is None:
                 self._execute("INSERT INTO floor_tables (table_id, head_seq, head_hash, last_received, last_event_time, "
                               "last_heard) VALUES (?, ?, ?, ?, ?, ?)",
@@ -193,10 +194,10 @@ class FloorStore:
     def links(self, table_id: str, after: int = 0, upto: int | None = None) -> Iterator[Link]:
         """The stored rows of a table in seq order."""
         upto = 2**62 if upto is None else upto
-        cur = self._execute("SELECT seq, kind, body, prev_hash, hash FROM floor_events "
+        cur = self._execute("SELECT seq, time, kind, body, prev_hash, hash, mac FROM floor_events "
                             "WHERE table_id = ? AND seq > ? AND seq <= ? ORDER BY seq", (table_id, after, upto))
-        for seq, kind, body, prev_hash, digest in cur.fetchall():
-            yield Link(int(seq), kind, body, prev_hash, digest)
+        for seq, *columns in cur.fetchall():
+            yield Link(int(seq), *columns)
 
     def seq_of_hash(self, table_id: str, digest: str) -> int | None:
         if digest == GENESIS:

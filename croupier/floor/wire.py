@@ -72,10 +72,12 @@ class Link:
     seen as missing by the chain check, not awaited forever."""
 
     seq: int
+    time: str
     kind: str
     body: str
     prev_hash: str
     hash: str
+    mac: str  # the table's signature of `hash`: the floor keeps it, the table's key checks it
     after: int | None = None  # None: seq - 1
 
     @property
@@ -83,15 +85,17 @@ class Link:
         return self.seq - 1 if self.after is None else self.after
 
     def encode(self) -> bytes:
-        return json.dumps({"seq": self.seq, "kind": self.kind, "body": self.body, "prev_hash": self.prev_hash,
-                           "hash": self.hash, "after": self.follows}, separators=(",", ":")).encode()
+        return json.dumps({"seq": self.seq, "time": self.time, "kind": self.kind, "body": self.body,
+                           "prev_hash": self.prev_hash, "hash": self.hash, "mac": self.mac, "after": self.follows},
+                          separators=(",", ":")).encode()
 
     @classmethod
     def decode(cls, data: bytes) -> "Link":
         try:
             record = json.loads(data)
-            link = cls(int(record["seq"]), str(record["kind"]), str(record["body"]), str(record["prev_hash"]),
-                       str(record["hash"]), int(record.get("after", int(record["seq"]) - 1)))
+            link = cls(int(record["seq"]), str(record["time"]), str(record["kind"]), str(record["body"]),
+                       str(record["prev_hash"]), str(record["hash"]), str(record["mac"]),
+                       int(record.get("after", int(record["seq"]) - 1)))
         except (ValueError, KeyError, TypeError) as exc:
             raise WireError(f"not a journal row: {exc}") from None
         return link

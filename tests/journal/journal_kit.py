@@ -7,6 +7,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+from croupier.journal import witness as witness_module
 from croupier.rules.spin import Direction, VoidReason
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
@@ -70,3 +71,21 @@ def copy_journal(source: Path, to: Path) -> Path:
 def rehash(prev: str, seq: int, time: str, kind: str, body: str) -> str:
     """An event's plain SHA-256 link, recomputed by hand as a tamperer without the key would."""
     return hashlib.sha256(f"{prev}\n{seq}\n{time}\n{kind}\n{body}".encode()).hexdigest()
+
+
+def recompute_chain(conn: sqlite3.Connection, path, start: int) -> None:
+    """What someone with write access but no key does after an edit: recompute every hash from
+    event `start` on, drop the snapshots after it, and rewrite the head witness (whose signature
+    they cannot make)."""
+    (prev,) = conn.execute("SELECT prev_hash FROM events WHERE seq=?", (start,)).fetchone()
+    for seq, time, kind, body in conn.execute(
+            "SELECT seq, time, kind, body FROM events WHERE seq >= ? ORDER BY seq", (start,)).fetchall():
+        digest = rehash(prev, seq, time, kind, body)
+        conn.execute("UPDATE events SET prev_hash=?, hash=? WHERE seq=?", (prev, digest, seq))
+        prev = digest
+    conn.execute("DELETE FROM snapshots WHERE seq >= ?", (start,))  # they would differ from the new fold
+    seq, digest = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    forged = witness_module.WitnessWriter(witness_module.witness_path(path), b"not the table's key" * 2)
+    forged.record(seq, digest)
+    forged.record(seq, digest)
+    forged.close()

@@ -18,7 +18,7 @@ from croupier.journal.store import Journal, JournalError, snapshot_digest
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 
-from journal_kit import copy_journal, raw, rehash, stored_head, write_shift
+from journal_kit import copy_journal, raw, recompute_chain, rehash, stored_head, write_shift
 
 
 @pytest.fixture(scope="module")
@@ -36,24 +36,6 @@ def pristine(tmp_path_factory):
 @pytest.fixture
 def journal(pristine, tmp_path):
     return copy_journal(pristine, tmp_path / "journal.db")
-
-
-def recompute_chain(conn: sqlite3.Connection, path, start: int) -> None:
-    """What someone with write access but no key does after an edit: recompute every hash from
-    event `start` on, drop the snapshots after it, and rewrite the head witness (whose signature
-    they cannot make)."""
-    (prev,) = conn.execute("SELECT prev_hash FROM events WHERE seq=?", (start,)).fetchone()
-    for seq, time, kind, body in conn.execute(
-            "SELECT seq, time, kind, body FROM events WHERE seq >= ? ORDER BY seq", (start,)).fetchall():
-        digest = rehash(prev, seq, time, kind, body)
-        conn.execute("UPDATE events SET prev_hash=?, hash=? WHERE seq=?", (prev, digest, seq))
-        prev = digest
-    conn.execute("DELETE FROM snapshots WHERE seq >= ?", (start,))  # they would differ from the new fold
-    seq, digest = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-    forged = witness_module.WitnessWriter(witness_module.witness_path(path), b"not the table's key" * 2)
-    forged.record(seq, digest)
-    forged.record(seq, digest)
-    forged.close()
 
 
 def verify(path, *extra) -> int:
