@@ -44,7 +44,7 @@ def run(config: Config) -> int:
     from croupier.session import TableSession
     from croupier.table.clock import SystemClock
     from croupier.ui.app import TableApp
-    from croupier.ui.runtime import Devices, matrix_keypad, wheel_link
+    from croupier.ui.runtime import Devices, floor_link, matrix_keypad, wheel_link
 
     install(config.table.language, config.table.house)
     try:
@@ -58,6 +58,14 @@ def run(config: Config) -> int:
         devices = Devices()
         if config.wheel is not None:
             devices.add(wheel_link(config))
+        if config.floor.url:
+            from croupier.floor.table_link import FloorLinkError
+
+            try:
+                devices.add(floor_link(config))
+            except FloorLinkError as exc:
+                print(f"croupier table: [floor]: {exc}", file=sys.stderr)
+                return 2
         board = None
         try:
             if config.keypad.kind == "gpio":

@@ -1,5 +1,5 @@
 """What runs around the table app: its log, and the devices started once the app runs and stopped
-when it ends (the wheel link, the GPIO matrix keypad, the display board). Each device posts to the
+when it ends (the wheel link, the GPIO matrix keypad, the display board, the floor link). Each device posts to the
 app (never touches the screen) and is stopped with a bounded wait, so nothing keeps the process
 alive at exit.
 """
@@ -76,6 +76,31 @@ def wheel_link(config: Config, device: str | None = None, *, clock: Callable[[],
                          baudrate=config.wheel.baud, silence_timeout=silence_timeout, **options)
         link.start()
         return link.stop
+
+    return start
+
+
+ANCHORS_S = 1.0  # how often the floor's anchor receipts are recorded, from the app's own loop
+
+
+def floor_link(config: Config) -> Start:
+    """The journal published to the casino floor ([floor] url, [table] id) from the publisher's own
+    thread: the screen and the journal work the same with the floor down. Its anchor receipts are
+    recorded by the app's loop, the session's one writer. A bad table id or a missing nats-py is
+    refused now, before the screen starts (FloorLinkError)."""
+    from croupier.floor.table_link import FloorLink, check_floor_link
+
+    table_id = check_floor_link(config.table.id)
+
+    def start(app) -> Callable[[], None]:
+        link = FloorLink(app.session, config.journal_path, table_id, config.floor.url)
+        timer = app.set_interval(ANCHORS_S, link.drain)
+
+        def stop() -> None:
+            timer.stop()
+            link.stop()
+
+        return stop
 
     return start
 

@@ -1,0 +1,62 @@
+"""The attended table (the croupier's screen) on the floor: its journal reaches the floor's store
+while the croupier works, and the floor's anchors come back into the journal, recorded by the
+screen's own loop."""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+from croupier.config import FloorConfig
+from croupier.floor.store import open_store
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+from croupier.table.events import FloorAnchored
+from croupier.ui.app import TableApp
+from croupier.ui.runtime import Devices, floor_link
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))
+from floor_kit import start_ingester, stop  # noqa: E402
+from ui_kit import config_for, open_table, play_spins, register_staff  # noqa: E402
+
+
+async def until(condition, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    while not (value := condition()) and time.monotonic() < deadline:
+        await asyncio.sleep(0.25)
+    return value
+
+
+async def test_the_table_screen_publishes_its_journal_and_records_the_floors_anchors(tmp_path, broker):
+    config = config_for(tmp_path)
+    config = dataclasses.replace(config, floor=FloorConfig(broker.url),
+                                 table=dataclasses.replace(config.table, id="T9"))
+    store = str(tmp_path / "floor.db")
+    with TableSession.open(config.journal_path, FakeClock()) as session:
+        register_staff(session)
+        open_table(session)
+        play_spins(session, 17, 0)
+    with open(tmp_path / "ingester.log", "w") as log:
+        ingester = start_ingester(broker.url, store, log)
+        try:
+            with TableSession.open(config.journal_path, FakeClock()) as session:
+                devices = Devices()
+                devices.add(floor_link(config))
+                app = TableApp(session, config, devices=devices)
+                async with app.run_test(size=(80, 24)):
+                    def stored_head():
+                        try:
+                            with open_store(store, read_only=True) as floor:
+                                return floor.head("T9")
+                        except Exception:  # the ingester has not made the store yet
+                            return None
+
+                    assert await until(lambda: stored_head() == session.journal.head), \
+                        f"the floor holds {stored_head()}, the table {session.journal.head}"
+                    anchored = await until(lambda: any(isinstance(entry.event, FloorAnchored)
+                                                       for entry in session.journal.entries()))
+                    assert anchored, "no anchor of the floor was recorded in the table's journal"
+        finally:
+            stop(ingester)
