@@ -64,16 +64,17 @@ def main(argv: list[str]) -> int:
     folder = Path(tempfile.mkdtemp(prefix="croupier-demo-"))
     config = demo_config(folder, args.language, args.protocol)  # its journal and log in the folder
     errors = _ErrorCount()
-    status = 1
+    failed = True
     try:
         with logging_to(config.logging):
             logging.getLogger("croupier").addHandler(errors)
             try:
                 status = run(args, config)
+                failed = False
             finally:
                 logging.getLogger("croupier").removeHandler(errors)
     finally:
-        if status == 0 and not errors.count:
+        if not failed and not errors.count:  # a clean end, or a refusal said on the terminal
             shutil.rmtree(folder, ignore_errors=True)
         else:  # what happened is worth keeping: the journal says what was recorded, the log why
             print(f"croupier demo: the journal and the log are kept in {folder}", file=sys.stderr)
