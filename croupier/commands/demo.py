@@ -17,24 +17,19 @@ if TYPE_CHECKING:
 SUMMARY = "the table screen with a simulated wheel, mock GPIO and a temporary journal"
 
 
-def _speed(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.1 <= value <= 50:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0.1 and 50")
-    return value
+def _between(least: float, most: float, unit: str = ""):
+    """An argument type: a number from `least` to `most`."""
 
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number{unit and ' of ' + unit}: {text!r}") from None
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"{text} is not between {least:g} and {most:g}{unit and ' ' + unit}")
+        return value
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 600 seconds")
-    return value
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,8 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--language", choices=LANGUAGES, help="the screen's language (default: the configuration's)")
     parser.add_argument("--protocol", choices=WHEEL_PROTOCOLS, help="the simulated wheel's protocol "
                         "(default: the configuration's)")
-    parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
-    parser.add_argument("--betting-window", type=_seconds, default=BETTING_WINDOW_S, metavar="SECONDS",
+    parser.add_argument("--speed", type=_between(0.1, 50), default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
+    parser.add_argument("--betting-window", type=_between(0, 600, "seconds"), default=BETTING_WINDOW_S, metavar="SECONDS",
                         help=f"how long bets stay open before the wheel launches (default {BETTING_WINDOW_S:g} s)")
     parser.add_argument("--db", type=Path, metavar="PATH", help="keep the journal in this file, to look at it "
                         "afterwards (croupier billboard --db PATH, croupier review --db PATH); default: a "
