@@ -22,24 +22,19 @@ SPEED = 2.0  # a 40 s game in 20 s
 BETTING_WINDOW_S = 15.0  # at least, from the payouts recorded to the next launch
 
 
-def _speed(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.1 <= value <= 50:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0.1 and 50")
-    return value
+def _between(least: float, most: float, unit: str = ""):
+    """An argument type: a number from `least` to `most`."""
 
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number{unit and ' of ' + unit}: {text!r}") from None
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"{text} is not between {least:g} and {most:g}{unit and ' ' + unit}")
+        return value
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 600 seconds")
-    return value
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,8 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--language", choices=languages(), help="the screen's language (default: the configuration's)")
     parser.add_argument("--protocol", choices=WHEEL_PROTOCOLS, help="the simulated wheel's protocol "
                         "(default: the configuration's)")
-    parser.add_argument("--speed", type=_speed, default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
-    parser.add_argument("--betting-window", type=_seconds, default=BETTING_WINDOW_S, metavar="SECONDS",
+    parser.add_argument("--speed", type=_between(0.1, 50), default=SPEED, help=f"how much faster than a real wheel (default {SPEED:g})")
+    parser.add_argument("--betting-window", type=_between(0, 600, "seconds"), default=BETTING_WINDOW_S, metavar="SECONDS",
                         help=f"how long bets stay open before the wheel launches (default {BETTING_WINDOW_S:g} s)")
     parser.add_argument("--db", type=arguments.path, metavar="PATH", help="keep the journal in this file, to look at it "
                         "afterwards (croupier billboard --db PATH, croupier review --db PATH); default: a "
@@ -70,16 +65,17 @@ def main(argv: list[str]) -> int:
     folder = Path(tempfile.mkdtemp(prefix="croupier-demo-"))
     config = demo_config(folder, args.language, args.protocol)  # its journal and log in the folder
     errors = _ErrorCount()
-    status = 1
+    failed = True
     try:
         with logging_to(config.logging):
             logging.getLogger("croupier").addHandler(errors)
             try:
                 status = run(args, config)
+                failed = False
             finally:
                 logging.getLogger("croupier").removeHandler(errors)
     finally:
-        if status == 0 and not errors.count:
+        if not failed and not errors.count:  # a clean end, or a refusal said on the terminal
             shutil.rmtree(folder, ignore_errors=True)
         else:  # what happened is worth keeping: the journal says what was recorded, the log why
             print(f"croupier demo: the journal and the log are kept in {folder}", file=sys.stderr)

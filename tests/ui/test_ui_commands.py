@@ -156,3 +156,12 @@ def test_the_demo_keeps_its_journal_and_log_when_it_fails(tmp_path, monkeypatch,
     (folder,) = tmp_path.glob("croupier-demo-*")
     assert (folder / "demo-journal.db").stat().st_size > 0
     assert f"kept in {folder}" in capsys.readouterr().err
+
+
+def test_a_demo_refusing_its_journal_leaves_no_folder_behind(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    notes = tmp_path / "notes.db"
+    notes.write_text("shopping list")
+    assert demo.main(["--db", str(notes)]) == 1
+    assert list(tmp_path.glob("croupier-demo-*")) == []
