@@ -6,9 +6,24 @@ import subprocess
 
 import pytest
 
+
+
+def _font_installed() -> bool:
+    from croupier.export.pdf import FontMissing, font_path
+
+    try:
+        font_path()
+    except FontMissing:
+        return False
+    return True
+
+
+# Writing a PDF needs its font, reading one back qpdf and poppler: Debian packages, not Python ones.
+# Without the font the PDF is refused, naming the package (tested on its own).
 needs_pdf_tools = pytest.mark.skipif(not (shutil.which("qpdf") and shutil.which("pdftotext")
-                                          and shutil.which("pdfinfo")),
-                                     reason="qpdf and poppler-utils (pdftotext, pdfinfo) are not installed")
+                                          and shutil.which("pdfinfo") and _font_installed()),
+                                     reason="qpdf, poppler-utils (pdftotext, pdfinfo) or fonts-dejavu-core "
+                                            "is not installed")
 
 
 def qpdf_check(path) -> str:

@@ -6,7 +6,7 @@ import json
 from dataclasses import fields
 
 import pytest
-from pdf_reading import pdf_text
+from pdf_reading import needs_pdf_tools, pdf_text
 from review_shift import SECRETS
 from textual.widgets import DataTable, Static
 
@@ -50,7 +50,8 @@ def test_the_events_csv_says_redacted_for_each_pin_salt_and_hash(shift_journal, 
         ("Rui", "croupier", "redacted", "redacted")]
 
 
-@pytest.mark.parametrize("option, name", [("--csv-spins", "spins.csv"), ("--pdf", "shift.pdf")])
+@pytest.mark.parametrize("option, name", [("--csv-spins", "spins.csv"),
+                                          pytest.param("--pdf", "shift.pdf", marks=needs_pdf_tools)])
 def test_the_other_exports_hold_no_secret(shift_journal, tmp_path, option, name):
     target = tmp_path / name
     assert cli(["review", "--db", str(shift_journal), option, str(target)]) == 0
