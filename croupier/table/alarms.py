@@ -72,11 +72,11 @@ def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int, 
     """The wheel gave two numbers for the spin in play: neither is recorded; the croupier reads the
     pocket and types it, and the pit boss sees both."""
     five = "--" if state_five is None else str(state_five)
-    # The closing parentheses are what a screen in another language shows of an alarm without facts.
     return [raise_alarm(state, now, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
                         f"the wheel gave two numbers for spin {state.spin} (game {game}): {number_line} on its "
                         f"winning-number line, {five} on its state-5 line; neither was recorded: the croupier "
-                        f"types the number the ball is in ({number_line} / {five})")]
+                        f"types the number the ball is in",
+                        facts=AlarmFacts(rule="", spin=state.spin, number_line=number_line, state_five=state_five))]
 
 
 def _minutes(interval) -> int:

@@ -89,6 +89,8 @@ class AlarmFacts:
     typed: int | None = when_set()  # result-mismatch: the number typed at the keypad
     read: int | None = when_set()  # and the wheel sensor's
     wheel_restarted: bool = when_set(False)  # a repeat right after the wheel's power cycle: the wheel's doing
+    number_line: int | None = when_set()  # wheel-fault, two numbers: the wheel's winning-number line
+    state_five: int | None = when_set()  # and its state-5 lines (None: none came)
 
 
 @dataclass(frozen=True, kw_only=True)

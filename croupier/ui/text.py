@@ -111,6 +111,10 @@ def alarm_detail(alarm: Alarm) -> str:
     if facts is not None and alarm.kind is AlarmKind.PIN_LOCKED:
         return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
             name=facts.name)
+    if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.number_line is not None:
+        return _("The wheel gave two numbers for spin {spin}: {line} on its winning-number line, {five} on its "
+                 "state-5 line; neither was recorded: type the number the ball is in").format(
+            spin=facts.spin, line=facts.number_line, five="--" if facts.state_five is None else facts.state_five)
     if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)
