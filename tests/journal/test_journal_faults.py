@@ -8,6 +8,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 
@@ -154,6 +156,19 @@ def mount_tmpfs(folder: Path, size: str) -> bool:
                           capture_output=True).returncode == 0
 
 
+@contextmanager
+def small_disk(tmp_path: Path, size: str) -> Iterator[Path]:
+    """A folder on a tmpfs of `size` (root only), unmounted afterwards; the test skips where none mounts."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if not mount_tmpfs(disk, size):
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
 FILL = """
 import sys
 from pathlib import Path
@@ -179,11 +194,7 @@ except JournalFault as fault:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
 def test_a_full_disk_is_said_plainly_and_keeps_every_confirmed_result(tmp_path):
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if not mount_tmpfs(disk, "600k"):
-        pytest.skip("cannot mount a tmpfs here")
-    try:
+    with small_disk(tmp_path, "600k") as disk:
         journal = disk / "journal.db"
         run = subprocess.run([sys.executable, "-c", FILL, str(journal), str(Path(__file__).parent)],
                              capture_output=True, text=True, timeout=300)
@@ -194,8 +205,6 @@ def test_a_full_disk_is_said_plainly_and_keeps_every_confirmed_result(tmp_path):
         seq, _ = stored_head(journal)
         assert seq == int(confirmed)  # every event confirmed before the fault is there, none after
         assert cli(["verify", "--db", str(journal), "--key", str(disk / "table.key")]) == 0
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
 def test_a_witness_that_cannot_be_written_keeps_the_commit_and_stops_the_next(tmp_path, monkeypatch):
@@ -254,11 +263,7 @@ def test_run_headless_refuses_a_journal_with_a_flipped_byte_and_writes_nothing(p
 
 @pytest.mark.skipif(os.geteuid() != 0 or not hasattr(os, "openpty"), reason="mounting a small tmpfs needs root")
 def test_run_headless_on_a_disk_that_fills_stops_plainly_and_keeps_every_result(tmp_path, wheel):
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if not mount_tmpfs(disk, "160k"):
-        pytest.skip("cannot mount a tmpfs here")
-    try:
+    with small_disk(tmp_path, "160k") as disk:
         journal = disk / "journal.db"
         proc = run_headless(journal, wheel)
         try:
@@ -271,5 +276,3 @@ def test_run_headless_on_a_disk_that_fills_stops_plainly_and_keeps_every_result(
             results = [row for row in opened.rows() if row.kind == "result-recorded"]
         assert results  # games were recorded before the disk filled, and they are all still there
         assert cli(["verify", "--db", str(journal), "--key", str(disk / "table.key")]) == 0
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
