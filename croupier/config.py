@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from croupier.board.names import LAMP_NAMES, SEGMENT_NAMES
 from croupier.i18n import languages
 from croupier.rules.limits import (NO_SIGN, SignError, TableSign, colour_value_problem, sign_from_data,
                                    sign_problem, table_limits)
@@ -45,8 +46,6 @@ GPIO_PINS = range(2, 28)
 UART_PINS = (14, 15)
 UART_DEVICES = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
 BALL_DIAMETER_MM = (Decimal(18), Decimal(24))  # PT-A 17
-SEGMENT_NAMES = ("a", "b", "c", "d", "e", "f", "g")
-LAMP_NAMES = ("red", "black", "green", "bets_open", "no_more_bets", "void")
 SYSTEM_CONFIG = Path("/etc/croupier/croupier.toml")
 DEFAULTS_NAME = "default-config.toml"
 

@@ -8,7 +8,8 @@ a Pi, gpiozero's MockFactory stands in (GPIOZERO_PIN_FACTORY=mock, or `pin_facto
 """
 from __future__ import annotations
 
-from croupier.board.model import DARK, FONT, LAMP_NAMES, Board
+from croupier.board.model import DARK, FONT, Board
+from croupier.board.names import LAMP_NAMES
 
 KEPT_STATES = 64  # changes a mock pin of the demo's board remembers (gpiozero's keeps every one)
 

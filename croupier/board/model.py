@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from croupier.board.names import SEGMENT_NAMES
 from croupier.rules.wheel import colour
 from croupier.table.bets import bets_open
 from croupier.table.cycle import IN_SPIN
 from croupier.table.state import Phase, TableState
 
-# The board's segments and lamps, by the names the configuration's [display] section gives their pins.
-SEGMENT_NAMES = ("a", "b", "c", "d", "e", "f", "g")
-LAMP_NAMES = ("red", "black", "green", "bets_open", "no_more_bets", "void")
 
 # Segments lit for each character, a-g as wired (a top, b top right, c bottom right, d bottom,
 # e bottom left, f top left, g middle).
