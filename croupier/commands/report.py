@@ -208,11 +208,8 @@ def render(report: dict) -> str:
     statistics = report["statistics"]
     add("")
     add(f"Wheel statistics ({statistics['spins']} spins): {statistics['chi_square']['plain']}")
-    for name in statistics["alerts"]:
-        # Each alert in the words that name the pocket, sector or croupier, not the test's name
-        # (the chi-square's are on the line above).
-        if name != "chi_square":
-            add(f"  ALERT: {statistics[name]['plain']}")
+    for line in statistics["alert_lines"]:
+        add(f"  ALERT: {line}.")
     head = report["head"]
     add(f"Journal head: event {head['event']}, sha256 {head['sha256']}")
     return "\n".join(map(arguments.printable, lines)) + "\n"  # names recorded before they were checked

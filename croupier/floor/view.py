@@ -55,7 +55,7 @@ def alarms_text(picture: FloorPicture) -> str:
 def wheels_text(picture: FloorPicture) -> str:
     lines = ["[b]Wheels[/] (every counted spin the floor holds)"]
     for wheel, stats in picture.wheels.items():
-        alerts = ", ".join(stats["alerts"]) or "no alert"
+        alerts = "; ".join(stats["alert_lines"]) or "no alert"
         lines.append(f"[b]{wheel}[/]: {stats['spins']} spins, {alerts}. {stats['chi_square']['plain']}")
     return "\n".join(lines)
 

@@ -20,8 +20,9 @@ def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
 def statistics_text(spins: list[CountedSpin], numbering: str, scope: str, ascii: bool = False) -> str:
     result = summary(spins, numbering)
     lines = [f"{scope}: {counted(result['spins'], 'counted spin')}", ""]
-    alerts = result["alerts"]
-    lines.append("ALERT: " + ", ".join(alerts) if alerts else "No test raises an alert.")
+    lines.extend(f"ALERT: {line}." for line in result["alert_lines"])
+    if not result["alert_lines"]:
+        lines.append("No test raises an alert.")
     lines.append("")
     for name in ("chi_square", "numbers", "max_count", "sectors", "sector_split", "signature"):
         section = result[name]

@@ -41,10 +41,13 @@ def sliding_sectors(
         expected = total * p
         spread = math.sqrt(total * p * (1.0 - p))
         window = sum(ring[:width])
+        p_values: dict[int, float] = {}  # windows of one width with the same count share a p-value
         for start in range(POCKETS):
             if start:
                 window += ring[start + width - 1] - ring[start - 1]
-            raw = binomial_two_sided(window, total, p) if total else 1.0
+            raw = p_values.get(window)
+            if raw is None:
+                raw = p_values[window] = binomial_two_sided(window, total, p) if total else 1.0
             pockets = tuple(wheel_order[(start + i) % POCKETS] for i in range(width))
             z = (window - expected) / spread if spread else 0.0
             results.append(SectorDeviation(pockets, window, expected, z, raw, bonferroni(raw, tests)))

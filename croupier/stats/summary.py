@@ -1,12 +1,15 @@
 """Every wheel-integrity test over a run of spins, as one JSON-able summary with each result in
 plain words and the number of spins it needs before its silence means anything.
 
-Significance: each test family is held at `alpha` (0.05) as a whole: Holm over the 37 numbers and
-over the signature groups, Bonferroni over the 259 sliding sectors and for the maximum count.
+Significance: the whole summary is held at `alpha` (0.05): a fair wheel raises any alert at all in at
+most 5% of runs. Bonferroni shares alpha equally among the test families that run (six on a French
+wheel, five on an American one, which has no announced sectors), and inside each family Holm over
+the 37 numbers and over the signature groups, Bonferroni over the 259 sliding sectors and for the
+maximum count, hold the family at its share.
 Power: the spins needed to see a 10% bias (the favoured pocket or sector comes up 10% more often
 than on a fair wheel) at least 80% of the time, computed for the test as it is run: the exact
-binomial test at the corrected level of one test in its family (alpha / 37 for a number, alpha / 259
-for a run of pockets), the chi-square at its critical value. A run of 5 pockets is counted as seen
+binomial test at the corrected level of one test in its family (its share / 37 for a number, its
+share / 259 for a run of pockets), the chi-square at its critical value. A run of 5 pockets is counted as seen
 only when that very run is flagged; the overlapping runs around it make the sliding-sector family
 raise its alarm somewhat more often than that, so its figure errs on the safe side.
 """
@@ -34,6 +37,10 @@ UNIFORM = (1.0 / POCKETS,) * POCKETS
 # A count test says nothing until each of its cells expects this many spins (the usual rule for the
 # chi-square; held for the exact tests too, so that a handful of spins is never called evidence).
 MIN_EXPECTED = 5
+
+
+def _level(alpha: float) -> str:
+    return f"{alpha:.2g}"
 
 
 def _p(value: float) -> str:
@@ -80,7 +87,7 @@ def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: floa
                 f"nothing before {minimum:,} spins ({MIN_EXPECTED} expected in each {cell}), and a {BIAS:.0%} bias "
                 f"on {bias_on} needs about {_about(needed)} spins to be seen at least {POWER:.0%} of the time.")
     if flagged:
-        return f"Evidence of bias (p = {_p(p_value)}, below {alpha:g})."
+        return f"Evidence of bias (p = {_p(p_value)}, below {_level(alpha)})."
     if spins < needed:
         return (f"No sign of bias (p = {_p(p_value)}), but {counted(spins, 'spin')} "
                 f"{'is' if spins == 1 else 'are'} too few to mean much: a {BIAS:.0%} bias on {bias_on} needs "
@@ -255,17 +262,65 @@ def summarise(spins: Iterable, wheel_order: Sequence[int], sectors: Mapping[str,
         names = ", ".join(sorted(str(wheel) for wheel in wheels))
         raise ValueError(f"these spins come from several wheels ({names}): summarise each wheel apart "
                          "with summary_by_wheel")
+    share = alpha / (6 if sectors else 5)  # one equal share per family that runs (Bonferroni)
     sections = {
-        "chi_square": _chi_square_section(counts, alpha),
-        "numbers": _numbers_section(counts, alpha),
-        "max_count": _max_count_section(counts, alpha),
-        "sectors": _sectors_section(counts, wheel_order, alpha),
-        "sector_split": _split_section(counts, sectors, alpha) if sectors else None,
-        "signature": _signature_section(results, wheel_order, alpha),
+        "chi_square": _chi_square_section(counts, share),
+        "numbers": _numbers_section(counts, share),
+        "max_count": _max_count_section(counts, share),
+        "sectors": _sectors_section(counts, wheel_order, share),
+        "sector_split": _split_section(counts, sectors, share) if sectors else None,
+        "signature": _signature_section(results, wheel_order, share),
     }
     alerts = [name for name, section in sections.items() if section and _is_alert(section)]
-    return {"spins": len(numbers), "wheel": next(iter(wheels), None), "alpha": alpha, "power": POWER,
-            "bias": BIAS, "counts": counts, **sections, "alerts": alerts}
+    return {"spins": len(numbers), "wheel": next(iter(wheels), None), "alpha": alpha, "family_alpha": share,
+            "power": POWER, "bias": BIAS, "counts": counts, **sections, "alerts": alerts,
+            "alert_lines": [_ALERT_LINES[name](sections[name], counts) for name in alerts]}
+
+
+def _times(count: int, expected: float) -> str:
+    return f"{counted(count, 'time')} for {expected:.1f} expected"
+
+
+def _uneven_pockets(section: dict, counts: list[int]) -> str:
+    spins = sum(counts)
+    worst = max(range(POCKETS), key=lambda number: abs(counts[number] * POCKETS - spins))
+    return (f"the 37 pockets are not evenly hit (p = {_p(section['p_value'])}); furthest out: number {worst}, "
+            f"{_times(counts[worst], spins / POCKETS)}")
+
+
+def _numbers_out_of_line(section: dict, counts: list[int]) -> str:
+    rows = {row["number"]: row for row in section["rows"]}
+    listed = ", ".join(f"{number} ({_times(rows[number]['count'], rows[number]['expected'])})"
+                       for number in section["flagged"])
+    return f"number{'s' if len(section['flagged']) > 1 else ''} out of line: {listed}"
+
+
+def _most_frequent(section: dict, counts: list[int]) -> str:
+    numbers = " and ".join(str(n) for n in section["numbers"])
+    return f"number {numbers} came up too often: {_times(section['count'], section['expected'])}"
+
+
+def _hot_run(section: dict, counts: list[int]) -> str:
+    top = section["windows"][0]
+    pockets = "-".join(str(n) for n in top["pockets"])
+    return f"adjacent pockets {pockets} out of line: {_times(top['count'], top['expected'])}"
+
+
+def _uneven_split(section: dict, counts: list[int]) -> str:
+    name, cell = max(section["cells"].items(), key=lambda item: abs(item[1]["count"] / item[1]["expected"] - 1))
+    return f"the wheel's sectors are uneven: {name} {_times(cell['count'], cell['expected'])}"
+
+
+def _signature_found(section: dict, counts: list[int]) -> str:
+    return "dealer signature: " + "; ".join(
+        f"{group['croupier'] or 'unknown croupier'} ({group['direction'] or 'unknown direction'}), "
+        f"commonest distance {counted(group['commonest_distance'], 'pocket')} on"
+        for group in section["groups"] if group["flagged"])
+
+
+# Each alert in words that name the pocket, run of pockets, sector or croupier it is about.
+_ALERT_LINES = {"chi_square": _uneven_pockets, "numbers": _numbers_out_of_line, "max_count": _most_frequent,
+                "sectors": _hot_run, "sector_split": _uneven_split, "signature": _signature_found}
 
 
 def _is_alert(section: dict) -> bool:

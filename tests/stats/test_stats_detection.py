@@ -13,7 +13,8 @@ from croupier.stats.pockets import number_deviations
 from croupier.stats.power import biased
 from croupier.stats.sectors import sliding_sectors
 
-ALPHA = 0.05
+# Each family's share of the whole summary's 5%: six families on a French wheel (Bonferroni).
+FAMILY_ALPHA = 0.05 / 6
 PROMISED = 0.80
 UNIFORM = [1 / 37] * 37
 FAVOURED_NUMBER = 17
@@ -38,7 +39,7 @@ def simulated_counts(alternative, spins: int, simulations: int, seed: int):
 def favoured_number_flagged(spins: int, simulations: int, seed: int) -> int:
     alternative = biased(UNIFORM, {FAVOURED_NUMBER}, 0.10)
     return sum(
-        any(row.number == FAVOURED_NUMBER and row.p_adjusted < ALPHA for row in number_deviations(counts))
+        any(row.number == FAVOURED_NUMBER and row.p_adjusted < FAMILY_ALPHA for row in number_deviations(counts))
         for counts in simulated_counts(alternative, spins, simulations, seed)
     )
 
@@ -49,7 +50,7 @@ def favoured_sector_flagged(spins: int, simulations: int, seed: int, ring: list[
     alternative = biased(UNIFORM, sector, 0.10)
     exact = touching = 0
     for counts in simulated_counts(alternative, spins, simulations, seed):
-        flagged = [set(window.pockets) for window in sliding_sectors(counts, ring) if window.p_adjusted < ALPHA]
+        flagged = [set(window.pockets) for window in sliding_sectors(counts, ring) if window.p_adjusted < FAMILY_ALPHA]
         exact += sector in flagged
         touching += any(pockets & sector for pockets in flagged)
     return exact, touching
