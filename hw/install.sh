@@ -102,7 +102,7 @@ fi
 
 step "System packages"
 run apt-get update
-run env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv python3-gpiozero ${pin_driver:+"$pin_driver"}
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv python3-gpiozero fonts-dejavu-core ${pin_driver:+"$pin_driver"}
 
 step "The $USER_NAME user, in the dialout (serial) and gpio groups"
 for group in dialout gpio; do
