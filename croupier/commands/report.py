@@ -192,6 +192,19 @@ def render(report: dict) -> str:
             amount = f" = {money(o['money'])}" if o["money"] is not None else ""
             add(f"  spin {o['spin']}: {o['colour']} paid {o['chips']} chips{amount} on {', '.join(o['positions'])} "
                 f"for {o['paid_on']}; the result is {o['number']}: to recover")
+    if report["shift_results"]:
+        add("")
+        add(f"The table's result per shift (sold - cashed out - late chips), amounts in {unit}")
+    for shift in report["shift_results"]:
+        until = shift["closed"] or "still open"
+        add(f"  {shift['opened'] or 'before the first opening'} to {until}: sold {shift['sold_money']}, cashed out "
+            f"{shift['cashed_out_money']}, late chips {shift['late_money']}, payouts recorded {shift['paid_money']}; "
+            f"the table {'won' if Decimal(shift['table_result_money']) >= 0 else 'lost'} "
+            f"{abs(Decimal(shift['table_result_money']))}"
+            + (f" (provisional: {', '.join(shift['colours_in_play_at_end'])} still in play)" if shift["provisional"] else ""))
+        for c in shift["colours"]:
+            add(f"    {c['colour']:<8} sold {c['sold']} = {c['sold_money']}, cashed out {c['cashed_out']} = "
+                f"{c['cashed_out_money']}, late {c['late_chips']} = {c['late_money']}, paid {c['paid']} = {c['paid_money']}")
     if report["croupiers"]:
         add("")
         add("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid")

@@ -17,12 +17,13 @@ from croupier.history.croupiers import Croupiers
 from croupier.history.ledger import Ledger, ledger_totals
 from croupier.history.payouts import Overpayments
 from croupier.history.procedures import Procedures
+from croupier.history.shift_results import ShiftResults
 from croupier.history.spins import SpinList
 from croupier.rules.profiles import numbering_of
 from croupier.stats import summary
 
 REPORT_KINDS = tuple(dict.fromkeys(("result-recorded", *Procedures.KINDS, *Ledger.KINDS, *Croupiers.KINDS,
-                                      *Overpayments.KINDS)))
+                                      *Overpayments.KINDS, *ShiftResults.KINDS)))
 
 
 def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], currency: str | None = None) -> dict:
@@ -30,7 +31,8 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
     not record the currency: `currency` is the configuration's, None when unknown."""
     spins = SpinList()
     procedures, ledger, croupiers, overpayments = Procedures(), Ledger(), Croupiers(), Overpayments()
-    folds = [(fold.add, frozenset(fold.KINDS)) for fold in (procedures, ledger, croupiers, overpayments)]
+    shifts = ShiftResults()
+    folds = [(fold.add, frozenset(fold.KINDS)) for fold in (procedures, ledger, croupiers, overpayments, shifts)]
     for seq, record in records:
         kind = record["kind"]
         if kind == "result-recorded":
@@ -67,6 +69,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
         "colour_ledger": [s.entry() for s in statements],
         "late_chips": procedures.late_chips,
         "croupiers": [f.entry() for f in croupiers.result()],
+        "shift_results": shifts.result(),
         "winning_bets_rebuilt": procedures.rebuilt,
         # The same wheel-integrity summary the review app shows, over every counted spin.
         "statistics": summary(spins.counted(), numbering_of(procedures.profile)),

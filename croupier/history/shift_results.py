@@ -1,0 +1,125 @@
+"""The table's result per shift: chips sold and cashed out per colour, late chips, payouts recorded,
+and what the table won or lost, from one table-opened to its table-closed.
+
+The table's result of a shift is the money of the chips it sold minus the money it paid out at
+cash-outs and for late chips, in that shift. A colour still in play when the shift ends holds chips
+the table has sold but not yet taken back: the result is then provisional, and says so.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from croupier.history.money import chips, chips_money, json_number
+
+
+@dataclass
+class ColourInShift:
+    colour: str
+    chip_value: Decimal
+    sold: int = 0
+    cashed_out: int = 0
+    cashed_out_money: Decimal = Decimal(0)
+    late: int = 0
+    late_money: Decimal = Decimal(0)
+    paid: Fraction = Fraction(0)  # chips paid on the layout by recorded payouts, the stake not included
+
+    @property
+    def sold_money(self) -> Decimal:
+        return chips_money(self.sold, self.chip_value)
+
+    @property
+    def paid_money(self) -> Decimal:
+        return chips_money(self.paid, self.chip_value)
+
+    def entry(self) -> dict:
+        return {"colour": self.colour, "chip_value": str(self.chip_value), "sold": self.sold,
+                "sold_money": str(self.sold_money), "cashed_out": self.cashed_out,
+                "cashed_out_money": str(self.cashed_out_money), "late_chips": self.late,
+                "late_money": str(self.late_money), "paid": json_number(self.paid), "paid_money": str(self.paid_money)}
+
+
+@dataclass
+class Shift:
+    opened: str | None  # ISO time of the table-opened; None for events before any opening
+    closed: str | None = None
+    colours: dict[str, ColourInShift] = field(default_factory=dict)
+    in_play_at_end: list[str] = field(default_factory=list)
+
+    def entry(self) -> dict:
+        rows = list(self.colours.values())
+        sold = sum((c.sold_money for c in rows), Decimal(0))
+        out = sum((c.cashed_out_money for c in rows), Decimal(0))
+        late = sum((c.late_money for c in rows), Decimal(0))
+        return {"opened": self.opened, "closed": self.closed, "colours": [c.entry() for c in rows],
+                "sold_money": str(sold), "cashed_out_money": str(out), "late_money": str(late),
+                "paid_money": str(sum((c.paid_money for c in rows), Decimal(0))),
+                "table_result_money": str(sold - out - late),
+                "colours_in_play_at_end": list(self.in_play_at_end),
+                "provisional": bool(self.in_play_at_end)}
+
+
+class ShiftResults:
+    """Folds the records of the openings, closings and colour money, in journal order."""
+
+    KINDS = ("table-opened", "table-closed", "colour-assigned", "chips-issued", "colour-cashed-out",
+             "late-chips-exchanged", "payouts-recorded")
+
+    def __init__(self) -> None:
+        self.shifts: list[Shift] = []
+        self._values: dict[str, Decimal] = {}  # each colour in play: its chip value
+        self._open = False
+
+    def _current(self) -> Shift:
+        if not self.shifts:
+            self.shifts.append(Shift(None))
+        return self.shifts[-1]
+
+    def _colour(self, colour: str, chip_value: Decimal | None = None) -> ColourInShift:
+        shift = self._current()
+        if colour not in shift.colours:
+            value = chip_value if chip_value is not None else self._values.get(colour, Decimal(0))
+            shift.colours[colour] = ColourInShift(colour, value)
+        return shift.colours[colour]
+
+    def add(self, seq: int, record: Mapping) -> None:
+        kind = record["kind"]
+        if kind == "table-opened":
+            if self._open:
+                self._end(record["time"])  # an opening without its closing ends the shift before it
+            self.shifts.append(Shift(record["time"]))
+            self._open = True
+        elif kind == "table-closed":
+            self._end(record["time"])
+        elif kind == "colour-assigned":
+            value = Decimal(record["chip_value"])
+            self._values[record["colour"]] = value
+            self._colour(record["colour"], value).sold += record["chips"]
+        elif kind == "chips-issued" and record["colour"] in self._values:
+            self._colour(record["colour"]).sold += record["chips"]
+        elif kind == "colour-cashed-out" and record["colour"] in self._values:
+            row = self._colour(record["colour"])
+            row.cashed_out += record["chips"]
+            row.cashed_out_money += Decimal(record["amount"])
+            del self._values[record["colour"]]
+        elif kind == "late-chips-exchanged":
+            row = self._colour(record["colour"], Decimal(record["chip_value"]))
+            row.late += record["chips"]
+            row.late_money += Decimal(record["amount"])
+        elif kind == "payouts-recorded":
+            for outcome in record["outcomes"]:
+                if outcome["colour"] in self._values:
+                    self._colour(outcome["colour"]).paid += chips(outcome["won"])
+
+    def _end(self, time: str) -> None:
+        shift = self._current()
+        shift.closed = time
+        shift.in_play_at_end = sorted(self._values)
+        self._open = False
+
+    def result(self) -> list[dict]:
+        if self.shifts and self.shifts[-1].closed is None:
+            self.shifts[-1].in_play_at_end = sorted(self._values)
+        return [shift.entry() for shift in self.shifts]
