@@ -72,6 +72,8 @@ class TableConfig:
     posted_values: tuple[Decimal, ...] = ()  # PT-A 9: colour chip values posted besides the minimum
     house: Path | None = None  # the house directory: its own profiles/*.toml and locale/*.po
     sign: TableSign = NO_SIGN  # the table sign: the house's minima and maxima per kind of bet
+    time_zone: str | None = None  # IANA name every reader shows times in; None: the machine's
+    casino: str = ""  # the casino's name, on the paper
 
 
 @dataclass(frozen=True)
@@ -397,7 +399,7 @@ def _floor(r: _Reader) -> FloorConfig:
 
 def _table(r: _Reader, base: Path) -> TableConfig:
     r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values",
-           "house_directory", "sign")
+           "house_directory", "sign", "time_zone", "casino")
     minimum = r.number("minimum")
     if not 0 < minimum <= MAX_MINIMUM:
         raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
@@ -419,7 +421,24 @@ def _table(r: _Reader, base: Path) -> TableConfig:
         posted_values=_posted_values(r, rules, minimum),
         house=house,
         sign=_sign(r, rules, minimum),
+        time_zone=_time_zone(r),
+        casino=r.text("casino") if "casino" in r.data else "",
     )
+
+
+def _time_zone(r: _Reader) -> str | None:
+    """The table's time zone, checked against the system's time zone database."""
+    if "time_zone" not in r.data:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    name = r.text("time_zone")
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise r.error("time_zone", f"{name!r} is not a time zone the system knows (an IANA name such as "
+                                   "Europe/Lisbon)") from None
+    return name
 
 
 def _house(r: _Reader, base: Path) -> Path | None:

@@ -9,3 +9,16 @@ settings.register_profile(
 )
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def machine_time_zone():
+    """Each test starts showing times in the machine's zone, whatever an earlier one configured."""
+    from croupier.history.clock import use_zone
+
+    use_zone(None)
+    yield
+    use_zone(None)

@@ -45,10 +45,11 @@ def _date(text: str):
 
 def _bound(day) -> str:
     """Local midnight starting `day`, as the journal records times (UTC, ISO 8601, microseconds)."""
-    from datetime import datetime, timezone
+    from datetime import timezone
 
-    moment = datetime(day.year, day.month, day.day).astimezone()
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    from croupier.history.clock import midnight
+
+    return midnight(day).astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
 def in_range(records, since, until):
@@ -74,14 +75,18 @@ def main(argv: list[str]) -> int:
             gc.enable()
 
 
-def configured_currency(option: str | None) -> str | None:
-    """The currency of the table's configuration file (`--config`, else $CROUPIER_CONFIG, else the
-    system's), None without one: the built-in defaults are the demo's, not this table's. Raises
-    ConfigError naming the key of a bad file."""
+def configured_table(option: str | None):
+    """The table section of the table's configuration file (`--config`, else $CROUPIER_CONFIG, else
+    the system's), None without one: the built-in defaults are the demo's, not this table's. Every
+    time is shown from then on in the table's time zone. Raises ConfigError naming the key of a bad
+    file."""
     from croupier.config import config_path, load_config
+    from croupier.history.clock import use_zone
 
     path = config_path(option)
-    return load_config(path).table.currency if path else None
+    table = load_config(path).table if path else None
+    use_zone(table.time_zone if table else None)
+    return table
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -91,7 +96,7 @@ def _report(args: argparse.Namespace) -> int:
     from croupier.journal.verify import ChainCheck, JournalDamaged
 
     try:
-        currency = configured_currency(args.config)
+        table = configured_table(args.config)
     except ConfigError as exc:
         print(f"croupier report: {exc}", file=sys.stderr)
         return 2
@@ -100,7 +105,7 @@ def _report(args: argparse.Namespace) -> int:
             # One pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
             records = in_range(ChainCheck(journal).records(REPORT_KINDS), args.since, args.until)
-            report = build_report(records, journal.head, currency)
+            report = build_report(records, journal.head, table.currency if table else None)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1
@@ -120,6 +125,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def render(report: dict) -> str:
+    from croupier.history.clock import stamp, zone_label
+
     lines: list[str] = []
     add = lines.append
     totals = report["totals"]
@@ -129,19 +136,20 @@ def render(report: dict) -> str:
     if report["range"]["from"] or report["range"]["to"]:
         add(f"From {report['range']['from'] or 'the first event'} to {report['range']['to'] or 'the last'}, "
             "days of the table's time zone")
+    add(f"Times in the table's time zone: {zone_label()}")
     add(f"Amounts in {unit}" if report["currency"] else
         "Amounts are money in the table's currency, which the journal does not record (--config names it)")
     for table in report["table"]:
         what = (f"opened under {table['profile']}, minimum {money(table['minimum'])}"
                 + (" (wheel sensor alone)" if table["sensor_only"] else "")) if table["kind"] == "table-opened" \
             else "closed"
-        add(f"  {table['time']}  table {what}, by {table['by']}")
+        add(f"  {stamp(table['time'])}  table {what}, by {table['by']}")
     for change in report["limits"]:
         if change["kind"] == "limits-changed":
             what = f"minimum {change['previous']} -> {money(change['minimum'])}"
         else:
             what = f"profile {change['previous']} -> {change['profile']}"
-        add(f"  {change['time']}  {what} by {change['by']} ({change['reason']})")
+        add(f"  {stamp(change['time'])}  {what} by {change['by']} ({change['reason']})")
 
     shown = report["spins"][-LAST_SPINS:]
     add("")
@@ -149,7 +157,7 @@ def render(report: dict) -> str:
         else "Spins:")
     for s in shown:
         corrected = f"  (corrected from {s['corrected_from']})" if "corrected_from" in s else ""
-        add(f"  #{s['spin']:<6} {s['number']:>2}  {s['time']}  {s['source']:<6} ball {s['ball']}  "
+        add(f"  #{s['spin']:<6} {s['number']:>2}  {stamp(s['time'])}  {s['source']:<6} ball {s['ball']}  "
             f"{s['croupier']}  {s['direction'] or '-'}{corrected}")
     sections = (
         ("Voids", report["voids"], lambda v: f"#{v['spin']} {v['reason']}, ball back in {v['put_back']}, by {v['by']}"),
@@ -171,7 +179,7 @@ def render(report: dict) -> str:
         add("")
         add(f"{title}: {len(rows)}")
         for row in rows:
-            add(f"  {row['time']}  {show(row)}")
+            add(f"  {stamp(row['time'])}  {show(row)}")
     add("")
     add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}" + (f", amounts in {unit}; result = cashed "
                                                                         "out + late chips - bought"
@@ -196,8 +204,8 @@ def render(report: dict) -> str:
         add("")
         add(f"The table's result per shift (sold - cashed out - late chips), amounts in {unit}")
     for shift in report["shift_results"]:
-        until = shift["closed"] or "still open"
-        add(f"  {shift['opened'] or 'before the first opening'} to {until}: sold {shift['sold_money']}, cashed out "
+        until = stamp(shift["closed"]) if shift["closed"] else "still open"
+        add(f"  {stamp(shift['opened']) if shift['opened'] else 'before the first opening'} to {until}: sold {shift['sold_money']}, cashed out "
             f"{shift['cashed_out_money']}, late chips {shift['late_money']}, payouts recorded {shift['paid_money']}; "
             f"the table {'won' if Decimal(shift['table_result_money']) >= 0 else 'lost'} "
             f"{abs(Decimal(shift['table_result_money']))}"

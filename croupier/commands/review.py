@@ -27,8 +27,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--shift", metavar="N", default="last",
                    help="the shift of the PDF report: its number (1 is the oldest) or 'last' (default)")
     p.add_argument("--config", metavar="PATH",
-                   help="the table's configuration, for the currency the PDF names (default: as `croupier report`)")
-    p.add_argument("--casino", metavar="NAME", help="the casino the PDF names (else a line to write it on)")
+                   help="the table's configuration: its time zone, and the currency and casino the PDF names "
+                        "(default: as `croupier report`)")
+    p.add_argument("--casino", metavar="NAME",
+                   help="the casino the PDF names (default: the configuration's [table] casino, else a line to write it on)")
     return p
 
 
@@ -52,9 +54,16 @@ def replaced_atomically(target: Path, mode: str):
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
+    from croupier.commands.report import configured_table
+    from croupier.config import ConfigError
     from croupier.journal.store import JournalError
     from croupier.review.shifts import list_shifts, open_read_only
 
+    try:
+        table = configured_table(args.config)  # its time zone, currency and casino
+    except ConfigError as error:
+        print(f"croupier review: {error}", file=sys.stderr)
+        return 2
     try:
         journal = open_read_only(args.db)
     except JournalError as error:
@@ -84,17 +93,11 @@ def main(argv: list[str]) -> int:
                     rows = write_events_csv(journal, out)
                 print(f"{args.csv_events}: {rows} events")
             if args.pdf:
-                from croupier.commands.report import configured_currency
-                from croupier.config import ConfigError
                 from croupier.export.shift_report import Heading, write_shift_report
                 from croupier.review.shifts import load_entries
 
-                try:
-                    heading = Heading(journal.head, journal.path.name, configured_currency(args.config), args.casino)
-                except ConfigError as error:
-                    print(f"croupier review: {error}", file=sys.stderr)
-                    return 2
-
+                heading = Heading(journal.head, journal.path.name, table.currency if table else None,
+                                  args.casino or (table.casino if table else None) or None)
                 shifts = list_shifts(journal)
                 if not shifts:
                     print(f"croupier review: {args.db} holds no events: no shift to report", file=sys.stderr)

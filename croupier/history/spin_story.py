@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from croupier.history.clock import clock
 from croupier.history.records import Entry
 from croupier.history.money import chips_money
 from croupier.history.payouts import Overpayment, Overpayments
@@ -78,11 +79,11 @@ class SpinStory:
             out.append(f"result: {self.number} {pocket_colour(self.number)}")
         out.append(f"source: {self.source}")
         for launch in self.launches:
-            out.append(f"launch {launch.time.astimezone():%H:%M:%S}: ball {launch.ball}, croupier {launch.croupier}, "
+            out.append(f"launch {clock(launch.time)}: ball {launch.ball}, croupier {launch.croupier}, "
                        f"{direction_words(launch.direction)}")
         for void in self.voids:
             back = f", ball put back in {void.put_back}" if void.put_back is not None else ""
-            out.append(f"golpe nulo {void.time.astimezone():%H:%M:%S}: {void.reason.value} ({void.source.value}) "
+            out.append(f"golpe nulo {clock(void.time)}: {void.reason.value} ({void.source.value}) "
                        f"by {void.by}{back}")
         out += [f"golpe nulo from the sensor acknowledged by {seen.by}" for seen in self.void_acknowledgements]
         for bet in self.bets:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, time
 
+from croupier.history.clock import local
 from croupier.history.records import Entry
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
@@ -171,7 +172,7 @@ class TimelineFilter:
             return False
         if self.colour and self.colour.lower() not in {c.lower() for c in row.colours}:
             return False
-        clock = row.time.astimezone().time()
+        clock = local(row.time).time()
         if self.since and clock < self.since:
             return False
         # `to:18:36` takes in 18:36:59 too: a clock time names its whole minute (or second).

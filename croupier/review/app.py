@@ -16,7 +16,7 @@ from croupier.journal.verify import check_chain
 from croupier.history.croupiers import croupier_figures, croupier_table
 from croupier.history.ledger import colour_ledger, ledger_table
 from croupier.review.messages import SpinChosen
-from croupier.history.clock import clock
+from croupier.history.clock import clock, local, typed, zone_label
 from croupier.history.procedures import procedure_tables
 from croupier.history.records import records_of
 from croupier.review.shifts import (Shift, find_moment, find_spin, list_shifts, load_entries, open_read_only,
@@ -133,7 +133,8 @@ class ReviewApp(App):
         seq, digest = self.journal.head
         line = f"{self.journal.path} (read-only) | head: event {seq}, hash {digest}"
         if self.shift:
-            line += f"\n{self.shift.label} of {len(self.shifts)} | events {self.shift.first_seq}-{self.shift.last_seq}"
+            line += (f"\n{self.shift.label} of {len(self.shifts)} | events {self.shift.first_seq}-{self.shift.last_seq}"
+                     f" | times in {zone_label(self.shift.opened)}")
         self.query_one("#journal-line", Static).update(line + (f"\n{extra}" if extra else ""))
 
     async def load_shift(self, shift: Shift) -> None:
@@ -186,7 +187,7 @@ class ReviewApp(App):
                 shift = self.shifts[number - 1]
             else:
                 moment = datetime.fromisoformat(text.replace(" ", "T") if len(text) > 10 else text)
-                shift = shift_of(self.shifts, find_moment(self.journal, moment.astimezone()))
+                shift = shift_of(self.shifts, find_moment(self.journal, typed(moment)))
         except ValueError as error:
             self.notify(f"{message.value!r}: {error}. {GOTO_HELP}", severity="error")
             return
@@ -205,8 +206,8 @@ class ReviewApp(App):
         new = [row for row in self.journal.rows(latest.last_seq) if row.seq <= self.journal.head[0]]
         following = self.shift == latest
         if any(row.kind in ("table-opened", "table-closed") for row in new) or \
-                datetime.fromisoformat(new[-1].time).astimezone().date() != \
-                datetime.fromisoformat(new[0].time).astimezone().date():
+                local(datetime.fromisoformat(new[-1].time)).date() != \
+                local(datetime.fromisoformat(new[0].time)).date():
             self.shifts = list_shifts(self.journal)
         else:
             self.shifts[-1] = replace(latest, last_seq=new[-1].seq)

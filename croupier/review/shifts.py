@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from croupier.history.clock import local, midnight
 from croupier.journal.store import Entry, Journal
 
 SHIFT_KINDS = ("table-opened", "table-closed")
@@ -30,10 +31,10 @@ class Shift:
     def label(self) -> str:
         if self.opened is None:
             return f"shift {self.number}: before the table opened"
-        start = self.opened.astimezone().strftime("%Y-%m-%d %H:%M")
-        end = self.closed.astimezone().strftime("%H:%M") if self.closed else "still open"
-        if self.closed and self.closed.astimezone().date() != self.opened.astimezone().date():
-            end = self.closed.astimezone().strftime("%Y-%m-%d %H:%M")
+        start = local(self.opened).strftime("%Y-%m-%d %H:%M")
+        end = local(self.closed).strftime("%H:%M") if self.closed else "still open"
+        if self.closed and local(self.closed).date() != local(self.opened).date():
+            end = local(self.closed).strftime("%Y-%m-%d %H:%M")
         return f"shift {self.number}: {start} to {end} ({self.profile})"
 
 
@@ -95,12 +96,11 @@ def first_at_or_after(journal: Journal, moment: datetime, low: int, high: int) -
 
 def day_cuts(journal: Journal, first: int, last: int) -> list[tuple[int, int]]:
     """first..last cut at each midnight of the table's time zone, as (first, last) pairs."""
-    begin, end = time_of(journal, first).astimezone(), time_of(journal, last).astimezone()
+    begin, end = local(time_of(journal, first)), local(time_of(journal, last))
     pieces, start = [], first
     day = begin.date() + timedelta(days=1)
     while day <= end.date():
-        midnight = datetime(day.year, day.month, day.day).astimezone()  # local midnight, its own offset
-        cut = first_at_or_after(journal, midnight, start, last)
+        cut = first_at_or_after(journal, midnight(day), start, last)  # the midnight of that day, its own offset
         if start < cut <= last:
             pieces.append((start, cut - 1))
             start = cut

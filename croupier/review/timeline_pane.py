@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
+from croupier.history.clock import clock
 from croupier.review.messages import SpinChosen
 from croupier.history.timeline import TimelineFilter, TimelineRow, parse_filter
 
@@ -56,7 +57,7 @@ class TimelinePane(Vertical):
         table.clear()
         for row in self.shown:
             # Text, not str: a name or a reason typed at the table must never be read as markup.
-            table.add_row(*(Text(cell) for cell in (str(row.seq), row.time.astimezone().strftime("%H:%M:%S"),
+            table.add_row(*(Text(cell) for cell in (str(row.seq), clock(row.time),
                                                     row.croupier or "", row.ball or "", row.text)),
                           key=str(row.seq))
         status = self.query_one("#timeline-status", Static)
