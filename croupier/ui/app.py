@@ -232,7 +232,13 @@ class TableApp(App):
             return
         if isinstance(self.screen, PayoutScreen):
             return
-        self.push_screen(PayoutScreen())
+        if not self.is_screen_installed("payouts"):
+            self.install_screen(PayoutScreen(), "payouts")
+        sheet = self.get_screen("payouts")
+        if sheet in self.screen_stack:
+            return  # under a dialog: it shows again when the dialog closes
+        sheet.start()
+        self.push_screen(sheet)
 
     # --- messages from the threads and the session ---------------------------------------------
 

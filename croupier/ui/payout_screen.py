@@ -36,13 +36,24 @@ MAX_DIGITS = 4
 
 
 class PayoutScreen(KeypadScreen[None]):
+    """One sheet for the whole session: the app installs it once and pushes it for every result, so
+    a result reaches the screen without building a screen and its rows again (`start`)."""
+
     def __init__(self) -> None:
         super().__init__(id="payouts")
+        self.spin = None  # the result being paid, once on screen
+        self._rows: list[Static] = []  # the rows of the colour on screen
+        self._pool: list[Static] = []  # every row widget mounted so far, reused from sheet to sheet
+        self.start()
+
+    def start(self) -> None:
+        """About to be pushed for the sheet of the table's last result: from its first colour and row."""
+        self.closed = False
         self.colour_at = 0
         self.row_at = 0
         self.typed = ""
-        self.spin = None  # the result being paid, once on screen
         self.jumped_from: int | None = None  # the row C jumped to the pleins from
+        self._pushed = True  # opened on mount (the first time) or on resume
 
     def compose(self) -> ComposeResult:
         yield Static("", id="payout-title")
@@ -56,7 +67,15 @@ class PayoutScreen(KeypadScreen[None]):
 
     @survived
     def on_mount(self) -> None:
+        self._pushed = False
         self._open(self.app.session.state.last_result)
+
+    @survived
+    def on_screen_resume(self) -> None:
+        """Pushed again for a new result (not back from a dialog over the sheet)."""
+        if self._pushed:
+            self._pushed = False
+            self._open(self.app.session.state.last_result)
 
     def _legend(self) -> None:
         """One meaning per key, for the row the croupier is on."""
@@ -118,13 +137,19 @@ class PayoutScreen(KeypadScreen[None]):
         """Lay out the rows of the current colour. The new rows are filled at once, through the list
         kept here: mounting finishes later, and a query would still find the old rows."""
         rows_box = self.query_one("#payout-rows", VerticalScroll)
-        rows_box.remove_children()
         colour = self.colour
+        wanted = len(self.sheet.rows(colour)) if colour is not None else 1
+        if len(self._pool) < wanted:  # mounted once; a later sheet with as many rows mounts none
+            more = [Static("", classes="payout-row") for _row in range(wanted - len(self._pool))]
+            rows_box.mount_all(more)
+            self._pool += more
+        for at, widget in enumerate(self._pool):
+            widget.display = at < wanted
+            widget.set_class(False, "current")
+        self._rows = self._pool[:wanted]
         if colour is None:
-            self._rows = [Static(_("No colour in play: nothing to pay."), classes="payout-row")]
-        else:
-            self._rows = [Static("", classes="payout-row") for _row in self.sheet.rows(colour)]
-        rows_box.mount_all(self._rows)
+            self._rows[0].update(_("No colour in play: nothing to pay."))
+        rows_box.scroll_home(animate=False)
         self._show()
 
     def _show(self) -> None:
