@@ -19,6 +19,7 @@ from typing import Any, Mapping
 
 from croupier.board.names import LAMP_NAMES, SEGMENT_NAMES
 from croupier.i18n import languages
+from croupier.paths import CONFIG_LOOKUP, SYSTEM_CONFIG  # noqa: F401 (CONFIG_LOOKUP: for the commands)
 from croupier.rules.limits import (NO_SIGN, SignError, TableSign, colour_value_problem, sign_from_data,
                                    sign_problem, table_limits)
 from croupier.rules.profiles import ProfileError, load_profile, profile_ids
@@ -29,7 +30,7 @@ from croupier.rules.profiles import ProfileError, load_profile, profile_ids
 
 def __getattr__(name: str) -> Any:
     if name == "WHEEL_PROTOCOLS":  # the wheel decoders' names, as the configuration accepts them
-        from croupier.wheel.protocols import PROTOCOL_NAMES
+        from croupier.wheel.names import PROTOCOL_NAMES
 
         return PROTOCOL_NAMES
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -46,7 +47,6 @@ GPIO_PINS = range(2, 28)
 UART_PINS = (14, 15)
 UART_DEVICES = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
 BALL_DIAMETER_MM = (Decimal(18), Decimal(24))  # PT-A 17
-SYSTEM_CONFIG = Path("/etc/croupier/croupier.toml")
 DEFAULTS_NAME = "default-config.toml"
 
 
@@ -183,10 +183,6 @@ def load_config(path: str | os.PathLike[str], environ: Mapping[str, str] | None 
         raise ConfigError(str(path), "", "not a configuration: its values are nested too deeply") from None
     merged = _merge(_defaults_raw(), raw)
     return _build(merged, str(path), path, os.environ if environ is None else environ)
-
-
-# Where a command looks when --config is not given, as its --help says it (config_path does it).
-CONFIG_LOOKUP = f"$CROUPIER_CONFIG, else {SYSTEM_CONFIG} when it exists"
 
 
 def config_path(argument: str | None, environ: Mapping[str, str] | None = None) -> Path | None:

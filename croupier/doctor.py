@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Protocol
 
 from croupier.config import SYSTEM_CONFIG, UART_DEVICES, Config, ConfigError, config_path, default_config, load_config
+from croupier.paths import SERVICE_USER
 
-SERVICE_USER = "croupier"
 # Below this the journal may stop mid-shift; below the warning level it is time to archive.
 JOURNAL_FAIL_BYTES = 50 * 1024**2
 JOURNAL_WARN_BYTES = 500 * 1024**2

@@ -2,6 +2,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from croupier.cli import COMMANDS, main
 
 
@@ -44,3 +46,21 @@ def test_output_cut_short_by_the_reader_ends_quietly():
     proc.stdout.close()  # the reader leaves before anything is read
     assert proc.wait() == 0
     assert b"Traceback" not in proc.stderr.read()
+
+
+HEAVY = ("textual", "croupier.config", "croupier.rules.layout", "croupier.table.state", "croupier.journal.store",
+         "croupier.wheel.events", "croupier.ui", "fpdf", "serial", "gpiozero")
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_command_s_help_answers_without_loading_what_the_command_runs(command):
+    # A technician's `croupier COMMAND --help` on a Pi 3 should answer at once: the help is built
+    # from light modules only; the screens, rules, journal and wheel decoders load when it runs.
+    probe = ("import sys; from croupier.cli import main\n"
+             "try:\n    main([sys.argv[1], '--help'])\nexcept SystemExit:\n    pass\n"
+             "print(' '.join(sorted(m for m in sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", probe, command], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.split("\n")[-2].split()
+    assert "usage:" in done.stdout
+    assert [m for m in loaded if m.startswith(HEAVY)] == []

@@ -10,7 +10,7 @@ SUMMARY = "the players' monitor: last numbers, statistics, limits, colour values
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.config import CONFIG_LOOKUP
+    from croupier.paths import CONFIG_LOOKUP
 
     parser = argparse.ArgumentParser(
         prog="croupier billboard",

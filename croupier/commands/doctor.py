@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from croupier.config import CONFIG_LOOKUP
-from croupier.doctor import SERVICE_USER, SystemProbes, report, run_checks
+from croupier.paths import CONFIG_LOOKUP, SERVICE_USER
 
 
 def main(argv: list[str]) -> int:
@@ -18,6 +17,8 @@ def main(argv: list[str]) -> int:
                         help=f"configuration file (default: {CONFIG_LOOKUP}, else the built-in defaults)")
     parser.add_argument("--user", default=SERVICE_USER, help=f"the user the table runs as (default: {SERVICE_USER})")
     args = parser.parse_args(argv)
+    from croupier.doctor import SystemProbes, report, run_checks
+
     findings = run_checks(args.config, SystemProbes(), args.user)
     print(report(findings))
     return 1 if any(f.status == "fail" for f in findings) else 0

@@ -14,9 +14,12 @@ import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from croupier.rules.bets import VALUE_CHIPS, BetError, parse_bet
-from croupier.rules.profiles import DEFAULT_PROFILE, ProfileError, load_profile
-from croupier.rules.settlement import STACK, Settlement, settle
+from typing import TYPE_CHECKING
+
+from croupier.rules.names import DEFAULT_PROFILE, VALUE_CHIPS
+
+if TYPE_CHECKING:
+    from croupier.rules.settlement import Settlement
 
 SUMMARY = "what to collect and pay for a winning number, in the order the regulation says"
 
@@ -124,6 +127,9 @@ def _within_limits(bets, limits, chip_values):
 def main(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    from croupier.rules.bets import BetError, parse_bet
+    from croupier.rules.profiles import ProfileError, load_profile
+    from croupier.rules.settlement import settle
     try:
         table = _read_sign(args.sign) if args.sign else {}
         profile = load_profile(args.profile or table.get("profile") or DEFAULT_PROFILE, args.house)
@@ -218,6 +224,8 @@ def _as_text(settlement: Settlement, profile_name: str) -> str:
             lost = f"; {_chips(line.lost)} collected" if line.lost else ""
             out.append(f"  {line.bet.text.ljust(width)}  {line.category:<10}  pays "
                        f"{_chips(line.won)}  ({opened}){lost}")
+    from croupier.rules.settlement import STACK
+
     out += ["", "per owner:"]
     for owner in settlement.owners:
         pays = _chips(owner.won)

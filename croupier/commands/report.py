@@ -14,7 +14,7 @@ LAST_SPINS = 50  # the text report lists the latest spins; --json has them all
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.config import CONFIG_LOOKUP
+    from croupier.paths import CONFIG_LOOKUP
 
     parser = argparse.ArgumentParser(
         prog="croupier report",

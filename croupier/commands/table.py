@@ -15,7 +15,7 @@ EXIT_JOURNAL_FAULT = 3  # the disk is full, read-only or failing (systemd: Resta
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.config import CONFIG_LOOKUP
+    from croupier.paths import CONFIG_LOOKUP
 
     parser = argparse.ArgumentParser(prog="croupier table", description=SUMMARY[0].upper() + SUMMARY[1:] + ".")
     parser.add_argument("--config", metavar="PATH",

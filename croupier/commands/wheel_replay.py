@@ -10,7 +10,7 @@ SUMMARY = "decode a wheel capture (timestamped log or raw lines) and print its e
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.wheel.protocols import PROTOCOL_NAMES
+    from croupier.wheel.names import PROTOCOL_NAMES
 
     parser = argparse.ArgumentParser(
         prog="croupier wheel-replay",
@@ -56,10 +56,10 @@ def _min_revolutions(args: argparse.Namespace) -> int | None:
 
 
 def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
     from croupier.wheel.capture import CaptureFormatError
     from croupier.wheel.replay import as_json, as_text, has_timestamps, replay_file
 
-    args = _parser().parse_args(argv)
     prog = "croupier wheel-replay"
     try:
         minimum = _min_revolutions(args)

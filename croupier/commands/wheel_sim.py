@@ -44,8 +44,7 @@ def _positive(kind: type):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.wheel.games import FAULTS
-    from croupier.wheel.protocols import PROTOCOL_NAMES
+    from croupier.wheel.names import FAULTS, PROTOCOL_NAMES
 
     parser = argparse.ArgumentParser(
         prog="croupier wheel-sim",
@@ -75,12 +74,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from croupier.wheel.simulator import WheelSimulator
-
-    from croupier.wheel.games import faults_shown
-
     parser = _parser()
     args = parser.parse_args(argv)
+    from croupier.wheel.games import faults_shown
+    from croupier.wheel.simulator import WheelSimulator
+
     hidden = [fault for fault in args.faults if fault not in faults_shown(args.protocol)]
     if hidden:
         parser.error(f"{args.protocol} cannot show {hidden[0]}: its lines carry no warning flags "

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field, replace
 
 from croupier.rules import announced
 from croupier.rules.layout import INSIDE_KINDS, POSITIONS, Position, parse_position
+from croupier.rules.names import VALUE_CHIPS  # noqa: F401 (re-exported: the rules' name for value chips)
 from croupier.rules.profiles import Profile
 
-VALUE_CHIPS = "value"  # the owner of value chips, as opposed to a player's colour
 
 _OWNER = re.compile(r"[^\W\d_][\w-]*")
 

@@ -20,11 +20,11 @@ from croupier.rules.announced import CATEGORY as ANNOUNCED_CATEGORY
 from croupier.rules.announced import SERIES
 from croupier.rules.layout import CATEGORY as LAYOUT_CATEGORY
 from croupier.rules.layout import KINDS as LAYOUT_KINDS
+from croupier.rules.names import DEFAULT_PROFILE  # noqa: F401 (re-exported)
 from croupier.rules.wheel import NUMBERINGS
 
 PACKAGED_PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
 HOUSE_PROFILES = "profiles"  # the folder of a house directory that holds its own profiles
-DEFAULT_PROFILE = "pt-americana"
 
 ALWAYS_OFFERED = ("plein", "split", "street", "corner", "line", "dozen", "column", "simple")
 OPTIONAL_BETS = ("two-dozens", "two-columns", *ANNOUNCED_CATEGORY)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 
 from croupier.rules.spin import Direction
 
-FAULTS = ("same-direction", "ball-removed", "sensor-fault", "weak-spin", "garbage")
+from croupier.wheel.names import FAULTS  # noqa: E402
 FLAGLESS = ("cammegh-m360-basic", "line")  # protocols whose lines carry no warning flags
 STATUS_INTERVAL_S = 0.5
 _NOISE_BYTES = bytes(range(0x80, 0x100)) + b"abcdefghijklmnopqrstuvwxyz!?#%&()"  # never a digit, ';' or '*'

@@ -30,7 +30,7 @@ DECODERS: dict[str, Callable[..., WheelDecoder]] = {
     "line": PlainLineDecoder,
 }
 
-PROTOCOL_NAMES = tuple(DECODERS)
+from croupier.wheel.names import PROTOCOL_NAMES  # noqa: E402,F401 (the names a user types, one per decoder)
 
 
 class UnknownProtocol(ValueError):

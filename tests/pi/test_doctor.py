@@ -334,14 +334,14 @@ def test_no_configuration_file_warns_and_checks_the_defaults(monkeypatch, tmp_pa
 
 def test_the_command_exits_1_on_a_failure_and_prints_the_fix(table_config, monkeypatch, capsys):
     machine = FakeMachine(free=10 * MB)
-    monkeypatch.setattr(doctor_command, "SystemProbes", lambda: machine)
+    monkeypatch.setattr("croupier.doctor.SystemProbes", lambda: machine)
     assert doctor_command.main(["--config", table_config]) == 1
     out = capsys.readouterr().out
     assert "FAIL  journal" in out and "fix: free space" in out and "1 problem to fix." in out
 
 
 def test_the_command_exits_0_when_ready(table_config, monkeypatch, capsys):
-    monkeypatch.setattr(doctor_command, "SystemProbes", FakeMachine)
+    monkeypatch.setattr("croupier.doctor.SystemProbes", FakeMachine)
     assert doctor_command.main(["--config", table_config]) == 0
     assert capsys.readouterr().out.endswith("Ready.\n")
 
