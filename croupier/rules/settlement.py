@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import NamedTuple
 
 from croupier.rules.bets import VALUE_CHIPS, Bet
 from croupier.rules.layout import Position
@@ -36,8 +37,9 @@ class PrisonRelease:
     freed: bool  # its chance won: returned to the player, not paid; otherwise taken
 
 
-@dataclass(frozen=True, slots=True)
-class SettledBet:
+class SettledBet(NamedTuple):
+    """One bet settled (a tuple: a full table settles hundreds of them per result)."""
+
     bet: Bet
     number: int
     won: Fraction  # chips the bank pays
@@ -139,10 +141,13 @@ def settle(number: int, bets: Sequence[Bet], profile: Profile, *,
     # owner -> chips staked; half-chips won, kept, lost, imprisoned; prison chips freed, taken
     totals: dict[str | None, list[int]] = {}
     losers, winners, prisoners = [], [], []
+    zero = number == 0
+    nothing = _chips(0)
+    known = _FRACTIONS.get
     for index, bet in enumerate(bets):
         stake = bet.stake
         prison = 0
-        if number == 0 and bet.kind == "simple":
+        if zero and bet.kind == "simple":
             won = 0
             if zero_rule == "lose":  # PT-A 28, SRIJ 21
                 kept = 0
@@ -154,18 +159,26 @@ def settle(number: int, bets: Sequence[Bet], profile: Profile, *,
                     prisoners.append(Prisoner(bet.owner, bet.recipe[0][0], 1, bet.text))
         else:
             won, kept = bet.outcomes[number]
-            won, kept = won * bet.chips, kept * bet.chips
+            if won or kept:
+                won, kept = won * bet.chips, kept * bet.chips
         lost = 2 * stake - kept - prison
-        line = SettledBet(bet, number, _chips(won), _chips(kept), _chips(lost), _chips(prison))
-        (winners if won else losers).append((index, line))
+        if won or kept or prison:
+            line = SettledBet(bet, number, _chips(won), _chips(kept), _chips(lost), _chips(prison))
+            if won:
+                winners.append((index, line))  # sorted into the payout order below
+            else:
+                losers.append(line)
+        else:  # most bets of a full table: lost whole
+            losers.append(SettledBet(bet, number, nothing, nothing, known(lost) or _chips(lost), nothing))
         total = totals.get(bet.owner)
         if total is None:
             total = totals[bet.owner] = [0] * 7
         total[0] += stake
-        total[1] += won
-        total[2] += kept
         total[3] += lost
-        total[4] += prison
+        if won or kept or prison:
+            total[1] += won
+            total[2] += kept
+            total[4] += prison
 
     releases = []
     for prisoner in imprisoned:
@@ -184,7 +197,7 @@ def settle(number: int, bets: Sequence[Bet], profile: Profile, *,
     )
     return Settlement(
         number, colour(number), profile.id,
-        tuple(line for _, line in losers) + tuple(line for _, line in winners),
+        tuple(losers) + tuple(line for _, line in winners),
         tuple(releases), tuple(prisoners), owners,
     )
 
