@@ -36,7 +36,7 @@ from croupier.wheel.protocols import WheelDecoder
 log = logging.getLogger(__name__)
 
 RETRY_DELAYS_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # then every 5 s
-READ_TIMEOUT_S = 0.05  # how long a read may block: bounds how long stop() takes
+READ_TIMEOUT_S = 0.5  # how long a read waits for a byte: stop() cancels a waiting read; silence is checked this often
 SILENT_STATUS_LINES = 6  # a status wheel that misses this many 500 ms lines is offline
 NOISE_TIMEOUT_S = 10.0  # a wheel without status lines that sends only noise this long is offline
 FAULTS_PER_WINDOW = 5  # faults passed on per window; the rest are counted
@@ -124,7 +124,7 @@ class WheelLink:
         return self
 
     def stop(self, timeout: float = 2.0) -> None:
-        """Stop the reader; returns within about `read_timeout` (a blocked read is cancelled)."""
+        """Stop the reader: a waiting read is cancelled, so it returns at once."""
         self._stop.set()
         with self._port_lock:
             if self._port is not None:
