@@ -407,6 +407,7 @@ def _table(r: _Reader, base: Path) -> TableConfig:
         rules = load_profile(profile, house)
     except ProfileError as error:
         raise r.error("profile", str(error)) from None
+    sign = _sign(r, rules, minimum)
     return TableConfig(
         id=r.text("id", pattern=r"[A-Za-z0-9._-]{1,32}"),
         name=r.text("name"),
@@ -414,9 +415,9 @@ def _table(r: _Reader, base: Path) -> TableConfig:
         minimum=minimum,
         currency=r.text("currency", pattern=r"[A-Z]{3}"),
         language=r.text("language", choices=languages(house)),
-        posted_values=_posted_values(r, rules, minimum),
+        posted_values=_posted_values(r, rules, minimum, sign),
         house=house,
-        sign=_sign(r, rules, minimum),
+        sign=sign,
         time_zone=_time_zone(r),
         casino=r.text("casino") if "casino" in r.data else "",
     )
@@ -464,11 +465,11 @@ def _sign(r: _Reader, profile, minimum: Decimal) -> TableSign:
     return sign
 
 
-def _posted_values(r: _Reader, profile, minimum: Decimal) -> tuple[Decimal, ...]:
+def _posted_values(r: _Reader, profile, minimum: Decimal, sign: TableSign) -> tuple[Decimal, ...]:
     """PT-A 9: the colour chip values the table posts besides its minimum; each one a colour could
-    be given under the profile (the rules' own check: up to the plein maximum, and for a profile
-    without posted values, a value it allows anyway)."""
-    limits = table_limits(profile, minimum)
+    be given under the profile (the rules' own check: up to the plein maximum, the sign's where it
+    posts a lower one, and for a profile without posted values, a value it allows anyway)."""
+    limits = table_limits(profile, minimum, sign)
     values: list[Decimal] = []
     for i, value in enumerate(r.array("posted_values")):
         key = f"posted_values[{i}]"

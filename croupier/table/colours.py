@@ -6,14 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 
-from croupier.rules.limits import colour_value_problem, table_limits
+from croupier.rules.limits import colour_value_problem
 from croupier.table.cycle import amount
 from croupier.table.events import (
     CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, LateChipsExchanged, PlayerLeftWaitingList,
     PlayerWaiting,
 )
 from croupier.table.refusal import Refused, choice
-from croupier.table.regulation import profile_of
+from croupier.table.regulation import limits_of, profile_of
 from croupier.table.roles import known
 from croupier.table.state import ColourAccount, Phase, TableState
 
@@ -48,7 +48,7 @@ def _player(player: str) -> str:
 def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
     """The value a player gives a colour, as the profile allows it (§7, `PT-A 9`, `PT-B 9`, `RU 4.7`)."""
     value = amount(value, "a colour chip's value")
-    problem = colour_value_problem(table_limits(profile_of(state), state.minimum), value, state.posted_values)
+    problem = colour_value_problem(limits_of(state), value, state.posted_values)  # the sign's plein maximum too
     if problem:
         chips = profile_of(state).colour_chips
         # The usual case (PT-A 9): a value that is neither the minimum nor one the table posts.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping
 
-from croupier.rules.limits import SignError, sign_from_data
+from croupier.rules.limits import SignError, sign_from_data, table_limits
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Role, SignChanged
 from croupier.table.refusal import Refused
@@ -28,6 +28,17 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
         raise Refused(f"table sign {exc}",
                       code="sign-not-allowed", key=exc.key, reason=exc.code, **exc.facts) from None
     checked_sign(profile, state.minimum, posted)
+    if profile.colour_chips.up_to_plein_maximum:
+        # A colour chip is worth at most the plein maximum: a sign may not post less than a colour
+        # in play holds, or than a posted value a colour may be given now.
+        now = table_limits(profile, state.minimum, sign_from_data(state.sign)).maxima["plein"]
+        plein = table_limits(profile, state.minimum, posted).maxima["plein"]
+        values = {*(value for value in state.posted_values if value <= now),
+                  *(account.chip_value for account in state.accounts.values())}
+        above = max((value for value in values if value > plein), default=None)
+        if above is not None:
+            raise Refused("a colour chip of {amount} is above the plein maximum {maximum} of this sign ({rule})",
+                          amount=above, maximum=plein, rule=profile.colour_chips.rule)
     new = posted.as_data()
     if new == state.sign:
         raise Refused("the table sign already reads so", code="sign-unchanged")

@@ -57,6 +57,7 @@ class TableApp(App):
         super().__init__()
         self.session = session
         self.config = config
+        text.use_currency(config.table.currency)
         wired = config.wheel is not None if wheel is None else wheel
         self.sensor_online: bool | None = False if wired else None  # offline until the link opens
         self.board = board_for(session.state)  # what the players' display board shows now

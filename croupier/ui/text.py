@@ -136,7 +136,8 @@ def refusal(refused: Refused) -> str:
         return _("the table is not open")
     if refused.code == "colour-value-not-posted":
         return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
-            value=money(facts["value"]), allowed=" · ".join(money(v) for v in facts["allowed"]), rule=facts["rule"])
+            value=money(facts["value"], _currency), allowed=" · ".join(money(v, _currency) for v in facts["allowed"]),
+            rule=facts["rule"])
     if refused.code == "bets-stand-after-void":
         return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(
             rule=facts["rule"])
@@ -196,7 +197,7 @@ def worded(facts: dict) -> dict:
         elif key == "role" and value in _ROLE_VALUES:
             value = role(_ROLE_VALUES[value])
         elif key in _AMOUNTS and isinstance(value, Decimal):
-            value = money(value)
+            value = money(value, _currency)
         words[key] = value
     return words
 
@@ -304,6 +305,15 @@ def chips(amount: Fraction | int) -> str:
         whole = amount.numerator // 2
         return f"{whole}½" if whole else "½"  # half a chip, not "0½"
     return f"{float(amount):g}"
+
+
+_currency: str | None = None  # the table's, on every amount a refusal quotes
+
+
+def use_currency(code: str | None) -> None:
+    """The table's currency, written after the amounts a refusal or a limit quotes."""
+    global _currency
+    _currency = code
 
 
 def money(amount: Decimal, currency: str | None = None) -> str:

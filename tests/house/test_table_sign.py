@@ -181,3 +181,28 @@ def test_the_pit_boss_changes_the_sign_between_spins_with_a_pin(journal):
         assert (above.value.code, above.value.facts["key"], above.value.facts["reason"]) == (
             "sign-not-allowed", "maximum.plein", "above-cap")
 
+
+
+@pytest.mark.parametrize("profile_id", ["pt-americana", "pt-americana-2002", "pt-srij-french"])
+def test_a_colour_chip_is_worth_at_most_the_sign_s_plein_maximum(tmp_path, journal, profile_id):
+    # These profiles hold a colour chip's value to the plein maximum; the sign's, where it posts a
+    # lower one: the configuration, the colour given out and a later sign are all checked against it.
+    below = house_maximum(profile_id)
+    value = below + MINIMUM  # under the regulation's cap, above the house's plein maximum
+    with pytest.raises(ConfigError) as bad:
+        load_config(write_config(tmp_path, profile_id,
+                                 f"posted_values = [{value}]\n[table.sign.maximum]\nplein = {below}\n"))
+    assert bad.value.key == "table.posted_values[0]" and f"above the plein maximum {below}" in str(bad.value)
+
+    with TableSession.open(journal, FakeClock()) as session:
+        session.open_table(profile=profile_id, minimum=MINIMUM, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           inspector="Ines", by="Marta", posted_values=(value,),
+                           sign=sign_from_data({"maximum": {"plein": below}}))
+        with pytest.raises(Refused, match=f"above the plein maximum {below}"):
+            session.assign_colour(colour="red", player="seat 1", chip_value=value, chips=20, by="Ana")
+        session.change_sign(sign={}, reason="busy table", by="Marta", pin=PINS["Marta"])  # the cap again
+        session.assign_colour(colour="red", player="seat 1", chip_value=value, chips=20, by="Ana")
+        with pytest.raises(Refused) as lower:
+            session.change_sign(sign={"maximum": {"plein": below}}, reason="quiet", by="Marta", pin=PINS["Marta"])
+        assert lower.value.facts["amount"] == value and lower.value.facts["maximum"] == below
+        assert limits_of(session.state).maxima["plein"] == plein_cap(profile_id)  # nothing recorded

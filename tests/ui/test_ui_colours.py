@@ -31,8 +31,8 @@ async def test_a_value_the_profile_forbids_is_refused_asked_again_and_nothing_re
         await press(pilot, "d", "1", "1", "7", "enter", "1")
         await press(pilot, "7", "enter")  # 7 EUR: neither the minimum nor posted, refused before the chips
         shown = flat(screen_text(table_app))
-        assert "Refused: 7.00 is not a value of this table: the minimum or a posted value, " \
-               "5.00 · 10.00 · 20.00 · 200.00 (PT-A 9)" in shown and "Chips:" not in shown
+        assert "Refused: 7.00 EUR is not a value of this table: the minimum or a posted value, " \
+               "5.00 EUR · 10.00 EUR · 20.00 EUR · 200.00 EUR (PT-A 9)" in shown and "Chips:" not in shown
         assert "Value:" in shown  # the flow stays where it was: the value is asked again
         await press(pilot, "2", "0", "0", "enter")  # posted, but above the plein maximum, 30 x 5
         shown = flat(screen_text(table_app))

@@ -89,12 +89,12 @@ async def test_a_count_above_the_limit_is_shown_as_the_rules_decide_and_cannot_b
         await result(pilot, "1", "7")
         await press(pilot, *["enter"] * 20, "4", "0")  # 40 chips of 5 EUR on plein 17: 200 EUR
         text = flat(screen_text(table_app))
-        assert "17: the plein maximum is 150.00 on 17; refused (PT-A 32a-b)" in text  # 30 x the 5 EUR minimum
+        assert "17: the plein maximum is 150.00 EUR on 17; refused (PT-A 32a-b)" in text  # 30 x the 5 EUR minimum
         assert "red is paid nothing" in text
         before = session.seq
         await press(pilot, "d")
         text = flat(screen_text(table_app))
-        assert "Refused: red: 17: the plein maximum is 150.00 on 17; refused (PT-A 32a-b)" in text
+        assert "Refused: red: 17: the plein maximum is 150.00 EUR on 17; refused (PT-A 32a-b)" in text
         assert "Payouts · 17 black · spin 1" in text  # still on the sheet, to correct the count
         assert session.seq == before and session.state.phase is Phase.PAYING
         await press(pilot, "c", "3", "0", "d")  # 30 chips: the maximum
