@@ -85,10 +85,12 @@ class WitnessWriter:
         # Write over the older slot first: the newer one keeps the head until this write is whole.
         self._next = 0 if slots[0] is None or (slots[1] is not None and slots[0].seq <= slots[1].seq) else 1
 
-    def record(self, seq: int, digest: str) -> None:
-        """Durable when it returns: one fdatasync (the other slot still holds the previous head)."""
+    def record(self, seq: int, digest: str, sync: bool = True) -> None:
+        """Durable when it returns, with one fdatasync (the other slot still holds the previous
+        head); without `sync`, durable with the next synced record."""
         os.pwrite(self._fd, _slot(seq, digest, self._key), self._next * SLOT)
-        os.fdatasync(self._fd)
+        if sync:
+            os.fdatasync(self._fd)
         self._next = 1 - self._next
 
     def close(self) -> None:

@@ -83,3 +83,25 @@ def test_each_commit_moves_the_witness(tmp_path):
         for n in range(3):
             journal.append([PlayerWaiting(time=datetime(2025, 1, 1, tzinfo=timezone.utc), player=f"p{n}")])
             assert read_witness(witness_path(journal.path)).seq == n + 1
+
+
+def test_a_launch_is_witnessed_at_once_and_made_durable_with_the_result(tmp_path, monkeypatch):
+    # An SD card takes 2-10 ms a sync: the launch and "no more bets" do not sync the witness on their
+    # own (a witness behind its journal is allowed); the result does, and carries theirs with it.
+    import croupier.journal.witness as witness_module
+
+    synced = []
+    real = witness_module.os.fdatasync
+    monkeypatch.setattr(witness_module.os, "fdatasync", lambda fd: (synced.append(fd), real(fd)))
+    clock = FakeClock()
+    session = write_shift(tmp_path / "journal.db", clock, numbers=())
+    from croupier.rules.spin import Direction
+
+    synced.clear()
+    session.launch(direction=Direction.CLOCKWISE)
+    session.close_bets()
+    assert synced == [] and read_witness(witness_path(session.journal.path)).seq == session.seq
+    session.enter_result(number=17)
+    session.confirm_result()
+    assert len(synced) >= 1 and read_witness(witness_path(session.journal.path)).seq == session.seq
+    session.close()
