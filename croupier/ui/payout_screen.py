@@ -75,6 +75,7 @@ class PayoutScreen(KeypadScreen[None]):
         """Pushed again for a new result (not back from a dialog over the sheet)."""
         if self._pushed:
             self._pushed = False
+            self.say("")  # what the last sheet said ("payouts recorded") is not about this one
             self._open(self.app.session.state.last_result)
 
     def _legend(self) -> None:

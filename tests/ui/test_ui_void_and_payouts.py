@@ -171,3 +171,22 @@ async def test_the_status_line_names_the_spin_being_paid(table_app, session):
         await press(pilot, "escape")  # back to the table, the payouts still under way
         text = flat(screen_text(table_app))
         assert "spin 1" in text and "spin 2" not in text
+
+
+async def test_the_next_result_s_sheet_starts_afresh_on_its_own_number(table_app, session):
+    # One sheet serves every result: the next one opens on its own number, at its first colour and
+    # row, with no count, mark or message left from the spin before.
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await result(pilot, "1", "7")
+        await press(pilot, "plus", "3")  # blue, 3 chips on its first row
+        await press(pilot, "d")  # recorded
+        await result(pilot, "5")
+        text = flat(screen_text(table_app))
+        assert "Payouts · 5 red · spin 2" in text and "Colour 1 of 2: red" in text
+        assert "Payouts recorded" not in text and "red is paid nothing" in text
+        assert "Dozens" in text and "1st dozen" in text and "17/" not in text  # 5's rows, not 17's
+        await press(pilot, "2")  # 2 chips on red's first row, 5's 2nd column: pays 4
+        assert "red is paid 4 = 4" in flat(screen_text(table_app))
+        await press(pilot, "plus")
+        assert "Colour 2 of 2: blue" in flat(screen_text(table_app))
+        assert "blue is paid nothing" in flat(screen_text(table_app))  # spin 1's 3 chips are not counted here
