@@ -11,6 +11,7 @@ from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
 from croupier.history.clock import clock, stamp, zone_label
 from croupier.history.croupiers import croupier_figures, croupier_table
 from croupier.history.ledger import colour_ledger, ledger_table, ledger_totals
+from croupier.history.shift_results import shift_result_table, shift_results
 from croupier.history.payouts import Overpayments
 from croupier.history.procedures import Table, procedure_tables
 from croupier.history.records import records_of
@@ -119,6 +120,7 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape pages.
     statements = colour_ledger(records)
     tables = [spins_table(records), *procedure_tables(records, clock), ledger_table(statements, clock),
+              shift_result_table(shift_results(records), clock),
               overpayments_table(records, heading.currency), croupier_table(croupier_figures(records))]
     wide = [table for table in tables if table_width(column_widths(table)) > columns()]
     for table in tables:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
 from croupier.history.money import chips, chips_money, json_number
+from croupier.history.procedures import Table
 
 
 @dataclass
@@ -123,3 +125,30 @@ class ShiftResults:
         if self.shifts and self.shifts[-1].closed is None:
             self.shifts[-1].in_play_at_end = sorted(self._values)
         return [shift.entry() for shift in self.shifts]
+
+
+def shift_results(records) -> list[dict]:
+    """The table's result of each shift among (seq, record) pairs, in journal order."""
+    fold = ShiftResults()
+    kinds = frozenset(ShiftResults.KINDS)
+    for seq, record in records:
+        if record["kind"] in kinds:
+            fold.add(seq, record)
+    return fold.result()
+
+
+def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
+    """Per shift, each colour's chips and money, then the table's result (as the review and PDF show it)."""
+    rows = []
+    for shift in results:
+        opened = clock(datetime.fromisoformat(shift["opened"])) if shift["opened"] else "-"
+        for c in shift["colours"]:
+            rows.append((opened, c["colour"], f"{c['sold']} = {c['sold_money']}",
+                         f"{c['cashed_out']} = {c['cashed_out_money']}", f"{c['late_chips']} = {c['late_money']}",
+                         f"{json_number(Fraction(c['paid']))} = {c['paid_money']}", ""))
+        result = Decimal(shift["table_result_money"])
+        verdict = ("won " if result >= 0 else "lost ") + f"{abs(result)}"
+        rows.append((opened, "table", shift["sold_money"], shift["cashed_out_money"], shift["late_money"],
+                     shift["paid_money"], verdict + (" (provisional: colours in play)" if shift["provisional"] else "")))
+    return Table("The table's result per shift: sold - cashed out - late chips",
+                 ("opened", "colour", "sold", "cashed out", "late chips", "payouts recorded", "the table"), rows)

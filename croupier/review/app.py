@@ -15,6 +15,7 @@ from croupier.journal.store import Entry, Journal, JournalError
 from croupier.journal.verify import check_chain
 from croupier.history.croupiers import croupier_figures, croupier_table
 from croupier.history.ledger import colour_ledger, ledger_table
+from croupier.history.shift_results import shift_result_table, shift_results
 from croupier.review.messages import SpinChosen
 from croupier.history.clock import clock, local, typed, zone_label
 from croupier.history.procedures import procedure_tables
@@ -150,7 +151,8 @@ class ReviewApp(App):
         self.query_one(TimelinePane).show(timeline(self.entries))
         records = list(records_of(self.entries))
         await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(records, clock))
-        await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(records), clock)])
+        await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(records), clock),
+                                                                 shift_result_table(shift_results(records), clock)])
         await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(records))])
         self.action_show_shift_statistics()
 
