@@ -26,6 +26,7 @@ import os
 import sqlite3
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
@@ -104,7 +105,14 @@ def event_hash(prev_hash: str, seq: int, time: str, kind: str, body: bytes) -> s
 
 def event_mac(key: bytes, digest: str) -> str:
     """The keyed signature of an event: its hash already covers the whole row and the chain."""
-    return hmac.digest(key, b"event\n" + digest.encode(), "sha256").hex()
+    signer = _event_signer(key).copy()  # the key's HMAC set up once: a year's check signs a million rows
+    signer.update(digest.encode())
+    return signer.hexdigest()
+
+
+@lru_cache(maxsize=4)
+def _event_signer(key: bytes) -> hmac.HMAC:
+    return hmac.new(key, b"event\n", "sha256")
 
 
 def snapshot_mac(key: bytes, digest: str) -> str:
