@@ -197,29 +197,46 @@ def table_limits(profile: Profile, minimum: Decimal | int | str,
     return TableLimits(profile, minimum, maxima, dict(sign.minima), dict(sign.announced))
 
 
-def colour_value_problem(limits: TableLimits, value: Decimal,
-                         posted: Sequence[Decimal] = ()) -> str | None:
-    """Why a colour cannot be given this value at this table, or None if it can (§7).
+def colour_value_check(limits: TableLimits, value: Decimal,
+                       posted: Sequence[Decimal] = ()) -> tuple[str, dict] | None:
+    """Why a colour cannot be given this value at this table, as (reason, facts), or None if it can
+    (§7). Reasons: "one-of", "multiple", "not-posted", "above-plein".
 
     `posted` are the other values the table displays (PT-A 9; FR "se non diversamente indicato").
     """
     chips, minimum = limits.profile.colour_chips, limits.minimum
-    rule = chips.rule
     value = Decimal(value)
+    facts = {"value": value, "minimum": minimum, "rule": chips.rule}
     if chips.value == "one-of":
         if value not in chips.values:
-            allowed = ", ".join(str(v) for v in chips.values)
-            return f"a colour chip is worth one of {allowed}, not {value} ({rule})"
+            return "one-of", {**facts, "allowed": tuple(chips.values)}
     elif chips.value == "multiple-of-minimum":
         if value < minimum or value % minimum:
-            return f"{value} is not the table minimum {minimum} or a whole multiple of it ({rule})"
+            return "multiple", facts
     elif value != minimum and value not in posted:
-        shown = "the table minimum" if chips.value == "table-minimum" else "the minimum"
-        return f"{value} is neither {shown} {minimum} nor a value posted at the table ({rule})"
+        return "not-posted", {**facts, "allowed": tuple(sorted({minimum, *posted}))}
     plein = limits.maxima["plein"]
     if chips.up_to_plein_maximum and value > plein:
-        return f"{value} is above the plein maximum {plein} ({rule})"
+        return "above-plein", {**facts, "maximum": plein}
     return None
+
+
+def colour_value_problem(limits: TableLimits, value: Decimal,
+                         posted: Sequence[Decimal] = ()) -> str | None:
+    """`colour_value_check` in words (English, as the configuration's errors are)."""
+    found = colour_value_check(limits, value, posted)
+    if found is None:
+        return None
+    reason, facts = found
+    value, minimum, rule = facts["value"], facts["minimum"], facts["rule"]
+    if reason == "one-of":
+        return f"a colour chip is worth one of {', '.join(str(v) for v in facts['allowed'])}, not {value} ({rule})"
+    if reason == "multiple":
+        return f"{value} is not the table minimum {minimum} or a whole multiple of it ({rule})"
+    if reason == "not-posted":
+        shown = "the table minimum" if limits.profile.colour_chips.value == "table-minimum" else "the minimum"
+        return f"{value} is neither {shown} {minimum} nor a value posted at the table ({rule})"
+    return f"{value} is above the plein maximum {facts['maximum']} ({rule})"
 
 
 @dataclass(frozen=True)

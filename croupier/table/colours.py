@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 
-from croupier.rules.limits import colour_value_problem
+from croupier.rules.limits import colour_value_check, colour_value_problem
 from croupier.table.cycle import amount
 from croupier.table.events import (
     CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, LateChipsExchanged, PlayerLeftWaitingList,
@@ -48,14 +48,15 @@ def _player(player: str) -> str:
 def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
     """The value a player gives a colour, as the profile allows it (§7, `PT-A 9`, `PT-B 9`, `RU 4.7`)."""
     value = amount(value, "a colour chip's value")
-    problem = colour_value_problem(limits_of(state), value, state.posted_values)  # the sign's plein maximum too
-    if problem:
-        chips = profile_of(state).colour_chips
-        # The usual case (PT-A 9): a value that is neither the minimum nor one the table posts.
-        posted_only = chips.value not in ("one-of", "multiple-of-minimum") and value != state.minimum \
-            and value not in state.posted_values
-        raise Refused(problem, code="colour-value-not-posted" if posted_only else None, value=value,
-                      allowed=tuple(sorted({state.minimum, *state.posted_values})), rule=chips.rule)
+    limits = limits_of(state)  # the sign's plein maximum too
+    found = colour_value_check(limits, value, state.posted_values)
+    if found is not None:
+        reason, facts = found
+        problem = colour_value_problem(limits, value, state.posted_values)
+        if reason == "not-posted":  # the usual case (PT-A 9): neither the minimum nor a posted value
+            raise Refused(problem, code="colour-value-not-posted", value=value, allowed=facts["allowed"],
+                          rule=facts["rule"])
+        raise Refused(problem, code="colour-value", reason=reason, **facts)
     return value
 
 

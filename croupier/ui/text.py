@@ -138,6 +138,16 @@ def refusal(refused: Refused) -> str:
         return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
             value=money(facts["value"], _currency), allowed=" · ".join(money(v, _currency) for v in facts["allowed"]),
             rule=facts["rule"])
+    if refused.code == "colour-value":
+        value = money(facts["value"], _currency)
+        if facts["reason"] == "one-of":
+            return _("a colour chip is worth one of {allowed}, not {value} ({rule})").format(
+                allowed=" · ".join(money(v, _currency) for v in facts["allowed"]), value=value, rule=facts["rule"])
+        if facts["reason"] == "multiple":
+            return _("{value} is not the table minimum {minimum} or a whole multiple of it ({rule})").format(
+                value=value, minimum=money(facts["minimum"], _currency), rule=facts["rule"])
+        return _("{value} is above the plein maximum {maximum} ({rule})").format(
+            value=value, maximum=money(facts["maximum"], _currency), rule=facts["rule"])
     if refused.code == "bets-stand-after-void":
         return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(
             rule=facts["rule"])

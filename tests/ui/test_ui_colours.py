@@ -36,7 +36,7 @@ async def test_a_value_the_profile_forbids_is_refused_asked_again_and_nothing_re
         assert "Value:" in shown  # the flow stays where it was: the value is asked again
         await press(pilot, "2", "0", "0", "enter")  # posted, but above the plein maximum, 30 x 5
         shown = flat(screen_text(table_app))
-        assert "Refused: 200 is above the plein maximum 150 (PT-A 9)" in shown and "Value:" in shown
+        assert "Refused: 200.00 EUR is above the plein maximum 150.00 EUR (PT-A 9)" in shown and "Value:" in shown
         await press(pilot, "escape")
     assert session.seq == before and "green" not in session.state.accounts
 

@@ -254,3 +254,25 @@ def test_half_a_chip_reads_as_a_half_not_zero_and_a_half():
     from croupier.ui import text
 
     assert (text.chips(Fraction(1, 2)), text.chips(Fraction(5, 2)), text.chips(3)) == ("½", "2½", "3")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, tmp_path, monkeypatch):
+    # The rules' reasons for a colour's value (RU 4.7's list, PT-B 9's multiples, the plein maximum)
+    # read in the table's language, amounts with the currency, not in the rules' English.
+    from croupier.session import TableSession
+    from croupier.table.clock import FakeClock
+    from croupier.table.refusal import Refused
+    from croupier.ui import text
+    from ui_kit import BALLS, COLOURS, register_staff
+
+    install(language)
+    monkeypatch.setattr(text, "_currency", "EUR")
+    with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
+        register_staff(session)
+        session.open_table(profile="ru-american", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana", by="Marta")
+        with pytest.raises(Refused) as refused:
+            session.assign_colour(colour="red", player="seat 1", chip_value=20, chips=10, by="Ana")
+    worded = text.refusal(refused.value)
+    assert refused.value.code == "colour-value" and "one of" not in worded and "RU 4.7" in worded
+    assert "25.00 EUR" in worded.replace("25,00", "25.00") and "20" in worded
