@@ -37,13 +37,12 @@ MAX_DIGITS = 4
 
 class PayoutScreen(KeypadScreen[None]):
     """One sheet for the whole session: the app installs it once and pushes it for every result, so
-    a result reaches the screen without building a screen and its rows again (`start`)."""
+    a result reaches the screen without building a screen again (`start`). The rows are the lines of
+    one widget: every widget on the sheet is restyled when it is pushed, and the croupier waits for it."""
 
     def __init__(self) -> None:
         super().__init__(id="payouts")
         self.spin = None  # the result being paid, once on screen
-        self._rows: list[Static] = []  # the rows of the colour on screen
-        self._pool: list[Static] = []  # every row widget mounted so far, reused from sheet to sheet
         self.start()
 
     def start(self) -> None:
@@ -60,7 +59,8 @@ class PayoutScreen(KeypadScreen[None]):
         yield Static("", id="payout-alarm")
         yield Static("", id="payout-colour")
         yield Static("", id="payout-played")
-        yield VerticalScroll(id="payout-rows")
+        with VerticalScroll(id="payout-rows"):
+            yield Static("", id="payout-lines")
         yield Static("", id="payout-total")
         yield Static("", id="payout-message")
         yield KeyLegend(id="payout-legend")
@@ -135,22 +135,8 @@ class PayoutScreen(KeypadScreen[None]):
         return [row for row in self.sheet.rows(self.colour) if row.recorded is None] if self.colour else []
 
     def _build(self) -> None:
-        """Lay out the rows of the current colour. The new rows are filled at once, through the list
-        kept here: mounting finishes later, and a query would still find the old rows."""
-        rows_box = self.query_one("#payout-rows", VerticalScroll)
-        colour = self.colour
-        wanted = len(self.sheet.rows(colour)) if colour is not None else 1
-        if len(self._pool) < wanted:  # mounted once; a later sheet with as many rows mounts none
-            more = [Static("", classes="payout-row") for _row in range(wanted - len(self._pool))]
-            rows_box.mount_all(more)
-            self._pool += more
-        for at, widget in enumerate(self._pool):
-            widget.display = at < wanted
-            widget.set_class(False, "current")
-        self._rows = self._pool[:wanted]
-        if colour is None:
-            self._rows[0].update(_("No colour in play: nothing to pay."))
-        rows_box.scroll_home(animate=False)
+        """The rows of the current colour, from the top."""
+        self.query_one("#payout-rows", VerticalScroll).scroll_home(animate=False)
         self._show()
 
     def _show(self) -> None:
@@ -163,6 +149,7 @@ class PayoutScreen(KeypadScreen[None]):
         self.query_one("#payout-alarm", Static).update("\n".join(alarms))
         self.query_one("#payout-alarm", Static).display = bool(alarms)
         if colour is None:
+            self.query_one("#payout-lines", Static).update(escape(" " + _("No colour in play: nothing to pay.")))
             self.query_one("#payout-colour", Static).update("")
             self.query_one("#payout-total", Static).update(_("D records the payouts done"))
             return
@@ -176,7 +163,8 @@ class PayoutScreen(KeypadScreen[None]):
         counted = self._counted_rows()
         current = counted[self.row_at] if counted else None
         previous = None
-        for widget, row in zip(self._rows, self.sheet.rows(colour)):
+        rows, current_at = [], 0
+        for row in self.sheet.rows(colour):
             category = text.category(row.category) if row.category != previous else ""
             previous = row.category
             if row.recorded is not None:
@@ -193,11 +181,14 @@ class PayoutScreen(KeypadScreen[None]):
             # A losing bet that keeps part of its stake: simple chances on zero (PT-B 29 half back).
             pays = _("pays {chips}").format(chips=text.chips(won)) if won else (
                 _("returns {chips}").format(chips=text.chips(kept)) if kept else "")
-            widget.update(f"{escape(category):<16}{escape(text.position(row.spec)):<22}{chips:>5}  {pays} {note}")
-            widget.set_class(row == current, "current")
+            line = f" {category:<16}{text.position(row.spec):<22}{chips:>5}  {pays} {note}"
             if row == current:
-                # A row mounted by this key is placed on the next refresh; scroll to it then.
-                widget.call_after_refresh(widget.scroll_visible, animate=False)
+                current_at = len(rows)
+                rows.append(f"[b black on white]{escape(line.ljust(self._rows_width()))}[/]")
+            else:
+                rows.append(escape(line))
+        self.query_one("#payout-lines", Static).update("\n".join(rows))
+        self._keep_visible(current_at)
         lines = []
         total = payout.total
         if total is not None and total.won:
@@ -214,6 +205,19 @@ class PayoutScreen(KeypadScreen[None]):
         lines.append(_("Table pays {money}").format(money=text.money(money, currency))
                      + (f" ({by_value})" if by_value else ""))
         self.query_one("#payout-total", Static).update("\n".join(lines))
+
+    def _rows_width(self) -> int:
+        """The width of a row, for the current one's bar: the box's once laid out, else the screen's."""
+        return self.query_one("#payout-rows", VerticalScroll).scrollable_content_region.width or self.app.size.width
+
+    def _keep_visible(self, at: int) -> None:
+        """Scroll the rows so that line `at` is in view."""
+        box = self.query_one("#payout-rows", VerticalScroll)
+        height = box.scrollable_content_region.height
+        if at < box.scroll_y:
+            box.scroll_to(y=at, animate=False)
+        elif height and at >= box.scroll_y + height:
+            box.scroll_to(y=at - height + 1, animate=False)
 
     def _played_line(self) -> str:
         """Who played and who was not seen to (PT-A 12); the colour on screen in bold, underlined."""
