@@ -533,7 +533,7 @@ def _staff(top: _Reader) -> tuple[StaffMember, ...]:
 
 def _wheel(r: _Reader) -> WheelConfig | None:
     r.only("protocol", "device", "baud")
-    from croupier.wheel.protocols import PROTOCOL_NAMES
+    from croupier.wheel.names import PROTOCOL_NAMES
 
     protocol = r.text("protocol", choices=(*PROTOCOL_NAMES, NO_WHEEL))
     device = r.text("device")

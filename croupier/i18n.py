@@ -200,6 +200,9 @@ def _parse_po(text: str, source: str) -> dict[tuple[str, str | None], tuple[str,
 def _string(token: str, source: str, line_no: int) -> str:
     if len(token) < 2 or not (token.startswith('"') and token.endswith('"')):
         raise CatalogError(f"{source}:{line_no}: expected a quoted string, got {token!r}")
+    inner = token[1:-1]
+    if "\\" not in inner and '"' not in inner:
+        return inner  # nothing to unescape, as in most entries: parsed at every start-up
     try:
         value = ast.literal_eval(token)  # C escapes (\n, \", \\) read as Python's
     except (SyntaxError, ValueError):

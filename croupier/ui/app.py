@@ -90,11 +90,15 @@ class TableApp(App):
         self.set_interval(TICK_S, self._tick)
         if self.notifier.interval:
             self.set_interval(self.notifier.interval, self.notifier.ping)
-        self.devices.start(self)
+        self.call_after_refresh(self._start_devices)  # the first frame does not wait for the wheel's port
         if self.needs_setup():
             self.start_flow("setup")
         # READY once the screen is drawn: systemd starts counting the watchdog from there.
         self.call_after_refresh(self.notifier.ready, f"table {self.config.table.id} ready")
+
+    def _start_devices(self) -> None:
+        if not (self._closing or self._closed):
+            self.devices.start(self)
 
     def on_unmount(self) -> None:
         self.devices.stop()
