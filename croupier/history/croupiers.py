@@ -4,6 +4,7 @@ and what was paid on their spins: settled with the result and counted at the pay
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from array import array
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -53,12 +54,34 @@ class Croupiers:
     def __init__(self) -> None:
         self.figures: dict[str, CroupierFigures] = {}
         self._values: dict[str, Decimal] = {}
-        self._dealt: dict[int, tuple[CroupierFigures, list]] = {}  # spin -> its croupier, its result's outcomes
+        # Who dealt each spin and what its result paid, for a correction to move: a year holds half
+        # a million spins, so the dealer is a code per spin number and only a paying result is kept.
+        self._dealer = array("H")  # spin -> index in _dealers + 1 (0: not dealt here)
+        self._dealers: list[CroupierFigures] = []
+        self._codes: dict[str, int] = {}  # croupier -> code in _dealer
+        self._outcomes: dict[int, list] = {}
         self._on_wheel: CroupierFigures | None = None
         self._last_time: str | None = None
 
     def _person(self, name: str) -> CroupierFigures:
         return self.figures.setdefault(name, CroupierFigures(name))
+
+    def _dealt(self, spin: int, figure: CroupierFigures, outcomes: list) -> None:
+        code = self._codes.get(figure.name)
+        if code is None:
+            self._dealers.append(figure)
+            code = self._codes[figure.name] = len(self._dealers)
+        if spin >= len(self._dealer):
+            self._dealer.frombytes(bytes(2 * (spin + 1 - len(self._dealer))))
+        self._dealer[spin] = code
+        if outcomes:
+            self._outcomes[spin] = outcomes
+        else:
+            self._outcomes.pop(spin, None)
+
+    def _dealer_of(self, spin: int) -> CroupierFigures | None:
+        code = self._dealer[spin] if 0 <= spin < len(self._dealer) else 0
+        return self._dealers[code - 1] if code else None
 
     def _start(self, name: str, at: datetime) -> None:
         self._on_wheel = self._person(name)
@@ -88,16 +111,15 @@ class Croupiers:
         if kind == "result-recorded":
             figure = self._person(record["croupier"])
             figure.spins += 1
-            self._dealt[record["spin"]] = (figure, record["outcomes"])
+            self._dealt(record["spin"], figure, record["outcomes"])
             self._pay(figure, record["outcomes"], 1)
-        elif kind == "payouts-recorded" and record["spin"] in self._dealt:
-            self._pay(self._dealt[record["spin"]][0], record["outcomes"], 1)
-        elif kind == "result-corrected" and record["spin"] in self._dealt:
+        elif kind == "payouts-recorded" and (figure := self._dealer_of(record["spin"])) is not None:
+            self._pay(figure, record["outcomes"], 1)
+        elif kind == "result-corrected" and (figure := self._dealer_of(record["spin"])) is not None:
             # The bets recorded before the spin are settled again on the corrected number.
-            figure, outcomes = self._dealt[record["spin"]]
             figure.corrections += 1
-            self._pay(figure, outcomes, -1)
-            self._dealt[record["spin"]] = (figure, record["outcomes"])
+            self._pay(figure, self._outcomes.get(record["spin"], ()), -1)
+            self._dealt(record["spin"], figure, record["outcomes"])
             self._pay(figure, record["outcomes"], 1)
         elif kind == "colour-assigned":
             self._values[record["colour"]] = Decimal(record["chip_value"])

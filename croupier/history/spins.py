@@ -10,11 +10,12 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
 from croupier.stats.spins import CountedSpin
 
 SPIN_KINDS = ("result-recorded", "result-corrected")
+EPOCH, MICROSECOND = datetime(1970, 1, 1, tzinfo=timezone.utc), timedelta(microseconds=1)
 
 
 def counted_spins(records: Iterable[tuple[int, dict]], wheel: str | None = None) -> list[CountedSpin]:
@@ -40,17 +41,18 @@ def counted_spins(records: Iterable[tuple[int, dict]], wheel: str | None = None)
 
 class SpinList(Sequence):
     """The counted spins, kept in columns of machine numbers (a year is half a million of them, on
-    a Pi with little memory: about 60 bytes a spin); each reads as a dict with SpinList.FIELDS, and
+    a Pi with little memory: about 32 bytes a spin); each reads as a dict with SpinList.FIELDS, and
     "corrected_from" when corrected."""
 
     FIELDS = ("spin", "number", "source", "time", "ball", "croupier", "direction", "wheel_game", "event")
-    TIME_WIDTH = 32  # "2025-01-06T14:01:00.000000+00:00", as the journal records every time
+    # "2025-01-06T14:01:00.000000+00:00", as the journal records every time: kept as microseconds
+    TIME_WIDTH, UTC_SUFFIX = 32, "+00:00"
 
     def __init__(self) -> None:
-        self._spin, self._seq, self._game = array("q"), array("q"), array("q")
+        self._spin, self._seq, self._game = array("i"), array("q"), array("i")  # widened if ever needed
         self._number = bytearray()
-        self._times = bytearray()
-        self._odd_times: dict[int, str] = {}  # a time of another width, by position
+        self._times = array("q")  # microseconds since the epoch
+        self._odd_times: dict[int, str] = {}  # a time written otherwise, by position
         self._words = {"source": array("H"), "ball": array("H"), "croupier": array("H"), "direction": array("H")}
         self._names: list[str | None] = []  # the few names the word columns point into
         self._code: dict[str | None, int] = {}
@@ -65,16 +67,27 @@ class SpinList(Sequence):
 
     def add(self, seq: int, record: dict) -> None:
         at = len(self._number)
-        self._spin.append(record["spin"])
+        try:
+            self._spin.append(record["spin"])
+        except OverflowError:
+            self._spin = array("q", self._spin)
+            self._spin.append(record["spin"])
         self._number.append(record["number"])
         self._seq.append(seq)
-        self._game.append(-1 if record["wheel_game"] is None else record["wheel_game"])
+        game = -1 if record["wheel_game"] is None else record["wheel_game"]
+        try:
+            self._game.append(game)
+        except OverflowError:
+            self._game = array("q", self._game)
+            self._game.append(game)
         time = record["time"]
-        if len(time) == self.TIME_WIDTH and time.isascii():
-            self._times += time.encode()
-        else:
+        try:
+            if len(time) != self.TIME_WIDTH or not time.endswith(self.UTC_SUFFIX):
+                raise ValueError(time)
+            self._times.append((datetime.fromisoformat(time) - EPOCH) // MICROSECOND)
+        except ValueError:  # read back as written
             self._odd_times[at] = time
-            self._times += b" " * self.TIME_WIDTH
+            self._times.append(0)
         for field, column in self._words.items():
             column.append(self._word(record[field]))
 
@@ -110,7 +123,7 @@ class SpinList(Sequence):
 
     def _entry(self, at: int) -> dict:
         names, words = self._names, self._words
-        time = self._odd_times.get(at) or self._times[at * self.TIME_WIDTH:(at + 1) * self.TIME_WIDTH].decode()
+        time = self._odd_times.get(at) or (EPOCH + self._times[at] * MICROSECOND).isoformat(timespec="microseconds")
         entry = {"spin": self._spin[at], "number": self._number[at], "source": names[words["source"][at]],
                  "time": time, "ball": names[words["ball"][at]], "croupier": names[words["croupier"][at]],
                  "direction": names[words["direction"][at]],

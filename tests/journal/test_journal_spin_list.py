@@ -1,0 +1,31 @@
+"""The report's list of spins keeps half a million spins in little memory (times as numbers, spin
+and game numbers in four bytes): every spin still reads back exactly as the journal recorded it."""
+from croupier.history.spins import SpinList
+
+
+def spin_record(spin: int, time: str, wheel_game: int | None = None) -> dict:
+    return {"spin": spin, "number": 17, "time": time, "wheel_game": wheel_game, "source": "sensor", "ball": "A",
+            "croupier": "Ана Петрова", "direction": "clockwise"}
+
+
+def test_every_time_reads_back_as_the_journal_wrote_it():
+    times = ["2025-01-06T14:01:00.000000+00:00", "2025-01-06T14:01:00.123456+00:00",
+             "1969-12-31T23:59:59.999999+00:00",  # before the epoch
+             "2025-01-06T14:01:00+00:00",  # without microseconds
+             "2025-01-06T15:01:00.000000+01:00",  # another offset
+             "2025-13-06T14:01:00.000000+00:00"]  # not a date at all: kept as text
+    spins = SpinList()
+    for seq, time in enumerate(times, 1):
+        spins.add(seq, spin_record(seq, time))
+    assert [entry["time"] for entry in spins] == times
+    assert spins[0]["croupier"] == "Ана Петрова" and spins[-1]["event"] == len(times)
+
+
+def test_spin_and_game_numbers_beyond_four_bytes_are_kept():
+    spins = SpinList()
+    spins.add(1, spin_record(1, "2025-01-06T14:01:00.000000+00:00", wheel_game=None))
+    spins.add(2, spin_record(2**40, "2025-01-06T14:02:00.000000+00:00", wheel_game=7))
+    spins.add(3, spin_record(2**40 + 1, "2025-01-06T14:03:00.000000+00:00", wheel_game=2**35))
+    assert [(e["spin"], e["wheel_game"]) for e in spins] == [(1, None), (2**40, 7), (2**40 + 1, 2**35)]
+    spins.correct(2**40, 4)
+    assert spins[1]["number"] == 4 and spins[1]["corrected_from"] == 17
