@@ -113,7 +113,7 @@ class PayoutScreen(KeypadScreen[None]):
             sheet = app.payout_sheet = PayoutSheet(
                 spin.spin, spin.number, profile_of(state), state.minimum,
                 {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes,
-                known_played=state.played, sign=sign_of(state))
+                known_played=state.played, sign=sign_of(state), value_only=state.value_only)
             self.colour_at = self.row_at = 0
             self.typed = ""
         self.sheet = sheet
@@ -168,10 +168,14 @@ class PayoutScreen(KeypadScreen[None]):
             return
         account = state.accounts.get(colour)
         player = f" · {escape(account.player)}" if account else ""
-        self.query_one("#payout-colour", Static).update(
-            _("Colour {at} of {count}: [b]{colour}[/]{player} · chip {value}").format(
-                at=self.colour_at + 1, count=len(self.sheet.colours), colour=escape(text.colour_name(colour)),
-                player=player, value=text.money(self.sheet.chip_values[colour], currency)))
+        if self.sheet.value_only:  # PT-B 15b: the amounts of value chips, in money
+            self.query_one("#payout-colour", Static).update(
+                _("[b]Value chips[/]: type the amount on each position, in {currency}").format(currency=currency))
+        else:
+            self.query_one("#payout-colour", Static).update(
+                _("Colour {at} of {count}: [b]{colour}[/]{player} · chip {value}").format(
+                    at=self.colour_at + 1, count=len(self.sheet.colours), colour=escape(text.colour_name(colour)),
+                    player=player, value=text.money(self.sheet.chip_values[colour], currency)))
         payout = self.sheet.payout(colour)
         counted = self._counted_rows()
         current = counted[self.row_at] if counted else None
@@ -200,7 +204,10 @@ class PayoutScreen(KeypadScreen[None]):
                 widget.call_after_refresh(widget.scroll_visible, animate=False)
         lines = []
         total = payout.total
-        if total is not None and total.won:
+        if self.sheet.value_only:
+            lines.append(_("Value chips are paid {money}").format(
+                money=text.money(total.money if total is not None and total.won else 0, currency)))
+        elif total is not None and total.won:
             money = "" if total.money is None else " · " + text.money(total.money, currency)
             lines.append(_("{colour} is paid {chips} = {stacks}{money}").format(
                 colour=escape(text.colour_name(colour)), chips=text.chips(total.won),
@@ -210,7 +217,8 @@ class PayoutScreen(KeypadScreen[None]):
         for problem in payout.problems:
             lines.append(f"[b red]{escape(text.limit_check(problem))} ({escape(problem.rule)})[/]")
         money, chips = self.sheet.table_total()
-        by_value = " + ".join(f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items())
+        by_value = "" if self.sheet.value_only else " + ".join(
+            f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items())
         lines.append(_("Table pays {money}").format(money=text.money(money, currency))
                      + (f" ({by_value})" if by_value else ""))
         self.query_one("#payout-total", Static).update("\n".join(lines))

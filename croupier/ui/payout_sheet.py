@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.rules.bets import Bet, BetError, make_bet
+from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.limits import ACCEPTED, NO_SIGN, LimitCheck, TableSign, check_player, table_limits
 from croupier.rules.profiles import Profile
 from croupier.rules.settlement import OwnerTotal, Settlement, settle
@@ -60,14 +60,17 @@ class PayoutSheet:
 
     def __init__(self, spin: int, number: int, profile: Profile, minimum: Decimal, chip_values: dict[str, Decimal],
                  recorded: dict[str, tuple[Stake, ...]], known_played: tuple[str, ...] = (),
-                 sign: TableSign = NO_SIGN) -> None:
-        """`known_played`: the colours the table knows played (bets on record, chips en prison)."""
+                 sign: TableSign = NO_SIGN, value_only: bool = False) -> None:
+        """`known_played`: the colours the table knows played (bets on record, chips en prison).
+        `value_only`: a table of value chips only (`PT-B 15b`): its one owner is `VALUE_CHIPS`, worth
+        1 a chip, so each position's count is the amount on it in money, and it may be any bet."""
         self.spin = spin
         self.number = number
         self.profile = profile
         self.limits = table_limits(profile, minimum, sign)
-        self.chip_values = dict(chip_values)
-        self.colours = tuple(chip_values)
+        self.value_only = value_only
+        self.chip_values = {VALUE_CHIPS: Decimal(1)} if value_only else dict(chip_values)
+        self.colours = tuple(self.chip_values)
         self.positions = [Row(p.name, p.category) for p in paying_positions(number, profile)]
         self.recorded = {colour: tuple(recorded.get(colour, ())) for colour in self.colours}
         self.counts: dict[tuple[str, str], int] = {}
@@ -147,6 +150,7 @@ class PayoutSheet:
 
     def _bet(self, spec: str, chips: int, colour: str) -> Bet:
         try:
-            return make_bet(spec, chips, colour, self.profile, text=spec)
+            return make_bet(spec, chips, colour, self.profile, text=spec,
+                            any_bet=self.value_only and colour == VALUE_CHIPS)
         except BetError as exc:  # a recorded bet the profile no longer offers: the record says what it was
             raise ValueError(str(exc)) from None
