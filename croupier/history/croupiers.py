@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.money import chips, chips_money, json_number
+from croupier.history.money import chips, chips_money, json_number, owner_values
 from croupier.history.procedures import Table
 from croupier.table.events import AlarmKind, Role
 
@@ -52,7 +52,7 @@ class Croupiers:
 
     def __init__(self) -> None:
         self.figures: dict[str, CroupierFigures] = {}
-        self._values: dict[str, Decimal] = {}
+        self._values: dict[str, Decimal] = owner_values()
         self._dealt: dict[int, tuple[CroupierFigures, list]] = {}  # spin -> its croupier, its result's outcomes
         self._on_wheel: CroupierFigures | None = None
         self._last_time: str | None = None
