@@ -149,3 +149,42 @@ async def test_the_value_only_payout_sheet_takes_amounts_in_money_on_a_plein(val
     (recorded,) = [e.event for e in value_only_session.journal.entries() if e.event.kind == "payouts-recorded"]
     (outcome,) = recorded.outcomes
     assert (outcome.colour, outcome.staked, outcome.won) == ("value", 20, 700)
+
+
+# --- value-marked chips (PT-A 16) ----------------------------------------------------------------
+
+
+@pytest.fixture
+def marked_session(staffed_template, tmp_path, clock):
+    """pt-americana, minimum 5 EUR, value-marked chips of 5 and 25 EUR offered; red (seat 1, 5 EUR)
+    and blue (seat 4, 10 EUR) in play."""
+    from croupier.session import TableSession
+    from ui_kit import BALLS, COLOURS
+
+    with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as opened:
+        opened.open_table(profile="pt-americana", minimum=Decimal(5), colours=COLOURS, balls=BALLS,
+                          croupier="Ana", inspector="Ines", by="Marta", marked_values=(Decimal(5), Decimal(25)))
+        opened.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
+        yield opened
+
+
+async def test_value_marked_chips_on_a_plein_are_counted_in_money_after_the_colours(marked_session, config):
+    """17: red's 2 chips of 5 EUR on plein 17 pay 70 chips = 350.00 EUR; 10 EUR of marked chips on plein
+    17 pay 35 x 10 = 350.00 EUR (PT-A 16: any bet). The table pays 700.00 EUR."""
+    from croupier.ui.app import TableApp
+
+    app = TableApp(marked_session, config, wheel=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "1", "7", "enter")
+        await press(pilot, "c", "2")  # red: 2 chips on plein 17
+        await press(pilot, "plus")  # next: the value-marked chips
+        assert "Value-marked chips: type the amount on each position, in EUR" in flat(screen_text(app))
+        await press(pilot, "c", "1", "0")  # 10 EUR of marked chips on plein 17
+        shown = flat(screen_text(app))
+        assert "Value chips are paid 350.00 EUR" in shown
+        assert "Table pays 700.00 EUR (70 × 5.00 + 350.00 in value chips)" in shown
+        await press(pilot, "d")
+        assert marked_session.state.phase is Phase.BETTING
+    (recorded,) = [e.event for e in marked_session.journal.entries() if e.event.kind == "payouts-recorded"]
+    assert [(s.bet, s.chips, s.marked) for s in recorded.stakes["value"]] == [("17", 10, True)]
+    assert {o.colour: o.won for o in recorded.outcomes} == {"red": 70, "value": 350}
