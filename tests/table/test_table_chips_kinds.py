@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from croupier.config import ConfigError, default_config, load_config
-from croupier.history.shift_results import foreign_chips_paid, shift_results
+from croupier.history.shift_results import foreign_chips_paid, shift_result_table, shift_results
 from croupier.table import colours, payouts
 from croupier.table.cycle import open_table
 from croupier.table.events import PayoutsRecorded, Stake, to_record
@@ -239,3 +239,11 @@ def test_the_shift_result_counts_what_the_table_paid_for_foreign_chips(clock):
     assert Decimal(shift["table_result_money"]) == Decimal(-420)
     settled, paid = foreign_chips_paid(results)
     assert len(settled) == 3 and paid == Decimal(420)
+    # The review's colours tab and the PDF show the same, a row per settlement and the table's line.
+    rows = shift_result_table(results, clock=lambda moment: "21:00").rows
+    assert [row[1:] for row in rows if row[1].startswith("foreign")] == [
+        ("foreign green (7)", "", "", "", "", "paid 35 x 2 = 70"),
+        ("foreign green (7)", "", "", "", "", "paid 35 x 10 (their table's minimum) = 350"),
+        ("foreign pink (3)", "", "", "", "", "lost: 5 taken")]
+    (table_row,) = [row for row in rows if row[1] == "table"]
+    assert table_row[-1] == "lost 420; foreign chips paid 420"
