@@ -158,8 +158,8 @@ def exchange_late_chips(state: TableState, now: datetime, *, colour: str, chips:
 
 
 def check_foreign_chips(state: TableState) -> str:
-    """`FR`: colour chips of another table played here by mistake are settled here, where the
-    profile's text says so; the rule. A screen asks before the chips are described."""
+    """`FR`: colour chips of another table played here by mistake are settled here only where the
+    profile's text says so; returns the rule it cites. A screen asks before the chips are described."""
     _open(state)
     rule = profile_of(state).colour_chips.foreign_rule
     if not rule:
