@@ -74,6 +74,8 @@ class TableConfig:
     sign: TableSign = NO_SIGN  # the table sign: the house's minima and maxima per kind of bet
     time_zone: str | None = None  # IANA name every reader shows times in; None: the machine's
     casino: str = ""  # the casino's name, on the paper
+    value_only: bool = False  # PT-B 15b: a table that uses value chips only (no colour chips)
+    marked_values: tuple[Decimal, ...] = ()  # PT-A 16: values of the value-marked chips offered, on any bet
 
 
 @dataclass(frozen=True)
@@ -395,7 +397,7 @@ def _floor(r: _Reader) -> FloorConfig:
 
 def _table(r: _Reader, base: Path) -> TableConfig:
     r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values",
-           "house_directory", "sign", "time_zone", "casino")
+           "house_directory", "sign", "time_zone", "casino", "value_only", "marked_values")
     minimum = r.number("minimum")
     if not 0 < minimum <= MAX_MINIMUM:
         raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
@@ -420,7 +422,44 @@ def _table(r: _Reader, base: Path) -> TableConfig:
         sign=sign,
         time_zone=_time_zone(r),
         casino=r.text("casino") if "casino" in r.data else "",
+        value_only=_value_only(r, rules),
+        marked_values=_marked_values(r, rules),
     )
+
+
+def _value_only(r: _Reader, profile) -> bool:
+    """PT-B 15b: a table that uses value chips only; only a profile whose text allows it."""
+    if "value_only" not in r.data or not r.flag("value_only"):
+        return False
+    if not profile.value_chips.value_only_rule:
+        raise r.error("value_only", f"{profile.id} has no tables of value chips only ({profile.value_chips.rule}; "
+                                    "PT-B 15b allows them under pt-americana-2002)")
+    return True
+
+
+def _marked_values(r: _Reader, profile) -> tuple[Decimal, ...]:
+    """PT-A 16: the values of the value-marked chips the table offers (money), which go on any bet;
+    only a profile whose text allows them."""
+    if "marked_values" not in r.data:
+        return ()
+    entries = r.array("marked_values")
+    if entries and not profile.value_chips.marked_rule:
+        raise r.error("marked_values", f"{profile.id} has no value-marked chips ({profile.value_chips.rule}; "
+                                       "PT-A 16 offers them under pt-americana)")
+    values: list[Decimal] = []
+    for i, value in enumerate(entries):
+        key = f"marked_values[{i}]"
+        if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or not Decimal(value).is_finite():
+            raise r.error(key, f"expected an amount, got {_describe(value)}")
+        value = Decimal(value)
+        if value <= 0 or value > MAX_MINIMUM:
+            raise r.error(key, f"a chip's value is above zero and at most {MAX_MINIMUM}, not {value}")
+        if value != value.quantize(Decimal("0.01")):
+            raise r.error(key, f"a chip's value is money: at most 2 decimal places, got {value}")
+        if value in values:
+            raise r.error(key, f"{value} is listed twice (also marked_values[{values.index(value)}])")
+        values.append(value)
+    return tuple(values)
 
 
 def _time_zone(r: _Reader) -> str | None:

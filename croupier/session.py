@@ -222,5 +222,6 @@ class TableSession:
     issue_chips = _command(colours.issue_chips)
     cash_out = _command(colours.cash_out)
     exchange_late_chips = _command(colours.exchange_late_chips)
+    settle_foreign_chips = _command(colours.settle_foreign_chips)
     acknowledge_alarm = _command(alarms.acknowledge)
     clear_alarm = _command(alarms.clear)

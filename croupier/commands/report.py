@@ -202,17 +202,23 @@ def render(report: dict) -> str:
                 f"for {o['paid_on']}; the result is {o['number']}: to recover")
     if report["shift_results"]:
         add("")
-        add(f"The table's result per shift (sold - cashed out - late chips), amounts in {unit}")
+        add(f"The table's result per shift (sold - cashed out - late chips - foreign chips paid), amounts in {unit}")
     for shift in report["shift_results"]:
         until = stamp(shift["closed"]) if shift["closed"] else "still open"
         add(f"  {stamp(shift['opened']) if shift['opened'] else 'before the first opening'} to {until}: sold {shift['sold_money']}, cashed out "
-            f"{shift['cashed_out_money']}, late chips {shift['late_money']}, payouts recorded {shift['paid_money']}; "
+            f"{shift['cashed_out_money']}, late chips {shift['late_money']}, payouts recorded {shift['paid_money']}"
+            + (f", foreign chips paid {shift['foreign_money']}" if shift["foreign_chips"] else "") + "; "
             f"the table {'won' if Decimal(shift['table_result_money']) >= 0 else 'lost'} "
             f"{abs(Decimal(shift['table_result_money']))}"
             + (f" (provisional: {', '.join(shift['colours_in_play_at_end'])} still in play)" if shift["provisional"] else ""))
         for c in shift["colours"]:
             add(f"    {c['colour']:<8} sold {c['sold']} = {c['sold_money']}, cashed out {c['cashed_out']} = "
                 f"{c['cashed_out_money']}, late {c['late_chips']} = {c['late_money']}, paid {c['paid']} = {c['paid_money']}")
+        for f in shift["foreign_chips"]:
+            paid_at = f["chip_value"] or f"{f['table_minimum']}, their table's minimum"
+            add(f"    foreign {f['colour']} chips of table {f['table']}, spin {f['spin'] or '-'}: "
+                + (f"won, paid {f['chips']} x {paid_at} = {f['amount']}" if f["won"] else f"lost, {f['chips']} taken")
+                + f" ({f['by']})")
     if report["croupiers"]:
         add("")
         add("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid")
@@ -222,7 +228,9 @@ def render(report: dict) -> str:
                 f"{f['paid_chips']} chips = {money(f['paid_money'])}")
     add("")
     add(f"Totals: bought {money(totals['bought_money'])}, cashed out {money(totals['cashed_out_money'])}, late chips "
-        f"{money(totals['late_chips_money'])}; the table's result {money(totals['table_result_money'])} over the "
+        f"{money(totals['late_chips_money'])}"
+        + (f", foreign chips paid {money(totals['foreign_chips_money'])}" if report["foreign_chips"] else "")
+        + f"; the table's result {money(totals['table_result_money'])} over the "
         f"colours cashed out ({totals['colours_in_play']} still in play); overpaid {money(totals['overpaid_money'])}; "
         f"direction repeats {totals['direction_repeats']}, breaches {totals['breaches']}, alarms open "
         f"{totals['alarms_open']}")

@@ -11,7 +11,7 @@ from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
 from croupier.history.clock import clock, stamp, zone_label
 from croupier.history.croupiers import croupier_figures, croupier_table
 from croupier.history.ledger import colour_ledger, ledger_table, ledger_totals
-from croupier.history.shift_results import shift_result_table, shift_results
+from croupier.history.shift_results import foreign_chips_paid, shift_result_table, shift_results
 from croupier.history.payouts import Overpayments
 from croupier.history.procedures import Table, procedure_tables
 from croupier.history.records import records_of
@@ -120,7 +120,7 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape pages.
     statements = colour_ledger(records)
     tables = [spins_table(records), *procedure_tables(records, clock), ledger_table(statements, clock),
-              shift_result_table(shift_results(records), clock),
+              shift_result_table(results := shift_results(records), clock),
               overpayments_table(records, heading.currency), croupier_table(croupier_figures(records))]
     wide = [table for table in tables if table_width(column_widths(table)) > columns()]
     for table in tables:
@@ -131,9 +131,10 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         for table in wide:
             lines += table_lines(table, columns(landscape=True))
     money = ledger_totals(statements)
+    _settled, foreign = foreign_chips_paid(results)  # FR: another table's colour chips paid here
     lines += [f"Colours: bought {money['bought']:.2f}, cashed out {money['cashed_out']:.2f}, late chips "
-              f"{money['late']:.2f}; the table's result over the colours cashed out {-money['players_result']:+.2f}"
-              f" ({money['in_play']} still in play)", ""]
+              f"{money['late']:.2f}, foreign chips paid {foreign:.2f}; the table's result over the colours cashed "
+              f"out {-money['players_result'] - foreign:+.2f} ({money['in_play']} still in play)", ""]
     lines += [NEW_PAGE, "WHEEL-INTEGRITY STATISTICS", ""]
     lines += statistics_text(entries_spins(entries), numbering_of(shift.profile), shift.label,
                              ascii=True).splitlines()

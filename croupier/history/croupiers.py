@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.money import chips, chips_money, json_number
+from croupier.history.money import chips, chips_money, json_number, owner_values
 from croupier.history.procedures import Table
 from croupier.table.events import AlarmKind, Role
 
@@ -53,7 +53,7 @@ class Croupiers:
 
     def __init__(self) -> None:
         self.figures: dict[str, CroupierFigures] = {}
-        self._values: dict[str, Decimal] = {}
+        self._values: dict[str, Decimal] = owner_values()
         # Who dealt each spin and what its result paid, for a correction to move: a year holds half
         # a million spins, so the dealer is a code per spin number and only a paying result is kept.
         self._dealer = array("H")  # spin -> index in _dealers + 1 (0: not dealt here)

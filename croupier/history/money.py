@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+from croupier.rules.names import VALUE_CHIPS
+
 
 def chips(value: str | int | Fraction) -> Fraction:
     """Chips as recorded ("35", "1/2", 3) as an exact fraction."""
@@ -21,3 +23,9 @@ def json_number(count: Fraction | int) -> int | float:
     """Chips as a JSON number: whole, or an exact binary fraction (halves)."""
     count = Fraction(count)
     return count.numerator if count.denominator == 1 else count.numerator / count.denominator
+
+
+def owner_values() -> dict[str, Decimal]:
+    """Chip values by owner as the projections start: value chips (PT-A 16, PT-B 15b) are recorded
+    as their amount in money, so one counts 1; a colour's value comes with its assignment."""
+    return {VALUE_CHIPS: Decimal(1)}

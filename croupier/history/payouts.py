@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.money import chips_money
+from croupier.history.money import chips_money, owner_values
 from croupier.rules.layout import parse_position
 
 
@@ -55,7 +55,7 @@ class Overpayments:
     KINDS = ("colour-assigned", "payouts-recorded", "result-corrected")
 
     def __init__(self) -> None:
-        self._values: dict[str, Decimal] = {}
+        self._values: dict[str, Decimal] = owner_values()
         self._paid: list[tuple[int, int, str, tuple[tuple[str, int], ...], Decimal | None]] = []
         self._standing: dict[int, int] = {}
 

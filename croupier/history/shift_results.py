@@ -1,8 +1,9 @@
 """The table's result per shift: chips sold and cashed out per colour, late chips, payouts recorded,
-and what the table won or lost, from one table-opened to its table-closed.
+foreign colour chips settled (`FR`), and what the table won or lost, from one table-opened to its
+table-closed.
 
 The table's result of a shift is the money of the chips it sold minus the money it paid out at
-cash-outs and for late chips, in that shift. A colour still in play when the shift ends holds chips
+cash-outs, for late chips and for another table's colour chips that won here (`FR`), in that shift. A colour still in play when the shift ends holds chips
 the table has sold but not yet taken back: the result is then provisional, and says so.
 """
 from __future__ import annotations
@@ -49,25 +50,36 @@ class Shift:
     closed: str | None = None
     colours: dict[str, ColourInShift] = field(default_factory=dict)
     in_play_at_end: list[str] = field(default_factory=list)
+    foreign: list[dict] = field(default_factory=list)  # FR: another table's colour chips settled here
+
+    @property
+    def foreign_money(self) -> Decimal:
+        return sum((Decimal(f["amount"]) for f in self.foreign), Decimal(0))
 
     def entry(self) -> dict:
         rows = list(self.colours.values())
         sold = sum((c.sold_money for c in rows), Decimal(0))
         out = sum((c.cashed_out_money for c in rows), Decimal(0))
         late = sum((c.late_money for c in rows), Decimal(0))
+        foreign = self.foreign_money
         return {"opened": self.opened, "closed": self.closed, "colours": [c.entry() for c in rows],
                 "sold_money": str(sold), "cashed_out_money": str(out), "late_money": str(late),
                 "paid_money": str(sum((c.paid_money for c in rows), Decimal(0))),
-                "table_result_money": str(sold - out - late),
+                "foreign_chips": list(self.foreign), "foreign_money": str(foreign),
+                "table_result_money": str(sold - out - late - foreign),
                 "colours_in_play_at_end": list(self.in_play_at_end),
                 "provisional": bool(self.in_play_at_end)}
+
+
+FOREIGN_FIELDS = ("time", "colour", "table", "chips", "chip_value", "table_minimum", "won", "amount", "spin",
+                  "by")
 
 
 class ShiftResults:
     """Folds the records of the openings, closings and colour money, in journal order."""
 
     KINDS = ("table-opened", "table-closed", "colour-assigned", "chips-issued", "colour-cashed-out",
-             "late-chips-exchanged", "payouts-recorded")
+             "late-chips-exchanged", "payouts-recorded", "foreign-chips-settled")
 
     def __init__(self) -> None:
         self.shifts: list[Shift] = []
@@ -110,6 +122,8 @@ class ShiftResults:
             row = self._colour(record["colour"], Decimal(record["chip_value"]))
             row.late += record["chips"]
             row.late_money += Decimal(record["amount"])
+        elif kind == "foreign-chips-settled":  # FR: what the table paid for another table's chips
+            self._current().foreign.append({k: record[k] for k in FOREIGN_FIELDS})
         elif kind == "payouts-recorded":
             for outcome in record["outcomes"]:
                 if outcome["colour"] in self._values:
@@ -137,6 +151,12 @@ def shift_results(records) -> list[dict]:
     return fold.result()
 
 
+def foreign_chips_paid(results: list[dict]) -> tuple[list[dict], Decimal]:
+    """`FR`: every settlement of another table's colour chips over the shifts, and what the table paid."""
+    found = [f for shift in results for f in shift["foreign_chips"]]
+    return found, sum((Decimal(f["amount"]) for f in found), Decimal(0))
+
+
 def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
     """Per shift, each colour's chips and money, then the table's result (as the review and PDF show it)."""
     rows = []
@@ -146,9 +166,15 @@ def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime
             rows.append((opened, c["colour"], f"{c['sold']} = {c['sold_money']}",
                          f"{c['cashed_out']} = {c['cashed_out_money']}", f"{c['late_chips']} = {c['late_money']}",
                          f"{json_number(Fraction(c['paid']))} = {c['paid_money']}", ""))
+        for f in shift.get("foreign_chips", ()):
+            paid_at = f["chip_value"] or f"{f['table_minimum']} (their table's minimum)"
+            settled = (f"paid {f['chips']} x {paid_at} = {f['amount']}" if f["won"]
+                       else f"lost: {f['chips']} taken")
+            rows.append((opened, f"foreign {f['colour']} ({f['table']})", "", "", "", "", settled))
         result = Decimal(shift["table_result_money"])
         verdict = ("won " if result >= 0 else "lost ") + f"{abs(result)}"
+        foreign = f"; foreign chips paid {shift['foreign_money']}" if shift.get("foreign_chips") else ""
         rows.append((opened, "table", shift["sold_money"], shift["cashed_out_money"], shift["late_money"],
-                     shift["paid_money"], verdict + (" (provisional: colours in play)" if shift["provisional"] else "")))
-    return Table("The table's result per shift: sold - cashed out - late chips",
+                     shift["paid_money"], verdict + foreign + (" (provisional: colours in play)" if shift["provisional"] else "")))
+    return Table("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)",
                  ("opened", "colour", "sold", "cashed out", "late chips", "payouts recorded", "the table"), rows)

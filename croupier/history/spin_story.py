@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from croupier.history.clock import clock
 from croupier.history.records import Entry
-from croupier.history.money import chips_money
+from croupier.history.money import chips_money, owner_values
 from croupier.history.payouts import Overpayment, Overpayments
 from croupier.history.timeline import direction_words
 from croupier.rules.wheel import colour as pocket_colour
@@ -67,7 +67,7 @@ class SpinStory:
         return found.found()
 
     def money(self, outcome: ev.ColourOutcome) -> Decimal | None:
-        value = self.chip_values.get(outcome.colour)
+        value = self.chip_values.get(outcome.colour, owner_values().get(outcome.colour))
         return None if value is None else chips_money(outcome.won, value)
 
     def lines(self) -> list[str]:

@@ -33,8 +33,10 @@ def describe(event: ev.Event) -> str:
     """What happened, in the words of the table."""
     match event:
         case ev.TableOpened():
+            chips = ("value chips only" if event.value_only else f"colours {', '.join(event.colours)}") + (
+                f", value-marked chips {', '.join(map(str, event.marked_values))}" if event.marked_values else "")
             return (f"table opened ({event.profile}, minimum {event.minimum}) by {event.by}; croupier "
-                    f"{event.croupier}, ball {event.ball_in_play}, colours {', '.join(event.colours)}")
+                    f"{event.croupier}, ball {event.ball_in_play}, {chips}")
         case ev.TableClosed():
             return f"table closed by {event.by}"
         case ev.LimitsChanged():
@@ -102,6 +104,12 @@ def describe(event: ev.Event) -> str:
                     f"counted for {event.expected_chips} on record, {event.amount}")
         case ev.LateChipsExchanged():
             return f"{event.colour}: {event.chips} late chips at {event.chip_value}, {event.amount}"
+        case ev.ForeignChipsSettled():
+            if not event.won:
+                return f"{event.colour} chips of table {event.table} lost: {event.chips} taken by {event.by} ({event.rule})"
+            paid_at = event.chip_value if event.chip_value is not None else f"{event.table_minimum}, their table's minimum"
+            return (f"{event.colour} chips of table {event.table} won: {event.chips} paid at {paid_at}, {event.amount}, "
+                    f"by {event.by} ({event.rule})")
     return event.kind
 
 
@@ -111,7 +119,7 @@ def direction_words(direction) -> str:
 
 
 def _stakes(stakes) -> str:
-    return ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
+    return ", ".join(f"{s.bet} x{s.chips}" + (" (value-marked)" if s.marked else "") for s in stakes)
 
 
 def _colours(event: ev.Event) -> frozenset[str]:

@@ -17,7 +17,7 @@ from croupier.history.croupiers import Croupiers
 from croupier.history.ledger import Ledger, ledger_totals
 from croupier.history.payouts import Overpayments
 from croupier.history.procedures import Procedures
-from croupier.history.shift_results import ShiftResults
+from croupier.history.shift_results import ShiftResults, foreign_chips_paid
 from croupier.history.spins import SpinList
 from croupier.rules.profiles import numbering_of
 from croupier.stats import summary
@@ -45,6 +45,8 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
 
     statements = ledger.statements
     money = ledger_totals(statements)
+    results = shifts.result()
+    foreign, foreign_money = foreign_chips_paid(results)  # FR: another table's colour chips settled here
     found = overpayments.found()
     alarms = procedures.alarms
     repeats = procedures.direction_repeats
@@ -69,7 +71,8 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
         "colour_ledger": [s.entry() for s in statements],
         "late_chips": procedures.late_chips,
         "croupiers": [f.entry() for f in croupiers.result()],
-        "shift_results": shifts.result(),
+        "shift_results": results,
+        "foreign_chips": foreign,
         "winning_bets_rebuilt": procedures.rebuilt,
         # The same wheel-integrity summary the review app shows, over every counted spin.
         "statistics": summary(spins.counted(), numbering_of(procedures.profile)),
@@ -82,7 +85,8 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
             "bought_money": str(money["bought"]), "cashed_out_money": str(money["cashed_out"]),
             "late_chips_money": str(money["late"]),
             "players_result_money": str(money["players_result"]),
-            "table_result_money": str(-money["players_result"]),
+            "foreign_chips_money": str(foreign_money),
+            "table_result_money": str(-money["players_result"] - foreign_money),
             "colours_in_play": money["in_play"],
             "overpaid_money": str(sum((o.money for o in found if o.money is not None), Decimal(0))),
         },

@@ -112,8 +112,10 @@ def _numbers(text: str, count: int, form: str) -> list[int]:
 
 
 def make_bet(spec: str, chips: int, owner: str | None, profile: Profile,
-             text: str | None = None) -> Bet:
-    """A bet of `chips` per unit of `spec`, owned by `owner`, checked against the profile."""
+             text: str | None = None, *, any_bet: bool = False) -> Bet:
+    """A bet of `chips` per unit of `spec`, owned by `owner`, checked against the profile.
+    `any_bet`: value chips that may go on any bet the profile offers, value-marked chips
+    (`PT-A 16`) or those of a table of value chips only (`PT-B 15b`)."""
     text = text if text is not None else spec
     try:
         recipe, category = _play(spec.strip(), profile)
@@ -123,7 +125,7 @@ def make_bet(spec: str, chips: int, owner: str | None, profile: Profile,
         raise BetError(f"{text}: chips must be a whole number above 0, not {chips!r}")
     if owner is not None and owner != VALUE_CHIPS and not _OWNER.fullmatch(owner):
         raise BetError(f"{text}: {owner!r} is not a colour name")
-    if owner == VALUE_CHIPS and not profile.value_chips_allowed(category):
+    if owner == VALUE_CHIPS and not any_bet and not profile.value_chips_allowed(category):
         raise BetError(f"{text}: value chips may not be played on {category} under {profile.id} "
                        f"({profile.value_chips.rule})")
     return Bet(text, recipe.name, recipe.kind, category, recipe.units, chips, owner,

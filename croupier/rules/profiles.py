@@ -97,6 +97,7 @@ class ColourChips(NamedTuple):
     values: tuple[Decimal, ...]  # for "one-of"
     up_to_plein_maximum: bool
     rule: str
+    foreign_rule: str = ""  # FR: colour chips of another table played here by mistake are settled; "": not said
 
 
 class ColourMinimum(NamedTuple):
@@ -108,6 +109,8 @@ class ColourMinimum(NamedTuple):
 class ValueChips(NamedTuple):
     categories: frozenset[str]  # where value chips may be played
     rule: str
+    value_only_rule: str = ""  # PT-B 15b: a table may use value chips only; "": the text does not allow it
+    marked_rule: str = ""  # PT-A 16: value-marked chips, where offered, go on any bet; "": not allowed
 
 
 class Inactivity(NamedTuple):
@@ -281,9 +284,10 @@ _TOPICS: dict[str, dict[str, bool]] = {
     "breach": {"above_maximum": True, "rule": True},
     "announced_limits": {"series": True, "neighbours_with_pleins": True, "combined_ratio": True,
                          "per_position": True, "rule": True},
-    "colour_chips": {"value": True, "values": False, "up_to_plein_maximum": True, "rule": True},
+    "colour_chips": {"value": True, "values": False, "up_to_plein_maximum": True, "foreign_rule": False,
+                     "rule": True},
     "colour_minimum": {"outside_pieces": True, "numbers_pieces": True, "rule": True},
-    "value_chips": {"categories": True, "rule": True},
+    "value_chips": {"categories": True, "value_only_rule": False, "marked_rule": False, "rule": True},
     "inactivity": {"after_spins": False, "action": False, "only_when_waiting": False, "rule": True},
     "relief": {"kind": True, "minutes": False, "configurable": True, "rule": True},
     "ball_swap": {"minutes": False, "rule": True},
@@ -375,6 +379,7 @@ def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
             colour_value, values,
             read.get(colour_t, "up_to_plein_maximum", "colour_chips", _flag),
             rules["colour_chips"],
+            read.get(colour_t, "foreign_rule", "colour_chips", _text, ""),
         ),
         colour_minimum=ColourMinimum(
             read.get(minimum_t, "outside_pieces", "colour_minimum", _count),
@@ -385,6 +390,8 @@ def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
             frozenset(read.get(t["value_chips"], "categories", "value_chips",
                                _list_of(_one_of(CATEGORIES)))),
             rules["value_chips"],
+            read.get(t["value_chips"], "value_only_rule", "value_chips", _text, ""),
+            read.get(t["value_chips"], "marked_rule", "value_chips", _text, ""),
         ),
         inactivity=Inactivity(
             after, action,

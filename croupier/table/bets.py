@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Mapping
 
-from croupier.rules.bets import Bet, BetError, make_bet
+from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
 from croupier.rules.limits import ADJUSTED, REFUSED, check_player
 from croupier.rules.settlement import Prisoner, settle as settle_bets
@@ -26,7 +26,33 @@ Stakes = Mapping[str, tuple[Stake, ...]]
 
 def _bets(state: TableState, stakes: Stakes) -> list[Bet]:
     profile = profile_of(state)
-    return [make_bet(stake.bet, stake.chips, colour, profile) for colour, held in stakes.items() for stake in held]
+    return [make_bet(stake.bet, stake.chips, colour, profile, any_bet=any_bet(state, colour, stake))
+            for colour, held in stakes.items() for stake in held]
+
+
+def any_bet(state: TableState, owner: str, stake: Stake) -> bool:
+    """Value chips that may go on any bet: on a table of value chips only (`PT-B 15b`), and
+    value-marked chips (`PT-A 16`); other value chips only where the profile lets them."""
+    return owner == VALUE_CHIPS and (state.value_only or stake.marked)
+
+
+def chip_value(state: TableState, owner: str) -> Decimal:
+    """What one counted chip of `owner` is worth: a colour's value; value chips are counted as
+    their amount in money, so one is worth one unit of the currency."""
+    return Decimal(1) if owner == VALUE_CHIPS else state.accounts[owner].chip_value
+
+
+def check_marked(state: TableState, owner: str, stakes: tuple[Stake, ...]) -> None:
+    """Value-marked chips are value chips, at a table that offers them (`PT-A 16`)."""
+    for stake in stakes:
+        if not stake.marked:
+            continue
+        if owner != VALUE_CHIPS:
+            raise Refused("{bet}: value-marked chips are value chips, not {colour}'s", bet=stake.bet, colour=owner)
+        if not state.marked_values:
+            rule = profile_of(state).value_chips.rule
+            raise Refused(f"this table offers no value-marked chips ({rule})", code="marked-chips-not-offered",
+                          rule=rule)
 
 
 def _prisoners(prison: Stakes) -> list[Prisoner]:
@@ -113,13 +139,14 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
     position's maximum counts what the colour has on it already, its `standing` bets (`PT-A 32`,
     `RU 4.8`). Refused, naming every bet, when the limits refuse one."""
     profile = profile_of(state)
+    check_marked(state, colour, stakes)
     try:
-        new = [make_bet(stake.bet, stake.chips, colour, profile) for stake in stakes]
+        new = [make_bet(stake.bet, stake.chips, colour, profile, any_bet=any_bet(state, colour, stake))
+               for stake in stakes]
     except BetError as exc:  # the rules' own words: the bet as typed and why it is no bet here
         raise Refused(str(exc), code="bet-error", problem=str(exc)) from None
     before = _bets(state, {colour: standing})
-    checks = check_player(before + new, limits_of(state),
-                          state.accounts[colour].chip_value)[len(before):]
+    checks = check_player(before + new, limits_of(state), chip_value(state, colour))[len(before):]
     refused = [check for check in checks if check.status == REFUSED]
     if refused:
         raise Refused("; ".join(f"{check.message} ({check.rule})" for check in refused), code="limits",
@@ -128,8 +155,11 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
             tuple(f"{check.message} ({check.rule})" for check in checks if check.status == ADJUSTED))
 
 
-def as_stakes(played: list[Bet]) -> tuple[Stake, ...]:
-    return tuple(Stake(bet=bet.spec, chips=bet.chips) for bet in played)
+def as_stakes(played: list[Bet], marked: tuple[Stake, ...] = ()) -> tuple[Stake, ...]:
+    """The bets as recorded; `marked`: the stakes they came from, when some were value-marked chips."""
+    if not any(stake.marked for stake in marked):
+        return tuple(Stake(bet=bet.spec, chips=bet.chips) for bet in played)
+    return tuple(Stake(bet=bet.spec, chips=bet.chips, marked=stake.marked) for bet, stake in zip(played, marked))
 
 
 def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Event]:

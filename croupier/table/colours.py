@@ -9,8 +9,8 @@ from decimal import Decimal
 from croupier.rules.limits import colour_value_check, colour_value_problem
 from croupier.table.cycle import amount
 from croupier.table.events import (
-    CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, LateChipsExchanged, PlayerLeftWaitingList,
-    PlayerWaiting,
+    CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, ForeignChipsSettled, LateChipsExchanged,
+    PlayerLeftWaitingList, PlayerWaiting,
 )
 from croupier.table.refusal import Refused, choice
 from croupier.table.regulation import limits_of, profile_of
@@ -21,6 +21,20 @@ from croupier.table.state import ColourAccount, Phase, TableState
 def _open(state: TableState) -> None:
     if state.phase is Phase.CLOSED:
         raise Refused("the table is not open")
+
+
+def check_colour_chips(state: TableState) -> None:
+    """Refused at a table of value chips only (`PT-B 15b`): it has no colour chips to give, add,
+    exchange or wait for. A screen asks before its colour menu opens."""
+    if state.value_only:
+        rule = profile_of(state).value_chips.value_only_rule
+        raise Refused(f"this table uses value chips only ({rule}): it has no colour chips", code="value-only-table",
+                      rule=rule)
+
+
+def _colour_table(state: TableState) -> None:
+    _open(state)
+    check_colour_chips(state)
 
 
 def _chips(chips: int) -> int:
@@ -61,7 +75,7 @@ def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
 
 
 def join_waiting_list(state: TableState, now: datetime, *, player: str) -> list[Event]:
-    _open(state)
+    _colour_table(state)
     player = _player(player)
     if player in state.waiting:
         raise Refused("{player} is already on the waiting list", player=player)
@@ -80,7 +94,7 @@ def leave_waiting_list(state: TableState, now: datetime, *, player: str) -> list
 def assign_colour(state: TableState, now: datetime, *, colour: str, player: str, chip_value: Decimal | str | int,
                   chips: int, by: str) -> list[Event]:
     """`PT-A 13`: the player asks for a free colour and gives it a value."""
-    _open(state)
+    _colour_table(state)
     player = _player(player)
     if colour not in state.colours:
         raise Refused("{colour} is not one of this table's colours ({colours})",
@@ -100,7 +114,7 @@ def assign_colour(state: TableState, now: datetime, *, colour: str, player: str,
 
 
 def issue_chips(state: TableState, now: datetime, *, colour: str, chips: int, by: str) -> list[Event]:
-    _open(state)
+    _colour_table(state)
     _account(state, colour)
     return [ChipsIssued(time=now, colour=colour, chips=_chips(chips), by=known(state, by))]
 
@@ -117,7 +131,7 @@ def must_exchange(state: TableState, account: ColourAccount) -> bool:
 def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: str,
              reason: CashOutReason = CashOutReason.LEFT) -> list[Event]:
     """The player exchanges every chip of the colour (`PT-A 15`); `chips` is the count at the table."""
-    _open(state)
+    _colour_table(state)
     account = _account(state, colour)
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
         raise Refused("the chips counted are a whole number, not {chips}", chips=repr(chips))
@@ -135,9 +149,48 @@ def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: s
 
 def exchange_late_chips(state: TableState, now: datetime, *, colour: str, chips: int, by: str) -> list[Event]:
     """`PT-A 15`, `PT-B 16`, `RU 4.7`: colour chips presented late are worth the table minimum each."""
-    _open(state)
+    _colour_table(state)
     if colour not in state.colours:
         raise Refused("{colour} is not one of this table's colours: its chips are not valid here (PT-A 7)",
                       colour=repr(colour))
     return [LateChipsExchanged(time=now, colour=colour, chips=_chips(chips), chip_value=state.minimum,
                                amount=chips * state.minimum, by=known(state, by))]
+
+
+def check_foreign_chips(state: TableState) -> str:
+    """`FR`: colour chips of another table played here by mistake are settled here only where the
+    profile's text says so; returns the rule it cites. A screen asks before the chips are described."""
+    _open(state)
+    rule = profile_of(state).colour_chips.foreign_rule
+    if not rule:
+        raise Refused(f"{state.profile}: colour chips of another table are not settled here "
+                      f"({profile_of(state).colour_chips.rule})", code="foreign-chips-not-settled",
+                      profile=state.profile, rule=profile_of(state).colour_chips.rule)
+    return rule
+
+
+def settle_foreign_chips(state: TableState, now: datetime, *, colour: str, table: str, chips: int, won: bool,
+                         by: str, chip_value: Decimal | str | int | None = None,
+                         table_minimum: Decimal | str | int | None = None) -> list[Event]:
+    """`FR`: colour chips of another table played here by mistake: paid if they win at their real
+    value if it can be determined (`chip_value`), otherwise at the minimum of their own table
+    (`table_minimum`); taken if they lose. `chips`: the chips the win pays, or those taken."""
+    rule = check_foreign_chips(state)
+    colour, table = colour.strip(), str(table).strip()
+    if not colour:
+        raise Refused("name the colour of the chips")
+    if not table:
+        raise Refused("name the table the chips belong to")
+    chips = _chips(chips)
+    value = None if chip_value is None else amount(chip_value, "a chip's real value")
+    minimum = None if table_minimum is None else amount(table_minimum, "the minimum of their table")
+    if won and value is None and minimum is None:
+        raise Refused("chips that win are paid at their real value, or else at the minimum of their own table "
+                      "({rule}): give one", code="foreign-chips-value", rule=rule)
+    if value is not None and minimum is not None:
+        minimum = None  # the real value, when it is known, is what they are paid at
+    paid = (chips * (value if value is not None else minimum)) if won else Decimal(0)
+    result = state.last_result
+    return [ForeignChipsSettled(time=now, colour=colour, table=table, chips=chips, chip_value=value,
+                                table_minimum=minimum, won=bool(won), amount=paid,
+                                spin=result.spin if result is not None else None, rule=rule, by=known(state, by))]

@@ -67,11 +67,13 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                colours: tuple[str, ...], balls: tuple[Ball, ...], croupier: str, inspector: str | None = None,
                ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
                posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None,
-               table_id: str | None = None, house: str | None = None, sign: TableSign = NO_SIGN) -> list[Event]:
+               table_id: str | None = None, house: str | None = None, sign: TableSign = NO_SIGN,
+               value_only: bool = False, marked_values: tuple[Decimal | str | int, ...] = ()) -> list[Event]:
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
     rules = checked_profile(profile, house)
     checked_sign(rules, amount(minimum), sign)
+    checked_chip_kinds(rules, value_only, marked_values)
     colours = tuple(c.strip() for c in colours)
     if not colours or any(not c for c in colours) or len(set(colours)) != len(colours):
         raise Refused("list the table's colour chips, each once (PT-A 8)")
@@ -97,7 +99,20 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
                         relief_minutes=relief_minutes,
                         posted_values=tuple(amount(v, 'a posted value') for v in posted_values),
-                        by=by or croupier, table_id=table_id, rules=rules.text, sign=sign.as_data() or None)]
+                        by=by or croupier, table_id=table_id, rules=rules.text, sign=sign.as_data() or None,
+                        value_only=bool(value_only),
+                        marked_values=tuple(amount(v, "a value-marked chip's value") for v in marked_values))]
+
+
+def checked_chip_kinds(rules, value_only: bool, marked_values) -> None:
+    """A table of value chips only (`PT-B 15b`), or value-marked chips on any bet (`PT-A 16`), only
+    where the profile's text allows it."""
+    if value_only and not rules.value_chips.value_only_rule:
+        raise Refused(f"{rules.id} has no tables of value chips only ({rules.value_chips.rule})",
+                      code="value-only-not-allowed", profile=rules.id, rule=rules.value_chips.rule)
+    if marked_values and not rules.value_chips.marked_rule:
+        raise Refused(f"{rules.id} has no value-marked chips ({rules.value_chips.rule})",
+                      code="marked-chips-not-allowed", profile=rules.id, rule=rules.value_chips.rule)
 
 
 def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
@@ -150,6 +165,7 @@ def change_profile(state: TableState, now: datetime, *, profile: str, reason: st
         raise Refused("colour values depend on the profile: exchange the colour chips in play first")
     if not reason.strip():
         raise Refused("say why the profile changes")
+    checked_chip_kinds(rules, state.value_only, state.marked_values)
     sign = sign_of(state)  # kept where the new profile's caps allow it, else the profile's caps alone
     kept = sign if sign and sign_problem(rules, state.minimum, sign) is None else NO_SIGN
     return [ProfileChanged(time=now, profile=rules.id, previous=state.profile, reason=reason.strip(), by=by,

@@ -60,6 +60,7 @@ class Stake:
 
     bet: str
     chips: int
+    marked: bool = when_set(False)  # PT-A 16: value-marked chips (owner "value"), allowed on any bet
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,6 +133,8 @@ class TableOpened(Event):
     table_id: str | None = when_set()  # the configuration's [table] id; None in journals that predate it
     rules: str = when_set("")  # the profile's file as it stood: the journal is settled against this, not today's file
     sign: dict[str, Decimal] | None = when_set(None)  # the table sign in force (`maximum.plein` -> amount)
+    value_only: bool = when_set(False)  # PT-B 15b: a table of value chips only, no colour chips
+    marked_values: tuple[Decimal, ...] = when_set(())  # PT-A 16: value-marked chips offered, on any bet
 
 
 @_event("table-closed")
@@ -443,6 +446,24 @@ class LateChipsExchanged(Event):
     chips: int
     chip_value: Decimal
     amount: Decimal
+    by: str
+
+
+@_event("foreign-chips-settled")
+class ForeignChipsSettled(Event):
+    """`FR`: colour chips of another table played here by mistake. If they win they are paid at their
+    real value, when it can be determined, otherwise at the minimum of their own table; if they
+    lose they are taken. The table pays `amount` in money."""
+
+    colour: str  # the colour of the chips, as the croupier names it
+    table: str  # the table they belong to
+    chips: int  # won: the chips the win pays; lost: the chips taken
+    chip_value: Decimal | None  # their real value, None when it cannot be determined
+    table_minimum: Decimal | None  # the minimum of their own table, the value paid when chip_value is None
+    won: bool
+    amount: Decimal  # paid by this table: chips x the value they are paid at; 0 when they lose
+    spin: int | None  # the result they were played on, the last one recorded
+    rule: str
     by: str
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Iterable, Mapping
 
+from croupier.rules.bets import VALUE_CHIPS
 from croupier.rules.layout import POSITIONS, Position
 from croupier.rules.profiles import Profile
 from croupier.table.bets import as_stakes, settle, within_limits
@@ -81,7 +82,7 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
         except Refused as refusal:
             refused.append((colour, refusal))
             continue
-        stakes[colour] = as_stakes(bets)
+        stakes[colour] = as_stakes(bets, counted)
         notes += [f"{colour}: {note}" for note in cut]
     if refused:
         raise Refused("; ".join(f"{colour}: {refusal}" for colour, refusal in refused), code="colours",
@@ -89,13 +90,15 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
     for colour in played:
         _in_play(state, colour)
     outcomes, prison = settle(state, result.number, stakes=stakes, prison={})
-    marked = tuple(dict.fromkeys([*stakes, *played]))
+    marked = tuple(c for c in dict.fromkeys([*stakes, *played]) if c != VALUE_CHIPS)  # PT-A 12 counts colours
     recorded = PayoutsRecorded(time=now, spin=spin, number=result.number, stakes=stakes, outcomes=outcomes,
                                notes=tuple(notes), prison=prison or None, played=marked, by=by)
     return [recorded] if late else [recorded, PayoutsCompleted(time=now, spin=spin, by=by)]
 
 
 def _in_play(state: TableState, colour: str) -> None:
+    if colour == VALUE_CHIPS:
+        return  # value chips (the amount in money) belong to no colour: PT-A 16, PT-B 15, FR
     if colour not in state.accounts:
         raise Refused("{colour} is not in play" if colour in state.colours
                       else "{colour2} is not one of this table's colours ({colours})",

@@ -156,6 +156,8 @@ class TableState:
     sensor_only: bool = False
     relief_minutes: int | None = None
     posted_values: tuple[Decimal, ...] = ()
+    value_only: bool = False  # PT-B 15b: value chips only, no colour chips
+    marked_values: tuple[Decimal, ...] = ()  # PT-A 16: value-marked chips offered, on any bet
     colours: tuple[str, ...] = ()
     balls: dict[str, Ball] = field(default_factory=dict)
     ball_in_play: str | None = None
@@ -232,7 +234,8 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
     return _replace(
         s, phase=Phase.BETTING, profile=e.profile, rules=e.rules, minimum=e.minimum, sign=dict(e.sign or {}),
         sensor_only=e.sensor_only,
-        relief_minutes=e.relief_minutes, posted_values=e.posted_values,
+        relief_minutes=e.relief_minutes, posted_values=e.posted_values, value_only=e.value_only,
+        marked_values=e.marked_values,
         colours=e.colours, balls={b.id: b for b in e.balls}, ball_in_play=e.ball_in_play,
         ball_since=e.time, on_duty=on_duty, bets_opened_at=e.time, launch=None, pending=None, countdown_until=None,
         bets={}, prison={}, accounts={}, waiting=(),
@@ -462,6 +465,7 @@ HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
     ev.ChipsIssued: _chips_issued,
     ev.ColourCashedOut: _colour_cashed_out,
     ev.LateChipsExchanged: _unchanged,
+    ev.ForeignChipsSettled: _unchanged,
     ev.FloorAnchored: _unchanged,
 }
 

@@ -1,13 +1,17 @@
 """Colour chips at the table (§7): a free colour given to a player with the value they choose
 (`PT-A 13`, the value the profile allows), chips added, the colour cashed out (`PT-A 15`; by the
 `PT-A 12` rule when it sat out three spins while others wait), late chips at the table minimum, and
-the waiting list. Players are named by their seat."""
+the waiting list. Players are named by their seat. A table of value chips only (`PT-B 15b`) has no
+colours: its menu is refused. Under `FR`, colour chips of another table played here by mistake are
+settled from this menu: paid if they win, at their real value or else at their own table's minimum;
+taken if they lose."""
 from __future__ import annotations
 
 from decimal import Decimal
 
 from croupier.i18n import N_, _
-from croupier.table.colours import check_chip_value, must_exchange
+from croupier.table.colours import check_chip_value, check_colour_chips, check_foreign_chips, must_exchange
+from croupier.table.regulation import profile_of
 from croupier.table.events import CashOutReason
 from croupier.ui import text
 from croupier.ui.asking import choose, colour_in_play, number
@@ -106,6 +110,55 @@ async def leave_waiting_list(app) -> None:
         app.record("leave_waiting_list", player=player)
 
 
+async def foreign_chips(app) -> None:
+    """FR: colour chips of another table, played here by mistake."""
+    if not app.check(check_foreign_chips):
+        return
+    currency = app.config.table.currency
+    colour = await choose(app, _("Another table's colour chips: which colour?"),
+                          [(text.colour_name(c), c) for c in text.COLOUR_NAMES])
+    if colour is None:
+        return
+    table = await number(app, _("{colour} chips of another table").format(colour=text.colour_name(colour)),
+                         _("Their table's number:"), least=1, max_digits=3)
+    if table is None:
+        return
+    won = await choose(app, _("{colour} chips of table {table}").format(colour=text.colour_name(colour), table=table),
+                       [(_("They won: the table pays them"), True), (_("They lost: the table takes them"), False)],
+                       note=_("Paid at their real value if it can be determined, otherwise at the minimum of "
+                              "their own table; taken if they lose"))
+    if won is None:
+        return
+    value = minimum = None
+    if won:
+        known = await choose(app, _("What is one of these chips worth?"),
+                             [(_("Their real value is known"), True),
+                              (_("Not known: their own table's minimum"), False)])
+        if known is None:
+            return
+        amount = await number(app, _("Their real value") if known else _("Their own table's minimum"),
+                              _("Amount ({currency}):").format(currency=currency), least=1)
+        if amount is None:
+            return
+        value, minimum = (Decimal(amount), None) if known else (None, Decimal(amount))
+    chips = await number(app, _("{colour} chips of table {table}").format(colour=text.colour_name(colour), table=table),
+                         _("Chips the win pays:") if won else _("Chips taken:"), least=1)
+    if chips is None:
+        return
+    events = app.record("settle_foreign_chips", colour=colour, table=str(table), chips=chips, won=won,
+                        chip_value=value, table_minimum=minimum, by=app.croupier())
+    if events:
+        settled = events[-1]
+        if settled.won:
+            app.say(_("{colour} chips of table {table}: {chips} × {value} = {amount} paid").format(
+                colour=text.colour_name(colour), table=table, chips=settled.chips,
+                value=text.money(settled.chip_value or settled.table_minimum, currency),
+                amount=text.money(settled.amount, currency)))
+        else:
+            app.say(_("{colour} chips of table {table}: {chips} taken").format(
+                colour=text.colour_name(colour), table=table, chips=settled.chips))
+
+
 MENU = (
     (N_("Give a free colour"), assign),
     (N_("Add chips"), add_chips),
@@ -116,7 +169,13 @@ MENU = (
 )
 
 
+FOREIGN = (N_("Another table's colour chips"), foreign_chips)  # FR only
+
+
 async def menu(app) -> None:
-    flow = await choose(app, _("Colours"), [(_(label), flow) for label, flow in MENU])
+    if not app.check(check_colour_chips):  # PT-B 15b: a table of value chips only has no colours
+        return
+    entries = MENU + ((FOREIGN,) if profile_of(app.session.state).colour_chips.foreign_rule else ())
+    flow = await choose(app, _("Colours"), [(_(label), flow) for label, flow in entries])
     if flow is not None:
         await flow(app)

@@ -1,5 +1,6 @@
 """The payout sheet on screen: after a result, the winning positions in the profile's payout order;
-per colour the croupier types the chips on each, and sees the colour's payout in chips (stacks of 20
+per colour the croupier types the chips on each (value chips: the amount in money, `PT-A 16`,
+`PT-B 15b`), and sees the colour's payout in chips (stacks of 20
 and the rest) and in money, and the table's total. D records the payouts: the session checks the
 counts against the limits and settles them; a refusal is shown here and nothing is recorded.
 
@@ -21,6 +22,7 @@ from textual.widgets import Static
 
 from croupier.i18n import _
 from croupier.keypad.entry import Key
+from croupier.rules.names import VALUE_CHIPS
 from croupier.rules.wheel import colour as number_colour
 from croupier.table.payouts import payouts_open
 from croupier.table.regulation import profile_of, sign_of
@@ -113,7 +115,8 @@ class PayoutScreen(KeypadScreen[None]):
             sheet = app.payout_sheet = PayoutSheet(
                 spin.spin, spin.number, profile_of(state), state.minimum,
                 {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes,
-                known_played=state.played, sign=sign_of(state))
+                known_played=state.played, sign=sign_of(state), value_only=state.value_only,
+                marked=bool(state.marked_values))
             self.colour_at = self.row_at = 0
             self.typed = ""
         self.sheet = sheet
@@ -155,10 +158,18 @@ class PayoutScreen(KeypadScreen[None]):
             return
         account = state.accounts.get(colour)
         player = f" · {escape(account.player)}" if account else ""
-        self.query_one("#payout-colour", Static).update(
-            _("Colour {at} of {count}: [b]{colour}[/]{player} · chip {value}").format(
-                at=self.colour_at + 1, count=len(self.sheet.colours), colour=escape(text.colour_name(colour)),
-                player=player, value=text.money(self.sheet.chip_values[colour], currency)))
+        if self.sheet.value_only:  # PT-B 15b: the amounts of value chips, in money
+            self.query_one("#payout-colour", Static).update(
+                _("[b]Value chips[/]: type the amount on each position, in {currency}").format(currency=currency))
+        elif colour == VALUE_CHIPS:  # PT-A 16: value-marked chips, on any bet, in money
+            self.query_one("#payout-colour", Static).update(
+                _("[b]Value-marked chips[/]: type the amount on each position, in {currency}").format(
+                    currency=currency))
+        else:
+            self.query_one("#payout-colour", Static).update(
+                _("Colour {at} of {count}: [b]{colour}[/]{player} · chip {value}").format(
+                    at=self.colour_at + 1, count=len(self.sheet.colours), colour=escape(text.colour_name(colour)),
+                    player=player, value=text.money(self.sheet.chip_values[colour], currency)))
         payout = self.sheet.payout(colour)
         counted = self._counted_rows()
         current = counted[self.row_at] if counted else None
@@ -191,7 +202,10 @@ class PayoutScreen(KeypadScreen[None]):
         self._keep_visible(current_at)
         lines = []
         total = payout.total
-        if total is not None and total.won:
+        if colour == VALUE_CHIPS:
+            lines.append(_("Value chips are paid {money}").format(
+                money=text.money(total.money if total is not None and total.won else 0, currency)))
+        elif total is not None and total.won:
             money = "" if total.money is None else " · " + text.money(total.money, currency)
             lines.append(_("{colour} is paid {chips} = {stacks}{money}").format(
                 colour=escape(text.colour_name(colour)), chips=text.chips(total.won),
@@ -201,7 +215,11 @@ class PayoutScreen(KeypadScreen[None]):
         for problem in payout.problems:
             lines.append(f"[b red]{escape(text.limit_check(problem))} ({escape(problem.rule)})[/]")
         money, chips = self.sheet.table_total()
-        by_value = " + ".join(f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items())
+        by_value = [f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items()]
+        valued = self.sheet.payout(VALUE_CHIPS).total if VALUE_CHIPS in self.sheet.colours else None
+        if chips and valued is not None and valued.won:  # value chips beside colours: already money
+            by_value.append(_("{money} in value chips").format(money=text.money(valued.money)))
+        by_value = " + ".join(by_value)
         lines.append(_("Table pays {money}").format(money=text.money(money, currency))
                      + (f" ({by_value})" if by_value else ""))
         self.query_one("#payout-total", Static).update("\n".join(lines))

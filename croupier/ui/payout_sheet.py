@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.rules.bets import Bet, BetError, make_bet
+from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.limits import ACCEPTED, NO_SIGN, LimitCheck, TableSign, check_player, table_limits
 from croupier.rules.profiles import Profile
 from croupier.rules.settlement import OwnerTotal, Settlement, settle
@@ -60,14 +60,22 @@ class PayoutSheet:
 
     def __init__(self, spin: int, number: int, profile: Profile, minimum: Decimal, chip_values: dict[str, Decimal],
                  recorded: dict[str, tuple[Stake, ...]], known_played: tuple[str, ...] = (),
-                 sign: TableSign = NO_SIGN) -> None:
-        """`known_played`: the colours the table knows played (bets on record, chips en prison)."""
+                 sign: TableSign = NO_SIGN, value_only: bool = False, marked: bool = False) -> None:
+        """`known_played`: the colours the table knows played (bets on record, chips en prison).
+        `value_only`: a table of value chips only (`PT-B 15b`): its one owner is `VALUE_CHIPS`, worth
+        1 a chip, so each position's count is the amount on it in money, and it may be any bet.
+        `marked`: the table offers value-marked chips (`PT-A 16`): after the colours, the amounts of
+        marked chips on each position, in money, on any bet."""
         self.spin = spin
         self.number = number
         self.profile = profile
         self.limits = table_limits(profile, minimum, sign)
-        self.chip_values = dict(chip_values)
-        self.colours = tuple(chip_values)
+        self.value_only = value_only
+        self.value_marked = marked and not value_only
+        self.chip_values = {VALUE_CHIPS: Decimal(1)} if value_only else dict(chip_values)
+        if self.value_marked:
+            self.chip_values[VALUE_CHIPS] = Decimal(1)
+        self.colours = tuple(self.chip_values)
         self.positions = [Row(p.name, p.category) for p in paying_positions(number, profile)]
         self.recorded = {colour: tuple(recorded.get(colour, ())) for colour in self.colours}
         self.counts: dict[tuple[str, str], int] = {}
@@ -113,7 +121,8 @@ class PayoutSheet:
 
     def paid(self) -> dict[str, tuple[Stake, ...]]:
         """What the croupier counted, per colour, as the table records it."""
-        found = {colour: tuple(Stake(bet=row.spec, chips=self.counts[(colour, row.spec)])
+        found = {colour: tuple(Stake(bet=row.spec, chips=self.counts[(colour, row.spec)],
+                                     marked=self.value_marked and colour == VALUE_CHIPS)
                                for row in self.positions if (colour, row.spec) in self.counts)
                  for colour in self.colours}
         return {colour: stakes for colour, stakes in found.items() if stakes}
@@ -141,12 +150,14 @@ class PayoutSheet:
             total = self.payout(colour).total
             if total is not None and total.won:
                 value = self.chip_values[colour]
-                chips[value] = chips.get(value, Fraction(0)) + total.won
+                if colour != VALUE_CHIPS:  # value chips are counted in money already
+                    chips[value] = chips.get(value, Fraction(0)) + total.won
                 money += total.money or 0
         return money, dict(sorted(chips.items()))
 
     def _bet(self, spec: str, chips: int, colour: str) -> Bet:
         try:
-            return make_bet(spec, chips, colour, self.profile, text=spec)
+            return make_bet(spec, chips, colour, self.profile, text=spec,
+                            any_bet=(self.value_only or self.value_marked) and colour == VALUE_CHIPS)
         except BetError as exc:  # a recorded bet the profile no longer offers: the record says what it was
             raise ValueError(str(exc)) from None

@@ -192,5 +192,6 @@ async def open_table(app) -> None:
     if app.record("open_table", profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                   balls=balls, croupier=croupier, inspector=inspector or None,
                   posted_values=config.table.posted_values, by=croupier, table_id=config.table.id,
-                  house=config.table.house, sign=config.table.sign):
+                  house=config.table.house, sign=config.table.sign, value_only=config.table.value_only,
+                  marked_values=config.table.marked_values):
         app.say(_("The table is open: bets are open"))

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from croupier.i18n import N_, _, language
 from croupier.rules.limits import OUTCOMES, REASONS
+from croupier.rules.names import VALUE_CHIPS
 from croupier.rules.spin import Direction, VoidReason
 from croupier.rules.wheel import colour as number_colour
 from croupier.table.events import AlarmKind, Role
@@ -148,6 +149,21 @@ def refusal(refused: Refused) -> str:
                 value=value, minimum=money(facts["minimum"], _currency), rule=facts["rule"])
         return _("{value} is above the plein maximum {maximum} ({rule})").format(
             value=value, maximum=money(facts["maximum"], _currency), rule=facts["rule"])
+    if refused.code == "value-only-table":
+        return _("this table uses value chips only ({rule}): it has no colour chips").format(rule=facts["rule"])
+    if refused.code == "value-only-not-allowed":
+        return _("{profile} has no tables of value chips only ({rule})").format(profile=facts["profile"],
+                                                                                rule=facts["rule"])
+    if refused.code == "marked-chips-not-allowed":
+        return _("{profile} has no value-marked chips ({rule})").format(profile=facts["profile"], rule=facts["rule"])
+    if refused.code == "marked-chips-not-offered":
+        return _("this table offers no value-marked chips ({rule})").format(rule=facts["rule"])
+    if refused.code == "foreign-chips-not-settled":
+        return _("{profile}: colour chips of another table are not settled here ({rule})").format(
+            profile=facts["profile"], rule=facts["rule"])
+    if refused.code == "foreign-chips-value":
+        return _("chips that win are paid at their real value, or else at the minimum of their own table "
+                 "({rule}): give one").format(rule=facts["rule"])
     if refused.code == "bets-stand-after-void":
         return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(
             rule=facts["rule"])
@@ -269,6 +285,8 @@ def direction(value: Direction | None) -> str:
 
 
 def colour_name(name: str) -> str:
+    if name == VALUE_CHIPS:  # the owner of value chips on a payout sheet (PT-A 16, PT-B 15b)
+        return _("value chips")
     return _(COLOUR_NAMES[name]) if name in COLOUR_NAMES else name
 
 
