@@ -22,3 +22,9 @@ def machine_time_zone():
     use_zone(None)
     yield
     use_zone(None)
+
+
+@pytest.fixture(autouse=True)
+def own_cache_directory(tmp_path_factory, monkeypatch):
+    """Each test has a cache directory of its own: a report's saved fold never carries over."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))

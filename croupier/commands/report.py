@@ -28,6 +28,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="only what was recorded from this day on (YYYY-MM-DD, the table's time zone)")
     parser.add_argument("--to", dest="until", metavar="DATE", type=_date,
                         help="only what was recorded up to this day, included (YYYY-MM-DD)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="fold the whole journal again; by default a report takes up the fold the last one "
+                             "saved for this journal in your cache directory, if it still checks")
     parser.add_argument("--config", metavar="PATH",
                         help=f"the table's configuration, for the currency the journal does not record (default: "
                              f"{CONFIG_LOOKUP}; without one, amounts are labelled as money)")
@@ -91,8 +94,9 @@ def configured_table(option: str | None):
 
 def _report(args: argparse.Namespace) -> int:
     from croupier.config import ConfigError
-    from croupier.journal.report import REPORT_KINDS, build_report, write_json
-    from croupier.journal.store import Journal, JournalError
+    from croupier.journal import report_cache
+    from croupier.journal.report import REPORT_KINDS, ReportFold, build_report, write_json
+    from croupier.journal.store import GENESIS, Journal, JournalError
     from croupier.journal.verify import ChainCheck, JournalDamaged
 
     try:
@@ -102,10 +106,17 @@ def _report(args: argparse.Namespace) -> int:
         return 2
     try:
         with Journal.open(args.db, read_only=True) as journal:
+            # The whole journal's report goes on from the fold the last one saved, if it still checks.
+            whole = args.since is None and args.until is None
+            saved = report_cache.load(journal) if whole and not args.fresh else None
+            fold, reached = saved or (ReportFold(), (0, GENESIS))
             # One pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
-            records = in_range(ChainCheck(journal).records(REPORT_KINDS), args.since, args.until)
-            report = build_report(records, journal.head, table.currency if table else None)
+            check = ChainCheck(journal, since=reached)
+            fold.add_all(in_range(check.records(REPORT_KINDS), args.since, args.until))
+            if whole and check.head != reached:
+                report_cache.save(journal, fold, check.head)
+            report = build_report((), journal.head, table.currency if table else None, fold)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1
@@ -117,6 +128,7 @@ def _report(args: argparse.Namespace) -> int:
               f"run `croupier verify --db {args.db}`", file=sys.stderr)
         return 1
     report["range"] = {"from": args.since and args.since.isoformat(), "to": args.until and args.until.isoformat()}
+    report["checked_before"] = reached[0]  # events up to this one: checked and folded by an earlier report
     if args.json:
         write_json(report, sys.stdout)
     else:
@@ -137,6 +149,9 @@ def render(report: dict) -> str:
         add(f"From {report['range']['from'] or 'the first event'} to {report['range']['to'] or 'the last'}, "
             "days of the table's time zone")
     add(f"Times in the table's time zone: {zone_label()}")
+    if report["checked_before"]:
+        add(f"Events 1-{report['checked_before']} were checked and folded by an earlier report of this journal "
+            "(its saved fold was taken up); --fresh checks and folds them all again")
     add(f"Amounts in {unit}" if report["currency"] else
         "Amounts are money in the table's currency, which the journal does not record (--config names it)")
     for table in report["table"]:

@@ -26,23 +26,40 @@ REPORT_KINDS = tuple(dict.fromkeys(("result-recorded", *Procedures.KINDS, *Ledge
                                       *Overpayments.KINDS, *ShiftResults.KINDS)))
 
 
-def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], currency: str | None = None) -> dict:
-    """The report of the journal whose REPORT_KINDS records are given, in order. The journal does
-    not record the currency: `currency` is the configuration's, None when unknown."""
-    spins = SpinList()
-    procedures, ledger, croupiers, overpayments = Procedures(), Ledger(), Croupiers(), Overpayments()
-    shifts = ShiftResults()
-    folds = [(fold.add, frozenset(fold.KINDS)) for fold in (procedures, ledger, croupiers, overpayments, shifts)]
-    for seq, record in records:
-        kind = record["kind"]
-        if kind == "result-recorded":
-            spins.add(seq, record)
-        elif kind == "result-corrected":
-            spins.correct(record["spin"], record["number"])
-        for add, kinds in folds:
-            if kind in kinds:
-                add(seq, record)
+class ReportFold:
+    """Every projection the report presents, folded over the REPORT_KINDS records in journal order.
+    Plain data all through: a fold can be saved at an event and taken up again from it
+    (`croupier.journal.report_cache`)."""
 
+    def __init__(self) -> None:
+        self.spins = SpinList()
+        self.procedures, self.ledger, self.croupiers = Procedures(), Ledger(), Croupiers()
+        self.overpayments, self.shifts = Overpayments(), ShiftResults()
+
+    def add_all(self, records: Iterable[tuple[int, dict]]) -> None:
+        spins = self.spins
+        folds = [(fold.add, frozenset(fold.KINDS)) for fold in
+                 (self.procedures, self.ledger, self.croupiers, self.overpayments, self.shifts)]
+        for seq, record in records:
+            kind = record["kind"]
+            if kind == "result-recorded":
+                spins.add(seq, record)
+            elif kind == "result-corrected":
+                spins.correct(record["spin"], record["number"])
+            for add, kinds in folds:
+                if kind in kinds:
+                    add(seq, record)
+
+
+def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], currency: str | None = None,
+                 fold: ReportFold | None = None) -> dict:
+    """The report of the journal whose REPORT_KINDS records are given, in order (after those already
+    in `fold`, when given). The journal does not record the currency: `currency` is the
+    configuration's, None when unknown."""
+    fold = fold or ReportFold()
+    fold.add_all(records)
+    spins, procedures, ledger, croupiers = fold.spins, fold.procedures, fold.ledger, fold.croupiers
+    overpayments, shifts = fold.overpayments, fold.shifts
     statements = ledger.statements
     money = ledger_totals(statements)
     results = shifts.result()
@@ -98,9 +115,6 @@ def write_json(report: dict, out: TextIO, chunk: int = 10_000) -> None:
     year of spins is never in memory at once."""
     rest = json.dumps({k: v for k, v in report.items() if k != "spins"}, ensure_ascii=False, separators=(",", ":"))
     out.write(rest[:-1] + ',"spins":[')
-    spins = report["spins"]
-    for start in range(0, len(spins), chunk):
-        # dumps, not dump: only the one-shot encoder is the fast C one.
-        out.write(("," if start else "") + json.dumps(spins[start:start + chunk], ensure_ascii=False,
-                                                         separators=(",", ":"))[1:-1])
+    for at, text in enumerate(report["spins"].json_chunks(chunk)):
+        out.write(("," if at else "") + text)
     out.write("]}\n")

@@ -21,7 +21,8 @@ def test_a_field_on_the_secret_list_is_redacted_in_the_report(tmp_path, capsys, 
     assert (change["minimum"], change["reason"]) == ("10", "busy night")
 
     # Were `reason` a secret, it would be named once, in the list, and the report would hide it.
+    # (--fresh: a new list comes with new code, and a fold saved by other code is not taken up.)
     monkeypatch.setattr(redaction, "SECRET_FIELDS", redaction.SECRET_FIELDS | {"reason"})
-    assert cli(["report", "--db", str(path), "--json"]) == 0
+    assert cli(["report", "--db", str(path), "--json", "--fresh"]) == 0
     (change,) = json.loads(capsys.readouterr().out)["limits"]
     assert (change["minimum"], change["reason"]) == ("10", "redacted")

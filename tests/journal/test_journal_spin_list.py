@@ -1,5 +1,7 @@
 """The report's list of spins keeps half a million spins in little memory (times as numbers, spin
 and game numbers in four bytes): every spin still reads back exactly as the journal recorded it."""
+import json
+
 from croupier.history.spins import SpinList
 
 
@@ -29,3 +31,16 @@ def test_spin_and_game_numbers_beyond_four_bytes_are_kept():
     assert [(e["spin"], e["wheel_game"]) for e in spins] == [(1, None), (2**40, 7), (2**40 + 1, 2**35)]
     spins.correct(2**40, 4)
     assert spins[1]["number"] == 4 and spins[1]["corrected_from"] == 17
+
+
+def test_the_report_writes_each_spin_as_json_would():
+    spins = SpinList()
+    spins.add(10, spin_record(1, "2025-01-06T14:01:00.000000+00:00"))
+    spins.add(11, {**spin_record(2, "2025-01-06T14:01:00+00:00", wheel_game=5), "croupier": 'O "Tio" \\ Zé',
+                   "ball": None})
+    spins.add(12, spin_record(3, "not\ta time", wheel_game=2**35))
+    spins.add(13, spin_record(4, "1969-12-31T23:59:59.999999+00:00"))
+    spins.correct(3, 5)
+    written = "[" + ",".join(spins.json_chunks(2)) + "]"
+    assert json.loads(written) == list(spins)
+    assert written == json.dumps(list(spins), ensure_ascii=False, separators=(",", ":"))
