@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -95,12 +96,15 @@ class ChainCheck:
     checked against the event it follows, its digest and the key) and its head witness. Raises
     JournalDamaged at the first that does not check."""
 
-    def __init__(self, journal: Journal, key: bytes | None = None, since: tuple[int, str] = (0, GENESIS)) -> None:
+    def __init__(self, journal: Journal, key: bytes | None = None, since: tuple[int, str] = (0, GENESIS),
+                 upto: int | None = None) -> None:
         """`since`: (seq, hash) of an event already vouched for (a signed snapshot or an earlier
-        verify's checkpoint): the check starts after it."""
+        verify's checkpoint): the check starts after it. `upto`: only the events up to this one, a
+        range of a longer check (the journal's end and its witness are not this check's)."""
         self.journal = journal
         self.key = key
-        self.last = journal.head[0]  # events the table appends meanwhile are for the next check
+        self.upto = upto
+        self.last = journal.head[0] if upto is None else upto  # what the table appends meanwhile: the next check's
         self.since = since
         self.head = since  # the last event that checked
         self.snapshots = 0  # snapshots checked
@@ -132,8 +136,12 @@ class ChainCheck:
         except JournalDamaged as damaged:
             raise JournalDamaged(self.journal.path, replace(damaged.verdict, snapshots=self.snapshots)) from None
         seq = self.head[0]
+        if seq < self.last and self.upto is not None:
+            self.fail(seq + 1, f"is missing (event {seq} is followed by none up to event {self.upto})")
         if seq < self.last:
             self.fail(seq + 1, f"is missing: the journal ends at event {seq} but its head was event {self.last}")
+        if self.upto is not None:
+            return
         # A snapshot past the last event checked is the table's own if the table has written its
         # event since this check began; otherwise its events were cut from the end.
         cut = [later.seq for later in ([pending] if pending else []) + list(snapshots)
@@ -194,6 +202,52 @@ def check_chain(journal: Journal, key: bytes | None = None) -> Verdict:
         return damaged.verdict
 
 
+PARALLEL_FROM = 200_000  # events the chain check may split over the cores; fewer are checked in one process
+MOST_PROCESSES = 4  # a Raspberry Pi's cores
+
+
+def _cores() -> int:
+    return min(MOST_PROCESSES, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def _range_checked(path: str, key: bytes | None, since: tuple[int, str], upto: int) -> Verdict:
+    """One range of the chain, in a process of its own (`_checked_in_ranges`)."""
+    with Journal.open(path, read_only=True) as journal:
+        check = ChainCheck(journal, key, since, upto=upto)
+        try:
+            check.run()
+        except JournalDamaged as damaged:
+            return damaged.verdict
+        return check.verdict()
+
+
+def _checked_in_ranges(journal: Journal, key: bytes | None, since: tuple[int, str], upto: int) -> Verdict | None:
+    """The chain after `since` up to event `upto` with its snapshots, checked in as many ranges as
+    the machine has cores (up to MOST_PROCESSES), each in a process of its own. A range starts from
+    the stored hash of the event before it, which the range before checks against its content: every
+    link is checked once, as in one pass. The verdict of the whole (counting from `since`); None when
+    one pass is as quick (one core, a short chain) or a range cannot start (an event missing there)."""
+    import multiprocessing
+
+    cores = _cores()
+    if cores < 2 or upto - since[0] < PARALLEL_FROM:
+        return None
+    bounds = [since[0] + (upto - since[0]) * part // cores for part in range(cores + 1)]
+    starts = [since] + [(seq, journal.hash_at(seq)) for seq in bounds[1:-1]]
+    if any(digest is None for _seq, digest in starts):
+        return None  # one pass names the missing event
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with context.Pool(cores) as pool:
+        verdicts = pool.starmap(_range_checked, [(str(journal.path), key, start, end)
+                                                 for start, end in zip(starts, bounds[1:])])
+    snapshots = 0
+    for verdict in verdicts:
+        snapshots += verdict.snapshots
+        if not verdict.intact:
+            return replace(verdict, events=verdict.head[0] - since[0], snapshots=snapshots, since=since[0])
+    return Verdict(upto - since[0], snapshots, verdicts[-1].head, keyed=key is not None, since=since[0])
+
+
 def verify(journal: Journal, key: bytes | None = None, *, full: bool = False,
            verified: tuple[int, str] | None = None) -> Verdict:
     """The full check: the chain, and every event readable, canonical and fitting the state before
@@ -205,7 +259,11 @@ def verify(journal: Journal, key: bytes | None = None, *, full: bool = False,
     since = (0, GENESIS)
     if start is not None and verified is not None and journal.hash_at(verified[0]) == verified[1]:
         since = verified if verified[0] <= start.seq else (start.seq, start.event_hash)
-    check = ChainCheck(journal, key, since)
+    # Up to the signed snapshot the fold starts from, the chain alone is checked: on every core.
+    ranges = _checked_in_ranges(journal, key, since, start.seq) if start is not None else None
+    if ranges is not None and not ranges.intact:
+        return ranges
+    check = ChainCheck(journal, key, ranges.head if ranges else since)
     state = table_state.INITIAL
     try:
         if start is not None:
@@ -228,10 +286,19 @@ def verify(journal: Journal, key: bytes | None = None, *, full: bool = False,
                     and snapshot.state != table_state.encode_state(state).decode()):
                 check.fail(seq, "the snapshot taken after it differs from the state the events give")
     except JournalDamaged as damaged:
-        return damaged.verdict
+        return _after(ranges, damaged.verdict)
     except CodecError as exc:
-        return check.verdict(f"event {start.seq}: the snapshot taken after it cannot be read ({exc})", start.seq)
-    return check.verdict(folded_from=start.seq if start else 0)
+        return _after(ranges, check.verdict(f"event {start.seq}: the snapshot taken after it cannot be read ({exc})",
+                                            start.seq))
+    return _after(ranges, check.verdict(folded_from=start.seq if start else 0))
+
+
+def _after(ranges: Verdict | None, verdict: Verdict) -> Verdict:
+    """`verdict` of the check that went on after the ranges checked on the cores, as one check's."""
+    if ranges is None:
+        return verdict
+    return replace(verdict, events=verdict.events + ranges.events, snapshots=verdict.snapshots + ranges.snapshots,
+                   since=ranges.since)
 
 
 def _checkpoint(journal: Journal, key: bytes) -> Snapshot | None:
