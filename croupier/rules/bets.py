@@ -23,7 +23,22 @@ _OWNER = re.compile(r"[^\W\d_][\w-]*")
 
 
 class BetError(ValueError):
-    """A bet that cannot be played under the profile; the message starts with the argument."""
+    """A bet that cannot be played under the profile; the message starts with the argument.
+    `reason` and `facts` say why for a screen to word it in its language: "not-offered" (bet,
+    rule), "numbering" (bet, numbering: the wheel's, the bet needs the French), "neighbours" (bet,
+    allowed: the counts each side the profile takes, rule), "value-chips" (bet,
+    category, rule), "chips" (bet, chips), "not-a-bet" (the message)."""
+
+    def __init__(self, message: str, reason: str = "not-a-bet", **facts) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.facts = facts
+
+
+class _NotOffered(ValueError):
+    def __init__(self, message: str, reason: str, **facts) -> None:
+        super().__init__(message)
+        self.reason, self.facts = reason, facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +98,9 @@ def _play(spec: str, profile: Profile) -> tuple[announced.Recipe, str]:
         sides = profile.neighbour_sides()
         if sides and each_side not in sides:
             allowed = " or ".join(filter(None, (", ".join(map(str, sides[:-1])), str(sides[-1]))))
-            raise ValueError(f"{profile.id} takes {allowed} neighbours each side, not {each_side} "
-                             f"({profile.bets['neighbours'].rule})")
+            raise _NotOffered(f"{profile.id} takes {allowed} neighbours each side, not {each_side} "
+                              f"({profile.bets['neighbours'].rule})", "neighbours", allowed=allowed,
+                              rule=profile.bets["neighbours"].rule)
         recipe = announced.number_and_neighbours(number, each_side)
     elif word == "complete":
         recipe = announced.complete(*_numbers(rest, 1, "complete:N"))
@@ -99,7 +115,10 @@ def _play(spec: str, profile: Profile) -> tuple[announced.Recipe, str]:
         offer = profile.bets[recipe.kind]
         why = (f"it needs the French numbering and this wheel is {profile.numbering}"
                if offer.offered else offer.rule)
-        raise ValueError(f"{profile.id} does not offer {recipe.kind} bets ({why})")
+        message = f"{profile.id} does not offer {recipe.kind} bets ({why})"
+        if offer.offered:
+            raise _NotOffered(message, "numbering", numbering=profile.numbering)
+        raise _NotOffered(message, "not-offered", rule=offer.rule)
     category = announced.CATEGORY.get(recipe.kind) or recipe.units[0][0].category
     return recipe, category
 
@@ -119,15 +138,19 @@ def make_bet(spec: str, chips: int, owner: str | None, profile: Profile,
     text = text if text is not None else spec
     try:
         recipe, category = _play(spec.strip(), profile)
+    except _NotOffered as error:
+        raise BetError(f"{text}: {error}", error.reason, bet=spec.strip(), **error.facts) from None
     except ValueError as error:
         raise BetError(f"{text}: {error}") from None
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
-        raise BetError(f"{text}: chips must be a whole number above 0, not {chips!r}")
+        raise BetError(f"{text}: chips must be a whole number above 0, not {chips!r}", "chips", bet=spec.strip(),
+                       chips=chips)
     if owner is not None and owner != VALUE_CHIPS and not _OWNER.fullmatch(owner):
         raise BetError(f"{text}: {owner!r} is not a colour name")
     if owner == VALUE_CHIPS and not any_bet and not profile.value_chips_allowed(category):
         raise BetError(f"{text}: value chips may not be played on {category} under {profile.id} "
-                       f"({profile.value_chips.rule})")
+                       f"({profile.value_chips.rule})", "value-chips", bet=spec.strip(), category=category,
+                       rule=profile.value_chips.rule)
     return Bet(text, recipe.name, recipe.kind, category, recipe.units, chips, owner,
                _outcomes(recipe.name, recipe.units))
 

@@ -144,7 +144,7 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
         new = [make_bet(stake.bet, stake.chips, colour, profile, any_bet=any_bet(state, colour, stake))
                for stake in stakes]
     except BetError as exc:  # the rules' own words: the bet as typed and why it is no bet here
-        raise Refused(str(exc), code="bet-error", problem=str(exc)) from None
+        raise Refused(str(exc), code="bet-error", problem=str(exc), reason=exc.reason, **exc.facts) from None
     before = _bets(state, {colour: standing})
     checks = check_player(before + new, limits_of(state), chip_value(state, colour))[len(before):]
     refused = [check for check in checks if check.status == REFUSED]

@@ -186,7 +186,7 @@ def refusal(refused: Refused) -> str:
     if refused.code == "sign-reason":
         return _("say why the table sign changes")
     if refused.code == "bet-error":
-        return _("not a bet of this table: {problem}").format(problem=facts["problem"])
+        return bet_error(facts)
     if refused.code in ("profile-error", "sign-unreadable"):
         return _("the regulation's file cannot be used: {problem}").format(problem=str(refused))
     if refused.code == "limits":
@@ -295,6 +295,26 @@ def bet_kind(kind: str) -> str:
     if kind in BET_KINDS:
         return _(BET_KINDS[kind])
     return _(POSITION_NAMES[kind]) if kind in POSITION_NAMES else kind
+
+
+def bet_error(facts: dict) -> str:
+    """Why a bet is no bet at this table, from the rules' reason (croupier.rules.bets.BetError)."""
+    reason = facts.get("reason")
+    if reason == "not-offered":
+        return _("{bet}: this table's regulation does not offer it ({rule})").format(
+            bet=position(facts["bet"]), rule=facts["rule"])
+    if reason == "numbering":
+        return _("{bet}: it needs the French numbering, and this wheel's is {numbering}").format(
+            bet=position(facts["bet"]), numbering=facts["numbering"])
+    if reason == "neighbours":
+        return _("{bet}: this table takes {allowed} neighbours each side ({rule})").format(
+            bet=position(facts["bet"]), allowed=facts["allowed"].replace(" or ", " / "), rule=facts["rule"])
+    if reason == "value-chips":
+        return _("{bet}: value chips may not be played on {category} ({rule})").format(
+            bet=position(facts["bet"]), category=category(facts["category"]), rule=facts["rule"])
+    if reason == "chips":
+        return _("{bet}: the chips must be a whole number above 0").format(bet=position(facts["bet"]))
+    return _("not a bet of this table: {problem}").format(problem=facts["problem"])
 
 
 def category(name: str) -> str:

@@ -276,3 +276,30 @@ def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, t
     worded = text.refusal(refused.value)
     assert refused.value.code == "colour-value" and "one of" not in worded and "RU 4.7" in worded
     assert "25.00 EUR" in worded.replace("25,00", "25.00") and "20" in worded
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_bet_the_regulation_does_not_offer_is_refused_in_each_language(language, tmp_path):
+    # The SRIJ French table offers no announced bets: voisins du zéro are refused in the table's
+    # language, under the bet's own name there, not in the rules' English.
+    from decimal import Decimal
+
+    from croupier.session import TableSession
+    from croupier.table.clock import FakeClock
+    from croupier.table.events import Stake
+    from croupier.table.refusal import Refused
+    from croupier.ui import text
+    from ui_kit import BALLS, COLOURS, register_staff
+
+    install(language)
+    with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
+        register_staff(session)
+        session.open_table(profile="pt-srij-french", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           by="Marta")
+        session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=10, by="Ana")
+        with pytest.raises(Refused) as refused:
+            session.place_bets(colour="red", stakes=(Stake(bet="voisins", chips=1),))
+    worded = text.refusal(refused.value)
+    assert refused.value.code == "bet-error" and refused.value.facts["reason"] == "not-offered"
+    assert worded.startswith(text.position("voisins") + ": ")
+    assert "does not offer" not in worded and "voisins bets" not in worded
