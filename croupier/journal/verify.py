@@ -193,13 +193,30 @@ class ChainCheck:
         raise JournalDamaged(self.journal.path, self.verdict(f"event {at}: {why}", at))
 
 
-def check_chain(journal: Journal, key: bytes | None = None) -> Verdict:
+def check_chain(journal: Journal, key: bytes | None = None, *, on_cores: bool = False) -> Verdict:
     """The hash chain, the snapshots' digests and the head witness: what a report or an export
-    needs to trust."""
+    needs to trust. `on_cores`: a long chain is checked in ranges on the machine's cores, from a
+    process without threads only (its ranges are forked)."""
+    ranges = _checked_in_ranges(journal, key, (0, GENESIS), journal.head[0] - 1) if on_cores else None
+    if ranges is not None and not ranges.intact:
+        return ranges
     try:
-        return ChainCheck(journal, key).run()
+        return _after(ranges, ChainCheck(journal, key, ranges.head if ranges else (0, GENESIS)).run())
     except JournalDamaged as damaged:
-        return damaged.verdict
+        return _after(ranges, damaged.verdict)
+
+
+def chain_check_of_file(path: str) -> None:
+    """`check_chain` of the journal at `path` on every core, printed as one JSON object (the
+    Verdict's fields, or "error"): for a program that checks a journal beside its screen
+    (`python -c "from croupier.journal.verify import chain_check_of_file as c; c(PATH)"`)."""
+    from dataclasses import asdict
+
+    try:
+        with Journal.open(path, read_only=True) as journal:
+            print(json.dumps(asdict(check_chain(journal, on_cores=True))))
+    except JournalError as error:
+        print(json.dumps({"error": str(error)}))
 
 
 PARALLEL_FROM = 200_000  # events the chain check may split over the cores; fewer are checked in one process

@@ -3,6 +3,9 @@ keyboard. It opens the journal in SQLite's read-only mode and touches no hardwar
 serve to a browser with textual-serve."""
 from __future__ import annotations
 
+import asyncio
+import json
+import sys
 from dataclasses import replace
 from datetime import datetime
 
@@ -12,7 +15,6 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
 from croupier.journal.store import Entry, Journal, JournalError
-from croupier.journal.verify import check_chain
 from croupier.history.croupiers import croupier_figures, croupier_table
 from croupier.history.ledger import colour_ledger, ledger_table
 from croupier.history.shift_results import shift_result_table, shift_results
@@ -33,6 +35,8 @@ from croupier.review.timeline_pane import TimelinePane
 from croupier.history.spins import SPIN_KINDS, counted_spins
 
 
+# The chain check's own process (croupier.journal.verify.chain_check_of_file), given the journal's path.
+CHAIN_CHECK = "import sys; from croupier.journal.verify import chain_check_of_file; chain_check_of_file(sys.argv[1])"
 GOTO_HELP = "go to: a date (2025-03-14), a date and time (2025-03-14 21:30) or a shift (shift 12); Enter, Esc"
 FOLLOW_SECONDS = 2.0  # how often the review looks for what the table recorded since
 
@@ -109,21 +113,31 @@ class ReviewApp(App):
         self.call_after_refresh(self._check_chain)
         self.set_interval(FOLLOW_SECONDS, self.follow)
 
-    @work(thread=True, group="chain")
-    def _check_chain(self) -> None:
-        """The whole chain, checked beside the screen (seconds for a year) on a connection of its own."""
+    @work(group="chain", exclusive=True)
+    async def _check_chain(self) -> None:
+        """The whole chain, checked beside the screen on every core (seconds for a year), in a
+        process of its own: checked in this one, it would hold Python's lock and slow the screen."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CHAIN_CHECK, str(self.journal.path),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
         try:
-            with open_read_only(self.journal.path) as journal:
-                verdict = check_chain(journal)
-        except JournalError as error:
-            self.call_from_thread(self._chain_state, f"CANNOT CHECK THE JOURNAL: {error}", damaged=True)
-            return
-        if verdict.intact:
-            self.call_from_thread(self._chain_state, f"hash chain intact: events 1-{verdict.head[0]} checked")
+            out, _ = await process.communicate()
+        finally:
+            if process.returncode is None:  # the review closes first
+                process.kill()
+                await process.wait()
+        try:
+            verdict = json.loads(out)
+        except ValueError:
+            verdict = {"error": f"the check ended without a verdict (exit status {process.returncode})"}
+        if "error" in verdict:
+            self._chain_state(f"CANNOT CHECK THE JOURNAL: {verdict['error']}", damaged=True)
+        elif verdict["problem"] is None:
+            self._chain_state(f"hash chain intact: events 1-{verdict['head'][0]} checked")
         else:
-            self.call_from_thread(self._chain_state, f"JOURNAL DAMAGED: {verdict.problem}. It was changed outside "
-                                  "the table program: what this review shows may not be what was recorded. "
-                                  f"`croupier verify --db {self.journal.path}` checks it all.", damaged=True)
+            self._chain_state(f"JOURNAL DAMAGED: {verdict['problem']}. It was changed outside "
+                              "the table program: what this review shows may not be what was recorded. "
+                              f"`croupier verify --db {self.journal.path}` checks it all.", damaged=True)
 
     def _chain_state(self, text: str, damaged: bool = False) -> None:
         state = self.query_one("#chain-state", Static)

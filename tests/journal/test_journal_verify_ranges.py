@@ -79,3 +79,22 @@ def test_an_event_deleted_where_a_range_starts_is_named_as_one_pass_names_it(jou
     whole = verdict(journal, ranges=False)
     assert not whole.intact and whole.bad_event == seq
     assert verdict(journal, ranges=True) == whole
+
+
+def chain_verdict(path, *, on_cores: bool):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(verify_module, "PARALLEL_FROM", 4)
+        patch.setattr(verify_module, "_cores", lambda: 4)
+        with Journal.open(path, read_only=True) as opened:
+            return verify_module.check_chain(opened, on_cores=on_cores)
+
+
+@pytest.mark.parametrize("seq", [None, 1, 20, 53, 54])
+def test_the_reviews_chain_check_on_every_core_says_what_one_pass_says(journal, seq):
+    # The review checks the whole chain (no key, no fold) beside its screen; 54 is the last event.
+    if seq is not None:
+        with raw(journal) as conn:
+            conn.execute("UPDATE events SET body = replace(body, '\"time\"', '\"time\" ') WHERE seq = ?", (seq,))
+    one_pass = chain_verdict(journal, on_cores=False)
+    assert one_pass.intact == (seq is None) and one_pass.bad_event == seq
+    assert chain_verdict(journal, on_cores=True) == one_pass
