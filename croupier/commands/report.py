@@ -55,12 +55,17 @@ def _bound(day) -> str:
     return midnight(day).astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
-def in_range(records, since, until):
-    """The records from day `since` to day `until` (both included, None: no bound), by recorded time."""
+def time_range(since, until) -> tuple[str, str]:
+    """The recorded times from day `since` to day `until` (both included, None: no bound): (from, to
+    excluded), compared as the journal writes them."""
     from datetime import timedelta
 
-    low = _bound(since) if since else ""
-    high = _bound(until + timedelta(days=1)) if until else "~"
+    return _bound(since) if since else "", _bound(until + timedelta(days=1)) if until else "~"
+
+
+def in_range(records, since, until):
+    """The records from day `since` to day `until` (both included, None: no bound), by recorded time."""
+    low, high = time_range(since, until)
     for seq, record in records:
         if low <= record["time"] < high:
             yield seq, record
@@ -106,11 +111,16 @@ def _report(args: argparse.Namespace) -> int:
         return 2
     try:
         with Journal.open(args.db, read_only=True) as journal:
-            # The whole journal's report goes on from the fold the last one saved, if it still checks.
+            # The events up to where the fold the last report saved reached were checked then, if it
+            # still checks: the whole journal's report goes on from that fold; a report over days
+            # takes their records up to there as they are, found by their time.
             whole = args.since is None and args.until is None
-            saved = report_cache.load(journal) if whole and not args.fresh else None
-            fold, reached = saved or (ReportFold(), (0, GENESIS))
-            # One pass: each event is checked against the hash chain as the report reads it, and
+            saved = report_cache.load(journal) if not args.fresh else None
+            reached = saved[1] if saved else (0, GENESIS)
+            fold = saved[0] if saved and whole else ReportFold()
+            if not whole and saved:
+                fold.add_all(journal.records(REPORT_KINDS, upto=reached[0], times=time_range(args.since, args.until)))
+            # Then one pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
             check = ChainCheck(journal, since=reached)
             fold.add_all(in_range(check.records(REPORT_KINDS), args.since, args.until))

@@ -485,14 +485,22 @@ class Journal:
                                    + RECOVERY.format(path=self.path)) from None
             yield Entry(seq, event, digest)
 
-    def records(self, kinds: Iterable[str]) -> Iterator[tuple[int, dict]]:
+    def records(self, kinds: Iterable[str], *, upto: int | None = None, times: tuple[str, str] | None = None
+                ) -> Iterator[tuple[int, dict]]:
         """(seq, plain record) of the events of the given kinds, in order, for reports over a long
-        history; unchecked (`croupier verify` checks the chain)."""
+        history; unchecked (`croupier verify` checks the chain). `upto`: events up to this one only;
+        `times`: recorded from the first time (included) to the second (excluded), as recorded."""
         kinds = list(kinds)
-        marks = ",".join("?" * len(kinds))
+        sql = f"SELECT seq, body FROM events WHERE kind IN ({','.join('?' * len(kinds))})"
+        parameters: list = list(kinds)
+        if upto is not None:
+            sql += " AND seq <= ?"
+            parameters.append(upto)
+        if times is not None:
+            sql += " AND time >= ? AND time < ?"
+            parameters += times
         loads = json.loads
-        for seq, body in self._read(f"SELECT seq, body FROM events WHERE kind IN ({marks}) ORDER BY seq",
-                                    tuple(kinds)):
+        for seq, body in self._read(sql + " ORDER BY seq", tuple(parameters)):
             yield seq, loads(body)
 
     def seq_of_hash(self, digest: str) -> int | None:

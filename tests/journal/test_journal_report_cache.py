@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,25 @@ def test_a_report_over_days_folds_its_days_and_saves_nothing(table, capsys):
     day = table.clock.now().date().isoformat()
     ranged = report(capsys, journal, "--from", day, "--to", day)
     assert ranged["checked_before"] == 0 and fold_files() == []
+
+
+def test_a_report_over_days_takes_the_events_an_earlier_report_checked_by_their_time(table, capsys):
+    journal = Path(table.journal.path)
+    first_day = table.clock.now().date()
+    table.clock.advance(days=1)
+    play(table, 2, 4)  # the next day
+    head = report(capsys, journal)["head"]["event"]  # checked and saved up to here
+    table.clock.advance(days=1)
+    play(table, 6)  # the day after: after the saved fold
+    days = {"first": (first_day, first_day), "second": (first_day + timedelta(days=1),) * 2,
+            "second and third": (first_day + timedelta(days=1), first_day + timedelta(days=2))}
+    numbers = {"first": [17, 0, 32, 5, 26, 11, 8, 23], "second": [2, 4], "second and third": [2, 4, 6]}
+    for name, (since, until) in days.items():
+        options = ("--from", since.isoformat(), "--to", until.isoformat())
+        ranged = report(capsys, journal, *options)
+        assert ranged["checked_before"] == head and [s["number"] for s in ranged["spins"]] == numbers[name]
+        fresh = report(capsys, journal, *options, "--fresh")
+        assert the_figures(ranged) == the_figures(fresh), name
 
 
 def test_a_cache_directory_that_cannot_be_written_changes_nothing(table, capsys, tmp_path, monkeypatch):
