@@ -158,7 +158,7 @@ def append_rate(folder: Path, count: int, witness: bool = True) -> tuple[float, 
             leftover.unlink()
     journal = Journal.open(folder / "rate.db")
     if not witness:
-        journal._witness.record = lambda seq, digest: None
+        journal._witness.record = lambda seq, digest, sync=True: None
     event = ResultRecorded(time=FakeClock().now(), spin=1, number=17, source=Source.SENSOR, ball="A",
                                  croupier="Ana", direction=Direction.CLOCKWISE, wheel_game=1)
     started = time.perf_counter()
