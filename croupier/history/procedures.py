@@ -39,6 +39,7 @@ class Procedures:
         self.late_chips: list[dict] = []
         self.tables: list[dict] = []  # openings and closings
         self._alarms: dict[int, dict] = {}
+        self.raised: dict[int, dict] = {}  # alarm -> its alarm-raised record, whose facts word it in any language
         self.profile: str | None = None  # in force at the end
         self.table_id: str | None = None  # as the last opening recorded it
 
@@ -78,6 +79,7 @@ class Procedures:
                                         "detail": r["detail"], "time": r["time"], "acknowledged_by": None,
                                         "acknowledged": None, "cleared_by": None, "cleared": None,
                                         "cleared_note": None}
+            self.raised[r["alarm"]] = dict(r)
         elif kind == "alarm-acknowledged" and r["alarm"] in self._alarms:
             self._alarms[r["alarm"]].update(acknowledged_by=r["by"], acknowledged=r["time"])
         elif kind == "alarm-cleared" and r["alarm"] in self._alarms:
