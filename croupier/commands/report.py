@@ -163,10 +163,14 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     """The text report, in the language installed (croupier.i18n). `raised`: each alarm's
     alarm-raised record, whose facts word its detail in that language."""
     from croupier.history.clock import stamp, zone_label
-    from croupier.i18n import N_, _, ngettext
+    from croupier.history.timeline import colour_words as colour
+    from croupier.history.timeline import direction_words
+    from croupier.history.timeline import role_words as role
+    from croupier.history.timeline import source_words
+    from croupier.history.timeline import void_words as void_reason
+    from croupier.i18n import SOURCE_LANGUAGE, _, language, ngettext
     from croupier.ui import text as words
 
-    sources = {"sensor": N_("sensor"), "keypad": N_("keypad")}
     lines: list[str] = []
     add = lines.append
     totals = report["totals"]
@@ -178,41 +182,19 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         def money(amount) -> str:
             return _("{amount} (money)").format(amount=amount)
 
-    def colour(name: str) -> str:
-        return words.colour_name(name)
-
     def source(name: str | None) -> str:
-        return _(sources[name]) if name in sources else (name or "-")
+        return source_words(name) if name else "-"
 
     def direction(name: str | None) -> str:
-        from croupier.rules.spin import Direction
-
-        try:
-            return words.direction(Direction(name)) if name else "-"
-        except ValueError:
-            return name
-
-    def role(name: str) -> str:
-        from croupier.table.events import Role
-
-        try:
-            return words.role(Role(name))
-        except ValueError:
-            return name
-
-    def void_reason(name: str) -> str:
-        from croupier.rules.spin import VoidReason
-
-        try:
-            return words.void_reason(VoidReason(name))
-        except ValueError:
-            return name
+        return direction_words(name) if name else "-"
 
     def alarm(row: dict) -> str:
         from types import SimpleNamespace
 
         from croupier.table import events as ev
 
+        if language() == SOURCE_LANGUAGE:  # the journal's own words
+            return f"{row['kind']}: {row['detail']}"
         try:
             kind = ev.AlarmKind(row["kind"])
         except ValueError:

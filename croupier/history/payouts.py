@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from croupier.history.timeline import colour_words
+from croupier.i18n import _, ngettext
+
 from croupier.history.money import chips_money, owner_values
 from croupier.rules.layout import parse_position
 
@@ -27,8 +30,11 @@ class Overpayment:
 
     def words(self, currency: str = "") -> str:
         money = f" = {self.money:.2f}{' ' + currency if currency else ''}" if self.money is not None else ""
-        return (f"spin {self.spin}: {self.colour} was paid {self.chips} chips{money} on {', '.join(self.positions)} "
-                f"for {self.paid_on}; the result is {self.number}: {self.chips} chips{money} to recover")
+        chips = ngettext("{count} chip", "{count} chips", 1 if self.chips == 1 else 2).format(count=self.chips) + money
+        return _("spin {spin}: {colour} was paid {chips} on {positions} for {paid_on}; the result is {number}: "
+                 "{chips} to recover").format(spin=self.spin, colour=colour_words(self.colour), chips=chips,
+                                              positions=", ".join(self.positions), paid_on=self.paid_on,
+                                              number=self.number)
 
 
 def overpaid(stakes: Iterable[tuple[str, int]], paid_on: int, number: int) -> tuple[Fraction, tuple[str, ...]]:

@@ -4,6 +4,7 @@ machine-readable object whatever the language. A language croupier has no catalo
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -171,3 +172,77 @@ def test_the_statistics_alert_is_worded_in_the_tables_language(one_number, tmp_p
                 "ru": "дальше всех от нормы: номер 17, 190 раз при 5.1 ожидаемых",
                 "it": "la più lontana: numero 17, 190 volte per 5.1 attese"}[language]
     assert furthest in lines[0]
+
+
+@pytest.fixture(scope="module")
+def entries(journal):
+    from croupier.journal.store import Journal
+
+    with Journal.open(journal, read_only=True) as opened:
+        return list(opened.entries())
+
+
+def history_texts(entries) -> list[str]:
+    """What the review shows of the shift: its timeline, the story of the void spin, the procedures'
+    and the shift result's tables, and the statistics."""
+    from croupier.history.procedures import procedure_tables
+    from croupier.history.records import records_of
+    from croupier.history.shift_results import shift_result_table, shift_results
+    from croupier.history.spin_story import spin_story
+    from croupier.history.statistics import entries_spins, statistics_text
+    from croupier.history.timeline import timeline
+
+    records = list(records_of(entries))
+    tables = [*procedure_tables(records), shift_result_table(shift_results(records))]
+    return ([row.text for row in timeline(entries)] + spin_story(entries, 3).lines()
+            + [t.title for t in tables] + [" | ".join(t.columns) for t in tables]
+            + [" | ".join(row) for t in tables for row in t.rows]
+            + statistics_text(entries_spins(entries), "american", "shift").splitlines()[:3])
+
+
+def test_the_history_the_review_shows_speaks_the_tables_language(entries):
+    english = history_texts(entries)
+    assert "spin 3: VOID (chip-fell, keypad) by Ana, ball back in 0" in english
+    assert "golpe nulo 14:02:40: chip-fell (keypad) by Ana, ball put back in 0".split(" 14")[0] in \
+        " ".join(english)
+    install("pt")
+    portuguese = history_texts(entries)
+    assert "jogada 3: GOLPE NULO (Caiu uma ficha no cilindro, teclado) por Ana, bola de volta ao número 0" in portuguese
+    assert "jogada 3: resultado 32 vermelho (teclado, confirmado por Ana)" in portuguese
+    assert "Golpes nulos" in portuguese and "hora | jogada | motivo | origem | por | bola de volta ao" in portuguese
+    assert "shift: 8 jogadas contadas" in portuguese and "Nenhum teste dá alerta." in portuguese
+    assert [line for line in portuguese if line in english and re.search("[a-z]{3,}", line)] == []
+    install("ru")
+    russian = history_texts(entries)
+    assert "спин 3: НЕДЕЙСТВИТЕЛЕН (В колесо упал жетон, клавиатура), объявил(а) Ana, шарик обратно в ячейку 0" in russian
+    install("it")
+    italian = history_texts(entries)
+    assert "colpo 3: NULLO (È caduto un gettone nel cilindro, tastiera) da Ana, pallina di nuovo nella casella 0" in italian
+
+
+@pytest.fixture(scope="module")
+def overdue(tmp_path_factory):
+    """journal_kit's shift, then 70 minutes more with Ana at the wheel and ball A in play (PT-A 33,
+    PT-A 17: at most an hour each): two alarms, neither acknowledged."""
+    from croupier.table.clock import FakeClock
+
+    path = tmp_path_factory.mktemp("overdue") / "journal.db"
+    clock = FakeClock()
+    session = write_shift(path, clock)
+    clock.advance(minutes=70)
+    session.tick()
+    session.close()
+    return path
+
+
+@pytest.mark.parametrize("language, lines", [
+    ("en", ["Alarms: 2", "relief-overdue: Ana has been croupier for more than 60 min (PT-A 33); OPEN"]),
+    ("pt", ["Alarmes: 2", "Rendição do croupier em atraso: Ana está como croupier há mais de 60 min (PT-A 33); ABERTO",
+            "Troca de bola em atraso: A bola A está em jogo há mais de 60 min: trocar e anunciar (PT-A 17); ABERTO"]),
+    ("ru", ["Тревоги: 2", "Смена дилера просрочена: Ana — дилер дольше 60 мин (PT-A 33); НЕ СНЯТА"]),
+    ("it", ["Allarmi: 2", "Cambio del croupier in ritardo: Ana è croupier da più di 60 min (PT-A 33); APERTO"]),
+])
+def test_the_alarms_are_worded_from_their_facts(overdue, capsys, language, lines):
+    text = report(capsys, overdue, "--language", language)
+    for line in lines:
+        assert line in text, line
