@@ -73,7 +73,7 @@ class BillboardApp(App):
         except JournalError as exc:
             # The usual case, the table not started yet, in the table's language; any other problem
             # as the journal words it.
-            waiting = (_("Waiting for the table: its journal {path} is not there yet").format(path=self.path)
+            waiting = (_("Waiting for the table: no journal yet at {path}").format(path=self.path)
                        if not Path(self.path).exists() else _("Waiting for the table ({problem})").format(problem=exc))
             self.query_one("#bb-title", Static).update(escape(waiting))
             return
