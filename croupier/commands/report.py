@@ -163,6 +163,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     """The text report, in the language installed (croupier.i18n). `raised`: each alarm's
     alarm-raised record, whose facts word its detail in that language."""
     from croupier.history.clock import stamp, zone_label
+    from croupier.history.timeline import bet_words
     from croupier.history.timeline import colour_words as colour
     from croupier.history.timeline import direction_words
     from croupier.history.timeline import role_words as role
@@ -293,7 +294,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
                 paid += f" = {money(o['money'])}"
             add("  " + _("spin {spin}: {colour} paid {paid} on {positions} for {paid_on}; the result is {number}: "
                          "to recover").format(spin=o["spin"], colour=colour(o["colour"]), paid=paid,
-                                              positions=", ".join(o["positions"]), paid_on=o["paid_on"],
+                                              positions=", ".join(map(bet_words, o["positions"])), paid_on=o["paid_on"],
                                               number=o["number"]))
     if report["shift_results"]:
         add("")
@@ -362,5 +363,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
 
 def _plural(chips) -> int:
     """The number a count of chips takes its plural from: a half counts as more than one."""
-    number = Decimal(str(chips))
-    return int(number) if number == int(number) else 2
+    from fractions import Fraction
+
+    number = Fraction(str(chips))  # "35", "1/2" or 2.5
+    return int(number) if number.denominator == 1 else 2

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.timeline import colour_words
+from croupier.history.timeline import bet_words, colour_words
 from croupier.i18n import _, ngettext
 
 from croupier.history.money import chips_money, owner_values
@@ -33,7 +33,7 @@ class Overpayment:
         chips = ngettext("{count} chip", "{count} chips", 1 if self.chips == 1 else 2).format(count=self.chips) + money
         return _("spin {spin}: {colour} was paid {chips} on {positions} for {paid_on}; the result is {number}: "
                  "{chips} to recover").format(spin=self.spin, colour=colour_words(self.colour), chips=chips,
-                                              positions=", ".join(self.positions), paid_on=self.paid_on,
+                                              positions=", ".join(map(bet_words, self.positions)), paid_on=self.paid_on,
                                               number=self.number)
 
 
