@@ -163,14 +163,12 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     """The text report, in the language installed (croupier.i18n). `raised`: each alarm's
     alarm-raised record, whose facts word its detail in that language."""
     from croupier.history.clock import stamp, zone_label
-    from croupier.history.timeline import bet_words
-    from croupier.history.timeline import colour_words as colour
-    from croupier.history.timeline import direction_words
-    from croupier.history.timeline import role_words as role
-    from croupier.history.timeline import source_words
-    from croupier.history.timeline import void_words as void_reason
-    from croupier.i18n import SOURCE_LANGUAGE, _, language, ngettext
-    from croupier.ui import text as words
+    from croupier.history.procedures import alarm_facts
+    from croupier.history.words import alarm_detail_words, alarm_words, bet_words, direction_words, source_words
+    from croupier.history.words import colour_words as colour
+    from croupier.history.words import role_words as role
+    from croupier.history.words import void_words as void_reason
+    from croupier.i18n import _, ngettext
 
     lines: list[str] = []
     add = lines.append
@@ -190,20 +188,8 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         return direction_words(name) if name else "-"
 
     def alarm(row: dict) -> str:
-        from types import SimpleNamespace
-
-        from croupier.table import events as ev
-
-        if language() == SOURCE_LANGUAGE:  # the journal's own words
-            return f"{row['kind']}: {row['detail']}"
-        try:
-            kind = ev.AlarmKind(row["kind"])
-        except ValueError:
-            return f"{row['kind']}: {row['detail']}"
-        record = (raised or {}).get(row["alarm"])
-        facts = ev.from_record(record).facts if record else None
-        detail = words.alarm_detail(SimpleNamespace(kind=kind, facts=facts, detail=row["detail"]))
-        return f"{words.alarm(kind)}: {detail}" if detail else words.alarm(kind)
+        detail = alarm_detail_words(row["kind"], alarm_facts((raised or {}).get(row["alarm"])), row["detail"])
+        return f"{alarm_words(row['kind'])}: {detail}" if detail else alarm_words(row["kind"])
 
     add(_("Shift report: {spins}, {voids}, {corrections}").format(
         spins=ngettext("{count} spin", "{count} spins", totals["spins"]).format(count=totals["spins"]),
@@ -258,7 +244,8 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         (_("Ball replacements: {count}"), report["ball_replacements"],
          lambda b: _("{previous} -> {ball} ({diameter_mm} mm) by {by}: {reason}").format(**b)),
         (_("Reliefs: {count}"), report["reliefs"],
-         lambda r: f"{role(r['role'])} {r['outgoing']} -> {r['incoming']}" + (" " + _("OVERDUE") if r["overdue"] else "")
+         lambda r: f"{role(r['role'])} {r['outgoing']} -> {r['incoming']}"
+         + (" " + _("OVERDUE") if r["overdue"] else "")
          + (f" ({r['reason']})" if r["reason"] else "")),
         (_("Alarms: {count}"), report["alarms"],
          lambda a: alarm(a)
@@ -336,8 +323,9 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
             add(f"  {f['croupier']:<16} {f['spins']:>6} {f['spins_per_hour']:>6}{_('/h')}  " + _(
                 "voids {voids}, corrections {corrections}, repeats {repeats}, late reliefs {late}, paid {paid}").format(
                 voids=f["voids"], corrections=f["corrections"], repeats=f["direction_repeats"],
-                late=f["overdue_reliefs"], paid=ngettext("{count} chip", "{count} chips", _plural(f["paid_chips"])).format(
-                    count=f["paid_chips"]) + f" = {money(f['paid_money'])}"))
+                late=f["overdue_reliefs"],
+                paid=ngettext("{count} chip", "{count} chips", _plural(f["paid_chips"])).format(count=f["paid_chips"])
+                + f" = {money(f['paid_money'])}"))
     add("")
     add(_("Totals: bought {bought}, cashed out {cashed_out}, late chips {late}").format(
         bought=money(totals["bought_money"]), cashed_out=money(totals["cashed_out_money"]),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.timeline import bet_words, colour_words
+from croupier.history.words import bet_words, colour_words
 from croupier.i18n import _, ngettext
 
 from croupier.history.money import chips_money, owner_values

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.history.redaction import redacted
-from croupier.history.timeline import alarm_words, role_words, source_words, void_words
+from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, role_words, source_words,
+                                    void_words)
 from croupier.i18n import _
 from croupier.table.events import AlarmKind
 
@@ -103,6 +104,13 @@ class Procedures:
             self.rebuilt.append({"time": r["time"], "spin": r["spin"], "by": r["by"]})
 
 
+def alarm_facts(record: Mapping | None):
+    """The facts an alarm-raised record holds, to word it in any language; None without them."""
+    from croupier.table.events import from_record
+
+    return from_record(dict(record)).facts if record else None
+
+
 def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
@@ -122,7 +130,10 @@ def procedure_tables(records: Iterable[tuple[int, Mapping]],
               "" if v["put_back"] is None else str(v["put_back"])) for v in fold.voids]
     corrections = [(at(c["time"]), str(c["spin"]), str(c["previous"]), str(c["number"]), c["by"], c["reason"])
                    for c in fold.corrections]
-    alarms = [(at(a["time"]), str(a["alarm"]), alarm_words(a["kind"]), a["subject"], a["detail"],
+    facts = {alarm: alarm_facts(record) for alarm, record in fold.raised.items()}
+    alarms = [(at(a["time"]), str(a["alarm"]), alarm_words(a["kind"]),
+               alarm_subject_words(facts[a["alarm"]], a["subject"]),
+               alarm_detail_words(a["kind"], facts[a["alarm"]], a["detail"]),
                f"{a['acknowledged_by']} {at(a['acknowledged'])}" if a["acknowledged_by"] else "",
                f"{a['cleared_by']} {at(a['cleared'])}" if a["cleared_by"] else "", a["cleared_note"] or "")
               for a in fold.alarms]

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from croupier.history.money import chips, chips_money, json_number
 from croupier.history.procedures import Table
-from croupier.history.timeline import colour_words
+from croupier.history.words import colour_words
 from croupier.i18n import _
 
 
@@ -173,8 +173,8 @@ def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime
             settled = (_("paid {chips} x {paid_at} = {amount}").format(chips=f["chips"], paid_at=paid_at,
                                                                       amount=f["amount"]) if f["won"]
                        else _("lost: {chips} taken").format(chips=f["chips"]))
-            rows.append((opened, _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"]),
-                         "", "", "", "", settled))
+            foreign = _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"])
+            rows.append((opened, foreign, "", "", "", "", settled))
         result = Decimal(shift["table_result_money"])
         verdict = (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=abs(result))
         foreign = ("; " + _("foreign chips paid {amount}").format(amount=shift["foreign_money"])

@@ -11,7 +11,7 @@ from croupier.history.clock import clock
 from croupier.history.records import Entry
 from croupier.history.money import chips_money, owner_values
 from croupier.history.payouts import Overpayment, Overpayments
-from croupier.history.timeline import COLOURS, bet_words, colour_words, direction_words, source_words, void_words
+from croupier.history.words import bet_words, colour_words, direction_words, pocket_words, source_words, void_words
 from croupier.i18n import _
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
@@ -79,14 +79,15 @@ class SpinStory:
         out = [_("spin {spin}").format(spin=self.spin)]
         if self.number is not None:
             out.append(_("result: {number} {colour}").format(
-                number=self.number, colour=_(COLOURS[pocket_colour(self.number)])))
+                number=self.number, colour=pocket_words(pocket_colour(self.number))))
         out.append(_("source: {source}").format(source=self.source))
         for launch in self.launches:
             out.append(_("launch {time}: ball {ball}, croupier {croupier}, {direction}").format(
                 time=clock(launch.time), ball=launch.ball, croupier=launch.croupier,
                 direction=direction_words(launch.direction)))
         for void in self.voids:
-            back = ", " + _("ball put back in {pocket}").format(pocket=void.put_back) if void.put_back is not None else ""
+            back = (", " + _("ball put back in {pocket}").format(pocket=void.put_back)
+                    if void.put_back is not None else "")
             out.append(_("golpe nulo {time}: {reason} ({source}) by {by}").format(
                 time=clock(void.time), reason=void_words(void.reason), source=source_words(void.source),
                 by=void.by) + back)
@@ -97,7 +98,8 @@ class SpinStory:
                 out.append(_("{colour}: bets taken back").format(colour=colour_words(bet.colour)))
             else:
                 out.append(_("{colour} bets: {stakes}").format(
-                    colour=colour_words(bet.colour), stakes=", ".join(f"{bet_words(s.bet)} x{s.chips}" for s in bet.stakes)))
+                    colour=colour_words(bet.colour),
+                    stakes=", ".join(f"{bet_words(s.bet)} x{s.chips}" for s in bet.stakes)))
         for rebuilt in self.rebuilt:
             out.append(_("winning bets rebuilt by {by} (PT-A 31): {bets}").format(by=rebuilt.by, bets="; ".join(
                 f"{colour_words(colour)}: " + ", ".join(f"{bet_words(s.bet)} x{s.chips}" for s in stakes)
@@ -119,7 +121,8 @@ class SpinStory:
         paid = f" = {money:.2f}" if money is not None else ""
         prison = ", " + _("{chips} en prison").format(chips=outcome.imprisoned) if outcome.imprisoned else ""
         return indent + _("{colour}: staked {staked}, paid {paid}, returned {returned}, lost {lost}").format(
-            colour=colour_words(outcome.colour), staked=outcome.staked, paid=f"{outcome.won}{paid}", returned=outcome.returned,
+            colour=colour_words(outcome.colour), staked=outcome.staked, paid=f"{outcome.won}{paid}",
+            returned=outcome.returned,
             lost=outcome.lost) + prison
 
 

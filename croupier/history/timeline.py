@@ -9,8 +9,9 @@ from datetime import datetime, time
 
 from croupier.history.clock import local
 from croupier.history.records import Entry
-from croupier.i18n import N_, SOURCE_LANGUAGE, _, language
-from croupier.rules.names import VALUE_CHIPS
+from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, bet_words, cash_out_words,
+                                    colour_words, direction_words, pocket_words, role_words, source_words, void_words)
+from croupier.i18n import _
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -28,89 +29,7 @@ class TimelineRow:
 
 
 def _number(number: int) -> str:
-    return f"{number} {_(COLOURS[pocket_colour(number)])}"
-
-
-# The words for the values the journal records as codes, in the table's language (the same texts
-# as the table screen's, where it has them).
-COLOURS = {"red": N_("red"), "black": N_("black"), "green": N_("green")}
-CHIP_COLOURS = {  # colour chips as the configuration usually names them; any other name is shown as written
-    **COLOURS, "blue": N_("blue"), "yellow": N_("yellow"), "purple": N_("purple"), "orange": N_("orange"),
-    "white": N_("white"), "pink": N_("pink"), "brown": N_("brown"), "grey": N_("grey"),
-}
-SOURCES = {"sensor": N_("sensor"), "keypad": N_("keypad")}
-DIRECTIONS = {"clockwise": N_("clockwise"), "anticlockwise": N_("anticlockwise")}
-ROLES = {"croupier": N_("croupier"), "inspector": N_("inspector"), "pit-boss": N_("pit boss")}
-VOID_REASONS = {
-    "chip-fell": N_("A chip fell in the wheel"), "another-ball": N_("Another ball in the wheel"),
-    "foreign-object": N_("Foreign object in the wheel"), "ball-left-wheel": N_("The ball left the wheel"),
-    "same-direction": N_("Ball and wheel turned the same way"), "too-few-revolutions": N_("Too few ball revolutions"),
-    "wheel-stopped": N_("The wheel stopped"), "sensor-fault": N_("Sensor fault"), "chips-scattered": N_("Chips scattered"),
-}
-
-
-def _coded(words: dict[str, str], value) -> str:
-    code = getattr(value, "value", value)
-    return _(words[code]) if code in words else str(code)
-
-
-ALARMS = {
-    "direction-repeated": N_("Launch direction repeated"), "ball-swap-overdue": N_("Ball swap overdue"),
-    "relief-overdue": N_("Croupier relief overdue"), "wheel-fault": N_("Wheel sensor fault"),
-    "result-mismatch": N_("Typed result and sensor differ"), "pin-locked": N_("PIN locked after wrong PINs"),
-}
-CASH_OUTS = {"left": N_("the player left"), "inactive": N_("no bets while players waited"),
-             "table-closed": N_("the table closed")}
-
-
-def _worded(words: dict[str, str], value) -> str:
-    """A code the journal records: as it is in English, in words in any other language."""
-    code = getattr(value, "value", value)
-    return code if language() == SOURCE_LANGUAGE or code not in words else _(words[code])
-
-
-# The bets a player names in words (the numbers need none), as the table screen names them.
-POSITIONS = {
-    "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"), "low": N_("low (1-18)"),
-    "high": N_("high (19-36)"), "dozen1": N_("1st dozen"), "dozen2": N_("2nd dozen"), "dozen3": N_("3rd dozen"),
-    "column1": N_("1st column"), "column2": N_("2nd column"), "column3": N_("3rd column"),
-}
-
-
-def bet_words(bet: str) -> str:
-    """A bet as the journal names it ("17", "red", "dozen1") in English; in words in any other
-    language."""
-    return _worded(POSITIONS, bet)
-
-
-def colour_words(name: str) -> str:
-    """A colour chip's name (or the value chips') in the table's language; the value chips keep
-    their code in English, as the journal names them."""
-    if name == VALUE_CHIPS:
-        return name if language() == SOURCE_LANGUAGE else _("value chips")
-    return _coded(CHIP_COLOURS, name)
-
-
-def source_words(source) -> str:
-    """Who told the table: the wheel sensor or the keypad."""
-    return _coded(SOURCES, source)
-
-
-def role_words(role) -> str:
-    """A member of staff's role: its code in English (as the journal names it), its words in any
-    other language."""
-    return _worded(ROLES, role)
-
-
-def alarm_words(kind) -> str:
-    """An alarm's kind: its code in English (as the journal names it), its words in any other language."""
-    return _worded(ALARMS, kind)
-
-
-def void_words(reason) -> str:
-    """Why a spin was void: its code in English (as the journal and the exports name it), its words
-    in any other language."""
-    return _worded(VOID_REASONS, reason)
+    return f"{number} {pocket_words(pocket_colour(number))}"
 
 
 def describe(event: ev.Event) -> str:
@@ -141,7 +60,9 @@ def describe(event: ev.Event) -> str:
                 role=role_words(event.role), outgoing=event.outgoing or _("nobody"), incoming=event.incoming) + late
         case ev.AlarmRaised():
             return _("alarm {alarm} raised: {kind} ({subject}) {detail}").format(
-                alarm=event.alarm, kind=alarm_words(event.alarm_kind), subject=event.subject, detail=event.detail)
+                alarm=event.alarm, kind=alarm_words(event.alarm_kind),
+                subject=alarm_subject_words(event.facts, event.subject),
+                detail=alarm_detail_words(event.alarm_kind, event.facts, event.detail))
         case ev.AlarmAcknowledged():
             return _("alarm {alarm} acknowledged by {by}").format(alarm=event.alarm, by=event.by)
         case ev.AlarmCleared():
@@ -174,7 +95,8 @@ def describe(event: ev.Event) -> str:
             return _("spin {spin}: VOID ({reason}, {source}) by {by}").format(
                 spin=event.spin, reason=void_words(event.reason), source=source_words(event.source), by=event.by) + back
         case ev.VoidAcknowledged():
-            return _("spin {spin}: golpe nulo from the sensor acknowledged by {by}").format(spin=event.spin, by=event.by)
+            return _("spin {spin}: golpe nulo from the sensor acknowledged by {by}").format(
+                spin=event.spin, by=event.by)
         case ev.ResultCorrected():
             return _("spin {spin}: result CORRECTED {previous} -> {number} by {by}: {reason}").format(
                 spin=event.spin, previous=event.previous, number=_number(event.number), by=event.by,
@@ -186,7 +108,8 @@ def describe(event: ev.Event) -> str:
             return _("spin {spin}: {colour} bets {stakes}").format(spin=event.spin, colour=colour_words(event.colour),
                                                                    stakes=_stakes(event.stakes))
         case ev.BetsWithdrawn():
-            return _("spin {spin}: {colour} took its bets back").format(spin=event.spin, colour=colour_words(event.colour))
+            return _("spin {spin}: {colour} took its bets back").format(
+                spin=event.spin, colour=colour_words(event.colour))
         case ev.BallSwapped():
             return _("ball swapped {previous} -> {ball} by {by}").format(
                 previous=event.previous, ball=event.ball, by=event.by) + (" (" + _("LATE") + ")" if event.late else "")
@@ -200,31 +123,30 @@ def describe(event: ev.Event) -> str:
             return _("{player} left the waiting list").format(player=event.player)
         case ev.ColourAssigned():
             return _("{colour} to {player} at {value} a chip, {chips} chips, by {by}").format(
-                colour=colour_words(event.colour), player=event.player, value=event.chip_value, chips=event.chips, by=event.by)
+                colour=colour_words(event.colour), player=event.player, value=event.chip_value, chips=event.chips,
+                by=event.by)
         case ev.ChipsIssued():
-            return _("{colour}: {chips} more chips, by {by}").format(colour=colour_words(event.colour), chips=event.chips, by=event.by)
+            return _("{colour}: {chips} more chips, by {by}").format(
+                colour=colour_words(event.colour), chips=event.chips, by=event.by)
         case ev.ColourCashedOut():
             return _("{colour} cashed out by {player} ({reason}): {chips} chips counted for {expected} on record, "
-                     "{amount}").format(colour=colour_words(event.colour), player=event.player, reason=_worded(CASH_OUTS, event.reason),
-                                        chips=event.chips, expected=event.expected_chips, amount=event.amount)
+                     "{amount}").format(colour=colour_words(event.colour), player=event.player,
+                                        reason=cash_out_words(event.reason), chips=event.chips,
+                                        expected=event.expected_chips, amount=event.amount)
         case ev.LateChipsExchanged():
             return _("{colour}: {chips} late chips at {value}, {amount}").format(
                 colour=colour_words(event.colour), chips=event.chips, value=event.chip_value, amount=event.amount)
         case ev.ForeignChipsSettled():
+            colour = colour_words(event.colour)
             if not event.won:
                 return _("{colour} chips of table {table} lost: {chips} taken by {by} ({rule})").format(
-                    colour=colour_words(event.colour), table=event.table, chips=event.chips, by=event.by, rule=event.rule)
+                    colour=colour, table=event.table, chips=event.chips, by=event.by, rule=event.rule)
             paid_at = event.chip_value if event.chip_value is not None else _(
                 "{minimum}, their table's minimum").format(minimum=event.table_minimum)
             return _("{colour} chips of table {table} won: {chips} paid at {paid_at}, {amount}, by {by} "
-                     "({rule})").format(colour=colour_words(event.colour), table=event.table, chips=event.chips, paid_at=paid_at,
+                     "({rule})").format(colour=colour, table=event.table, chips=event.chips, paid_at=paid_at,
                                         amount=event.amount, by=event.by, rule=event.rule)
     return event.kind
-
-
-def direction_words(direction) -> str:
-    """A launch's rotor direction, or that the wheel did not report it (the `line` protocol)."""
-    return _coded(DIRECTIONS, direction) if direction is not None else _("direction not reported")
 
 
 def _stakes(stakes) -> str:

@@ -246,3 +246,25 @@ def test_the_alarms_are_worded_from_their_facts(overdue, capsys, language, lines
     text = report(capsys, overdue, "--language", language)
     for line in lines:
         assert line in text, line
+
+
+def test_the_timeline_and_the_procedures_word_alarms_from_their_facts(overdue):
+    from croupier.history.procedures import procedure_tables
+    from croupier.history.records import records_of
+    from croupier.history.timeline import timeline
+    from croupier.journal.store import Journal
+
+    with Journal.open(overdue, read_only=True) as opened:
+        entries = list(opened.entries())
+    english = [row.text for row in timeline(entries) if row.kind == "alarm-raised"]
+    assert english[0] == ("alarm 1 raised: relief-overdue (croupier Ana on since 2025-01-06T14:00:00+00:00) Ana has "
+                          "been croupier for more than 60 min (PT-A 33)")
+    install("pt")
+    texts = [row.text for row in timeline(entries) if row.kind == "alarm-raised"]
+    assert texts == ["alarme 1 disparado: Rendição do croupier em atraso (Ana) Ana está como croupier há mais de "
+                     "60 min (PT-A 33)",
+                     "alarme 2 disparado: Troca de bola em atraso (bola A) A bola A está em jogo há mais de 60 min: trocar "
+                     "e anunciar (PT-A 17)"]
+    alarms = next(table for table in procedure_tables(records_of(entries)) if table.title == "Alarmes")
+    assert alarms.rows[0][2:5] == ("Rendição do croupier em atraso", "Ana",
+                                   "Ana está como croupier há mais de 60 min (PT-A 33)")
