@@ -294,8 +294,8 @@ def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wh
     elif flagged_groups:
         words = _("Dealer signature found for {groups}.").format(groups="; ".join(
             _("{croupier} ({direction}, corrected p = {p})").format(
-                croupier=row["croupier"], direction=_group(row["croupier"], row["direction"])[1],
-                p=_p(row["p_adjusted"])) for row in flagged_groups))
+                croupier=croupier, direction=direction, p=_p(row["p_adjusted"]))
+            for row in flagged_groups for croupier, direction in [_group(row["croupier"], row["direction"])]))
     else:
         words = ngettext("No dealer signature among {count} croupier and direction group (Holm's correction). "
                          "Each group needs about {needed} spins to see a {bias} bias toward a quarter of the wheel at "
