@@ -30,7 +30,9 @@ class Overpayment:
 
     def words(self, currency: str = "") -> str:
         money = f" = {self.money:.2f}{' ' + currency if currency else ''}" if self.money is not None else ""
-        chips = ngettext("{count} chip", "{count} chips", 1 if self.chips == 1 else 2).format(count=self.chips) + money
+        whole = self.chips.denominator == 1  # a half chip takes the plural a fraction does
+        chips = ngettext("{count} chip", "{count} chips", int(self.chips) if whole else 2).format(
+            count=self.chips) + money
         return _("spin {spin}: {colour} was paid {chips} on {positions} for {paid_on}; the result is {number}: "
                  "{chips} to recover").format(spin=self.spin, colour=colour_words(self.colour), chips=chips,
                                               positions=", ".join(map(bet_words, self.positions)), paid_on=self.paid_on,
