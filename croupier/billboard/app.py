@@ -71,7 +71,11 @@ class BillboardApp(App):
         try:
             self.feed = JournalFeed(self.path)
         except JournalError as exc:
-            self.query_one("#bb-title", Static).update(escape(_("Waiting for the table ({problem})").format(problem=exc)))
+            # The usual case, the table not started yet, in the table's language; any other problem
+            # as the journal words it.
+            waiting = (_("Waiting for the table: no journal yet at {path}").format(path=self.path)
+                       if not Path(self.path).exists() else _("Waiting for the table ({problem})").format(problem=exc))
+            self.query_one("#bb-title", Static).update(escape(waiting))
             return
         self.show(self.feed.board)
 

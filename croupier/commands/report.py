@@ -32,8 +32,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="fold the whole journal again; by default a report takes up the fold the last one "
                              "saved for this journal in your cache directory, if it still checks")
     parser.add_argument("--config", metavar="PATH",
-                        help=f"the table's configuration, for the currency the journal does not record (default: "
-                             f"{CONFIG_LOOKUP}; without one, amounts are labelled as money)")
+                        help=f"the table's configuration, for the currency the journal does not record and the "
+                             f"table's language (default: {CONFIG_LOOKUP}; without one, amounts are labelled as "
+                             f"money and the report is in English)")
+    parser.add_argument("--language", metavar="LANG",
+                        help="the text report's language (en, pt, ru, it, or a house catalog's) instead of the "
+                             "table's; --json is the same in every language")
     return parser
 
 
@@ -97,8 +101,22 @@ def configured_table(option: str | None):
     return table
 
 
+def speak(option: str | None, table, machine: bool) -> None:
+    """Word the report in `--language`, else the table's language, else English; --json is the
+    machine's and stays in English (its plain-words texts as well). Raises CatalogError for a
+    language croupier has no catalog for."""
+    from croupier.i18n import SOURCE_LANGUAGE, CatalogError, install, languages
+
+    house = table.house if table else None
+    if option is not None and option not in languages(house):
+        raise CatalogError(f"there is no {option!r} catalog; use one of {', '.join(languages(house))}")
+    wanted = option or (table.language if table else SOURCE_LANGUAGE)
+    install(SOURCE_LANGUAGE if machine else wanted, house)
+
+
 def _report(args: argparse.Namespace) -> int:
     from croupier.config import ConfigError
+    from croupier.i18n import CatalogError
     from croupier.journal import report_cache
     from croupier.journal.report import REPORT_KINDS, ReportFold, build_report, write_json
     from croupier.journal.store import GENESIS, Journal, JournalError
@@ -108,6 +126,11 @@ def _report(args: argparse.Namespace) -> int:
         table = configured_table(args.config)
     except ConfigError as exc:
         print(f"croupier report: {exc}", file=sys.stderr)
+        return 2
+    try:
+        speak(args.language, table, args.json)
+    except CatalogError as exc:
+        print(f"croupier report: --language: {exc}", file=sys.stderr)
         return 2
     try:
         with Journal.open(args.db, read_only=True) as journal:
@@ -142,128 +165,203 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         write_json(report, sys.stdout)
     else:
-        sys.stdout.write(render(report))
+        sys.stdout.write(render(report, fold.procedures.raised))
     return 0
 
 
-def render(report: dict) -> str:
+def render(report: dict, raised: dict[int, dict] | None = None) -> str:
+    """The text report, in the language installed (croupier.i18n). `raised`: each alarm's
+    alarm-raised record, whose facts word its detail in that language."""
     from croupier.history.clock import stamp, zone_label
+    from croupier.history.procedures import alarm_facts
+    from croupier.history.words import alarm_detail_words, alarm_words, bet_words, direction_words, source_words
+    from croupier.history.words import colour_words as colour
+    from croupier.history.words import role_words as role
+    from croupier.history.words import void_words as void_reason
+    from croupier.i18n import _, ngettext
 
     lines: list[str] = []
     add = lines.append
     totals = report["totals"]
-    unit = report["currency"] or "money"
-    money = (lambda amount: f"{amount} {unit}") if report["currency"] else (lambda amount: f"{amount} (money)")
-    add(f"Shift report: {totals['spins']} spins, {totals['voids']} voids, {totals['corrections']} corrections")
+    unit = report["currency"] or _("money")
+    if report["currency"]:
+        def money(amount) -> str:
+            return f"{amount} {unit}"
+    else:
+        def money(amount) -> str:
+            return _("{amount} (money)").format(amount=amount)
+
+    def source(name: str | None) -> str:
+        return source_words(name) if name else "-"
+
+    def direction(name: str | None) -> str:
+        return direction_words(name) if name else "-"
+
+    def alarm(row: dict) -> str:
+        detail = alarm_detail_words(row["kind"], alarm_facts((raised or {}).get(row["alarm"])), row["detail"])
+        return f"{alarm_words(row['kind'])}: {detail}" if detail else alarm_words(row["kind"])
+
+    add(_("Shift report: {spins}, {voids}, {corrections}").format(
+        spins=ngettext("{count} spin", "{count} spins", totals["spins"]).format(count=totals["spins"]),
+        voids=ngettext("{count} void", "{count} voids", totals["voids"]).format(count=totals["voids"]),
+        corrections=ngettext("{count} correction", "{count} corrections", totals["corrections"]).format(
+            count=totals["corrections"])))
     if report["range"]["from"] or report["range"]["to"]:
-        add(f"From {report['range']['from'] or 'the first event'} to {report['range']['to'] or 'the last'}, "
-            "days of the table's time zone")
-    add(f"Times in the table's time zone: {zone_label()}")
+        add(_("From {since} to {until}, days of the table's time zone").format(
+            since=report["range"]["from"] or _("the first event"), until=report["range"]["to"] or _("the last")))
+    add(_("Times in the table's time zone: {zone}").format(zone=zone_label()))
     if report["checked_before"]:
-        add(f"Events 1-{report['checked_before']} were checked and folded by an earlier report of this journal "
-            "(its saved fold was taken up); --fresh checks and folds them all again")
-    add(f"Amounts in {unit}" if report["currency"] else
-        "Amounts are money in the table's currency, which the journal does not record (--config names it)")
+        add(_("Events 1-{event} were checked and folded by an earlier report of this journal (its saved fold was "
+              "taken up); --fresh checks and folds them all again").format(event=report["checked_before"]))
+    add(_("Amounts in {currency}").format(currency=unit) if report["currency"] else
+        _("Amounts are money in the table's currency, which the journal does not record (--config names it)"))
     for table in report["table"]:
-        what = (f"opened under {table['profile']}, minimum {money(table['minimum'])}"
-                + (" (wheel sensor alone)" if table["sensor_only"] else "")) if table["kind"] == "table-opened" \
-            else "closed"
-        add(f"  {stamp(table['time'])}  table {what}, by {table['by']}")
+        if table["kind"] == "table-opened":
+            what = (_("table opened under {profile}, minimum {minimum}, by {by}") if not table["sensor_only"] else
+                    _("table opened under {profile}, minimum {minimum} (wheel sensor alone), by {by}"))
+            what = what.format(profile=table["profile"], minimum=money(table["minimum"]), by=table["by"])
+        else:
+            what = _("table closed, by {by}").format(by=table["by"])
+        add(f"  {stamp(table['time'])}  {what}")
     for change in report["limits"]:
         if change["kind"] == "limits-changed":
-            what = f"minimum {change['previous']} -> {money(change['minimum'])}"
+            what = _("minimum {previous} -> {minimum} by {by} ({reason})").format(
+                previous=change["previous"], minimum=money(change["minimum"]), by=change["by"], reason=change["reason"])
         else:
-            what = f"profile {change['previous']} -> {change['profile']}"
-        add(f"  {stamp(change['time'])}  {what} by {change['by']} ({change['reason']})")
+            what = _("profile {previous} -> {profile} by {by} ({reason})").format(
+                previous=change["previous"], profile=change["profile"], by=change["by"], reason=change["reason"])
+        add(f"  {stamp(change['time'])}  {what}")
 
     shown = report["spins"][-LAST_SPINS:]
     add("")
-    add(f"Spins (the last {len(shown)} of {totals['spins']}; --json lists all):" if len(shown) < totals["spins"]
-        else "Spins:")
+    add(_("Spins (the last {shown} of {spins}; --json lists all):").format(shown=len(shown), spins=totals["spins"])
+        if len(shown) < totals["spins"] else _("Spins:"))
+    width = max([6, *(len(source(s["source"])) for s in shown)])  # the source column, as wide as its words
     for s in shown:
-        corrected = f"  (corrected from {s['corrected_from']})" if "corrected_from" in s else ""
-        add(f"  #{s['spin']:<6} {s['number']:>2}  {stamp(s['time'])}  {s['source']:<6} ball {s['ball']}  "
-            f"{s['croupier']}  {s['direction'] or '-'}{corrected}")
+        corrected = "  " + _("(corrected from {number})").format(number=s["corrected_from"]) \
+            if "corrected_from" in s else ""
+        add(f"  #{s['spin']:<6} {s['number']:>2}  {stamp(s['time'])}  {source(s['source']):<{width}} "
+            f"{_('ball {ball}').format(ball=s['ball'])}  {s['croupier']}  {direction(s['direction'])}{corrected}")
     sections = (
-        ("Voids", report["voids"], lambda v: f"#{v['spin']} {v['reason']}, ball back in {v['put_back']}, by {v['by']}"),
-        ("Corrections", report["corrections"],
-         lambda c: f"#{c['spin']} {c['previous']} -> {c['number']} by {c['by']}: {c['reason']}"),
-        ("Ball swaps", report["ball_swaps"],
-         lambda b: f"{b['previous']} -> {b['ball']} by {b['by']}" + (" LATE" if b["late"] else "")),
-        ("Ball replacements", report["ball_replacements"],
-         lambda b: f"{b['previous']} -> {b['ball']} ({b['diameter_mm']} mm) by {b['by']}: {b['reason']}"),
-        ("Reliefs", report["reliefs"],
-         lambda r: f"{r['role']} {r['outgoing']} -> {r['incoming']}" + (" OVERDUE" if r["overdue"] else "")
+        (_("Voids: {count}"), report["voids"],
+         lambda v: _("#{spin} {reason}, ball back in {pocket}, by {by}").format(
+             spin=v["spin"], reason=void_reason(v["reason"]), pocket=v["put_back"], by=v["by"])),
+        (_("Corrections: {count}"), report["corrections"],
+         lambda c: _("#{spin} {previous} -> {number} by {by}: {reason}").format(**c)),
+        (_("Ball swaps: {count}"), report["ball_swaps"],
+         lambda b: (_("{previous} -> {ball} by {by} LATE") if b["late"] else _("{previous} -> {ball} by {by}")).format(
+             previous=b["previous"], ball=b["ball"], by=b["by"])),
+        (_("Ball replacements: {count}"), report["ball_replacements"],
+         lambda b: _("{previous} -> {ball} ({diameter_mm} mm) by {by}: {reason}").format(**b)),
+        (_("Reliefs: {count}"), report["reliefs"],
+         lambda r: f"{role(r['role'])} {r['outgoing']} -> {r['incoming']}"
+         + (" " + _("OVERDUE") if r["overdue"] else "")
          + (f" ({r['reason']})" if r["reason"] else "")),
-        ("Alarms", report["alarms"],
-         lambda a: f"{a['kind']}: {a['detail']}"
-         + (f"; seen by {a['acknowledged_by']}" if a["acknowledged_by"] else "")
-         + (f"; cleared by {a['cleared_by']}: {a['cleared_note']}" if a["cleared_by"] else "; OPEN")),
+        (_("Alarms: {count}"), report["alarms"],
+         lambda a: alarm(a)
+         + ("; " + _("seen by {name}").format(name=a["acknowledged_by"]) if a["acknowledged_by"] else "")
+         + ("; " + _("cleared by {name}: {note}").format(name=a["cleared_by"], note=a["cleared_note"])
+            if a["cleared_by"] else "; " + _("OPEN"))),
     )
     for title, rows, show in sections:
         add("")
-        add(f"{title}: {len(rows)}")
+        add(title.format(count=len(rows)))
         for row in rows:
             add(f"  {stamp(row['time'])}  {show(row)}")
     add("")
-    add(f"Colour ledger (SRIJ 29): {len(report['colour_ledger'])}" + (f", amounts in {unit}; result = cashed "
-                                                                        "out + late chips - bought"
-                                                                        if report["colour_ledger"] else ""))
+    add(_("Colour ledger (SRIJ 29): {count}, amounts in {currency}; result = cashed out + late chips - bought").format(
+        count=len(report["colour_ledger"]), currency=unit) if report["colour_ledger"]
+        else _("Colour ledger (SRIJ 29): {count}").format(count=0))
     if report["colour_ledger"]:
-        add(f"  {'colour':<8} {'player':<16} {'chip':>7}  {'bought':>10}  {'cashed out':>10}  {'late':>8}  "
-            f"{'result':>10}  detail in chips")
+        add(f"  {_('colour'):<8} {_('player'):<16} {_('chip'):>7}  {_('bought'):>10}  {_('cashed out'):>10}  "
+            f"{_('late'):>8}  {_('result'):>10}  {_('detail in chips')}")
     for c in report["colour_ledger"]:
         out = c["cashed_out"]
-        result = "in play" if c["result_money"] is None else f"{Decimal(c['result_money']):+}"
-        add(f"  {c['colour']:<8} {c['player']:<16} {c['chip_value']:>7}  {c['bought_money']:>10}  "
-            f"{out['amount'] if out else '-':>10}  {c['late_money']:>8}  {result:>10}  staked {c['staked']}, "
-            f"paid {c['paid']}, collected {c['collected']}, returned {c['returned']}")
+        result = _("in play") if c["result_money"] is None else f"{Decimal(c['result_money']):+}"
+        add(f"  {colour(c['colour']):<8} {c['player']:<16} {c['chip_value']:>7}  {c['bought_money']:>10}  "
+            f"{out['amount'] if out else '-':>10}  {c['late_money']:>8}  {result:>10}  "
+            + _("staked {staked}, paid {paid}, collected {collected}, returned {returned}").format(
+                staked=c["staked"], paid=c["paid"], collected=c["collected"], returned=c["returned"]))
     if report["overpayments"]:
         add("")
-        add(f"Overpayments on corrected results: {len(report['overpayments'])}")
+        add(_("Overpayments on corrected results: {count}").format(count=len(report["overpayments"])))
         for o in report["overpayments"]:
-            amount = f" = {money(o['money'])}" if o["money"] is not None else ""
-            add(f"  spin {o['spin']}: {o['colour']} paid {o['chips']} chips{amount} on {', '.join(o['positions'])} "
-                f"for {o['paid_on']}; the result is {o['number']}: to recover")
+            paid = ngettext("{count} chip", "{count} chips", _plural(o["chips"])).format(count=o["chips"])
+            if o["money"] is not None:
+                paid += f" = {money(o['money'])}"
+            add("  " + _("spin {spin}: {colour} paid {paid} on {positions} for {paid_on}; the result is {number}: "
+                         "to recover").format(spin=o["spin"], colour=colour(o["colour"]), paid=paid,
+                                              positions=", ".join(map(bet_words, o["positions"])), paid_on=o["paid_on"],
+                                              number=o["number"]))
     if report["shift_results"]:
         add("")
-        add(f"The table's result per shift (sold - cashed out - late chips - foreign chips paid), amounts in {unit}")
+        add(_("The table's result per shift (sold - cashed out - late chips - foreign chips paid), amounts in "
+              "{currency}").format(currency=unit))
     for shift in report["shift_results"]:
-        until = stamp(shift["closed"]) if shift["closed"] else "still open"
-        add(f"  {stamp(shift['opened']) if shift['opened'] else 'before the first opening'} to {until}: sold {shift['sold_money']}, cashed out "
-            f"{shift['cashed_out_money']}, late chips {shift['late_money']}, payouts recorded {shift['paid_money']}"
-            + (f", foreign chips paid {shift['foreign_money']}" if shift["foreign_chips"] else "") + "; "
-            f"the table {'won' if Decimal(shift['table_result_money']) >= 0 else 'lost'} "
-            f"{abs(Decimal(shift['table_result_money']))}"
-            + (f" (provisional: {', '.join(shift['colours_in_play_at_end'])} still in play)" if shift["provisional"] else ""))
+        result = Decimal(shift["table_result_money"])
+        line = _("{opened} to {closed}: sold {sold}, cashed out {cashed_out}, late chips {late}, payouts recorded "
+                 "{paid}").format(opened=stamp(shift["opened"]) if shift["opened"] else _("before the first opening"),
+                                  closed=stamp(shift["closed"]) if shift["closed"] else _("still open"),
+                                  sold=shift["sold_money"], cashed_out=shift["cashed_out_money"],
+                                  late=shift["late_money"], paid=shift["paid_money"])
+        if shift["foreign_chips"]:
+            line += ", " + _("foreign chips paid {amount}").format(amount=shift["foreign_money"])
+        line += "; " + (_("the table won {amount}") if result >= 0 else _("the table lost {amount}")).format(
+            amount=abs(result))
+        if shift["provisional"]:
+            line += " " + _("(provisional: {colours} still in play)").format(
+                colours=", ".join(map(colour, shift["colours_in_play_at_end"])))
+        add("  " + line)
         for c in shift["colours"]:
-            add(f"    {c['colour']:<8} sold {c['sold']} = {c['sold_money']}, cashed out {c['cashed_out']} = "
-                f"{c['cashed_out_money']}, late {c['late_chips']} = {c['late_money']}, paid {c['paid']} = {c['paid_money']}")
+            add(f"    {colour(c['colour']):<8} " + _(
+                "sold {sold} = {sold_money}, cashed out {cashed_out} = {cashed_out_money}, late {late} = "
+                "{late_money}, paid {paid} = {paid_money}").format(
+                sold=c["sold"], sold_money=c["sold_money"], cashed_out=c["cashed_out"],
+                cashed_out_money=c["cashed_out_money"], late=c["late_chips"], late_money=c["late_money"],
+                paid=c["paid"], paid_money=c["paid_money"]))
         for f in shift["foreign_chips"]:
-            paid_at = f["chip_value"] or f"{f['table_minimum']}, their table's minimum"
-            add(f"    foreign {f['colour']} chips of table {f['table']}, spin {f['spin'] or '-'}: "
-                + (f"won, paid {f['chips']} x {paid_at} = {f['amount']}" if f["won"] else f"lost, {f['chips']} taken")
-                + f" ({f['by']})")
+            paid_at = f["chip_value"] or _("{minimum}, their table's minimum").format(minimum=f["table_minimum"])
+            settled = (_("won, paid {chips} x {paid_at} = {amount}").format(chips=f["chips"], paid_at=paid_at,
+                                                                           amount=f["amount"]) if f["won"]
+                       else _("lost, {chips} taken").format(chips=f["chips"]))
+            add("    " + _("foreign {colour} chips of table {table}, spin {spin}: {settled} ({by})").format(
+                colour=colour(f["colour"]), table=f["table"], spin=f["spin"] or "-", settled=settled, by=f["by"]))
     if report["croupiers"]:
         add("")
-        add("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid")
+        add(_("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid"))
         for f in report["croupiers"]:
-            add(f"  {f['croupier']:<16} {f['spins']:>6} {f['spins_per_hour']:>6}/h  voids {f['voids']}, corrections "
-                f"{f['corrections']}, repeats {f['direction_repeats']}, late reliefs {f['overdue_reliefs']}, paid "
-                f"{f['paid_chips']} chips = {money(f['paid_money'])}")
+            add(f"  {f['croupier']:<16} {f['spins']:>6} {f['spins_per_hour']:>6}{_('/h')}  " + _(
+                "voids {voids}, corrections {corrections}, repeats {repeats}, late reliefs {late}, paid {paid}").format(
+                voids=f["voids"], corrections=f["corrections"], repeats=f["direction_repeats"],
+                late=f["overdue_reliefs"],
+                paid=ngettext("{count} chip", "{count} chips", _plural(f["paid_chips"])).format(count=f["paid_chips"])
+                + f" = {money(f['paid_money'])}"))
     add("")
-    add(f"Totals: bought {money(totals['bought_money'])}, cashed out {money(totals['cashed_out_money'])}, late chips "
-        f"{money(totals['late_chips_money'])}"
-        + (f", foreign chips paid {money(totals['foreign_chips_money'])}" if report["foreign_chips"] else "")
-        + f"; the table's result {money(totals['table_result_money'])} over the "
-        f"colours cashed out ({totals['colours_in_play']} still in play); overpaid {money(totals['overpaid_money'])}; "
-        f"direction repeats {totals['direction_repeats']}, breaches {totals['breaches']}, alarms open "
-        f"{totals['alarms_open']}")
+    add(_("Totals: bought {bought}, cashed out {cashed_out}, late chips {late}").format(
+        bought=money(totals["bought_money"]), cashed_out=money(totals["cashed_out_money"]),
+        late=money(totals["late_chips_money"]))
+        + (", " + _("foreign chips paid {amount}").format(amount=money(totals["foreign_chips_money"]))
+           if report["foreign_chips"] else "")
+        + "; " + _("the table's result {result} over the colours cashed out ({count} still in play); overpaid "
+                   "{overpaid}; direction repeats {repeats}, breaches {breaches}, alarms open {alarms}").format(
+            result=money(totals["table_result_money"]), count=totals["colours_in_play"],
+            overpaid=money(totals["overpaid_money"]), repeats=totals["direction_repeats"],
+            breaches=totals["breaches"], alarms=totals["alarms_open"]))
     statistics = report["statistics"]
     add("")
-    add(f"Wheel statistics ({statistics['spins']} spins): {statistics['chi_square']['plain']}")
+    add(_("Wheel statistics ({spins}): {plain}").format(
+        spins=ngettext("{count} spin", "{count} spins", statistics["spins"]).format(count=statistics["spins"]),
+        plain=statistics["chi_square"]["plain"]))
     for line in statistics["alert_lines"]:
-        add(f"  ALERT: {line}.")
+        add("  " + _("ALERT: {alert}.").format(alert=line))
     head = report["head"]
-    add(f"Journal head: event {head['event']}, sha256 {head['sha256']}")
+    add(_("Journal head: event {event}, sha256 {sha256}").format(event=head["event"], sha256=head["sha256"]))
     return "\n".join(map(arguments.printable, lines)) + "\n"  # names recorded before they were checked
+
+
+def _plural(chips) -> int:
+    """The number a count of chips takes its plural from: a half counts as more than one."""
+    from fractions import Fraction
+
+    number = Fraction(str(chips))  # "35", "1/2" or 2.5
+    return int(number) if number.denominator == 1 else 2

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.history.redaction import redacted
+from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, role_words, source_words,
+                                    void_words)
+from croupier.i18n import _
 from croupier.table.events import AlarmKind
 
 BREACHES = (AlarmKind.RELIEF_OVERDUE.value, AlarmKind.BALL_SWAP_OVERDUE.value)
@@ -39,6 +42,7 @@ class Procedures:
         self.late_chips: list[dict] = []
         self.tables: list[dict] = []  # openings and closings
         self._alarms: dict[int, dict] = {}
+        self.raised: dict[int, dict] = {}  # alarm -> its alarm-raised record, whose facts word it in any language
         self.profile: str | None = None  # in force at the end
         self.table_id: str | None = None  # as the last opening recorded it
 
@@ -78,6 +82,7 @@ class Procedures:
                                         "detail": r["detail"], "time": r["time"], "acknowledged_by": None,
                                         "acknowledged": None, "cleared_by": None, "cleared": None,
                                         "cleared_note": None}
+            self.raised[r["alarm"]] = dict(r)
         elif kind == "alarm-acknowledged" and r["alarm"] in self._alarms:
             self._alarms[r["alarm"]].update(acknowledged_by=r["by"], acknowledged=r["time"])
         elif kind == "alarm-cleared" and r["alarm"] in self._alarms:
@@ -99,6 +104,13 @@ class Procedures:
             self.rebuilt.append({"time": r["time"], "spin": r["spin"], "by": r["by"]})
 
 
+def alarm_facts(record: Mapping | None):
+    """The facts an alarm-raised record holds, to word it in any language; None without them."""
+    from croupier.table.events import from_record
+
+    return from_record(dict(record)).facts if record else None
+
+
 def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
@@ -114,26 +126,33 @@ def procedure_tables(records: Iterable[tuple[int, Mapping]],
         moment = _time(text)
         return clock(moment) if moment else ""
 
-    voids = [(at(v["time"]), str(v["spin"]), v["reason"], v["source"], v["by"],
+    voids = [(at(v["time"]), str(v["spin"]), void_words(v["reason"]), source_words(v["source"]), v["by"],
               "" if v["put_back"] is None else str(v["put_back"])) for v in fold.voids]
     corrections = [(at(c["time"]), str(c["spin"]), str(c["previous"]), str(c["number"]), c["by"], c["reason"])
                    for c in fold.corrections]
-    alarms = [(at(a["time"]), str(a["alarm"]), a["kind"], a["subject"], a["detail"],
+    facts = {alarm: alarm_facts(record) for alarm, record in fold.raised.items()}
+    alarms = [(at(a["time"]), str(a["alarm"]), alarm_words(a["kind"]),
+               alarm_subject_words(facts[a["alarm"]], a["subject"]),
+               alarm_detail_words(a["kind"], facts[a["alarm"]], a["detail"]),
                f"{a['acknowledged_by']} {at(a['acknowledged'])}" if a["acknowledged_by"] else "",
                f"{a['cleared_by']} {at(a['cleared'])}" if a["cleared_by"] else "", a["cleared_note"] or "")
               for a in fold.alarms]
     changes = sorted([("swap", b) for b in fold.swaps] + [("replaced", b) for b in fold.replacements],
                      key=lambda change: change[1]["time"])
-    balls = [(at(b["time"]), "swap", f"{b['previous']} -> {b['ball']}", b["by"], "late" if b["late"] else "on time")
+    balls = [(at(b["time"]), _("swap"), f"{b['previous']} -> {b['ball']}", b["by"],
+              _("late") if b["late"] else _("on time"))
              if what == "swap" else
-             (at(b["time"]), "replaced", f"{b['previous']} -> {b['ball']} ({b['diameter_mm']} mm)", b["by"], b["reason"])
+             (at(b["time"]), _("replaced"), f"{b['previous']} -> {b['ball']} ({b['diameter_mm']} mm)", b["by"],
+              b["reason"])
              for what, b in changes]
-    reliefs = [(at(r["time"]), r["role"], r["outgoing"] or "", r["incoming"], "OVERDUE" if r["overdue"] else "in time",
-                r["reason"] or "") for r in fold.reliefs]
+    reliefs = [(at(r["time"]), role_words(r["role"]), r["outgoing"] or "", r["incoming"],
+                _("OVERDUE") if r["overdue"] else _("in time"), r["reason"] or "") for r in fold.reliefs]
     return [
-        Table("Voids (golpe nulo)", ("time", "spin", "reason", "source", "by", "ball back in"), voids),
-        Table("Corrections", ("time", "spin", "was", "now", "by", "why"), corrections),
-        Table("Alarms", ("raised", "alarm", "kind", "subject", "detail", "acknowledged", "cleared", "note"), alarms),
-        Table("Balls", ("time", "change", "balls", "by", "note"), balls),
-        Table("Reliefs", ("time", "role", "outgoing", "incoming", "relief", "reason"), reliefs),
+        Table(_("Voids (golpe nulo)"), (_("time"), _("spin"), _("reason"), _("source"), _("by"), _("ball back in")),
+              voids),
+        Table(_("Corrections"), (_("time"), _("spin"), _("was"), _("now"), _("by"), _("why")), corrections),
+        Table(_("Alarms"), (_("raised"), _("alarm"), _("kind"), _("subject"), _("detail"), _("acknowledged"),
+                            _("cleared"), _("note")), alarms),
+        Table(_("Balls"), (_("time"), _("change"), _("balls"), _("by"), _("note")), balls),
+        Table(_("Reliefs"), (_("time"), _("role"), _("outgoing"), _("incoming"), _("relief"), _("reason")), reliefs),
     ]

@@ -16,6 +16,8 @@ from fractions import Fraction
 
 from croupier.history.money import chips, chips_money, json_number
 from croupier.history.procedures import Table
+from croupier.history.words import colour_words
+from croupier.i18n import _
 
 
 @dataclass
@@ -163,18 +165,23 @@ def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime
     for shift in results:
         opened = clock(datetime.fromisoformat(shift["opened"])) if shift["opened"] else "-"
         for c in shift["colours"]:
-            rows.append((opened, c["colour"], f"{c['sold']} = {c['sold_money']}",
+            rows.append((opened, colour_words(c["colour"]), f"{c['sold']} = {c['sold_money']}",
                          f"{c['cashed_out']} = {c['cashed_out_money']}", f"{c['late_chips']} = {c['late_money']}",
                          f"{json_number(Fraction(c['paid']))} = {c['paid_money']}", ""))
         for f in shift.get("foreign_chips", ()):
-            paid_at = f["chip_value"] or f"{f['table_minimum']} (their table's minimum)"
-            settled = (f"paid {f['chips']} x {paid_at} = {f['amount']}" if f["won"]
-                       else f"lost: {f['chips']} taken")
-            rows.append((opened, f"foreign {f['colour']} ({f['table']})", "", "", "", "", settled))
+            paid_at = f["chip_value"] or _("{minimum} (their table's minimum)").format(minimum=f["table_minimum"])
+            settled = (_("paid {chips} x {paid_at} = {amount}").format(chips=f["chips"], paid_at=paid_at,
+                                                                      amount=f["amount"]) if f["won"]
+                       else _("lost: {chips} taken").format(chips=f["chips"]))
+            foreign = _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"])
+            rows.append((opened, foreign, "", "", "", "", settled))
         result = Decimal(shift["table_result_money"])
-        verdict = ("won " if result >= 0 else "lost ") + f"{abs(result)}"
-        foreign = f"; foreign chips paid {shift['foreign_money']}" if shift.get("foreign_chips") else ""
-        rows.append((opened, "table", shift["sold_money"], shift["cashed_out_money"], shift["late_money"],
-                     shift["paid_money"], verdict + foreign + (" (provisional: colours in play)" if shift["provisional"] else "")))
-    return Table("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)",
-                 ("opened", "colour", "sold", "cashed out", "late chips", "payouts recorded", "the table"), rows)
+        verdict = (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=abs(result))
+        foreign = ("; " + _("foreign chips paid {amount}").format(amount=shift["foreign_money"])
+                   if shift.get("foreign_chips") else "")
+        rows.append((opened, _("table"), shift["sold_money"], shift["cashed_out_money"], shift["late_money"],
+                     shift["paid_money"],
+                     verdict + foreign + (" " + _("(provisional: colours in play)") if shift["provisional"] else "")))
+    return Table(_("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)"),
+                 (_("opened"), _("colour"), _("sold"), _("cashed out"), _("late chips"), _("payouts recorded"),
+                  _("the table")), rows)

@@ -6,9 +6,10 @@ from collections.abc import Iterable
 
 from croupier.history.records import Entry
 from croupier.history.spins import SPIN_KINDS, counted_spins
+from croupier.i18n import _, ngettext
 from croupier.rules.wheel import numbering as wheel_numbering
 from croupier.stats import CountedSpin, summary, wheel_chart
-from croupier.stats.words import counted
+from croupier.stats.words import grouped
 from croupier.table.events import to_record
 
 
@@ -19,10 +20,12 @@ def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
 
 def statistics_text(spins: list[CountedSpin], numbering: str, scope: str, ascii: bool = False) -> str:
     result = summary(spins, numbering)
-    lines = [f"{scope}: {counted(result['spins'], 'counted spin')}", ""]
-    lines.extend(f"ALERT: {line}." for line in result["alert_lines"])
+    spins = ngettext("{count} counted spin", "{count} counted spins", result["spins"]).format(
+        count=grouped(result["spins"]))
+    lines = [f"{scope}: {spins}", ""]
+    lines.extend(_("ALERT: {alert}.").format(alert=line) for line in result["alert_lines"])
     if not result["alert_lines"]:
-        lines.append("No test raises an alert.")
+        lines.append(_("No test raises an alert."))
     lines.append("")
     for name in ("chi_square", "numbers", "max_count", "sectors", "sector_split", "signature"):
         section = result[name]

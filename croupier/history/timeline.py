@@ -9,6 +9,9 @@ from datetime import datetime, time
 
 from croupier.history.clock import local
 from croupier.history.records import Entry
+from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, bet_words, cash_out_words,
+                                    colour_words, direction_words, pocket_words, role_words, source_words, void_words)
+from croupier.i18n import _
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -26,100 +29,129 @@ class TimelineRow:
 
 
 def _number(number: int) -> str:
-    return f"{number} {pocket_colour(number)}"
+    return f"{number} {pocket_words(pocket_colour(number))}"
 
 
 def describe(event: ev.Event) -> str:
     """What happened, in the words of the table."""
     match event:
         case ev.TableOpened():
-            chips = ("value chips only" if event.value_only else f"colours {', '.join(event.colours)}") + (
-                f", value-marked chips {', '.join(map(str, event.marked_values))}" if event.marked_values else "")
-            return (f"table opened ({event.profile}, minimum {event.minimum}) by {event.by}; croupier "
-                    f"{event.croupier}, ball {event.ball_in_play}, {chips}")
+            chips = (_("value chips only") if event.value_only
+                     else _("colours {colours}").format(colours=", ".join(map(colour_words, event.colours))))
+            if event.marked_values:
+                chips += ", " + _("value-marked chips {values}").format(values=", ".join(map(str, event.marked_values)))
+            return _("table opened ({profile}, minimum {minimum}) by {by}; croupier {croupier}, ball {ball}, "
+                     "{chips}").format(profile=event.profile, minimum=event.minimum, by=event.by,
+                                       croupier=event.croupier, ball=event.ball_in_play, chips=chips)
         case ev.TableClosed():
-            return f"table closed by {event.by}"
+            return _("table closed by {by}").format(by=event.by)
         case ev.LimitsChanged():
-            return f"minimum changed {event.previous} -> {event.minimum} by {event.by}: {event.reason}"
+            return _("minimum changed {previous} -> {minimum} by {by}: {reason}").format(
+                previous=event.previous, minimum=event.minimum, by=event.by, reason=event.reason)
         case ev.ProfileChanged():
-            return f"profile changed {event.previous} -> {event.profile} by {event.by}: {event.reason}"
+            return _("profile changed {previous} -> {profile} by {by}: {reason}").format(
+                previous=event.previous, profile=event.profile, by=event.by, reason=event.reason)
         case ev.StaffRegistered():
-            return f"{event.role.value} {event.name} registered" + (f" by {event.by}" if event.by else "")
+            return (_("{role} {name} registered by {by}") if event.by else _("{role} {name} registered")).format(
+                role=role_words(event.role), name=event.name, by=event.by)
         case ev.StaffRelieved():
-            late = " OVERDUE" + (f" ({event.reason})" if event.reason else "") if event.overdue else ""
-            return f"{event.role.value} relief: {event.outgoing or 'nobody'} -> {event.incoming}{late}"
+            late = " " + _("OVERDUE") + (f" ({event.reason})" if event.reason else "") if event.overdue else ""
+            return _("{role} relief: {outgoing} -> {incoming}").format(
+                role=role_words(event.role), outgoing=event.outgoing or _("nobody"), incoming=event.incoming) + late
         case ev.AlarmRaised():
-            return f"alarm {event.alarm} raised: {event.alarm_kind.value} ({event.subject}) {event.detail}"
+            return _("alarm {alarm} raised: {kind} ({subject}) {detail}").format(
+                alarm=event.alarm, kind=alarm_words(event.alarm_kind),
+                subject=alarm_subject_words(event.facts, event.subject),
+                detail=alarm_detail_words(event.alarm_kind, event.facts, event.detail))
         case ev.AlarmAcknowledged():
-            return f"alarm {event.alarm} acknowledged by {event.by}"
+            return _("alarm {alarm} acknowledged by {by}").format(alarm=event.alarm, by=event.by)
         case ev.AlarmCleared():
-            return f"alarm {event.alarm} cleared by {event.by}: {event.note}"
+            return _("alarm {alarm} cleared by {by}: {note}").format(alarm=event.alarm, by=event.by, note=event.note)
         case ev.CountdownStarted():
-            return f"spin {event.spin}: betting countdown {event.seconds} s"
+            return _("spin {spin}: betting countdown {seconds} s").format(spin=event.spin, seconds=event.seconds)
         case ev.BallLaunched():
-            return (f"spin {event.spin}: ball {event.ball} launched {direction_words(event.direction)} by {event.croupier} "
-                    f"({event.source.value})")
+            return _("spin {spin}: ball {ball} launched {direction} by {croupier} ({source})").format(
+                spin=event.spin, ball=event.ball, direction=direction_words(event.direction), croupier=event.croupier,
+                source=source_words(event.source))
         case ev.BetsClosed():
-            return f"spin {event.spin}: no more bets ({event.source.value})"
+            return _("spin {spin}: no more bets ({source})").format(spin=event.spin, source=source_words(event.source))
         case ev.ResultEntered():
-            return f"spin {event.spin}: {event.number} typed by {event.by}, to confirm"
+            return _("spin {spin}: {number} typed by {by}, to confirm").format(
+                spin=event.spin, number=event.number, by=event.by)
         case ev.ResultRecorded():
-            confirmed = f", confirmed by {event.confirmed_by}" if event.confirmed_by else ""
-            return f"spin {event.spin}: result {_number(event.number)} ({event.source.value}{confirmed})"
+            how = source_words(event.source) + (", " + _("confirmed by {name}").format(name=event.confirmed_by)
+                                                if event.confirmed_by else "")
+            return _("spin {spin}: result {number} ({how})").format(spin=event.spin, number=_number(event.number),
+                                                                    how=how)
         case ev.PayoutsRecorded():
-            paid = "; ".join(f"{colour} {_stakes(stakes)}" for colour, stakes in event.stakes.items()) \
-                or "no winner counted"
-            return f"spin {event.spin}: payouts on {event.number} recorded by {event.by}: {paid}"
+            paid = "; ".join(f"{colour_words(colour)} {_stakes(stakes)}" for colour, stakes in event.stakes.items()) \
+                or _("no winner counted")
+            return _("spin {spin}: payouts on {number} recorded by {by}: {paid}").format(
+                spin=event.spin, number=event.number, by=event.by, paid=paid)
         case ev.PayoutsCompleted():
-            return f"spin {event.spin}: payouts completed by {event.by}"
+            return _("spin {spin}: payouts completed by {by}").format(spin=event.spin, by=event.by)
         case ev.SpinVoided():
-            back = f", ball back in {event.put_back}" if event.put_back is not None else ""
-            return f"spin {event.spin}: VOID ({event.reason.value}, {event.source.value}) by {event.by}{back}"
+            back = ", " + _("ball back in {pocket}").format(pocket=event.put_back) if event.put_back is not None else ""
+            return _("spin {spin}: VOID ({reason}, {source}) by {by}").format(
+                spin=event.spin, reason=void_words(event.reason), source=source_words(event.source), by=event.by) + back
         case ev.VoidAcknowledged():
-            return f"spin {event.spin}: golpe nulo from the sensor acknowledged by {event.by}"
+            return _("spin {spin}: golpe nulo from the sensor acknowledged by {by}").format(
+                spin=event.spin, by=event.by)
         case ev.ResultCorrected():
-            return (f"spin {event.spin}: result CORRECTED {event.previous} -> {_number(event.number)} "
-                    f"by {event.by}: {event.reason}")
+            return _("spin {spin}: result CORRECTED {previous} -> {number} by {by}: {reason}").format(
+                spin=event.spin, previous=event.previous, number=_number(event.number), by=event.by,
+                reason=event.reason)
         case ev.WinningBetsRebuilt():
-            return f"spin {event.spin}: winning bets rebuilt by {event.by} for {', '.join(event.stakes)}"
+            return _("spin {spin}: winning bets rebuilt by {by} for {colours}").format(
+                spin=event.spin, by=event.by, colours=", ".join(map(colour_words, event.stakes)))
         case ev.BetsPlaced():
-            return f"spin {event.spin}: {event.colour} bets {_stakes(event.stakes)}"
+            return _("spin {spin}: {colour} bets {stakes}").format(spin=event.spin, colour=colour_words(event.colour),
+                                                                   stakes=_stakes(event.stakes))
         case ev.BetsWithdrawn():
-            return f"spin {event.spin}: {event.colour} took its bets back"
+            return _("spin {spin}: {colour} took its bets back").format(
+                spin=event.spin, colour=colour_words(event.colour))
         case ev.BallSwapped():
-            return f"ball swapped {event.previous} -> {event.ball} by {event.by}" + (" (LATE)" if event.late else "")
+            return _("ball swapped {previous} -> {ball} by {by}").format(
+                previous=event.previous, ball=event.ball, by=event.by) + (" (" + _("LATE") + ")" if event.late else "")
         case ev.BallReplaced():
-            return (f"ball {event.previous} replaced by {event.ball.id} ({event.ball.diameter_mm} mm) by "
-                    f"{event.by}: {event.reason}")
+            return _("ball {previous} replaced by {ball} ({diameter_mm} mm) by {by}: {reason}").format(
+                previous=event.previous, ball=event.ball.id, diameter_mm=event.ball.diameter_mm, by=event.by,
+                reason=event.reason)
         case ev.PlayerWaiting():
-            return f"{event.player} waits for a colour"
+            return _("{player} waits for a colour").format(player=event.player)
         case ev.PlayerLeftWaitingList():
-            return f"{event.player} left the waiting list"
+            return _("{player} left the waiting list").format(player=event.player)
         case ev.ColourAssigned():
-            return f"{event.colour} to {event.player} at {event.chip_value} a chip, {event.chips} chips, by {event.by}"
+            return _("{colour} to {player} at {value} a chip, {chips} chips, by {by}").format(
+                colour=colour_words(event.colour), player=event.player, value=event.chip_value, chips=event.chips,
+                by=event.by)
         case ev.ChipsIssued():
-            return f"{event.colour}: {event.chips} more chips, by {event.by}"
+            return _("{colour}: {chips} more chips, by {by}").format(
+                colour=colour_words(event.colour), chips=event.chips, by=event.by)
         case ev.ColourCashedOut():
-            return (f"{event.colour} cashed out by {event.player} ({event.reason.value}): {event.chips} chips "
-                    f"counted for {event.expected_chips} on record, {event.amount}")
+            return _("{colour} cashed out by {player} ({reason}): {chips} chips counted for {expected} on record, "
+                     "{amount}").format(colour=colour_words(event.colour), player=event.player,
+                                        reason=cash_out_words(event.reason), chips=event.chips,
+                                        expected=event.expected_chips, amount=event.amount)
         case ev.LateChipsExchanged():
-            return f"{event.colour}: {event.chips} late chips at {event.chip_value}, {event.amount}"
+            return _("{colour}: {chips} late chips at {value}, {amount}").format(
+                colour=colour_words(event.colour), chips=event.chips, value=event.chip_value, amount=event.amount)
         case ev.ForeignChipsSettled():
+            colour = colour_words(event.colour)
             if not event.won:
-                return f"{event.colour} chips of table {event.table} lost: {event.chips} taken by {event.by} ({event.rule})"
-            paid_at = event.chip_value if event.chip_value is not None else f"{event.table_minimum}, their table's minimum"
-            return (f"{event.colour} chips of table {event.table} won: {event.chips} paid at {paid_at}, {event.amount}, "
-                    f"by {event.by} ({event.rule})")
+                return _("{colour} chips of table {table} lost: {chips} taken by {by} ({rule})").format(
+                    colour=colour, table=event.table, chips=event.chips, by=event.by, rule=event.rule)
+            paid_at = event.chip_value if event.chip_value is not None else _(
+                "{minimum}, their table's minimum").format(minimum=event.table_minimum)
+            return _("{colour} chips of table {table} won: {chips} paid at {paid_at}, {amount}, by {by} "
+                     "({rule})").format(colour=colour, table=event.table, chips=event.chips, paid_at=paid_at,
+                                        amount=event.amount, by=event.by, rule=event.rule)
     return event.kind
 
 
-def direction_words(direction) -> str:
-    """A launch's rotor direction, or that the wheel did not report it (the `line` protocol)."""
-    return direction.value if direction is not None else "direction not reported"
-
-
 def _stakes(stakes) -> str:
-    return ", ".join(f"{s.bet} x{s.chips}" + (" (value-marked)" if s.marked else "") for s in stakes)
+    return ", ".join(f"{bet_words(s.bet)} x{s.chips}" + (" " + _("(value-marked)") if s.marked else "")
+                     for s in stakes)
 
 
 def _colours(event: ev.Event) -> frozenset[str]:

@@ -6,7 +6,8 @@ import math
 from collections.abc import Sequence
 
 from croupier.stats.spins import POCKETS
-from croupier.stats.words import counted
+from croupier.i18n import _, ngettext
+from croupier.stats.words import grouped
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 EXPECTED_MARK = "┊"
@@ -34,7 +35,7 @@ def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 
     scale = width / max(max(counts), expected, 1)
     mark = round(expected * scale)
     expected_mark = ASCII_MARK if ascii else EXPECTED_MARK
-    lines = [f"{'pocket':>6}  {'':{width}}  {'count':>7}  {'z':>5}"]
+    lines = [f"{_('pocket'):>6}  {'':{width}}  {_('count'):>7}  {'z':>5}"]
     for number in wheel_order:
         count = counts[number]
         bar = _bar(count * scale, ascii).ljust(width + 1)
@@ -42,6 +43,8 @@ def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 
             bar = bar[:mark] + expected_mark + bar[mark + 1:]
         z = (count - expected) / spread if spread else 0.0
         lines.append(f"{number:>6}  {bar[:width + 1]:{width + 1}} {count:>7}  {z:+5.1f}")
-    lines.append(f"{'':>6}  {expected_mark} = {expected:,.1f} spins per pocket on a fair wheel "
-                 f"({counted(total, 'spin')})")
+    lines.append(f"{'':>6}  {expected_mark} = " + ngettext(
+        "{expected} spins per pocket on a fair wheel ({count} spin)",
+        "{expected} spins per pocket on a fair wheel ({count} spins)", total).format(
+        expected=f"{expected:,.1f}", count=grouped(total)))
     return "\n".join(lines)

@@ -25,7 +25,8 @@ from croupier.stats.power import biased, spins_for_binomial_test, spins_for_chi_
 from croupier.stats.sectors import SECTOR_WIDTHS, sector_split, sliding_sectors
 from croupier.stats.signature import dealer_signatures
 from croupier.stats.spins import POCKETS, checked_number, direction_name
-from croupier.stats.words import counted
+from croupier.i18n import N_, _, ngettext
+from croupier.stats.words import grouped
 
 ALPHA = 0.05
 POWER = 0.80
@@ -51,11 +52,37 @@ def _about(spins: int) -> str:
     """A sample size rounded up to two significant figures (61,929 -> 62,000), up so that the
     figure shown never promises the power at fewer spins than it takes."""
     step = 10 ** max(0, len(str(spins)) - 2)
-    return f"{-(-spins // step) * step:,}"
+    return grouped(-(-spins // step) * step)
 
 
 def _degrees(df: int) -> str:
-    return counted(df, "degree of freedom", "degrees of freedom")
+    return ngettext("{count} degree of freedom", "{count} degrees of freedom", df).format(count=grouped(df))
+
+
+def _spins(count: int) -> str:
+    return ngettext("{count} spin", "{count} spins", count).format(count=grouped(count))
+
+
+def _pockets(count: int) -> str:
+    return ngettext("{count} pocket", "{count} pockets", count).format(count=grouped(count))
+
+
+def _share(value: float) -> str:
+    return f"{value:.0%}"
+
+
+def _and(items: Iterable[str]) -> str:
+    return f" {_('and')} ".join(items)
+
+
+# The way a launch went, as the spins record it (the same words as the table screen's).
+_DIRECTIONS = {"clockwise": N_("clockwise"), "anticlockwise": N_("anticlockwise")}
+
+
+def _group(croupier: str | None, direction: str | None) -> tuple[str, str]:
+    """A croupier and direction group's names, either unknown."""
+    return (croupier or _("unknown croupier"),
+            _(_DIRECTIONS[direction]) if direction in _DIRECTIONS else direction or _("unknown direction"))
 
 
 def _minimum(smallest_share: float) -> int:
@@ -66,34 +93,58 @@ def _minimum(smallest_share: float) -> int:
 def _how_often(upper: float, lower: float, spins: int) -> str:
     """How often a fair wheel does it, in words, from a chance bracketed by `lower` and `upper`:
     the upper bound while it is small, the lower one once the upper says nothing."""
-    runs = f"runs of {counted(spins, 'spin')}"
+    runs = ngettext("runs of {count} spin", "runs of {count} spins", spins).format(count=grouped(spins))
     if upper < 1e-6:
-        return f"in fewer than 1 in a million {runs}"
+        return _("in fewer than 1 in a million {runs}").format(runs=runs)
     if upper < 0.01:
         rarity = int(1 / upper)
         step = 10 ** max(0, len(str(rarity)) - 2)  # two figures, rounded down: still an upper bound
-        return f"in at most 1 in {rarity // step * step:,} {runs}"
+        return _("in at most 1 in {rarity} {runs}").format(rarity=grouped(rarity // step * step), runs=runs)
     if upper < 0.5:
-        return f"in at most {upper:.0%} of {runs}"
-    return f"in at least {lower:.0%} of {runs}"
+        return _("in at most {share} of {runs}").format(share=_share(upper), runs=runs)
+    return _("in at least {share} of {runs}").format(share=_share(lower), runs=runs)
 
 
-def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: float, bias_on: str,
-             minimum: int, cell: str) -> str:
+def _verdict(flagged: bool, spins: int, needed: int, p_value: float, alpha: float, biased: str,
+             minimum: int, in_each: str) -> str:
+    """`biased`: the bias the power is for, in words ("a 10% bias on one pocket"); `in_each`: the
+    smallest cell ("in each pocket")."""
     if spins == 0:
-        return "No spins yet."
+        return _("No spins yet.")
+    facts = {"count": grouped(spins), "minimum": grouped(minimum), "expected": MIN_EXPECTED, "in_each": in_each,
+             "biased": biased, "needed": _about(needed), "power": _share(POWER), "p": _p(p_value),
+             "level": _level(alpha)}
     if spins < minimum:
-        return (f"{counted(spins, 'spin')} {'is' if spins == 1 else 'are'} too few to test: this test says "
-                f"nothing before {minimum:,} spins ({MIN_EXPECTED} expected in each {cell}), and a {BIAS:.0%} bias "
-                f"on {bias_on} needs about {_about(needed)} spins to be seen at least {POWER:.0%} of the time.")
+        return ngettext("{count} spin is too few to test: this test says nothing before {minimum} spins ({expected} "
+                        "expected {in_each}), and {biased} needs about {needed} spins to be seen at least {power} "
+                        "of the time.",
+                        "{count} spins are too few to test: this test says nothing before {minimum} spins "
+                        "({expected} expected {in_each}), and {biased} needs about {needed} spins to be seen at "
+                        "least {power} of the time.", spins).format(**facts)
     if flagged:
-        return f"Evidence of bias (p = {_p(p_value)}, below {_level(alpha)})."
+        return _("Evidence of bias (p = {p}, below {level}).").format(**facts)
     if spins < needed:
-        return (f"No sign of bias (p = {_p(p_value)}), but {counted(spins, 'spin')} "
-                f"{'is' if spins == 1 else 'are'} too few to mean much: a {BIAS:.0%} bias on {bias_on} needs "
-                f"about {_about(needed)} spins to be seen at least {POWER:.0%} of the time.")
-    return (f"No sign of bias (p = {_p(p_value)}); with {counted(spins, 'spin')} a {BIAS:.0%} bias on "
-            f"{bias_on} would have been seen at least {POWER:.0%} of the time.")
+        return ngettext("No sign of bias (p = {p}), but {count} spin is too few to mean much: {biased} needs about "
+                        "{needed} spins to be seen at least {power} of the time.",
+                        "No sign of bias (p = {p}), but {count} spins are too few to mean much: {biased} needs "
+                        "about {needed} spins to be seen at least {power} of the time.", spins).format(**facts)
+    return ngettext("No sign of bias (p = {p}); with {count} spin {biased} would have been seen at least {power} of "
+                    "the time.",
+                    "No sign of bias (p = {p}); with {count} spins {biased} would have been seen at least {power} "
+                    "of the time.", spins).format(**facts)
+
+
+def _on_one_pocket() -> str:
+    return _("a {bias} bias on one pocket").format(bias=_share(BIAS))
+
+
+def _times(count: int, expected: float) -> str:
+    return ngettext("{count} time for {expected} expected", "{count} times for {expected} expected", count).format(
+        count=grouped(count), expected=f"{expected:.1f}")
+
+
+def _time_count(count: int) -> str:
+    return ngettext("{count} time", "{count} times", count).format(count=grouped(count))
 
 
 @lru_cache(maxsize=64)
@@ -112,8 +163,9 @@ def _chi_square_section(counts: list[int], alpha: float) -> dict:
     needed = _needed_chi_square(UNIFORM, frozenset({0}), alpha)
     minimum = _minimum(1 / POCKETS)
     flagged = spins >= minimum and test.p_value < alpha
-    words = (f"Chi-square over the 37 pockets: {test.statistic:.1f} with {_degrees(test.df)}. "
-             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket", minimum, "pocket"))
+    words = (_("Chi-square over the 37 pockets: {statistic} with {degrees}.").format(
+        statistic=f"{test.statistic:.1f}", degrees=_degrees(test.df)) + " "
+             + _verdict(flagged, spins, needed, test.p_value, alpha, _on_one_pocket(), minimum, _("in each pocket")))
     return {"statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
             "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
 
@@ -126,12 +178,13 @@ def _numbers_section(counts: list[int], alpha: float) -> dict:
     flagged = [row for row in rows if spins >= minimum and row.p_adjusted < alpha]
     extreme = min(rows, key=lambda row: (row.p_adjusted, -abs(row.z)))
     if flagged:
-        listed = ", ".join(f"{row.number} ({counted(row.count, 'time')}, z = {row.z:+.1f})" for row in flagged)
-        words = f"Numbers out of line after Holm's correction for 37 tests: {listed}."
+        listed = ", ".join(f"{row.number} ({_time_count(row.count)}, z = {row.z:+.1f})" for row in flagged)
+        words = _("Numbers out of line after Holm's correction for 37 tests: {listed}.").format(listed=listed)
     else:
-        words = (f"Most unusual number: {extreme.number}, {counted(extreme.count, 'time')} for {extreme.expected:.1f} "
-                 f"expected (z = {extreme.z:+.1f}, Holm-corrected over 37 numbers). "
-                 + _verdict(False, spins, needed, extreme.p_adjusted, alpha, "one pocket", minimum, "pocket"))
+        words = (_("Most unusual number: {number}, {times} (z = {z}, Holm-corrected over 37 numbers).").format(
+            number=extreme.number, times=_times(extreme.count, extreme.expected), z=f"{extreme.z:+.1f}") + " "
+                 + _verdict(False, spins, needed, extreme.p_adjusted, alpha, _on_one_pocket(), minimum,
+                            _("in each pocket")))
     return {
         "correction": "holm",
         "rows": [{"number": row.number, "count": row.count, "expected": row.expected, "z": row.z,
@@ -147,11 +200,13 @@ def _max_count_section(counts: list[int], alpha: float) -> dict:
     needed = _needed_proportion(1 / POCKETS, alpha / POCKETS, False)
     minimum = _minimum(1 / POCKETS)
     flagged = spins >= minimum and test.p_value < alpha
-    numbers = " and ".join(str(n) for n in test.numbers)
-    words = (f"Most frequent: {numbers}, {counted(test.count, 'time')} for {test.expected:.1f} expected"
-             + (f"; a fair wheel brings some pocket up that often "
-                f"{_how_often(test.p_value, test.p_value_lower, spins)}. " if spins >= minimum else ". ")
-             + _verdict(flagged, spins, needed, test.p_value, alpha, "one pocket", minimum, "pocket"))
+    numbers = _and(str(n) for n in test.numbers)
+    times = _times(test.count, test.expected)
+    words = ((_("Most frequent: {numbers}, {times}; a fair wheel brings some pocket up that often {how_often}.")
+              .format(numbers=numbers, times=times, how_often=_how_often(test.p_value, test.p_value_lower, spins))
+              if spins >= minimum else _("Most frequent: {numbers}, {times}.").format(numbers=numbers, times=times))
+             + " " + _verdict(flagged, spins, needed, test.p_value, alpha, _on_one_pocket(), minimum,
+                              _("in each pocket")))
     return {"numbers": list(test.numbers), "count": test.count, "expected": test.expected,
             "p_value": test.p_value, "p_value_lower": test.p_value_lower, "flagged": flagged,
             "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
@@ -166,11 +221,14 @@ def _sectors_section(counts: list[int], wheel_order: Sequence[int], alpha: float
     flagged = [w for w in windows if spins >= minimum and w.p_adjusted < alpha]
     top = windows[0]
     pockets = "-".join(str(n) for n in top.pockets)
-    words = (f"Most unusual run of adjacent pockets: {pockets}, {counted(top.count, 'time')} for {top.expected:.1f} "
-             f"expected (Bonferroni-corrected over {tests} overlapping runs of "
-             f"{SECTOR_WIDTHS[0]} to {SECTOR_WIDTHS[-1]} pockets). "
+    words = (_("Most unusual run of adjacent pockets: {pockets}, {times} (Bonferroni-corrected over {tests} "
+               "overlapping runs of {low} to {high} pockets).").format(
+        pockets=pockets, times=_times(top.count, top.expected), tests=tests, low=SECTOR_WIDTHS[0],
+        high=SECTOR_WIDTHS[-1]) + " "
              + _verdict(bool(flagged), spins, needed, top.p_adjusted, alpha,
-                        f"a sector of {POWER_SECTOR_WIDTH} pockets", minimum, f"run of {SECTOR_WIDTHS[0]} pockets"))
+                        _("a {bias} bias on a sector of {width} pockets").format(bias=_share(BIAS),
+                                                                                 width=POWER_SECTOR_WIDTH),
+                        minimum, _("in each run of {width} pockets").format(width=SECTOR_WIDTHS[0])))
     return {
         "widths": list(SECTOR_WIDTHS), "tests": tests, "correction": "bonferroni",
         "windows": [{"pockets": list(w.pockets), "count": w.count, "expected": w.expected, "z": w.z,
@@ -187,10 +245,14 @@ def _split_section(counts: list[int], sectors: Mapping[str, frozenset[int]], alp
     needed = _needed_chi_square(null, frozenset({cells.index(smallest)}), alpha)
     minimum = _minimum(smallest.pockets / POCKETS)
     flagged = spins >= minimum and test.p_value < alpha
-    shares = ", ".join(f"{cell.name} {cell.count} ({cell.expected:.1f} expected)" for cell in cells)
-    words = (f"Sectors: {shares}; chi-square {test.statistic:.2f} with {_degrees(test.df)}. "
+    shares = ", ".join(_("{sector} {count} ({expected} expected)").format(
+        sector=cell.name, count=cell.count, expected=f"{cell.expected:.1f}") for cell in cells)
+    words = (_("Sectors: {shares}; chi-square {statistic} with {degrees}.").format(
+        shares=shares, statistic=f"{test.statistic:.2f}", degrees=_degrees(test.df)) + " "
              + _verdict(flagged, spins, needed, test.p_value, alpha,
-                        f"{smallest.name} ({counted(smallest.pockets, 'pocket')})", minimum, "sector"))
+                        _("a {bias} bias on {sector} ({pockets})").format(
+                            bias=_share(BIAS), sector=smallest.name, pockets=_pockets(smallest.pockets)),
+                        minimum, _("in each sector")))
     return {"cells": {cell.name: {"pockets": cell.pockets, "count": cell.count, "expected": cell.expected}
                       for cell in cells},
             "statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
@@ -205,13 +267,15 @@ def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wh
     rows = []
     for group in groups:
         flagged = group.spins >= minimum and group.p_adjusted < alpha
-        who = f"{group.croupier or 'unknown croupier'}, {group.direction or 'unknown direction'}"
-        words = (f"{who}: {counted(group.spins, 'spin')}, "
-                 f"commonest distance {counted(group.commonest_distance, 'pocket')} on "
-                 f"(chi-square {group.test.statistic:.1f}, {_degrees(group.test.df)}). "
+        croupier, direction = _group(group.croupier, group.direction)
+        words = (_("{croupier}, {direction}: {spins}, {distance} (chi-square {statistic}, {degrees}).").format(
+            croupier=croupier, direction=direction, spins=_spins(group.spins),
+            distance=_distance(group.commonest_distance), statistic=f"{group.test.statistic:.1f}",
+            degrees=_degrees(group.test.df)) + " "
                  + _verdict(flagged, group.spins, needed, group.p_adjusted, alpha,
-                            f"a quarter of the wheel ({SIGNATURE_SECTOR_WIDTH} pockets) from the previous result",
-                            minimum, "distance"))
+                            _("a {bias} bias on a quarter of the wheel ({width} pockets) from the previous "
+                              "result").format(bias=_share(BIAS), width=SIGNATURE_SECTOR_WIDTH),
+                            minimum, _("at each distance")))
         rows.append({"croupier": group.croupier, "direction": group.direction, "spins": group.spins,
                      "distance_counts": list(group.distance_counts), "statistic": group.test.statistic,
                      "df": group.test.df, "p_value": group.test.p_value, "p_adjusted": group.p_adjusted,
@@ -219,19 +283,27 @@ def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wh
                      "minimum_spins": minimum, "enough_spins": group.spins >= needed, "plain": words})
     flagged_groups = [row for row in rows if row["flagged"]]
     if not rows:
-        words = "Dealer signature: no pair of consecutive results yet."
+        words = _("Dealer signature: no pair of consecutive results yet.")
     elif all(row["spins"] < minimum for row in rows):
-        where = ("its one croupier and direction group" if len(rows) == 1
-                 else f"any of its {len(rows)} croupier and direction groups")
-        words = (f"Dealer signature: too few spins to test in {where} (a group needs at least {minimum:,} spins, "
-                 f"{MIN_EXPECTED} expected at each distance).")
+        where = _("its one croupier and direction group") if len(rows) == 1 else ngettext(
+            "any of its {count} croupier and direction group", "any of its {count} croupier and direction groups",
+            len(rows)).format(count=grouped(len(rows)))
+        words = _("Dealer signature: too few spins to test in {where} (a group needs at least {minimum} spins, "
+                  "{expected} expected at each distance).").format(where=where, minimum=grouped(minimum),
+                                                                   expected=MIN_EXPECTED)
     elif flagged_groups:
-        words = "Dealer signature found for " + "; ".join(
-            f"{row['croupier']} ({row['direction']}, corrected p = {_p(row['p_adjusted'])})" for row in flagged_groups) + "."
+        words = _("Dealer signature found for {groups}.").format(groups="; ".join(
+            _("{croupier} ({direction}, corrected p = {p})").format(
+                croupier=croupier, direction=direction, p=_p(row["p_adjusted"]))
+            for row in flagged_groups for croupier, direction in [_group(row["croupier"], row["direction"])]))
     else:
-        words = (f"No dealer signature among {counted(len(rows), 'croupier and direction group')} (Holm's correction). "
-                 f"Each group needs about {_about(needed)} spins to see a {BIAS:.0%} bias toward a quarter of the wheel "
-                 f"at least {POWER:.0%} of the time.")
+        words = ngettext("No dealer signature among {count} croupier and direction group (Holm's correction). "
+                         "Each group needs about {needed} spins to see a {bias} bias toward a quarter of the wheel at "
+                         "least {power} of the time.",
+                         "No dealer signature among {count} croupier and direction groups (Holm's correction). "
+                         "Each group needs about {needed} spins to see a {bias} bias toward a quarter of the wheel at "
+                         "least {power} of the time.", len(rows)).format(
+            count=grouped(len(rows)), needed=_about(needed), bias=_share(BIAS), power=_share(POWER))
     return {"correction": "holm", "groups": rows, "minimum_spins": minimum, "spins_needed": needed, "plain": words}
 
 
@@ -277,45 +349,50 @@ def summarise(spins: Iterable, wheel_order: Sequence[int], sectors: Mapping[str,
             "alert_lines": [_ALERT_LINES[name](sections[name], counts) for name in alerts]}
 
 
-def _times(count: int, expected: float) -> str:
-    return f"{counted(count, 'time')} for {expected:.1f} expected"
+def _distance(pockets: int) -> str:
+    return ngettext("commonest distance {count} pocket on", "commonest distance {count} pockets on", pockets).format(
+        count=grouped(pockets))
 
 
 def _uneven_pockets(section: dict, counts: list[int]) -> str:
     spins = sum(counts)
     worst = max(range(POCKETS), key=lambda number: abs(counts[number] * POCKETS - spins))
-    return (f"the 37 pockets are not evenly hit (p = {_p(section['p_value'])}); furthest out: number {worst}, "
-            f"{_times(counts[worst], spins / POCKETS)}")
+    return _("the 37 pockets are not evenly hit (p = {p}); furthest out: number {number}, {times}").format(
+        p=_p(section["p_value"]), number=worst, times=_times(counts[worst], spins / POCKETS))
 
 
 def _numbers_out_of_line(section: dict, counts: list[int]) -> str:
     rows = {row["number"]: row for row in section["rows"]}
     listed = ", ".join(f"{number} ({_times(rows[number]['count'], rows[number]['expected'])})"
                        for number in section["flagged"])
-    return f"number{'s' if len(section['flagged']) > 1 else ''} out of line: {listed}"
+    return ngettext("number out of line: {listed}", "numbers out of line: {listed}",
+                    len(section["flagged"])).format(listed=listed)
 
 
 def _most_frequent(section: dict, counts: list[int]) -> str:
-    numbers = " and ".join(str(n) for n in section["numbers"])
-    return f"number {numbers} came up too often: {_times(section['count'], section['expected'])}"
+    return _("number {numbers} came up too often: {times}").format(
+        numbers=_and(str(n) for n in section["numbers"]), times=_times(section["count"], section["expected"]))
 
 
 def _hot_run(section: dict, counts: list[int]) -> str:
     top = section["windows"][0]
     pockets = "-".join(str(n) for n in top["pockets"])
-    return f"adjacent pockets {pockets} out of line: {_times(top['count'], top['expected'])}"
+    return _("adjacent pockets {pockets} out of line: {times}").format(
+        pockets=pockets, times=_times(top["count"], top["expected"]))
 
 
 def _uneven_split(section: dict, counts: list[int]) -> str:
     name, cell = max(section["cells"].items(), key=lambda item: abs(item[1]["count"] / item[1]["expected"] - 1))
-    return f"the wheel's sectors are uneven: {name} {_times(cell['count'], cell['expected'])}"
+    return _("the wheel's sectors are uneven: {sector} {times}").format(
+        sector=name, times=_times(cell["count"], cell["expected"]))
 
 
 def _signature_found(section: dict, counts: list[int]) -> str:
-    return "dealer signature: " + "; ".join(
-        f"{group['croupier'] or 'unknown croupier'} ({group['direction'] or 'unknown direction'}), "
-        f"commonest distance {counted(group['commonest_distance'], 'pocket')} on"
-        for group in section["groups"] if group["flagged"])
+    return _("dealer signature: {groups}").format(groups="; ".join(
+        _("{croupier} ({direction}), {distance}").format(
+            croupier=croupier, direction=direction, distance=_distance(group["commonest_distance"]))
+        for group in section["groups"] if group["flagged"]
+        for croupier, direction in [_group(group["croupier"], group["direction"])]))
 
 
 # Each alert in words that name the pocket, run of pockets, sector or croupier it is about.

@@ -1,9 +1,21 @@
-"""Numbers in the plain-words texts, with the noun agreeing: "1 spin", "2,400 spins"."""
+"""Numbers in the plain-words texts, with the noun agreeing: "1 spin", "2,400 spins", in the
+language installed (croupier.i18n)."""
 from __future__ import annotations
+
+from croupier.i18n import language
+
+# How each language groups the thousands of a count; English's comma elsewhere.
+_GROUPING = {"pt": "\u00a0", "ru": "\u00a0", "it": "."}
+
+
+def grouped(number: int) -> str:
+    """`number` with the thousands grouped as the table's language writes them (2,400; 2 400; 2.400)."""
+    return f"{number:,}".replace(",", _GROUPING.get(language(), ","))
 
 
 def counted(number: int, singular: str, plural: str | None = None) -> str:
     """`number` with thousands separators and `singular`, or `plural` (default: singular + "s")
-    for any number but one."""
+    for any number but one. The nouns are English: a text in the table's language words its count
+    with ngettext and `grouped`."""
     noun = singular if number == 1 else plural or singular + "s"
     return f"{number:,} {noun}"

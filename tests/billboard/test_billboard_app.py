@@ -104,3 +104,17 @@ async def test_the_limits_fit_their_rows_on_an_80_by_24_console(tmp_path):
         (plein,) = [line for line in lines if "Plein" in line]
         assert "5.00 – 150.00" in " ".join(plein.split())
         assert not any(line.strip().startswith("150.00") for line in lines)
+
+
+async def test_it_says_it_waits_for_the_journal_in_the_tables_language(tmp_path):
+    from croupier.i18n import install
+
+    install("pt")
+    try:
+        app = BillboardApp(tmp_path / "later.db", table_name="Roleta 1", poll_s=0.05)
+        async with app.run_test(size=(100, 30)):
+            text = " ".join(screen_text(app).split())
+            assert "À espera da mesa: ainda sem diário em" in text
+            assert "no such journal" not in text
+    finally:
+        install("en")

@@ -37,7 +37,7 @@ def report(journal, capsys, *options) -> str:
 
 def test_with_the_tables_configuration_every_amount_carries_its_currency(journal, tmp_path, capsys):
     settings = tmp_path / "croupier.toml"
-    settings.write_text('[table]\ncurrency = "RUB"\n')
+    settings.write_text('[table]\ncurrency = "RUB"\nlanguage = "en"\n')
     text = report(journal, capsys, "--config", str(settings))
     assert "table opened under pt-americana, minimum 5 RUB, by Ana" in text
     assert "minimum 5 -> 10 RUB by Boss (busy night)" in text
@@ -56,7 +56,7 @@ def test_with_the_tables_configuration_every_amount_carries_its_currency(journal
 def test_the_environments_configuration_is_read_as_the_other_commands_read_it(journal, tmp_path, capsys,
                                                                                monkeypatch):
     settings = tmp_path / "croupier.toml"
-    settings.write_text('[table]\ncurrency = "EUR"\n')
+    settings.write_text('[table]\ncurrency = "EUR"\nlanguage = "en"\n')
     monkeypatch.setenv("CROUPIER_CONFIG", str(settings))
     assert "Totals: bought 1000 EUR, cashed out 0 EUR" in report(journal, capsys)
 

@@ -38,7 +38,7 @@ def machine_on_utc(monkeypatch, tmp_path):
 
 def settings(tmp_path, extra: str = KIRITIMATI):
     path = tmp_path / "croupier.toml"
-    path.write_text('[table]\ncurrency = "EUR"\n' + extra)
+    path.write_text('[table]\ncurrency = "EUR"\nlanguage = "en"\n' + extra)
     return str(path)
 
 

@@ -135,7 +135,7 @@ def test_the_text_report_names_what_the_pit_boss_needs(tmp_path, capsys):
     write_shift(path).close()
     assert cli(["report", "--db", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "8 spins, 1 voids, 0 corrections" in out and "chip-fell, ball back in 0" in out
+    assert "8 spins, 1 void, 0 corrections" in out and "chip-fell, ball back in 0" in out
     assert "red      seat 1" in out and f"Journal head: event {stored_head(path)[0]}" in out
 
 

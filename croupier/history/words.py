@@ -1,0 +1,150 @@
+"""The words for what the journal records as codes (colours, sources, directions, roles, void
+reasons, alarms, bets), in the language installed (croupier.i18n), for every projection's text.
+
+In English a code the journal names itself ("chip-fell", "pit-boss") stays as the journal and the
+exports write it; in any other language it is worded with the table screen's own texts. An alarm's
+detail is worded from the facts it was recorded with."""
+from __future__ import annotations
+
+import re
+
+from croupier.i18n import N_, SOURCE_LANGUAGE, _, language
+from croupier.rules.names import VALUE_CHIPS
+
+COLOURS = {"red": N_("red"), "black": N_("black"), "green": N_("green")}
+CHIP_COLOURS = {  # colour chips as the configuration usually names them; any other name is shown as written
+    **COLOURS, "blue": N_("blue"), "yellow": N_("yellow"), "purple": N_("purple"), "orange": N_("orange"),
+    "white": N_("white"), "pink": N_("pink"), "brown": N_("brown"), "grey": N_("grey"),
+}
+SOURCES = {"sensor": N_("sensor"), "keypad": N_("keypad")}
+DIRECTIONS = {"clockwise": N_("clockwise"), "anticlockwise": N_("anticlockwise")}
+ROLES = {"croupier": N_("croupier"), "inspector": N_("inspector"), "pit-boss": N_("pit boss")}
+VOID_REASONS = {
+    "chip-fell": N_("A chip fell in the wheel"), "another-ball": N_("Another ball in the wheel"),
+    "foreign-object": N_("Foreign object in the wheel"), "ball-left-wheel": N_("The ball left the wheel"),
+    "same-direction": N_("Ball and wheel turned the same way"), "too-few-revolutions": N_("Too few ball revolutions"),
+    "wheel-stopped": N_("The wheel stopped"), "sensor-fault": N_("Sensor fault"), "chips-scattered": N_("Chips scattered"),
+}
+ALARMS = {
+    "direction-repeated": N_("Launch direction repeated"), "ball-swap-overdue": N_("Ball swap overdue"),
+    "relief-overdue": N_("Croupier relief overdue"), "wheel-fault": N_("Wheel sensor fault"),
+    "result-mismatch": N_("Typed result and sensor differ"), "pin-locked": N_("PIN locked after wrong PINs"),
+}
+CASH_OUTS = {"left": N_("the player left"), "inactive": N_("no bets while players waited"),
+             "table-closed": N_("the table closed")}
+# The bets a player names in words (the numbers need none), as the table screen names them.
+POSITIONS = {
+    "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"), "low": N_("low (1-18)"),
+    "high": N_("high (19-36)"), "dozen1": N_("1st dozen"), "dozen2": N_("2nd dozen"), "dozen3": N_("3rd dozen"),
+    "column1": N_("1st column"), "column2": N_("2nd column"), "column3": N_("3rd column"),
+}
+
+
+def _code(value) -> str:
+    return getattr(value, "value", value)
+
+
+def _coded(words: dict[str, str], value) -> str:
+    """A code in words in every language, English included."""
+    code = _code(value)
+    return _(words[code]) if code in words else str(code)
+
+
+def _worded(words: dict[str, str], value) -> str:
+    """A code the journal records: as it is in English, in words in any other language."""
+    code = _code(value)
+    return code if language() == SOURCE_LANGUAGE or code not in words else _(words[code])
+
+
+def pocket_words(colour: str) -> str:
+    """A pocket's colour: red, black or green."""
+    return _coded(COLOURS, colour)
+
+
+def colour_words(name: str) -> str:
+    """A colour chip's name (or the value chips') in the table's language; the value chips keep
+    their code in English, as the journal names them."""
+    if name == VALUE_CHIPS:
+        return name if language() == SOURCE_LANGUAGE else _("value chips")
+    return _coded(CHIP_COLOURS, name)
+
+
+def source_words(source) -> str:
+    """Who told the table: the wheel sensor or the keypad."""
+    return _coded(SOURCES, source)
+
+
+def direction_words(direction) -> str:
+    """A launch's rotor direction, or that the wheel did not report it (the `line` protocol)."""
+    return _coded(DIRECTIONS, direction) if direction is not None else _("direction not reported")
+
+
+def bet_words(bet: str) -> str:
+    """A bet as the journal names it ("17", "red", "dozen1")."""
+    return _worded(POSITIONS, bet)
+
+
+def role_words(role) -> str:
+    return _worded(ROLES, role)
+
+
+def alarm_words(kind) -> str:
+    return _worded(ALARMS, kind)
+
+
+def void_words(reason) -> str:
+    return _worded(VOID_REASONS, reason)
+
+
+def cash_out_words(reason) -> str:
+    return _worded(CASH_OUTS, reason)
+
+
+def alarm_detail_words(kind, facts, detail: str) -> str:
+    """What an alarm is about: in English the record's own words; in another language worded from
+    its facts (`AlarmFacts`, None for an alarm recorded without them), else only the rule the
+    record cites. The same texts as the table screen's."""
+    kind = _code(kind)
+    if language() == SOURCE_LANGUAGE:
+        return detail
+    if facts is not None and kind == "relief-overdue":
+        return _("{name} has been {role} for more than {minutes} min ({rule})").format(
+            name=facts.name, role=_coded(ROLES, facts.role), minutes=facts.minutes, rule=facts.rule)
+    if facts is not None and kind == "ball-swap-overdue":
+        return _("Ball {ball} has been in play for more than {minutes} min: change and announce it ({rule})").format(
+            ball=facts.ball, minutes=facts.minutes, rule=facts.rule)
+    if facts is not None and kind == "direction-repeated":
+        repeated = _("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
+            direction=direction_words(facts.direction) if facts.direction is not None else "?", rule=facts.rule)
+        if facts.wheel_restarted:
+            return repeated + " " + _("The wheel was powered down and up since the last launch: the repeat is the wheel's.")
+        return repeated
+    if facts is not None and kind == "result-mismatch":
+        return _("Spin {spin} was typed as {typed}; the wheel sensor read {read}: the pit boss corrects the result "
+                 "if the sensor is right").format(spin=facts.spin, typed=facts.typed, read=facts.read)
+    if facts is not None and kind == "pin-locked":
+        return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
+            name=facts.name)
+    if facts is not None and kind == "wheel-fault" and facts.number_line is not None:
+        return _("The wheel gave two numbers for spin {spin}: {line} on its winning-number line, {five} on its "
+                 "state-5 line; neither was recorded: type the number the ball is in").format(
+            spin=facts.spin, line=facts.number_line, five="--" if facts.state_five is None else facts.state_five)
+    if facts is not None and kind == "wheel-fault" and facts.spin is not None:
+        return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
+            spin=facts.spin)
+    cited = re.search(r"\(([^()]*)\)\s*$", detail)
+    return cited.group(1) if cited else ""
+
+
+def alarm_subject_words(facts, subject: str) -> str:
+    """Whom or what an alarm is about: in English the record's own words; in another language the
+    member of staff, ball or spin its facts name."""
+    if language() == SOURCE_LANGUAGE or facts is None:
+        return subject
+    if facts.name is not None:
+        return facts.name
+    if facts.ball is not None:
+        return _("ball {ball}").format(ball=facts.ball)
+    if facts.spin is not None:
+        return _("spin {spin}").format(spin=facts.spin)
+    return subject
