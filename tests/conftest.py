@@ -15,10 +15,13 @@ import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def machine_time_zone():
-    """Each test starts showing times in the machine's zone, whatever an earlier one configured."""
+def machine_time_zone_in_english():
+    """Each test starts in English, showing times in the machine's zone, whatever an earlier one
+    configured (a command run with a table's configuration installs its language and zone)."""
     from croupier.history.clock import use_zone
+    from croupier.i18n import install
 
+    install("en")
     use_zone(None)
     yield
     use_zone(None)
