@@ -12,7 +12,7 @@ from textual.widgets import Digits, Static
 
 from croupier.billboard.feed import JournalFeed
 from croupier.billboard.model import Billboard
-from croupier.i18n import N_, _
+from croupier.i18n import N_, _, ngettext
 from croupier.journal.store import JournalError
 from croupier.rules.wheel import colour
 from croupier.table.clock import Clock, SystemClock
@@ -123,7 +123,7 @@ class BillboardApp(App):
             return ""
         d1, d2, d3 = shares.dozens
         return "\n".join([
-            _("Last {spins} spins").format(spins=shares.spins),
+            ngettext("Last {spins} spin", "Last {spins} spins", shares.spins).format(spins=shares.spins),
             _("Red {red:.0f}%  Black {black:.0f}%  Zero {zero:.0f}%").format(red=shares.red, black=shares.black,
                                                                              zero=shares.zero),
             _("Odd {odd:.0f}%  Even {even:.0f}%").format(odd=shares.odd, even=shares.even),

@@ -1,6 +1,7 @@
 """The players' monitor over a real journal: what it shows, that it follows the table as events are
 committed, that it never writes, and how its command refuses a bad journal."""
 import hashlib
+import re
 from decimal import Decimal
 
 from billboard_kit import at, opened, spins
@@ -52,7 +53,7 @@ async def test_it_waits_for_a_journal_the_table_has_not_created_yet(tmp_path):
         assert "Waiting for the table" in screen_text(app)
         write(path, [opened(), *spins([9])])
         await pilot.pause(0.3)
-        assert "Last 1 spins" in screen_text(app)
+        assert re.search(r"\bLast 1 spin(?!s)", screen_text(app))
 
 
 async def test_it_never_writes_to_the_journal(tmp_path):
@@ -118,3 +119,12 @@ async def test_it_says_it_waits_for_the_journal_in_the_tables_language(tmp_path)
             assert "no such journal" not in text
     finally:
         install("en")
+
+
+def test_the_spins_counted_take_the_plural_of_the_number_in_russian():
+    from croupier.i18n import install, ngettext
+
+    install("ru")
+    last = lambda count: ngettext("Last {spins} spin", "Last {spins} spins", count).format(spins=count)  # noqa: E731
+    assert [last(1), last(2), last(5), last(21)] == [
+        "Последний 1 спин", "Последние 2 спина", "Последние 5 спинов", "Последний 21 спин"]
