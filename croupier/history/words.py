@@ -100,12 +100,12 @@ def cash_out_words(reason) -> str:
     return _worded(CASH_OUTS, reason)
 
 
-def alarm_detail_words(kind, facts, detail: str) -> str:
-    """What an alarm is about: in English the record's own words; in another language worded from
-    its facts (`AlarmFacts`, None for an alarm recorded without them), else only the rule the
-    record cites. The same texts as the table screen's."""
+def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) -> str:
+    """What an alarm is about: in English the record's own words (`from_facts`: worded from its
+    facts as in any language, as the table screen does); in another language worded from its facts
+    (`AlarmFacts`, None for an alarm recorded without them), else only the rule the record cites."""
     kind = _code(kind)
-    if language() == SOURCE_LANGUAGE:
+    if language() == SOURCE_LANGUAGE and not from_facts:
         return detail
     if facts is not None and kind == "relief-overdue":
         return _("{name} has been {role} for more than {minutes} min ({rule})").format(
@@ -132,6 +132,8 @@ def alarm_detail_words(kind, facts, detail: str) -> str:
     if facts is not None and kind == "wheel-fault" and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)
+    if language() == SOURCE_LANGUAGE:
+        return detail
     cited = re.search(r"\(([^()]*)\)\s*$", detail)
     return cited.group(1) if cited else ""
 

@@ -3,10 +3,10 @@ directions, roles, colour names, bet positions, chips and money, each through th
 (croupier.i18n)."""
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from fractions import Fraction
 
+from croupier.history.words import alarm_detail_words
 from croupier.i18n import N_, _, language
 from croupier.rules.limits import OUTCOMES, REASONS
 from croupier.rules.names import VALUE_CHIPS
@@ -93,36 +93,7 @@ def alarm_detail(alarm: Alarm) -> str:
     """What an alarm is about, worded from its facts. An alarm without them (the wheel link's, or
     one recorded before the table kept them) shows the record's English whole in English, and only
     the rule it cites in another language (the title is already translated)."""
-    facts = alarm.facts
-    if facts is not None and alarm.kind is AlarmKind.RELIEF_OVERDUE:
-        return _("{name} has been {role} for more than {minutes} min ({rule})").format(
-            name=facts.name, role=role(facts.role), minutes=facts.minutes, rule=facts.rule)
-    if facts is not None and alarm.kind is AlarmKind.BALL_SWAP_OVERDUE:
-        return _("Ball {ball} has been in play for more than {minutes} min: change and announce it ({rule})").format(
-            ball=facts.ball, minutes=facts.minutes, rule=facts.rule)
-    if facts is not None and alarm.kind is AlarmKind.DIRECTION_REPEATED:
-        repeated = _("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
-            direction=direction(facts.direction), rule=facts.rule)
-        if facts.wheel_restarted:
-            return repeated + " " + _("The wheel was powered down and up since the last launch: the repeat is the wheel's.")
-        return repeated
-    if facts is not None and alarm.kind is AlarmKind.RESULT_MISMATCH:
-        return _("Spin {spin} was typed as {typed}; the wheel sensor read {read}: the pit boss corrects the result "
-                 "if the sensor is right").format(spin=facts.spin, typed=facts.typed, read=facts.read)
-    if facts is not None and alarm.kind is AlarmKind.PIN_LOCKED:
-        return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
-            name=facts.name)
-    if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.number_line is not None:
-        return _("The wheel gave two numbers for spin {spin}: {line} on its winning-number line, {five} on its "
-                 "state-5 line; neither was recorded: type the number the ball is in").format(
-            spin=facts.spin, line=facts.number_line, five="--" if facts.state_five is None else facts.state_five)
-    if facts is not None and alarm.kind is AlarmKind.WHEEL_FAULT and facts.spin is not None:
-        return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
-            spin=facts.spin)
-    if language() == "en":
-        return alarm.detail
-    cited = re.search(r"\(([^()]*)\)\s*$", alarm.detail)
-    return cited.group(1) if cited else ""
+    return alarm_detail_words(alarm.kind, alarm.facts, alarm.detail, from_facts=True)
 
 
 def refusal(refused: Refused) -> str:
