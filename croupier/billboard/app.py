@@ -107,7 +107,9 @@ class BillboardApp(App):
         self.query_one("#bb-hot-cold", Static).update(self._hot_cold(board))
         self.query_one("#bb-shares", Static).update(self._shares(board))
         self.query_one("#bb-limits", Static).update(self._limits(board))
-        self.query_one("#bb-values", Static).update(self._values(board))
+        values = self.query_one("#bb-values", Static)
+        values.display = not board.state.value_only  # PT-B 15b: a table of value chips only has no colours
+        values.update(self._values(board))
         self._announce(board)
 
     def _hot_cold(self, board: Billboard) -> str:

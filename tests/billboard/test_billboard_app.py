@@ -128,3 +128,16 @@ def test_the_spins_counted_take_the_plural_of_the_number_in_russian():
     last = lambda count: ngettext("Last {spins} spin", "Last {spins} spins", count).format(spins=count)  # noqa: E731
     assert [last(1), last(2), last(5), last(21)] == [
         "Последний 1 спин", "Последние 2 спина", "Последние 5 спинов", "Последний 21 спин"]
+
+
+async def test_a_table_of_value_chips_only_shows_no_colour_value_board(tmp_path):
+    # PT-B 15b: the table plays value chips only; there is no colour to post a value for.
+    from dataclasses import replace
+
+    path = tmp_path / "journal.db"
+    write(path, [replace(opened(), profile="pt-americana-2002", posted_values=(), value_only=True), *spins([17])])
+    app = BillboardApp(path, table_name="Roleta 1", clock=FakeClock(at(10)), poll_s=0.05)
+    async with app.run_test(size=(100, 30)):
+        text = screen_text(app)
+        assert "Last 1 spin" in text and "Plein" in text  # the limits are posted
+        assert "Colour values" not in text and "Values available" not in text
