@@ -10,6 +10,7 @@ from datetime import datetime
 
 from croupier.history.redaction import redacted
 from croupier.table.events import AlarmKind
+from croupier.i18n import _
 
 BREACHES = (AlarmKind.RELIEF_OVERDUE.value, AlarmKind.BALL_SWAP_OVERDUE.value)
 
@@ -124,16 +125,20 @@ def procedure_tables(records: Iterable[tuple[int, Mapping]],
               for a in fold.alarms]
     changes = sorted([("swap", b) for b in fold.swaps] + [("replaced", b) for b in fold.replacements],
                      key=lambda change: change[1]["time"])
-    balls = [(at(b["time"]), "swap", f"{b['previous']} -> {b['ball']}", b["by"], "late" if b["late"] else "on time")
+    # The titles, the columns and the words the table adds are in the installed language; what was
+    # recorded (names, reasons, kinds) stays as recorded.
+    balls = [(at(b["time"]), _("swap"), f"{b['previous']} -> {b['ball']}", b["by"], _("late") if b["late"] else _("on time"))
              if what == "swap" else
-             (at(b["time"]), "replaced", f"{b['previous']} -> {b['ball']} ({b['diameter_mm']} mm)", b["by"], b["reason"])
+             (at(b["time"]), _("replaced"), f"{b['previous']} -> {b['ball']} ({b['diameter_mm']} mm)", b["by"], b["reason"])
              for what, b in changes]
-    reliefs = [(at(r["time"]), r["role"], r["outgoing"] or "", r["incoming"], "OVERDUE" if r["overdue"] else "in time",
-                r["reason"] or "") for r in fold.reliefs]
+    reliefs = [(at(r["time"]), r["role"], r["outgoing"] or "", r["incoming"],
+                _("OVERDUE") if r["overdue"] else _("in time"), r["reason"] or "") for r in fold.reliefs]
     return [
-        Table("Voids (golpe nulo)", ("time", "spin", "reason", "source", "by", "ball back in"), voids),
-        Table("Corrections", ("time", "spin", "was", "now", "by", "why"), corrections),
-        Table("Alarms", ("raised", "alarm", "kind", "subject", "detail", "acknowledged", "cleared", "note"), alarms),
-        Table("Balls", ("time", "change", "balls", "by", "note"), balls),
-        Table("Reliefs", ("time", "role", "outgoing", "incoming", "relief", "reason"), reliefs),
+        Table(_("Voids (golpe nulo)"), (_("time"), _("spin"), _("reason"), _("source"), _("by"), _("ball back in")),
+              voids),
+        Table(_("Corrections"), (_("time"), _("spin"), _("was"), _("now"), _("by"), _("why")), corrections),
+        Table(_("Alarms"), (_("raised"), _("alarm"), _("kind"), _("subject"), _("detail"), _("acknowledged"),
+                            _("cleared"), _("note")), alarms),
+        Table(_("Balls"), (_("time"), _("change"), _("balls"), _("by"), _("note")), balls),
+        Table(_("Reliefs"), (_("time"), _("role"), _("outgoing"), _("incoming"), _("relief"), _("reason")), reliefs),
     ]

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from croupier.history.money import chips, chips_money, json_number
 from croupier.history.procedures import Table
+from croupier.i18n import _
 
 
 @dataclass
@@ -167,14 +168,18 @@ def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime
                          f"{c['cashed_out']} = {c['cashed_out_money']}", f"{c['late_chips']} = {c['late_money']}",
                          f"{json_number(Fraction(c['paid']))} = {c['paid_money']}", ""))
         for f in shift.get("foreign_chips", ()):
-            paid_at = f["chip_value"] or f"{f['table_minimum']} (their table's minimum)"
-            settled = (f"paid {f['chips']} x {paid_at} = {f['amount']}" if f["won"]
-                       else f"lost: {f['chips']} taken")
-            rows.append((opened, f"foreign {f['colour']} ({f['table']})", "", "", "", "", settled))
+            paid_at = f["chip_value"] or _("{minimum} (their table's minimum)").format(minimum=f["table_minimum"])
+            settled = (_("paid {chips} x {value} = {amount}").format(chips=f["chips"], value=paid_at, amount=f["amount"])
+                       if f["won"] else _("lost: {chips} taken").format(chips=f["chips"]))
+            rows.append((opened, _("foreign {colour} ({table})").format(colour=f["colour"], table=f["table"]),
+                         "", "", "", "", settled))
         result = Decimal(shift["table_result_money"])
-        verdict = ("won " if result >= 0 else "lost ") + f"{abs(result)}"
-        foreign = f"; foreign chips paid {shift['foreign_money']}" if shift.get("foreign_chips") else ""
-        rows.append((opened, "table", shift["sold_money"], shift["cashed_out_money"], shift["late_money"],
-                     shift["paid_money"], verdict + foreign + (" (provisional: colours in play)" if shift["provisional"] else "")))
-    return Table("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)",
-                 ("opened", "colour", "sold", "cashed out", "late chips", "payouts recorded", "the table"), rows)
+        verdict = (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=abs(result))
+        foreign = _("; foreign chips paid {amount}").format(amount=shift["foreign_money"]) \
+            if shift.get("foreign_chips") else ""
+        rows.append((opened, _("table"), shift["sold_money"], shift["cashed_out_money"], shift["late_money"],
+                     shift["paid_money"], verdict + foreign + (_(" (provisional: colours in play)")
+                                                               if shift["provisional"] else "")))
+    return Table(_("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)"),
+                 (_("opened"), _("colour"), _("sold"), _("cashed out"), _("late chips"), _("payouts recorded"),
+                  _("the table")), rows)
