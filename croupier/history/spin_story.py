@@ -11,7 +11,7 @@ from croupier.history.clock import clock
 from croupier.history.records import Entry
 from croupier.history.money import chips_money, owner_values
 from croupier.history.payouts import Overpayment, Overpayments
-from croupier.history.timeline import direction_words
+from croupier.i18n import _
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -40,12 +40,13 @@ class SpinStory:
     @property
     def source(self) -> str:
         if self.result is None:
-            return "no result recorded"
+            return _("no result recorded")
         how = self.result.source.value
         if self.result.confirmed_by:
-            how += f", confirmed by {self.result.confirmed_by}"
+            how += _(", confirmed by {name}").format(name=self.result.confirmed_by)
         for correction in self.corrections:
-            how += f"; corrected {correction.previous} -> {correction.number} by {correction.by}: {correction.reason}"
+            how += _("; corrected {previous} -> {number} by {by}: {reason}").format(
+                previous=correction.previous, number=correction.number, by=correction.by, reason=correction.reason)
         return how
 
     @property
@@ -70,49 +71,59 @@ class SpinStory:
         value = self.chip_values.get(outcome.colour, owner_values().get(outcome.colour))
         return None if value is None else chips_money(outcome.won, value)
 
-    def lines(self) -> list[str]:
-        """The story as the pit boss reads it out."""
+    def lines(self, currency: str | None = None) -> list[str]:
+        """The story as the pit boss reads it out, in the installed language (what was recorded, the
+        names, reasons, sources and bets, as recorded), amounts with `currency` when it is known."""
         if self.result is None and not self.launches and not self.voids:
-            return [f"spin {self.spin}: nothing recorded"]
-        out = [f"spin {self.spin}"]
+            return [_("spin {spin}: nothing recorded").format(spin=self.spin)]
+        out = [_("spin {spin}").format(spin=self.spin)]
         if self.number is not None:
-            out.append(f"result: {self.number} {pocket_colour(self.number)}")
-        out.append(f"source: {self.source}")
+            out.append(_("result: {number} {colour}").format(number=self.number, colour=_(pocket_colour(self.number))))
+        out.append(_("source: {source}").format(source=self.source))
         for launch in self.launches:
-            out.append(f"launch {clock(launch.time)}: ball {launch.ball}, croupier {launch.croupier}, "
-                       f"{direction_words(launch.direction)}")
+            direction = _(launch.direction.value) if launch.direction is not None else _("direction not reported")
+            out.append(_("launch {time}: ball {ball}, croupier {croupier}, {direction}").format(
+                time=clock(launch.time), ball=launch.ball, croupier=launch.croupier, direction=direction))
         for void in self.voids:
-            back = f", ball put back in {void.put_back}" if void.put_back is not None else ""
-            out.append(f"golpe nulo {clock(void.time)}: {void.reason.value} ({void.source.value}) "
-                       f"by {void.by}{back}")
-        out += [f"golpe nulo from the sensor acknowledged by {seen.by}" for seen in self.void_acknowledgements]
+            back = _(", ball put back in {number}").format(number=void.put_back) if void.put_back is not None else ""
+            out.append(_("golpe nulo {time}: {reason} ({source}) by {by}{back}").format(
+                time=clock(void.time), reason=void.reason.value, source=void.source.value, by=void.by, back=back))
+        out += [_("golpe nulo from the sensor acknowledged by {by}").format(by=seen.by)
+                for seen in self.void_acknowledgements]
         for bet in self.bets:
             if isinstance(bet, ev.BetsWithdrawn):
-                out.append(f"{bet.colour}: bets taken back")
+                out.append(_("{colour}: bets taken back").format(colour=bet.colour))
             else:
-                out.append(f"{bet.colour} bets: " + ", ".join(f"{s.bet} x{s.chips}" for s in bet.stakes))
+                out.append(_("{colour} bets: {stakes}").format(
+                    colour=bet.colour, stakes=", ".join(f"{s.bet} x{s.chips}" for s in bet.stakes)))
         for rebuilt in self.rebuilt:
-            out.append(f"winning bets rebuilt by {rebuilt.by} (PT-A 31): " + "; ".join(
+            out.append(_("winning bets rebuilt by {by} (PT-A 31): {stakes}").format(by=rebuilt.by, stakes="; ".join(
                 f"{colour}: " + ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
-                for colour, stakes in rebuilt.stakes.items()))
-        out += [self._outcome(outcome) for outcome in self.outcomes]
+                for colour, stakes in rebuilt.stakes.items())))
+        out += [self._outcome(outcome, currency=currency) for outcome in self.outcomes]
         for payouts in self.payouts:
-            out.append(f"payouts recorded by {payouts.by}: " + ("; ".join(
+            out.append(_("payouts recorded by {by}: {stakes}").format(by=payouts.by, stakes="; ".join(
                 f"{colour} " + ", ".join(f"{s.bet} x{s.chips}" for s in stakes)
-                for colour, stakes in payouts.stakes.items()) or "no winner counted"))
-            out += [self._outcome(outcome, "  ") for outcome in payouts.outcomes]
+                for colour, stakes in payouts.stakes.items()) or _("no winner counted")))
+            out += [self._outcome(outcome, "  ", currency) for outcome in payouts.outcomes]
             out += [f"  {note}" for note in payouts.notes]
             if payouts.played:
-                out.append(f"  played: {', '.join(payouts.played)}")
-        out += [f"OVERPAID: {found.words()}" for found in self.overpayments]
+                out.append("  " + _("played: {played}").format(played=", ".join(payouts.played)))
+        for found in self.overpayments:
+            money = "" if found.money is None else f" = {found.money:.2f}" + (f" {currency}" if currency else "")
+            out.append(_("OVERPAID: spin {spin}: {colour} was paid {chips} chips{money} on {positions} for "
+                         "{paid_on}; the result is {number}: {chips} chips{money} to recover").format(
+                spin=found.spin, colour=found.colour, chips=found.chips, money=money,
+                positions=", ".join(found.positions), paid_on=found.paid_on, number=found.number))
         return out
 
-    def _outcome(self, outcome: ev.ColourOutcome, indent: str = "") -> str:
+    def _outcome(self, outcome: ev.ColourOutcome, indent: str = "", currency: str | None = None) -> str:
         money = self.money(outcome)
-        paid = f" = {money:.2f}" if money is not None else ""
-        prison = f", {outcome.imprisoned} en prison" if outcome.imprisoned else ""
-        return (f"{indent}{outcome.colour}: staked {outcome.staked}, paid {outcome.won}{paid}, returned "
-                f"{outcome.returned}, lost {outcome.lost}{prison}")
+        paid = f" = {money:.2f}" + (f" {currency}" if currency else "") if money is not None else ""
+        prison = _(", {count} en prison").format(count=outcome.imprisoned) if outcome.imprisoned else ""
+        return indent + _("{colour}: staked {staked}, paid {won}{paid}, returned {returned}, lost {lost}{prison}").format(
+            colour=outcome.colour, staked=outcome.staked, won=outcome.won, paid=paid, returned=outcome.returned,
+            lost=outcome.lost, prison=prison)
 
 
 def spin_story(entries: Iterable[Entry], spin: int) -> SpinStory:

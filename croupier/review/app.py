@@ -291,7 +291,7 @@ class ReviewApp(App):
             seq = find_spin(self.journal, message.spin)
             if seq is not None:
                 await self.load_shift(shift_of(self.shifts, seq))
-        self.query_one(SpinPane).show(spin_story(self.entries, message.spin))
+        self.query_one(SpinPane).show(spin_story(self.entries, message.spin), self.currency)
         self.query_one("#tabs", TabbedContent).active = "spin"
         number = self.query_one("#spin-number", Input)
         if self.focused is number:

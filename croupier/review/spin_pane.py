@@ -17,9 +17,9 @@ class SpinPane(Vertical):
         with VerticalScroll(id="spin-scroll"):
             yield Static(_("Pick a spin in the timeline (Enter) or type its number."), id="spin-detail", markup=False)
 
-    def show(self, story: SpinStory) -> None:
+    def show(self, story: SpinStory, currency: str | None = None) -> None:
         self.query_one("#spin-number", Input).value = str(story.spin)
-        self.query_one("#spin-detail", Static).update("\n".join(story.lines()))
+        self.query_one("#spin-detail", Static).update("\n".join(story.lines(currency)))
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()

@@ -123,6 +123,28 @@ async def test_the_review_speaks_the_tables_language_on_every_tab(shift_journal,
         assert "Rui" in cells and "no relief available" in cells
 
 
+@pytest.mark.parametrize("table_language, spin, lines", [
+    ("pt", "1", ["jogada 1", "resultado: 17 preto", "origem: sensor",
+                 "lançamento 21:03:00: bola B1, croupier Ana, sentido dos ponteiros do relógio",
+                 "apostas de red: plein 17 x2", "apostas de blue: red x5", "red: apostado 2, pago 70 = 350.00 EUR, devolvido 2, perdido 0",
+                 "blue: apostado 5, pago 0 = 0.00 EUR, devolvido 0, perdido 5"]),
+    ("ru", "2", ["спин 2", "результат: 32 красный", "источник: keypad, подтвердил(а) Ana",
+                 "запуск 21:07:00: шарик B1, дилер Ana, против часовой стрелки",
+                 "запуск 21:08:00: шарик B1, дилер Ana, против часовой стрелки",
+                 "недействительный спин 21:07:18: chip-fell (keypad), объявил(а) Ana, шарик возвращён в 17",
+                 "ставки red: plein 17 x1", "red: поставлено 1, выплачено 0 = 0.00 EUR, возвращено 0, проиграно 1"]),
+])
+async def test_the_spin_detail_for_a_dispute_in_the_tables_language(shift_journal, table_zone, table_language,
+                                                                   spin, lines):
+    # The words are the table's; the colours, sources, reasons and bets as they were recorded.
+    install(table_language)
+    app = ReviewApp(open_read_only(shift_journal), "EUR")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("j", spin, "enter")
+        await pilot.pause()
+        assert str(app.query_one("#spin-detail", Static).render()).splitlines() == lines
+
+
 async def test_a_filter_it_cannot_read_is_refused_in_the_tables_language(shift_journal):
     install("ru")
     app = ReviewApp(open_read_only(shift_journal))
