@@ -28,6 +28,17 @@ def machine_time_zone_in_english():
 
 
 @pytest.fixture(autouse=True)
+def source_language():
+    """Each test starts in English, whatever language an earlier command installed (`croupier review`
+    takes the configuration's)."""
+    from croupier.i18n import install
+
+    install("en")
+    yield
+    install("en")
+
+
+@pytest.fixture(autouse=True)
 def own_cache_directory(tmp_path_factory, monkeypatch):
     """Each test has a cache directory of its own: a report's saved fold never carries over."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))

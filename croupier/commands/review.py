@@ -31,6 +31,12 @@ def parser() -> argparse.ArgumentParser:
                         "(default: as `croupier report`)")
     p.add_argument("--casino", metavar="NAME",
                    help="the casino the PDF names (default: the configuration's [table] casino, else a line to write it on)")
+    p.add_argument("--language", metavar="LANG",
+                   help="the language of the review, the PDF and the CSV headers (default: the configuration's "
+                        "[table] language, else English); one of the catalogs: en, pt, ru, it, or the house's")
+    p.add_argument("--machine-headers", action="store_true",
+                   help="CSV header rows with the fixed column names (spin, time, recorded_number...) in any "
+                        "language, for programs; the values are as recorded either way")
     return p
 
 
@@ -56,6 +62,7 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     from croupier.commands.report import configured_table
     from croupier.config import ConfigError
+    from croupier.i18n import SOURCE_LANGUAGE, CatalogError, install
     from croupier.journal.store import JournalError
     from croupier.review.shifts import list_shifts, open_read_only
 
@@ -63,6 +70,13 @@ def main(argv: list[str]) -> int:
         table = configured_table(args.config)  # its time zone, currency and casino
     except ConfigError as error:
         print(f"croupier review: {error}", file=sys.stderr)
+        return 2
+    # The table's language, or the one asked for: the screens, the PDF and the CSV headers speak it.
+    language = args.language or (table.language if table else SOURCE_LANGUAGE)
+    try:
+        install(language, table.house if table else None)
+    except CatalogError as error:
+        print(f"croupier review: --language {language[:20]!r}: {error}", file=sys.stderr)
         return 2
     try:
         journal = open_read_only(args.db)
@@ -74,7 +88,7 @@ def main(argv: list[str]) -> int:
         if not exports:
             from croupier.review.app import ReviewApp
 
-            ReviewApp(journal).run()
+            ReviewApp(journal, table.currency if table else None).run()
             return 0
         try:
             from croupier.journal.verify import ChainCheck
@@ -84,13 +98,13 @@ def main(argv: list[str]) -> int:
                 from croupier.export.csv_files import write_spins_csv
 
                 with replaced_atomically(args.csv_spins, "w") as out:
-                    rows = write_spins_csv(journal, out)
+                    rows = write_spins_csv(journal, out, args.machine_headers)
                 print(f"{args.csv_spins}: {rows} spins")
             if args.csv_events:
                 from croupier.export.csv_files import write_events_csv
 
                 with replaced_atomically(args.csv_events, "w") as out:
-                    rows = write_events_csv(journal, out)
+                    rows = write_events_csv(journal, out, args.machine_headers)
                 print(f"{args.csv_events}: {rows} events")
             if args.pdf:
                 from croupier.export.shift_report import Heading, write_shift_report

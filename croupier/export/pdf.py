@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from croupier.i18n import _
+
 A4 = (595.28, 841.89)  # width, height in points, portrait
 MARGIN = 40
 FONT_SIZE = 8
@@ -32,8 +34,9 @@ def font_path(folders: Iterable[Path] | None = None) -> Path:
     for folder in folders:
         if (folder / FONT_FILE).is_file():
             return folder / FONT_FILE
-    raise FontMissing(f"the PDF needs the font {FONT_FILE}, found in none of "
-                      f"{', '.join(str(f) for f in folders)}: install it (sudo apt install fonts-dejavu-core)")
+    raise FontMissing(_("the PDF needs the font {font}, found in none of {folders}: install it "
+                        "(sudo apt install fonts-dejavu-core)").format(font=FONT_FILE,
+                                                                       folders=", ".join(str(f) for f in folders)))
 
 
 def columns(landscape: bool = False) -> int:
@@ -90,6 +93,7 @@ def write_pdf(lines: Iterable[str], out: BinaryIO, title: str, font: Path | None
         for row, line in enumerate(page.lines):
             if line:
                 pdf.text(MARGIN, MARGIN + FONT_SIZE + row * LEADING, line)
-        pdf.text(MARGIN, pdf.h - MARGIN / 2, f"{title} - page {number} of {len(pages)}")
+        pdf.text(MARGIN, pdf.h - MARGIN / 2,
+                 _("{title} - page {number} of {pages}").format(title=title, number=number, pages=len(pages)))
     out.write(bytes(pdf.output()))
     return len(pages)

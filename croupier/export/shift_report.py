@@ -17,6 +17,7 @@ from croupier.history.procedures import Table, procedure_tables
 from croupier.history.records import records_of
 from croupier.history.spins import standing_results
 from croupier.history.statistics import entries_spins, statistics_text
+from croupier.i18n import _
 from croupier.rules.profiles import numbering_of
 from croupier.rules.wheel import colour
 
@@ -27,7 +28,7 @@ NARROWEST = 8  # a column trimmed to fit is never cut below this
 
 def column_widths(table: Table) -> list[int]:
     """Each column as wide as its widest cell."""
-    rows = table.rows or [("none",) + ("",) * (len(table.columns) - 1)]
+    rows = table.rows or [(_("none"),) + ("",) * (len(table.columns) - 1)]
     return [max(len(str(cell)) for cell in column) for column in zip(table.columns, *rows)]
 
 
@@ -38,7 +39,7 @@ def table_width(widths: list[int]) -> int:
 def table_lines(table: Table, width: int) -> list[str]:
     """A table as fixed-width text: when it is wider than `width`, its widest columns are narrowed
     until it fits, and a cell longer than its column wraps onto the lines below, in its column."""
-    rows = table.rows or [("none",) + ("",) * (len(table.columns) - 1)]
+    rows = table.rows or [(_("none"),) + ("",) * (len(table.columns) - 1)]
     widths = column_widths(table)
     while table_width(widths) > width and max(widths) > NARROWEST:
         widest = widths.index(max(widths))
@@ -62,9 +63,11 @@ def spins_table(records: list[tuple[int, dict]]) -> Table:
             ((seq, r) for seq, r in records if r["kind"] == "result-corrected")):
         number = corrected["number"] if corrected else record["number"]
         rows.append((str(record["spin"]), clock(datetime.fromisoformat(record["time"])), str(number), colour(number),
-                     record["source"] + (f" (corrected from {record['number']})" if corrected else ""),
-                     record["croupier"], record["direction"] or "not reported", record["ball"]))
-    return Table("Counted spins", ("spin", "time", "number", "colour", "source", "croupier", "direction", "ball"), rows)
+                     record["source"] + (_(" (corrected from {number})").format(number=record["number"])
+                                         if corrected else ""),
+                     record["croupier"], record["direction"] or _("not reported"), record["ball"]))
+    return Table(_("Counted spins"), (_("spin"), _("time"), _("number"), _("colour"), _("source"), _("croupier"),
+                                      _("direction"), _("ball")), rows)
 
 
 def overpayments_table(records: list[tuple[int, dict]], currency: str | None) -> Table:
@@ -74,8 +77,9 @@ def overpayments_table(records: list[tuple[int, dict]], currency: str | None) ->
             fold.add(seq, record)
     rows = [(str(o.spin), o.colour, str(o.paid_on), str(o.number), ", ".join(o.positions), str(o.chips),
              "" if o.money is None else f"{o.money:.2f}") for o in fold.found()]
-    return Table("Overpayments to recover: payouts counted on a number later corrected",
-                 ("spin", "colour", "paid on", "result", "positions", "chips", f"money ({currency or 'money'})"), rows)
+    return Table(_("Overpayments to recover: payouts counted on a number later corrected"),
+                 (_("spin"), _("colour"), _("paid on"), _("result"), _("positions"), _("chips"),
+                  _("money ({currency})").format(currency=currency or _("money"))), rows)
 
 
 @dataclass(frozen=True)
@@ -93,28 +97,38 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     and profile). Times are in the table's time zone, stated at the top."""
     records = list(records_of(entries))
     seq, digest = heading.head
-    kinds = [record["kind"] for _, record in records]
-    opened = [record for _, record in records if record["kind"] == "table-opened"]
+    kinds = [record["kind"] for _seq, record in records]
+    opened = [record for _seq, record in records if record["kind"] == "table-opened"]
     table_id = next((r["table_id"] for r in reversed(opened) if r.get("table_id")), None)
     times = [entry.event.time for entry in entries]
-    span = f"{stamp(times[0])} to {stamp(times[-1])}" if times else "no events"
+    span = _("{first} to {last}").format(first=stamp(times[0]), last=stamp(times[-1])) if times else _("no events")
+    currency = heading.currency or _("money")  # every amount is printed with it
+    labels = [_("Casino:"), _("Table:"), _("Shift:"), _("Time zone:"), _("Currency:"), _("Journal:"),
+              _("Journal head:"), _("Head hash:"), _("Printed:")]
+    room = max(len(label) for label in labels) + 2  # the values start in one column, in every language
+    fields = [
+        heading.casino or "_" * 40,
+        (table_id or _("not recorded in the journal (before table ids were recorded)"))
+        + (f", {shift.profile}" if shift.profile else ""),
+        f"{shift.number}, {span}",
+        _("every time in this report is in {zone}").format(zone=zone_label(times[0] if times else printed)),
+        heading.currency or _("not given: amounts are in the table currency (--config names it)"),
+        _("{journal}, events {first}-{last} of this shift").format(journal=heading.journal_name,
+                                                                    first=shift.first_seq, last=shift.last_seq),
+        _("event {seq}").format(seq=seq),
+        digest,
+        stamp(printed),
+    ]
     lines = [
-        "CROUPIER SHIFT REPORT",
+        _("CROUPIER SHIFT REPORT"),
         "",
-        f"Casino:        {heading.casino or '_' * 40}",
-        f"Table:         {table_id or 'not recorded in the journal (before table ids were recorded)'}"
-        f"{f', {shift.profile}' if shift.profile else ''}",
-        f"Shift:         {shift.number}, {span}",
-        f"Time zone:     every time in this report is in {zone_label(times[0] if times else printed)}",
-        f"Currency:      {heading.currency or 'not given: amounts are in the table currency (--config names it)'}",
-        f"Journal:       {heading.journal_name}, events {shift.first_seq}-{shift.last_seq} of this shift",
-        f"Journal head:  event {seq}",
-        f"Head hash:     {digest}",
-        f"Printed:       {stamp(printed)}",
+        *(label.ljust(room) + value for label, value in zip(labels, fields)),
         "",
-        f"Counted spins {kinds.count('result-recorded')}, voids {kinds.count('spin-voided')}, "
-        f"corrections {kinds.count('result-corrected')}, alarms {kinds.count('alarm-raised')}, "
-        f"ball swaps {kinds.count('ball-swapped')}, reliefs {kinds.count('staff-relieved')}",
+        _("Counted spins {spins}, voids {voids}, corrections {corrections}, alarms {alarms}, ball swaps {swaps}, "
+          "reliefs {reliefs}").format(spins=kinds.count("result-recorded"), voids=kinds.count("spin-voided"),
+                                      corrections=kinds.count("result-corrected"),
+                                      alarms=kinds.count("alarm-raised"), swaps=kinds.count("ball-swapped"),
+                                      reliefs=kinds.count("staff-relieved")),
         "",
     ]
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape pages.
@@ -132,18 +146,25 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
             lines += table_lines(table, columns(landscape=True))
     money = ledger_totals(statements)
     _settled, foreign = foreign_chips_paid(results)  # FR: another table's colour chips paid here
-    lines += [f"Colours: bought {money['bought']:.2f}, cashed out {money['cashed_out']:.2f}, late chips "
-              f"{money['late']:.2f}, foreign chips paid {foreign:.2f}; the table's result over the colours cashed "
-              f"out {-money['players_result'] - foreign:+.2f} ({money['in_play']} still in play)", ""]
-    lines += [NEW_PAGE, "WHEEL-INTEGRITY STATISTICS", ""]
+    lines += [_("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
+                "{currency}, foreign chips paid {foreign} {currency}; the table's result over the colours cashed out "
+                "{result} {currency} ({in_play} still in play)").format(
+        bought=f"{money['bought']:.2f}", cashed_out=f"{money['cashed_out']:.2f}", late=f"{money['late']:.2f}",
+        foreign=f"{foreign:.2f}", result=f"{-money['players_result'] - foreign:+.2f}", in_play=money["in_play"],
+        currency=currency), ""]
+    lines += [NEW_PAGE, _("WHEEL-INTEGRITY STATISTICS"), ""]
     lines += statistics_text(entries_spins(entries), numbering_of(shift.profile), shift.label,
                              ascii=True).splitlines()
-    lines += ["", f"Head hash: {digest}", "", "",
-              "Pit boss:  name ______________________  signature ______________________  date ____________", "", "",
-              "Inspector: name ______________________  signature ______________________  date ____________"]
+    signatories = [_("Pit boss:"), _("Inspector:")]
+    room = max(len(who) for who in signatories) + 1
+    blanks = _("name {line}  signature {line}  date {date}").format(line="_" * 22, date="_" * 12)
+    lines += ["", f"{_('Head hash:')} {digest}", "", "",
+              signatories[0].ljust(room) + blanks, "", "",
+              signatories[1].ljust(room) + blanks]
     return lines
 
 
 def write_shift_report(entries, shift, heading: Heading, out: BinaryIO, printed: datetime) -> int:
     """The shift report as PDF; returns the number of pages."""
-    return write_pdf(shift_report_lines(entries, shift, heading, printed), out, f"Shift report - {shift.label}")
+    return write_pdf(shift_report_lines(entries, shift, heading, printed), out,
+                     _("Shift report - {shift}").format(shift=shift.label))

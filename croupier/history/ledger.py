@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from croupier.history.money import chips, chips_money, json_number
 from croupier.history.procedures import Table
+from croupier.i18n import _
 
 
 @dataclass
@@ -149,13 +150,14 @@ def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.
     rows = []
     for s in statements:
         out = s.cashed_out
-        cash = f"{out['chips']} chips = {out['amount']}" if out else "still in play"
+        cash = _("{chips} chips = {amount}").format(chips=out["chips"], amount=out["amount"]) if out else \
+            _("still in play")
         late = sum(late["chips"] for late in s.late_chips)
         result = s.result
         rows.append((s.colour, s.player, str(s.chip_value), clock(s.since), f"{s.bought} = {s.bought_money:.2f}",
                      cash, f"{late} = {s.late_money:.2f}" if late else "",
-                     "in play" if result is None else f"{result:+.2f}",
+                     _("in play") if result is None else f"{result:+.2f}",
                      str(s.staked), str(s.paid), str(s.collected), str(s.returned)))
-    return Table("Colour ledger and statements (SRIJ 29): result = cashed out + late chips - bought",
-                 ("colour", "player", "chip value", "since", "bought", "cashed out", "late chips", "result",
-                  "staked", "paid", "collected", "returned"), rows)
+    return Table(_("Colour ledger and statements (SRIJ 29): result = cashed out + late chips - bought"),
+                 (_("colour"), _("player"), _("chip value"), _("since"), _("bought"), _("cashed out"), _("late chips"),
+                  _("result"), _("staked"), _("paid"), _("collected"), _("returned")), rows)

@@ -72,8 +72,9 @@ class SpinStory:
         value = self.chip_values.get(outcome.colour, owner_values().get(outcome.colour))
         return None if value is None else chips_money(outcome.won, value)
 
-    def lines(self) -> list[str]:
-        """The story as the pit boss reads it out."""
+    def lines(self, currency: str | None = None) -> list[str]:
+        """The story as the pit boss reads it out, in the installed language (what was recorded, the
+        names, reasons, sources and bets, as recorded), amounts with `currency` when it is known."""
         if self.result is None and not self.launches and not self.voids:
             return [_("spin {spin}: nothing recorded").format(spin=self.spin)]
         out = [_("spin {spin}").format(spin=self.spin)]
@@ -104,21 +105,21 @@ class SpinStory:
             out.append(_("winning bets rebuilt by {by} (PT-A 31): {bets}").format(by=rebuilt.by, bets="; ".join(
                 f"{colour_words(colour)}: " + ", ".join(f"{bet_words(s.bet)} x{s.chips}" for s in stakes)
                 for colour, stakes in rebuilt.stakes.items())))
-        out += [self._outcome(outcome) for outcome in self.outcomes]
+        out += [self._outcome(outcome, currency=currency) for outcome in self.outcomes]
         for payouts in self.payouts:
             out.append(_("payouts recorded by {by}: {paid}").format(by=payouts.by, paid="; ".join(
                 f"{colour_words(colour)} " + ", ".join(f"{bet_words(s.bet)} x{s.chips}" for s in stakes)
                 for colour, stakes in payouts.stakes.items()) or _("no winner counted")))
-            out += [self._outcome(outcome, "  ") for outcome in payouts.outcomes]
+            out += [self._outcome(outcome, "  ", currency) for outcome in payouts.outcomes]
             out += [f"  {note}" for note in payouts.notes]
             if payouts.played:
                 out.append("  " + _("played: {colours}").format(colours=", ".join(map(colour_words, payouts.played))))
-        out += [_("OVERPAID: {what}").format(what=found.words()) for found in self.overpayments]
+        out += [_("OVERPAID: {what}").format(what=found.words(currency or "")) for found in self.overpayments]
         return out
 
-    def _outcome(self, outcome: ev.ColourOutcome, indent: str = "") -> str:
+    def _outcome(self, outcome: ev.ColourOutcome, indent: str = "", currency: str | None = None) -> str:
         money = self.money(outcome)
-        paid = f" = {money:.2f}" if money is not None else ""
+        paid = f" = {money:.2f}" + (f" {currency}" if currency else "") if money is not None else ""
         prison = ", " + _("{chips} en prison").format(chips=outcome.imprisoned) if outcome.imprisoned else ""
         return indent + _("{colour}: staked {staked}, paid {paid}, returned {returned}, lost {lost}").format(
             colour=colour_words(outcome.colour), staked=outcome.staked, paid=f"{outcome.won}{paid}",

@@ -239,8 +239,10 @@ def parse_filter(text: str) -> TimelineFilter:
             word = text[position:].split()[0]
             key = word.partition(":")[0].lower()
             if ":" in word and word.partition(":")[2] and key not in KEYS:
-                raise ValueError(f"{word!r}: unknown filter {key!r}; use kind, croupier, ball, colour, from, to")
-            raise ValueError(f"{word!r}: write filters as key:value (kind, croupier, ball, colour, from, to)")
+                raise ValueError(_("{word}: unknown filter {key}; use kind, croupier, ball, colour, from, to").format(
+                    word=repr(word), key=repr(key)))
+            raise ValueError(_("{word}: write filters as key:value (kind, croupier, ball, colour, from, to)").format(
+                word=repr(word)))
         key, value = found.group(1).lower(), found.group(2).strip()
         word = found.group(0).strip()
         position = found.end()
@@ -249,7 +251,8 @@ def parse_filter(text: str) -> TimelineFilter:
         if key in ("kind", "type"):
             unknown = [k for k in value.split(",") if k not in ev.EVENT_TYPES]
             if unknown:
-                raise ValueError(f"{unknown[0]!r} is not an event type; known: {', '.join(sorted(ev.EVENT_TYPES))}")
+                raise ValueError(_("{kind} is not an event type; known: {known}").format(
+                    kind=repr(unknown[0]), known=", ".join(sorted(ev.EVENT_TYPES))))
             kinds.update(value.split(","))
         elif key in ("croupier", "ball", "colour", "color"):
             fields["colour" if key == "color" else key] = value
@@ -257,5 +260,6 @@ def parse_filter(text: str) -> TimelineFilter:
             try:
                 fields["since" if key == "from" else "until"] = time.fromisoformat(value)
             except ValueError:
-                raise ValueError(f"{word!r}: {value!r} is not a clock time like 21:30") from None
+                raise ValueError(_("{word}: {value} is not a clock time like 21:30").format(
+                    word=repr(word), value=repr(value))) from None
     return TimelineFilter(kinds=frozenset(kinds), **fields)

@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
+from croupier.i18n import N_, _
 from croupier.journal.store import Entry, Journal, JournalError
 from croupier.history.croupiers import croupier_figures, croupier_table
 from croupier.history.ledger import colour_ledger, ledger_table
@@ -37,7 +38,7 @@ from croupier.history.spins import SPIN_KINDS, counted_spins
 
 # The chain check's own process (croupier.journal.verify.chain_check_of_file), given the journal's path.
 CHAIN_CHECK = "import sys; from croupier.journal.verify import chain_check_of_file; chain_check_of_file(sys.argv[1])"
-GOTO_HELP = "go to: a date (2025-03-14), a date and time (2025-03-14 21:30) or a shift (shift 12); Enter, Esc"
+GOTO_HELP = N_("go to: a date (2025-03-14), a date and time (2025-03-14 21:30) or a shift (shift 12); Enter, Esc")
 FOLLOW_SECONDS = 2.0  # how often the review looks for what the table recorded since
 
 
@@ -54,30 +55,36 @@ class ReviewApp(App):
     #goto.asked { display: block; }
     """
     BINDINGS = [
-        Binding("1", "tab('timeline')", "Timeline"),
-        Binding("2", "tab('spin')", "Spin"),
-        Binding("3", "tab('procedures')", "Procedures"),
-        Binding("4", "tab('colours')", "Colours"),
-        Binding("5", "tab('croupiers')", "Croupiers"),
-        Binding("6", "tab('statistics')", "Statistics"),
-        Binding("slash", "filter", "Filter"),
-        Binding("j", "jump", "Jump to spin"),
-        Binding("g", "goto", "Go to date/shift"),
-        Binding("less_than_sign", "page(-1)", "Earlier events", show=False),
-        Binding("greater_than_sign", "page(1)", "Later events", show=False),
-        Binding("left_square_bracket", "shift(-1)", "Earlier shift"),
-        Binding("right_square_bracket", "shift(1)", "Later shift"),
-        Binding("a", "journal_statistics", "Stats: whole journal", show=False),
-        Binding("s", "show_shift_statistics", "Stats: this shift", show=False),
-        Binding("escape", "leave_input", "Back to the list", show=False),
-        Binding("q", "quit", "Quit"),
+        Binding("1", "tab('timeline')", N_("Timeline")),
+        Binding("2", "tab('spin')", N_("Spin")),
+        Binding("3", "tab('procedures')", N_("Procedures")),
+        Binding("4", "tab('colours')", N_("Colours")),
+        Binding("5", "tab('croupiers')", N_("Croupiers")),
+        Binding("6", "tab('statistics')", N_("Statistics")),
+        Binding("slash", "filter", N_("Filter")),
+        Binding("j", "jump", N_("Jump to spin")),
+        Binding("g", "goto", N_("Go to date/shift")),
+        Binding("less_than_sign", "page(-1)", N_("Earlier events"), show=False),
+        Binding("greater_than_sign", "page(1)", N_("Later events"), show=False),
+        Binding("left_square_bracket", "shift(-1)", N_("Earlier shift")),
+        Binding("right_square_bracket", "shift(1)", N_("Later shift")),
+        Binding("a", "journal_statistics", N_("Stats: whole journal"), show=False),
+        Binding("s", "show_shift_statistics", N_("Stats: this shift"), show=False),
+        Binding("escape", "leave_input", N_("Back to the list"), show=False),
+        Binding("q", "quit", N_("Quit")),
     ]
 
-    def __init__(self, journal: Journal) -> None:
+    def __init__(self, journal: Journal, currency: str | None = None) -> None:
         super().__init__()
         if not journal.read_only:
             raise ValueError("the review app needs a journal opened read-only")
         self.journal = journal
+        self.currency = currency
+        self.title = _("croupier review")
+        # The keys' names in the footer, in the language installed when the app is made.
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [replace(b, description=_(b.description)) if b.description else b
+                                                   for b in bindings]
         self.shifts: list[Shift] = []
         self.shift: Shift | None = None
         self.entries: list[Entry] = []
@@ -86,27 +93,27 @@ class ReviewApp(App):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="journal-line", markup=False)
-        yield Static("checking the journal's hash chain...", id="chain-state", markup=False)
-        yield Input(placeholder=GOTO_HELP, id="goto")
+        yield Static(_("checking the journal's hash chain..."), id="chain-state", markup=False)
+        yield Input(placeholder=_(GOTO_HELP), id="goto")
         with TabbedContent(initial="timeline", id="tabs"):
-            with TabPane("1 Timeline", id="timeline"):
+            with TabPane(f"1 {_('Timeline')}", id="timeline"):
                 yield TimelinePane(id="timeline-pane")
-            with TabPane("2 Spin", id="spin"):
+            with TabPane(f"2 {_('Spin')}", id="spin"):
                 yield SpinPane(id="spin-pane")
-            with TabPane("3 Procedures", id="procedures"):
+            with TabPane(f"3 {_('Procedures')}", id="procedures"):
                 yield TablesPane(id="procedures-pane")
-            with TabPane("4 Colours", id="colours"):
+            with TabPane(f"4 {_('Colours')}", id="colours"):
                 yield TablesPane(id="colours-pane")
-            with TabPane("5 Croupiers", id="croupiers"):
+            with TabPane(f"5 {_('Croupiers')}", id="croupiers"):
                 yield TablesPane(id="croupiers-pane")
-            with TabPane("6 Statistics", id="statistics"):
+            with TabPane(f"6 {_('Statistics')}", id="statistics"):
                 yield StatisticsPane(id="statistics-pane")
         yield Footer()
 
     async def on_mount(self) -> None:
         self.shifts = list_shifts(self.journal)
         if not self.shifts:
-            self._journal_line("the journal holds no events yet")
+            self._journal_line(_("the journal holds no events yet"))
         else:
             await self.load_shift(self.shifts[-1])
         # Once the screen is drawn: the check holds Python's lock while it runs, and would slow the first frame.
@@ -121,7 +128,7 @@ class ReviewApp(App):
             sys.executable, "-c", CHAIN_CHECK, str(self.journal.path),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
         try:
-            out, _ = await process.communicate()
+            out, _errors = await process.communicate()
         finally:
             if process.returncode is None:  # the review closes first
                 process.kill()
@@ -131,13 +138,14 @@ class ReviewApp(App):
         except ValueError:
             verdict = {"error": f"the check ended without a verdict (exit status {process.returncode})"}
         if "error" in verdict:
-            self._chain_state(f"CANNOT CHECK THE JOURNAL: {verdict['error']}", damaged=True)
+            self._chain_state(_("CANNOT CHECK THE JOURNAL: {error}").format(error=verdict["error"]), damaged=True)
         elif verdict["problem"] is None:
-            self._chain_state(f"hash chain intact: events 1-{verdict['head'][0]} checked")
+            self._chain_state(_("hash chain intact: events 1-{last} checked").format(last=verdict["head"][0]))
         else:
-            self._chain_state(f"JOURNAL DAMAGED: {verdict['problem']}. It was changed outside "
-                              "the table program: what this review shows may not be what was recorded. "
-                              f"`croupier verify --db {self.journal.path}` checks it all.", damaged=True)
+            self._chain_state(_(
+                "JOURNAL DAMAGED: {problem}. It was changed outside the table program: what this review shows "
+                "may not be what was recorded. `croupier verify --db {path}` checks it all."
+            ).format(problem=verdict["problem"], path=self.journal.path), damaged=True)
 
     def _chain_state(self, text: str, damaged: bool = False) -> None:
         state = self.query_one("#chain-state", Static)
@@ -146,10 +154,14 @@ class ReviewApp(App):
 
     def _journal_line(self, extra: str = "") -> None:
         seq, digest = self.journal.head
-        line = f"{self.journal.path} (read-only) | head: event {seq}, hash {digest}"
+        line = _("{path} (read-only) | head: event {seq}, hash {digest}").format(
+            path=self.journal.path, seq=seq, digest=digest)
         if self.shift:
-            line += (f"\n{self.shift.label} of {len(self.shifts)} | events {self.shift.first_seq}-{self.shift.last_seq}"
-                     f" | times in {zone_label(self.shift.opened)}")
+            line += "\n" + _("{shift} of {shifts} | events {first}-{last} | times in {zone}").format(
+                shift=self.shift.label, shifts=len(self.shifts), first=self.shift.first_seq,
+                last=self.shift.last_seq, zone=zone_label(self.shift.opened))
+            line += " | " + (_("amounts in {currency}").format(currency=self.currency) if self.currency else
+                             _("amounts in the table currency (--config names it)"))
         self.query_one("#journal-line", Static).update(line + (f"\n{extra}" if extra else ""))
 
     async def load_shift(self, shift: Shift) -> None:
@@ -158,7 +170,7 @@ class ReviewApp(App):
             self.entries = load_entries(self.journal, shift)
         except JournalError as error:
             self.entries = []
-            self._journal_line(f"CANNOT SHOW THIS SHIFT: {error}")
+            self._journal_line(_("CANNOT SHOW THIS SHIFT: {error}").format(error=error))
             return
         self.numbering = numbering_of(shift.profile)
         self._journal_line()
@@ -195,17 +207,23 @@ class ReviewApp(App):
             return
         message.stop()
         text = message.value.strip().lower()
+        for word in ("shift", _("shift").lower()):  # "shift 12", or the word in the table's language
+            if text.startswith(word) and text.removeprefix(word).strip().isdigit():
+                text = text.removeprefix(word).strip()
         try:
-            if text.removeprefix("shift").strip().isdigit():
-                number = int(text.removeprefix("shift").strip())
+            if text.isdigit():
+                number = int(text)
                 if not 1 <= number <= len(self.shifts):
-                    raise ValueError(f"there are shifts 1 to {len(self.shifts)}")
+                    raise ValueError(_("there are shifts 1 to {last}").format(last=len(self.shifts)))
                 shift = self.shifts[number - 1]
             else:
-                moment = datetime.fromisoformat(text.replace(" ", "T") if len(text) > 10 else text)
+                try:
+                    moment = datetime.fromisoformat(text.replace(" ", "T") if len(text) > 10 else text)
+                except ValueError:
+                    raise ValueError(_("not a date, a time or a shift")) from None
                 shift = shift_of(self.shifts, find_moment(self.journal, typed(moment)))
         except ValueError as error:
-            self.notify(f"{message.value!r}: {error}. {GOTO_HELP}", severity="error")
+            self.notify(f"{message.value!r}: {error}. {_(GOTO_HELP)}", severity="error")
             return
         message.input.remove_class("asked")
         await self.load_shift(shift)
@@ -261,7 +279,7 @@ class ReviewApp(App):
         if 0 <= index < len(self.shifts):
             await self.load_shift(self.shifts[index])
         else:
-            self.notify("no earlier shift" if step < 0 else "this is the latest shift")
+            self.notify(_("no earlier shift") if step < 0 else _("this is the latest shift"))
 
     def action_show_shift_statistics(self) -> None:
         if self.shift is None:
@@ -270,13 +288,13 @@ class ReviewApp(App):
         self.query_one(StatisticsPane).show(text)
 
     def action_journal_statistics(self) -> None:
-        self.query_one(StatisticsPane).show("Reading every counted spin of the journal...")
+        self.query_one(StatisticsPane).show(_("Reading every counted spin of the journal..."))
         self._journal_statistics()
 
     @work(thread=True, exclusive=True)
     def _journal_statistics(self) -> None:
         spins = counted_spins(self.journal.records(SPIN_KINDS))
-        text = statistics_text(spins, self.numbering, "whole journal")
+        text = statistics_text(spins, self.numbering, _("whole journal"))
         self.call_from_thread(self.query_one(StatisticsPane).show, text)
 
     async def on_spin_chosen(self, message: SpinChosen) -> None:
@@ -285,7 +303,7 @@ class ReviewApp(App):
             seq = find_spin(self.journal, message.spin)
             if seq is not None:
                 await self.load_shift(shift_of(self.shifts, seq))
-        self.query_one(SpinPane).show(spin_story(self.entries, message.spin))
+        self.query_one(SpinPane).show(spin_story(self.entries, message.spin), self.currency)
         self.query_one("#tabs", TabbedContent).active = "spin"
         number = self.query_one("#spin-number", Input)
         if self.focused is number:

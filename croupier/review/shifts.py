@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from croupier.history.clock import local, midnight
+from croupier.i18n import _
 from croupier.journal.store import Entry, Journal
 
 SHIFT_KINDS = ("table-opened", "table-closed")
@@ -30,12 +31,13 @@ class Shift:
     @property
     def label(self) -> str:
         if self.opened is None:
-            return f"shift {self.number}: before the table opened"
+            return _("shift {number}: before the table opened").format(number=self.number)
         start = local(self.opened).strftime("%Y-%m-%d %H:%M")
-        end = local(self.closed).strftime("%H:%M") if self.closed else "still open"
+        end = local(self.closed).strftime("%H:%M") if self.closed else _("still open")
         if self.closed and local(self.closed).date() != local(self.opened).date():
             end = local(self.closed).strftime("%Y-%m-%d %H:%M")
-        return f"shift {self.number}: {start} to {end} ({self.profile})"
+        return _("shift {number}: {start} to {end} ({profile})").format(number=self.number, start=start, end=end,
+                                                                       profile=self.profile)
 
 
 def open_read_only(path: str | Path) -> Journal:

@@ -7,6 +7,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from croupier.history.procedures import Table
+from croupier.i18n import _
 
 
 class TablesPane(VerticalScroll):
@@ -22,7 +23,7 @@ class TablesPane(VerticalScroll):
             widgets.append(Static(f"{table.title} ({len(table.rows)})", markup=False))
             grid = DataTable(cursor_type="row", zebra_stripes=True)
             grid.add_columns(*table.columns)
-            rows = table.rows or [("none",) + ("",) * (len(table.columns) - 1)]
+            rows = table.rows or [(_("none"),) + ("",) * (len(table.columns) - 1)]
             # Text, not str: a name or a reason typed at the table must never be read as markup.
             grid.add_rows([tuple(Text(cell) for cell in row) for row in rows])
             widgets.append(grid)

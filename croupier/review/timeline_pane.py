@@ -7,10 +7,12 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
 from croupier.history.clock import clock
+from croupier.i18n import N_, _
 from croupier.review.messages import SpinChosen
 from croupier.history.timeline import TimelineFilter, TimelineRow, parse_filter
 
-FILTER_HELP = "filter: kind:spin-voided croupier:Ana ball:B1 colour:red from:21:00 to:22:30 (Enter applies, empty shows all)"
+FILTER_HELP = N_("filter: kind:spin-voided croupier:Ana ball:B1 colour:red from:21:00 to:22:30 (Enter applies, "
+                  "empty shows all)")
 
 
 class TimelinePane(Vertical):
@@ -30,10 +32,10 @@ class TimelinePane(Vertical):
         self.filter = TimelineFilter()
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=FILTER_HELP, id="timeline-filter")
+        yield Input(placeholder=_(FILTER_HELP), id="timeline-filter")
         yield Static("", id="timeline-status", markup=False)
         table = DataTable(id="timeline-table", cursor_type="row", zebra_stripes=True)
-        table.add_columns("#", "time", "croupier", "ball", "event")
+        table.add_columns("#", _("time"), _("croupier"), _("ball"), _("event"))
         yield table
 
     def show(self, rows: list[TimelineRow]) -> None:
@@ -63,8 +65,9 @@ class TimelinePane(Vertical):
         status = self.query_one("#timeline-status", Static)
         status.remove_class("error")
         paged = "" if len(self.matching) <= self.PAGE else \
-            f", rows {self.start + 1}-{self.start + len(self.shown)} shown (< and > page)"
-        status.update(f"{len(self.matching)} of {len(self.rows)} events{paged}")
+            _(", rows {first}-{last} shown (< and > page)").format(first=self.start + 1,
+                                                                  last=self.start + len(self.shown))
+        status.update(_("{shown} of {total} events").format(shown=len(self.matching), total=len(self.rows)) + paged)
         if self.shown:
             table.move_cursor(row=len(self.shown) - 1)
 

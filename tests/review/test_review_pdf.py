@@ -61,7 +61,7 @@ def test_the_paper_names_the_table_casino_dates_zone_currency_head_and_signatori
     assert "Currency: not given" in text  # no configuration: the paper says so rather than guess
     assert "Pit boss: name" in text and "Inspector: name" in text and "signature" in text
     settings = tmp_path / "croupier.toml"
-    settings.write_text('[table]\ncurrency = "EUR"\n')
+    settings.write_text('[table]\ncurrency = "EUR"\nlanguage = "en"\n')  # the paper speaks the table's language
     target = tmp_path / "eur.pdf"
     assert main(["--db", str(shift_journal), "--pdf", str(target), "--config", str(settings)]) == 0
     assert "Currency: EUR" in pdf_text(target)
@@ -90,7 +90,7 @@ def test_a_line_protocol_journal_with_a_cyrillic_croupier_prints(tmp_path):
     line_protocol_shift(journal, FakeClock())
     target = tmp_path / "line.pdf"
     settings = tmp_path / "croupier.toml"
-    settings.write_text('[table]\ncurrency = "RUB"\n')
+    settings.write_text('[table]\ncurrency = "RUB"\nlanguage = "en"\n')
     assert main(["--db", str(journal), "--pdf", str(target), "--config", str(settings)]) == 0
     qpdf_check(target)
     text = pdf_text(target)
