@@ -24,18 +24,8 @@ def machine_time_zone_in_english():
     install("en")
     use_zone(None)
     yield
+    install("en")
     use_zone(None)
-
-
-@pytest.fixture(autouse=True)
-def source_language():
-    """Each test starts in English, whatever language an earlier command installed (`croupier review`
-    takes the configuration's)."""
-    from croupier.i18n import install
-
-    install("en")
-    yield
-    install("en")
 
 
 @pytest.fixture(autouse=True)

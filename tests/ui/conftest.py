@@ -1,7 +1,6 @@
 """Fixtures of the screen tests: a table session on a copy of a staffed journal, and its app."""
 import pytest
 
-from croupier.i18n import install
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from ui_kit import config_for, open_table, register_staff, staffed_journal
@@ -13,14 +12,6 @@ def staffed_template(tmp_path_factory):
     with TableSession.open(path, FakeClock()) as session:
         register_staff(session)
     return path
-
-
-@pytest.fixture(autouse=True)
-def english():
-    """Each test starts in English (the source texts) and leaves the language as it found it."""
-    install("en")
-    yield
-    install("en")
 
 
 @pytest.fixture
