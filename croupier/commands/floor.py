@@ -50,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     acknowledge.add_argument("--store", default=DEFAULT_STORE)
     view = verbs.add_parser("view", help="the floor view: a tile per table, alarms, wheel statistics (read-only)")
     view.add_argument("--store", default=DEFAULT_STORE)
+    view.add_argument("--language", metavar="LANG", default="en",
+                      help="the view's language: en (default), pt, ru, it, or a house's catalog")
     demo = verbs.add_parser("demo", help="one machine: nats-server, four simulated tables, the ingester, the view")
     demo.add_argument("--tables", type=int, default=4)
     demo.add_argument("--speed", type=float, default=20.0, help="wheel simulator speed (20)")
@@ -136,7 +138,13 @@ def _acknowledge(args) -> int:
 
 def _view(args) -> int:
     from croupier.floor.view import run_view
+    from croupier.i18n import CatalogError, install
 
+    try:
+        install(args.language)
+    except CatalogError as error:
+        print(f"croupier floor view: --language {args.language[:20]!r}: {error}", file=sys.stderr)
+        return 2
     return run_view(args.store)
 
 

@@ -31,7 +31,7 @@ class Tile:
     games_per_hour: int
     online: bool
     offline_for_s: float | None  # None when online or never heard
-    chain: str  # "intact" or "broken at event N"
+    broken_at: int | None  # the first event whose chain does not check; None: intact
     last_seq: int
 
 
@@ -88,7 +88,7 @@ class FloorProjection:
                 games_per_hour=sum(1 for s in spins if s.time and now - s.time <= timedelta(hours=1)),
                 online=online,
                 offline_for_s=None if online or heard is None else (now - heard).total_seconds(),
-                chain="intact" if record.broken_at is None else f"broken at event {record.broken_at}",
+                broken_at=record.broken_at,
                 last_seq=record.head_seq,
             ))
         return FloorPicture(tuple(tiles), tuple(self.store.alarms()), wheels)

@@ -5,32 +5,39 @@ statistics of its spins across days. It reads the store read-only: safe to serve
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from croupier.floor.store import FloorStore, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
+from croupier.i18n import N_, _, ngettext
 
 log = logging.getLogger(__name__)
 REFRESH_S = 2.0
 
 
 def tile_text(tile: Tile) -> str:
-    state = "[b green]OPEN[/]" if tile.open else "[b]closed[/]"
-    link = "[green]online[/]" if tile.online else (
-        f"[red]offline {_duration(tile.offline_for_s)}[/]" if tile.offline_for_s is not None else "[red]never heard[/]")
+    state = "[b green]" + _("OPEN") + "[/]" if tile.open else "[b]" + _("closed") + "[/]"
+    link = "[green]" + _("online") + "[/]" if tile.online else (
+        "[red]" + _("offline {duration}").format(duration=_duration(tile.offline_for_s)) + "[/]"
+        if tile.offline_for_s is not None else "[red]" + _("never heard") + "[/]")
     relief = "" if tile.relief_in_min is None else (
-        f", relief in {tile.relief_in_min} min" if tile.relief_in_min >= 0 else
-        f", [red]relief {-tile.relief_in_min} min overdue[/]")
-    chain = "" if tile.chain == "intact" else f"\n[b red]chain {tile.chain}[/]"
+        ", " + _("relief in {minutes} min").format(minutes=tile.relief_in_min) if tile.relief_in_min >= 0 else
+        ", [red]" + _("relief {minutes} min overdue").format(minutes=-tile.relief_in_min) + "[/]")
+    chain = ("" if tile.broken_at is None else
+             "\n[b red]" + _("chain broken at event {seq}").format(seq=tile.broken_at) + "[/]")
     numbers = " ".join(str(n) for n in tile.last_numbers) or "-"
     return (f"[b]{tile.table_id}[/]  {state}  {link}\n"
-            f"{tile.profile or '-'}  minimum {tile.minimum or '-'}\n"
-            f"croupier {tile.croupier or '-'}{relief}\n"
-            f"last: {numbers}\n"
-            f"{tile.games_per_hour} games in the last hour, event {tile.last_seq}{chain}")
+            + _("{profile}  minimum {minimum}").format(profile=tile.profile or "-", minimum=tile.minimum or "-") + "\n"
+            + _("croupier {name}").format(name=tile.croupier or "-") + relief + "\n"
+            + _("last: {numbers}").format(numbers=numbers) + "\n"
+            + ngettext("{count} game in the last hour", "{count} games in the last hour", tile.games_per_hour).format(
+                count=tile.games_per_hour)
+            + ", " + _("event {seq}").format(seq=tile.last_seq) + chain)
 
 
 def _duration(seconds: float) -> str:
@@ -44,33 +51,38 @@ def _duration(seconds: float) -> str:
 
 def alarms_text(picture: FloorPicture) -> str:
     if not picture.alarms:
-        return "Alarms: none"
-    lines = ["[b]Alarms[/]"]
+        return _("Alarms: none")
+    lines = ["[b]" + _("Alarms") + "[/]"]
     for alarm in picture.alarms:
-        who = f"acknowledged by {alarm.acknowledged_by}" if alarm.acknowledged_by else "[red]open[/]"
-        lines.append(f"table {alarm.table_id}, event {alarm.event_seq}: {alarm.problem} ({who})")
+        who = (_("acknowledged by {name}").format(name=alarm.acknowledged_by) if alarm.acknowledged_by
+               else "[red]" + _("open") + "[/]")
+        lines.append(_("table {table}, event {seq}: {problem} ({who})").format(
+            table=alarm.table_id, seq=alarm.event_seq, problem=alarm.problem, who=who))
     return "\n".join(lines)
 
 
 def wheels_text(picture: FloorPicture) -> str:
-    lines = ["[b]Wheels[/] (every counted spin the floor holds)"]
+    lines = ["[b]" + _("Wheels") + "[/] " + _("(every counted spin the floor holds)")]
     for wheel, stats in picture.wheels.items():
-        alerts = "; ".join(stats["alert_lines"]) or "no alert"
-        lines.append(f"[b]{wheel}[/]: {stats['spins']} spins, {alerts}. {stats['chi_square']['plain']}")
+        alerts = "; ".join(stats["alert_lines"]) or _("no alert")
+        lines.append(f"[b]{wheel}[/]: " + ngettext("{count} spin", "{count} spins", stats["spins"]).format(
+            count=stats["spins"]) + f", {alerts}. {stats['chi_square']['plain']}")
     return "\n".join(lines)
 
 
 class FloorView(App):
-    TITLE = "croupier floor"
     CSS = """
     Grid#tiles { grid-size: 4; grid-gutter: 1; height: auto; }
     .tile { border: round $accent; padding: 0 1; height: auto; min-height: 7; }
     #alarms, #wheels { margin-top: 1; }
     """
-    BINDINGS = [("q", "quit", "quit")]
+    BINDINGS = [Binding("q", "quit", N_("quit"))]
 
     def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S) -> None:
         super().__init__()
+        self.title = _("croupier floor")
+        for key, bindings in self._bindings.key_to_bindings.items():  # the footer in the installed language
+            self._bindings.key_to_bindings[key] = [replace(b, description=_(b.description)) for b in bindings]
         self.store = store
         self.projection = FloorProjection(store)
         self.refresh_s = refresh_s

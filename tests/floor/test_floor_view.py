@@ -41,3 +41,24 @@ async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
     assert f"table T2, event {alarm.event_seq}" in alarms and "acknowledged by Pit boss" in alarms
     assert f"T1: {len(NUMBERS)} spins" in wheels and "Chi-square over the 37 pockets" in wheels
     assert (tmp_path / "floor.db").read_bytes() == before  # read-only
+
+
+async def test_the_floor_view_in_portuguese(tmp_path):
+    from croupier.i18n import install
+
+    write_shift(tmp_path / "T1.db").close()
+    url = str(tmp_path / "floor.db")
+    with open_store(url) as store:
+        Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
+    install("pt")
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.pause()
+            t1 = str(app.query_one("#tile-T1").render())
+            alarms = str(app.query_one("#alarms").render())
+            wheels = str(app.query_one("#wheels").render())
+    assert "ABERTO" in t1 and "mínimo 5" in t1 and "últimos: 23 8 11" in t1 and "jogadas na última hora" in t1
+    assert alarms == "Alarmes: nenhum"
+    assert f"T1: {len(NUMBERS)} jogadas" in wheels and "Cilindros" in wheels
+    assert not any(english in t1 + wheels for english in ("games in the last hour", "minimum", "last:", "spins"))
