@@ -174,7 +174,8 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     alarm-raised record, whose facts word its detail in that language."""
     from croupier.history.clock import stamp, zone_label
     from croupier.history.procedures import alarm_facts
-    from croupier.history.words import alarm_detail_words, alarm_words, bet_words, direction_words, source_words
+    from croupier.history.words import (alarm_detail_words, alarm_words, bet_words, chips_words, direction_words,
+                                        source_words)
     from croupier.history.words import colour_words as colour
     from croupier.history.words import role_words as role
     from croupier.history.words import void_words as void_reason
@@ -286,7 +287,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         add("")
         add(_("Overpayments on corrected results: {count}").format(count=len(report["overpayments"])))
         for o in report["overpayments"]:
-            paid = ngettext("{count} chip", "{count} chips", _plural(o["chips"])).format(count=o["chips"])
+            paid = chips_words(o["chips"])
             if o["money"] is not None:
                 paid += f" = {money(o['money'])}"
             add("  " + _("spin {spin}: {colour} paid {paid} on {positions} for {paid_on}; the result is {number}: "
@@ -334,8 +335,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
                 "voids {voids}, corrections {corrections}, repeats {repeats}, late reliefs {late}, paid {paid}").format(
                 voids=f["voids"], corrections=f["corrections"], repeats=f["direction_repeats"],
                 late=f["overdue_reliefs"],
-                paid=ngettext("{count} chip", "{count} chips", _plural(f["paid_chips"])).format(count=f["paid_chips"])
-                + f" = {money(f['paid_money'])}"))
+                paid=chips_words(f["paid_chips"]) + f" = {money(f['paid_money'])}"))
     add("")
     add(_("Totals: bought {bought}, cashed out {cashed_out}, late chips {late}").format(
         bought=money(totals["bought_money"]), cashed_out=money(totals["cashed_out_money"]),
@@ -357,11 +357,3 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     head = report["head"]
     add(_("Journal head: event {event}, sha256 {sha256}").format(event=head["event"], sha256=head["sha256"]))
     return "\n".join(map(arguments.printable, lines)) + "\n"  # names recorded before they were checked
-
-
-def _plural(chips) -> int:
-    """The number a count of chips takes its plural from: a half counts as more than one."""
-    from fractions import Fraction
-
-    number = Fraction(str(chips))  # "35", "1/2" or 2.5
-    return int(number) if number.denominator == 1 else 2

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.words import bet_words, colour_words
-from croupier.i18n import _, ngettext
+from croupier.history.words import bet_words, chips_words, colour_words
+from croupier.i18n import _
 
 from croupier.history.money import chips_money, owner_values
 from croupier.rules.layout import parse_position
@@ -30,9 +30,7 @@ class Overpayment:
 
     def words(self, currency: str = "") -> str:
         money = f" = {self.money:.2f}{' ' + currency if currency else ''}" if self.money is not None else ""
-        whole = self.chips.denominator == 1  # a half chip takes the plural a fraction does
-        chips = ngettext("{count} chip", "{count} chips", int(self.chips) if whole else 2).format(
-            count=self.chips) + money
+        chips = chips_words(self.chips) + money
         return _("spin {spin}: {colour} was paid {chips} on {positions} for {paid_on}; the result is {number}: "
                  "{chips} to recover").format(spin=self.spin, colour=colour_words(self.colour), chips=chips,
                                               positions=", ".join(map(bet_words, self.positions)), paid_on=self.paid_on,

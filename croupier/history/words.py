@@ -7,8 +7,9 @@ detail is worded from the facts it was recorded with."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
-from croupier.i18n import N_, SOURCE_LANGUAGE, _, language
+from croupier.i18n import N_, SOURCE_LANGUAGE, _, language, ngettext
 from croupier.rules.names import VALUE_CHIPS
 
 COLOURS = {"red": N_("red"), "black": N_("black"), "green": N_("green")}
@@ -86,6 +87,14 @@ def bet_words(bet: str) -> str:
 
 def role_words(role) -> str:
     return _worded(ROLES, role)
+
+
+def chips_words(count) -> str:
+    """`count` chips ("35", "1/2", 2.5 or a Fraction), with the plural its number takes: a half
+    counts as more than one."""
+    number = Fraction(str(count))
+    return ngettext("{count} chip", "{count} chips", int(number) if number.denominator == 1 else 2).format(
+        count=count)
 
 
 def alarm_words(kind) -> str:
