@@ -33,11 +33,16 @@ ALARMS = {
 }
 CASH_OUTS = {"left": N_("the player left"), "inactive": N_("no bets while players waited"),
              "table-closed": N_("the table closed")}
-# The bets a player names in words (the numbers need none), as the table screen names them.
+# The bets in words (the numbers need none), as the table screen names them.
 POSITIONS = {
-    "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"), "low": N_("low (1-18)"),
-    "high": N_("high (19-36)"), "dozen1": N_("1st dozen"), "dozen2": N_("2nd dozen"), "dozen3": N_("3rd dozen"),
+    "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"),
+    "low": N_("low (1-18)"), "high": N_("high (19-36)"),
+    "dozen1": N_("1st dozen"), "dozen2": N_("2nd dozen"), "dozen3": N_("3rd dozen"),
     "column1": N_("1st column"), "column2": N_("2nd column"), "column3": N_("3rd column"),
+    "dozen1+2": N_("dozens 1+2"), "dozen2+3": N_("dozens 2+3"),
+    "column1+2": N_("columns 1+2"), "column2+3": N_("columns 2+3"),
+    "voisins": N_("voisins du zéro"), "tiers": N_("tiers du cylindre"), "orphelins": N_("orphelins"),
+    "zero-spiel": N_("jeu zéro"), "nassa": N_("nassa"),
 }
 
 

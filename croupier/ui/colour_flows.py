@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from croupier.history.words import CHIP_COLOURS
 from croupier.i18n import N_, _
 from croupier.table.colours import check_chip_value, check_colour_chips, check_foreign_chips, must_exchange
 from croupier.table.regulation import profile_of
@@ -116,7 +117,7 @@ async def foreign_chips(app) -> None:
         return
     currency = app.config.table.currency
     colour = await choose(app, _("Another table's colour chips: which colour?"),
-                          [(text.colour_name(c), c) for c in text.COLOUR_NAMES])
+                          [(text.colour_name(c), c) for c in CHIP_COLOURS])
     if colour is None:
         return
     table = await number(app, _("{colour} chips of another table").format(colour=text.colour_name(colour)),

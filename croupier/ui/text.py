@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.words import alarm_detail_words
+from croupier.history import words
 from croupier.i18n import N_, _, language
 from croupier.rules.limits import OUTCOMES, REASONS
 from croupier.rules.names import VALUE_CHIPS
@@ -25,52 +25,14 @@ PHASES = {
     Phase.CONFIRMING: N_("Confirm the result"),
     Phase.PAYING: N_("Payouts"),
 }
-ALARMS = {
-    AlarmKind.DIRECTION_REPEATED: N_("Launch direction repeated"),
-    AlarmKind.BALL_SWAP_OVERDUE: N_("Ball swap overdue"),
-    AlarmKind.RELIEF_OVERDUE: N_("Croupier relief overdue"),
-    AlarmKind.WHEEL_FAULT: N_("Wheel sensor fault"),
-    AlarmKind.RESULT_MISMATCH: N_("Typed result and sensor differ"),
-    AlarmKind.PIN_LOCKED: N_("PIN locked after wrong PINs"),
-}
-VOID_REASONS = {
-    VoidReason.CHIP_FELL: N_("A chip fell in the wheel"),
-    VoidReason.ANOTHER_BALL: N_("Another ball in the wheel"),
-    VoidReason.FOREIGN_OBJECT: N_("Foreign object in the wheel"),
-    VoidReason.BALL_LEFT_WHEEL: N_("The ball left the wheel"),
-    VoidReason.SAME_DIRECTION: N_("Ball and wheel turned the same way"),
-    VoidReason.TOO_FEW_REVOLUTIONS: N_("Too few ball revolutions"),
-    VoidReason.WHEEL_STOPPED: N_("The wheel stopped"),
-    VoidReason.SENSOR_FAULT: N_("Sensor fault"),
-    VoidReason.CHIPS_SCATTERED: N_("Chips scattered"),
-}
-ROLES = {Role.CROUPIER: N_("croupier"), Role.INSPECTOR: N_("inspector"), Role.PIT_BOSS: N_("pit boss")}
-_ROLE_VALUES = {member.value: member for member in Role}
 _AMOUNTS = {"amount", "maximum", "minimum", "least", "cap", "held", "new"}  # refusal facts that are money
-DIRECTIONS = {Direction.CLOCKWISE: N_("clockwise"), Direction.ANTICLOCKWISE: N_("anticlockwise")}
-# Colour names as the configuration usually spells them; any other name is shown as written.
-COLOUR_NAMES = {
-    "red": N_("red"), "black": N_("black"), "green": N_("green"), "blue": N_("blue"),
-    "yellow": N_("yellow"), "purple": N_("purple"), "orange": N_("orange"), "white": N_("white"),
-    "pink": N_("pink"), "brown": N_("brown"), "grey": N_("grey"),
-}
 CATEGORIES = {
     "columns": N_("Columns"), "simple": N_("Simple chances"), "dozens": N_("Dozens"),
     "neighbours": N_("Neighbours"), "series": N_("Series"), "finales": N_("Finales"),
     "complete": N_("Complete"), "lines": N_("Lines"), "streets": N_("Streets"), "corners": N_("Corners"),
     "splits": N_("Splits"), "pleins": N_("Pleins"),
 }
-POSITION_NAMES = {
-    "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"),
-    "low": N_("low (1-18)"), "high": N_("high (19-36)"),
-    "dozen1": N_("1st dozen"), "dozen2": N_("2nd dozen"), "dozen3": N_("3rd dozen"),
-    "column1": N_("1st column"), "column2": N_("2nd column"), "column3": N_("3rd column"),
-    "dozen1+2": N_("dozens 1+2"), "dozen2+3": N_("dozens 2+3"),
-    "column1+2": N_("columns 1+2"), "column2+3": N_("columns 2+3"),
-    "voisins": N_("voisins du zéro"), "tiers": N_("tiers du cylindre"), "orphelins": N_("orphelins"),
-    "zero-spiel": N_("jeu zéro"), "nassa": N_("nassa"),
-}
-# Kinds of bet as the table sign lists them; the announced ones by POSITION_NAMES.
+# Kinds of bet as the table sign lists them; the announced ones by their position's name.
 BET_KINDS = {
     "plein": N_("Plein"), "split": N_("Split"), "street": N_("Street"), "corner": N_("Corner"), "line": N_("Line"),
     "dozen": N_("Dozen"), "column": N_("Column"), "two-dozens": N_("Two dozens"), "two-columns": N_("Two columns"),
@@ -86,14 +48,14 @@ def phase(value: Phase) -> str:
 
 
 def alarm(kind: AlarmKind) -> str:
-    return _(ALARMS[kind])
+    return _(words.ALARMS[kind.value])
 
 
 def alarm_detail(alarm: Alarm) -> str:
     """What an alarm is about, worded from its facts. An alarm without them (the wheel link's, or
     one recorded before the table kept them) shows the record's English whole in English, and only
     the rule it cites in another language (the title is already translated)."""
-    return alarm_detail_words(alarm.kind, alarm.facts, alarm.detail, from_facts=True)
+    return words.alarm_detail_words(alarm.kind, alarm.facts, alarm.detail, from_facts=True)
 
 
 def refusal(refused: Refused) -> str:
@@ -191,8 +153,8 @@ def worded(facts: dict) -> dict:
             value = position(value)
         elif key in ("to", "what") and isinstance(value, str):
             value = _(value)  # what a PIN is asked for, what an amount is: the core's phrases
-        elif key == "role" and value in _ROLE_VALUES:
-            value = role(_ROLE_VALUES[value])
+        elif key == "role" and value in words.ROLES:
+            value = _(words.ROLES[value])
         elif key in _AMOUNTS and isinstance(value, Decimal):
             value = money(value, _currency)
         words[key] = value
@@ -244,28 +206,28 @@ def notice(found: Notice) -> str:
 
 
 def role(value: Role) -> str:
-    return _(ROLES[value])
+    return _(words.ROLES[value.value])
 
 
 def void_reason(reason: VoidReason) -> str:
-    return _(VOID_REASONS[reason])
+    return _(words.VOID_REASONS[reason.value])
 
 
 def direction(value: Direction | None) -> str:
-    return "?" if value is None else _(DIRECTIONS[value])
+    return "?" if value is None else _(words.DIRECTIONS[value.value])
 
 
 def colour_name(name: str) -> str:
     if name == VALUE_CHIPS:  # the owner of value chips on a payout sheet (PT-A 16, PT-B 15b)
         return _("value chips")
-    return _(COLOUR_NAMES[name]) if name in COLOUR_NAMES else name
+    return _(words.CHIP_COLOURS[name]) if name in words.CHIP_COLOURS else name
 
 
 def bet_kind(kind: str) -> str:
     """A kind of bet on the table sign: `Plein`, `Two dozens`, `voisins du zéro`."""
     if kind in BET_KINDS:
         return _(BET_KINDS[kind])
-    return _(POSITION_NAMES[kind]) if kind in POSITION_NAMES else kind
+    return _(words.POSITIONS[kind]) if kind in words.POSITIONS else kind
 
 
 def bet_error(facts: dict) -> str:
@@ -294,8 +256,8 @@ def category(name: str) -> str:
 
 def position(spec: str) -> str:
     """A bet as the croupier calls it: `17`, `14/17`, `2nd dozen`, `neighbours 17 (2)`."""
-    if spec in POSITION_NAMES:
-        return _(POSITION_NAMES[spec])
+    if spec in words.POSITIONS:
+        return _(words.POSITIONS[spec])
     word, _sep, rest = spec.partition(":")
     if word == "neighbours":
         number, sides = rest.split(":")
