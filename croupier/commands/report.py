@@ -138,7 +138,7 @@ def _report(args: argparse.Namespace) -> int:
             # still checks: the whole journal's report goes on from that fold; a report over days
             # takes their records up to there as they are, found by their time.
             whole = args.since is None and args.until is None
-            saved = report_cache.load(journal) if not args.fresh else None
+            saved = report_cache.load(journal, mark_only=not whole) if not args.fresh else None
             reached = saved[1] if saved else (0, GENESIS)
             fold = saved[0] if saved and whole else ReportFold()
             if not whole and saved:

@@ -104,8 +104,9 @@ class _FoldUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a report's fold")
 
 
-def load(journal: Journal) -> tuple[ReportFold, tuple[int, str]] | None:
-    """The fold saved for this journal and the (seq, hash) it reached, if it may be taken up."""
+def load(journal: Journal, *, mark_only: bool = False) -> tuple[ReportFold | None, tuple[int, str]] | None:
+    """The fold saved for this journal and the (seq, hash) it reached, if it may be taken up;
+    `mark_only`: the point alone (None for the fold), which a report over days needs."""
     try:
         key = _key(create=False)
         if key is None:
@@ -120,15 +121,18 @@ def load(journal: Journal) -> tuple[ReportFold, tuple[int, str]] | None:
                 return None
             saved.seek(len(signature))
             size = int.from_bytes(saved.read(LENGTH_BYTES), "big")
-            pickled = io.BytesIO(saved.read(size))
-            stamp, path, reached, fold = _FoldUnpickler(pickled, saved).load()
+            unpickler = _FoldUnpickler(io.BytesIO(saved.read(size)), saved)
+            stamp, path, reached = unpickler.load()
+            if (stamp != _fold_stamp() or path != str(Path(journal.path).resolve())
+                    or journal.hash_at(reached[0]) != reached[1]):
+                return None
+            fold = None if mark_only else unpickler.load()
     except FileNotFoundError:
         return None
     except Exception as exc:  # a cache is never a reason to fail: the whole fold is done instead
         log.info("the saved report fold could not be read (%s): the journal is folded whole", exc)
         return None
-    if (stamp != _fold_stamp() or path != str(Path(journal.path).resolve()) or not isinstance(fold, ReportFold)
-            or journal.hash_at(reached[0]) != reached[1]):
+    if not (mark_only or isinstance(fold, ReportFold)):
         return None
     return fold, reached
 
@@ -140,7 +144,9 @@ def save(journal: Journal, fold: ReportFold, reached: tuple[int, str]) -> None:
         target = _file_for(journal)
         partial = target.with_suffix(".partial")
         pickled, arrays = io.BytesIO(), []
-        _FoldPickler(pickled, arrays).dump((_fold_stamp(), str(Path(journal.path).resolve()), reached, fold))
+        pickler = _FoldPickler(pickled, arrays)
+        pickler.dump((_fold_stamp(), str(Path(journal.path).resolve()), reached))  # read first, alone if need be
+        pickler.dump(fold)
         with open(os.open(partial, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600), "w+b") as out:
             # signature, pickle length, pickle, raw arrays; signed as read back: nothing twice in memory
             out.write(bytes(hashlib.sha256().digest_size))
