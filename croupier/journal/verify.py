@@ -230,12 +230,10 @@ def _cores() -> int:
 def _range_checked(path: str, key: bytes | None, since: tuple[int, str], upto: int) -> Verdict:
     """One range of the chain, in a process of its own (`_checked_in_ranges`)."""
     with Journal.open(path, read_only=True) as journal:
-        check = ChainCheck(journal, key, since, upto=upto)
         try:
-            check.run()
+            return ChainCheck(journal, key, since, upto=upto).run()
         except JournalDamaged as damaged:
             return damaged.verdict
-        return check.verdict()
 
 
 def _checked_in_ranges(journal: Journal, key: bytes | None, since: tuple[int, str], upto: int) -> Verdict | None:
