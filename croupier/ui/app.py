@@ -287,8 +287,7 @@ class TableApp(App):
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
         self._events_seen += 1
-        if isinstance(event, MOVES_ON) and self._events_seen > self._said_at:
-            self.table_screen.say("")  # a refusal or a note said before the table moved on is stale
+        stale = isinstance(event, MOVES_ON) and self._events_seen > self._said_at  # a refusal or a note said before
         self.board = board_for(state)
         if self.board_output is not None:
             self.board_output(self.board)
@@ -308,6 +307,8 @@ class TableApp(App):
             if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING and refresh is None:
                 self.close_dialogs()  # a result comes while a menu is open: the sheet comes first
                 self.open_payouts()
+        if stale:  # after the sheet is pushed: the table under it clears its line when seen, not before the sheet
+            self.table_screen.say("")
         self.redraw()
 
     def redraw(self) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.events import ScreenResume
 from textual.widgets import Static
 
 from croupier.i18n import _
@@ -73,8 +74,11 @@ class PayoutScreen(KeypadScreen[None]):
         self._open(self.app.session.state.last_result)
 
     @survived
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: ScreenResume) -> None:
         """Pushed again for a new result (not back from a dialog over the sheet)."""
+        # Textual restyles a pushed screen whole, for styles changed while it was away: this sheet's
+        # classes are restyled as they change and the app has one theme, so the result waits for nothing.
+        event.refresh_styles = False
         if self._pushed:
             self._pushed = False
             self.say("")  # what the last sheet said ("payouts recorded") is not about this one

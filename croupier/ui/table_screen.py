@@ -48,7 +48,7 @@ class TableScreen(KeypadScreen[None]):
         self.entry = NumberEntry()
         self.launch_direction: Direction | None = None  # chosen with C; None: the alternate one
         self._shown_state: TableState | None = None  # the state the panels drawn from it show
-        self._said: tuple[str, bool] | None = None  # a message given before the screen was up
+        self._said: tuple[str, bool] | None = None  # the message, drawn when the screen is seen
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title")
@@ -67,11 +67,9 @@ class TableScreen(KeypadScreen[None]):
 
     @survived
     def on_mount(self) -> None:
+        if self._said is None and self.app.banner:
+            self._said = (self.app.banner, False)
         self.show()
-        if self._said is not None:
-            self.say(self._said[0], error=self._said[1])
-        elif self.app.banner:
-            self.say(self.app.banner)
 
     def on_screen_resume(self) -> None:
         self.show()  # the table may have moved on while another screen was on top
@@ -103,15 +101,22 @@ class TableScreen(KeypadScreen[None]):
         self.query_one(AlarmBanner).show(lines, urgent)
         update(self.query_one("#prompt", Static), self._prompt(state))
         self.query_one(KeyLegend).show(self._legend(state))
+        self._show_said()
 
     def say(self, message: str, *, error: bool = False) -> None:
-        found = self.query("#message")
-        if not found:
-            self._said = (message, error)  # not composed yet: said once it is
+        """The message line. Under a whole screen (the payout sheet) it is drawn when the table is
+        seen again: a hidden screen laid out again delays the screen on top."""
+        self._said = (message, error)
+        if self.is_attached and self.children and (self.app.screen is self or self.app.screen.is_modal):
+            self._show_said()
+
+    def _show_said(self) -> None:
+        if self._said is None:
             return
-        widget = found.first(Static)
+        message, error = self._said
+        widget = self.query_one("#message", Static)
         widget.set_class(error, "error")
-        widget.update(escape(message))
+        update(widget, escape(message))
 
     def _next_direction(self, state: TableState) -> Direction:
         if self.launch_direction is not None:

@@ -139,3 +139,18 @@ async def test_a_result_typed_before_the_sensor_is_compared_never_a_second_spin(
     recorded = [e.event for e in session.journal.entries() if e.event.kind in ("payouts-recorded", "result-recorded")]
     assert [(e.kind, e.spin) for e in recorded] == [("result-recorded", 1), ("payouts-recorded", 1)]
     assert sum(s.chips for s in recorded[1].stakes["red"]) == 2
+
+
+async def test_a_note_said_before_the_result_is_gone_when_the_croupier_leaves_the_sheet(session, config):
+    # The note is cleared while the payout sheet covers the table: it must not come back with it.
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await report(pilot, LinkStatus(True, 0.0, "open"), state(WheelPhase.PLACE_BETS),
+                     state(WheelPhase.BALL_IN_RIM, t=1), state(WheelPhase.NO_MORE_BETS, t=2))
+        await press(pilot, "plus")  # B with nothing to pay: the table says so
+        assert "There are no payouts under way" in screen_text(app)
+        await report(pilot, WheelResult(32, 3.0, 7, CW, "number-line"))
+        assert "Payouts ·  32  red · spin 1" in screen_text(app)
+        await press(pilot, "escape")  # back to the table, the payouts still under way
+        text = screen_text(app)
+        assert "Payouts ·" not in text and "There are no payouts under way" not in text
