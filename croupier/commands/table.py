@@ -24,6 +24,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
+    from croupier.startup import collect_later
+
+    collect_later()  # until the first frame (TableApp)
     args = _parser().parse_args(argv)
     from croupier.config import ConfigError, config_from_argument
     from croupier.ui.runtime import logging_to

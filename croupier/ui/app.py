@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import cached_property
 from typing import Callable
 
 from rich.markup import escape
@@ -20,7 +21,7 @@ from croupier.config import Config
 from croupier.i18n import _, ngettext
 from croupier.journal.store import JournalError, JournalFault
 from croupier.sdnotify import Notifier
-from croupier.sensor_table import SensorTable
+from croupier.startup import collect_from_now
 from croupier.session import TableSession
 from croupier.table import events as ev
 from croupier.table.events import Role
@@ -67,7 +68,6 @@ class TableApp(App):
         self.devices = devices or Devices()
         self.banner = banner
         self.payout_sheet = None  # the PayoutSheet of the result being paid, kept while away from it
-        self.sensor = SensorTable(session, on_void_result=self._void_result)  # wheel events as table commands
         self._unsubscribe = None
         self._shown_time: tuple | None = None
         self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
@@ -90,13 +90,22 @@ class TableApp(App):
         self.set_interval(TICK_S, self._tick)
         if self.notifier.interval:
             self.set_interval(self.notifier.interval, self.notifier.ping)
-        self.call_after_refresh(self._start_devices)  # the first frame does not wait for the wheel's port
+        self.call_after_refresh(self._started)  # the first frame waits neither for the wheel's port nor a collection
         if self.needs_setup():
             self.start_flow("setup")
         # READY once the screen is drawn: systemd starts counting the watchdog from there.
         self.call_after_refresh(self.notifier.ready, f"table {self.config.table.id} ready")
 
-    def _start_devices(self) -> None:
+    @cached_property
+    def sensor(self):
+        """The wheel's events as table commands: the wheel's modules are read once it reports, not
+        before the first frame."""
+        from croupier.sensor_table import SensorTable
+
+        return SensorTable(self.session, on_void_result=self._void_result)
+
+    def _started(self) -> None:
+        collect_from_now()
         if not (self._closing or self._closed):
             self.devices.start(self)
 
