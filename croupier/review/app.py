@@ -191,8 +191,10 @@ class ReviewApp(App):
 
     def action_tab(self, tab: str) -> None:
         self.query_one("#tabs", TabbedContent).active = tab
-        # Focus must follow into the new tab: left in a hidden one, it would bring that tab back.
-        self.query_one(self.FOCUS_IN_TAB[tab]).focus()
+        # Focus must follow into the new tab: left in a hidden one, it would bring that tab back. At
+        # once, not as `focus()` does once the keys already typed are handled: a tab typed after
+        # this one would be undone by it.
+        self.set_focus(self.query_one(self.FOCUS_IN_TAB[tab]))
         if tab == "spin":
             self.query_one("#spin-number", Input).select_all()
 
