@@ -1,8 +1,9 @@
 """The payout sheet on screen: after a result, the winning positions in the profile's payout order;
-per colour the croupier types the chips on each (value chips: the amount in money, `PT-A 16`,
-`PT-B 15b`), and sees the colour's payout in chips (stacks of 20
-and the rest) and in money, and the table's total. D records the payouts: the session checks the
-counts against the limits and settles them; a refusal is shown here and nothing is recorded.
+per colour, then for value chips where the profile lets them on a winner, the croupier types the
+chips on each (value chips: the amount in money, `PT-A 16`, `PT-B 15b`), and sees the colour's
+payout in chips (stacks of 20 and the rest) and in money, and the table's total. D records the
+payouts: the session checks the counts against the limits and settles them; a refusal is shown here
+and nothing is recorded.
 
     digits  chips on the highlighted position     #  next position (the last stays: B, D)
     C       clear the position; on an empty one,  B  next colour
@@ -99,7 +100,8 @@ class PayoutScreen(KeypadScreen[None]):
         last = not counted or self.row_at + 1 >= len(counted)
         self.query_one(KeyLegend).show([
             (DIGITS, _("chips")), *([] if last else [(Key.ENTER, _("next"))]), *clear,
-            (Key.PAYOUTS, _("next colour")), (Key.VOID, _("played")), (Key.MENU, _("payouts done")),
+            (Key.PAYOUTS, _("next colour")), *([(Key.VOID, _("played"))] if self.colour in self.sheet.players else []),
+            (Key.MENU, _("payouts done")),
             (Key.CANCEL, _("back")),
         ])
 
@@ -162,17 +164,17 @@ class PayoutScreen(KeypadScreen[None]):
             return
         account = state.accounts.get(colour)
         player = f" · {escape(account.player)}" if account else ""
-        if self.sheet.value_only:  # PT-B 15b: the amounts of value chips, in money
-            self.query_one("#payout-colour", Static).update(
-                _("[b]Value chips[/]: type the amount on each position, in {currency}").format(currency=currency))
-        elif colour == VALUE_CHIPS:  # PT-A 16: value-marked chips, on any bet, in money
+        if colour == VALUE_CHIPS and self.sheet.value_marked:  # PT-A 16: value-marked chips, on any bet
             self.query_one("#payout-colour", Static).update(
                 _("[b]Value-marked chips[/]: type the amount on each position, in {currency}").format(
                     currency=currency))
+        elif colour == VALUE_CHIPS:  # after the colours where the profile lets them (PT-A 16), or alone (PT-B 15b)
+            self.query_one("#payout-colour", Static).update(
+                _("[b]Value chips[/]: type the amount on each position, in {currency}").format(currency=currency))
         else:
             self.query_one("#payout-colour", Static).update(
                 _("Colour {at} of {count}: [b]{colour}[/]{player} · chip {value}").format(
-                    at=self.colour_at + 1, count=len(self.sheet.colours), colour=escape(text.colour_name(colour)),
+                    at=self.colour_at + 1, count=len(self.sheet.players), colour=escape(text.colour_name(colour)),
                     player=player, value=text.money(self.sheet.chip_values[colour], currency)))
         payout = self.sheet.payout(colour)
         counted = self._counted_rows()
@@ -247,7 +249,7 @@ class PayoutScreen(KeypadScreen[None]):
 
         def names(played: bool) -> str:
             shown = [f"[b u]{escape(text.colour_name(c))}[/]" if c == self.colour else escape(text.colour_name(c))
-                     for c in sheet.colours if sheet.played(c) == played]
+                     for c in sheet.players if sheet.played(c) == played]
             return ", ".join(shown) or "-"
 
         rule = profile_of(self.app.session.state).inactivity.rule
@@ -291,7 +293,7 @@ class PayoutScreen(KeypadScreen[None]):
             self.typed = ""
             self._next_colour()
             return
-        elif key is Key.VOID and self.colour is not None:
+        elif key is Key.VOID and self.colour in self.sheet.players:  # value chips are no player's
             if not self.sheet.mark_played(self.colour):
                 self.say(_("{colour} has chips on a winner or bets on record: it played").format(
                     colour=text.colour_name(self.colour)))

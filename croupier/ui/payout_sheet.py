@@ -65,18 +65,24 @@ class PayoutSheet:
         `value_only`: a table of value chips only (`PT-B 15b`): its one owner is `VALUE_CHIPS`, worth
         1 a chip, so each position's count is the amount on it in money, and it may be any bet.
         `marked`: the table offers value-marked chips (`PT-A 16`): after the colours, the amounts of
-        marked chips on each position, in money, on any bet."""
+        marked chips on each position, in money, on any bet. Without them, value chips come after
+        the colours on the positions the profile lets them on (`PT-A 16` simple chances, dozens,
+        columns; `PT-B 15` simple chances; `FR` any bet), in money too."""
         self.spin = spin
         self.number = number
         self.profile = profile
         self.limits = table_limits(profile, minimum, sign)
         self.value_only = value_only
         self.value_marked = marked and not value_only
+        self.positions = [Row(p.name, p.category) for p in paying_positions(number, profile)]
+        if value_only or self.value_marked:
+            self.value_positions = self.positions
+        else:  # only where the profile lets them: none on zero at a PT-A table
+            self.value_positions = [row for row in self.positions if profile.value_chips_allowed(row.category)]
         self.chip_values = {VALUE_CHIPS: Decimal(1)} if value_only else dict(chip_values)
-        if self.value_marked:
+        if self.value_positions or recorded.get(VALUE_CHIPS):
             self.chip_values[VALUE_CHIPS] = Decimal(1)
         self.colours = tuple(self.chip_values)
-        self.positions = [Row(p.name, p.category) for p in paying_positions(number, profile)]
         self.recorded = {colour: tuple(recorded.get(colour, ())) for colour in self.colours}
         self.counts: dict[tuple[str, str], int] = {}
         self.known_played = frozenset(known_played)
@@ -88,7 +94,15 @@ class PayoutSheet:
         payout = self.payout(colour) if self.recorded[colour] else None
         rows = [Row(stake.bet, self._bet(stake.bet, stake.chips, colour).category, stake.chips)
                 for stake in self.recorded[colour] if payout.won_on(stake.bet) or payout.kept_on(stake.bet)]
-        return _in_order(rows + self.positions, self.profile)
+        return _in_order(rows + self._positions(colour), self.profile)
+
+    def _positions(self, colour: str) -> list[Row]:
+        return self.value_positions if colour == VALUE_CHIPS else self.positions
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The colours on the sheet, value chips aside: they belong to no player (`PT-A 12` counts colours)."""
+        return tuple(colour for colour in self.colours if colour != VALUE_CHIPS)
 
     def count(self, colour: str, spec: str, chips: int) -> None:
         """The croupier counted `chips` of `colour` on the position `spec` (0 clears it)."""
@@ -111,26 +125,28 @@ class PayoutSheet:
 
     def mark_played(self, colour: str) -> bool:
         """Mark the colour as played, or unmark it; False when its bets say it played anyway."""
+        if colour not in self.players:
+            raise ValueError(f"{colour} is not a player's colour")
         if self.seen_playing(colour):
             return False
         self.marked ^= {colour}
         return True
 
     def played_colours(self) -> tuple[str, ...]:
-        return tuple(colour for colour in self.colours if self.played(colour))
+        return tuple(colour for colour in self.players if self.played(colour))
 
     def paid(self) -> dict[str, tuple[Stake, ...]]:
         """What the croupier counted, per colour, as the table records it."""
         found = {colour: tuple(Stake(bet=row.spec, chips=self.counts[(colour, row.spec)],
                                      marked=self.value_marked and colour == VALUE_CHIPS)
-                               for row in self.positions if (colour, row.spec) in self.counts)
+                               for row in self._positions(colour) if (colour, row.spec) in self.counts)
                  for colour in self.colours}
         return {colour: stakes for colour, stakes in found.items() if stakes}
 
     def payout(self, colour: str) -> ColourPayout:
         bets = [self._bet(s.bet, s.chips, colour) for s in self.recorded[colour]]
         bets += [self._bet(row.spec, self.counts[(colour, row.spec)], colour)
-                 for row in self.positions if (colour, row.spec) in self.counts]
+                 for row in self._positions(colour) if (colour, row.spec) in self.counts]
         if not bets:
             return ColourPayout(colour, None, None, ())
         checks = check_player(bets, self.limits, self.chip_values[colour])

@@ -188,3 +188,32 @@ async def test_value_marked_chips_on_a_plein_are_counted_in_money_after_the_colo
     (recorded,) = [e.event for e in marked_session.journal.entries() if e.event.kind == "payouts-recorded"]
     assert [(s.bet, s.chips, s.marked) for s in recorded.stakes["value"]] == [("17", 10, True)]
     assert {o.colour: o.won for o in recorded.outcomes} == {"red": 70, "value": 350}
+
+
+# --- value chips beside the colours (PT-A 16) ------------------------------------------------------
+
+
+async def test_value_chips_on_a_simple_chance_are_paid_after_the_colours(session, config):
+    """17 at a colour table: 20 EUR of value chips on black pay 20.00 EUR. PT-A 16 lets value chips on
+    simple chances, dozens and columns only, so the page has no plein or split; value chips are no
+    player's, so the played line and A leave them out."""
+    from croupier.ui.app import TableApp
+
+    app = TableApp(session, config, wheel=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "1", "7", "enter")
+        await press(pilot, "plus", "plus")  # red, blue, then the value chips
+        shown = flat(screen_text(app))
+        assert "Value chips: type the amount on each position, in EUR" in shown
+        assert "Played (PT-A 12): - · not seen: red, blue" in shown
+        assert "17 " not in shown.split("Value chips: type")[1] and "14/17" not in shown and "A/-" not in shown
+        await press(pilot, "a")  # nothing to mark: not a player
+        await press(pilot, "enter", "enter", "enter", "2", "0")  # after the column bets, black: 20 EUR
+        shown = flat(screen_text(app))
+        assert "Value chips are paid 20.00 EUR" in shown and "Table pays 20.00 EUR" in shown
+        await press(pilot, "d")
+        assert session.state.phase is Phase.BETTING
+    (recorded,) = [e.event for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
+    assert [(s.bet, s.chips, s.marked) for s in recorded.stakes["value"]] == [("black", 20, False)]
+    assert {o.colour: o.won for o in recorded.outcomes} == {"value": 20}
+    assert recorded.played == ()

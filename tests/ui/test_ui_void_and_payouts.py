@@ -160,6 +160,10 @@ async def test_the_next_colours_rows_show_at_once_and_a_digit_lands_on_a_row_on_
         await pilot.press(*["enter"] * 21)  # Enter past blue's last row: it stays there and says so
         text = flat(screen_text(table_app))
         assert "Colour 2 of 2: blue" in text and "blue: last position · B next colour · D records" in text
+        await pilot.press("plus")  # B: the value chips, on the positions PT-A 16 lets them on
+        text = flat(screen_text(table_app))
+        assert "Value chips: type the amount on each position, in EUR" in text
+        assert "2nd column" in text and "black" in text and "1-6" not in text and "14/17" not in text
         await pilot.press("plus")  # B: back to red
         text = screen_text(table_app)
         assert "Colour 1 of 2: red" in text and "Columns" in text and "Simple chances" in text
