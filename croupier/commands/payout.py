@@ -3,6 +3,7 @@
     croupier payout --profile ID [--house DIR] [--sign FILE] --number N [--json]
                     [--value OWNER=AMOUNT] BET...
     BET := SPEC [ "x" CHIPS ] [ "@" OWNER ]      e.g. 17  14/17x2@blue  orphelinsx5@red  complete:17
+                                                 17x10@value-marked
 
 Only the rules core and the one profile asked for are read, so the answer comes at once (no UI,
 no hardware libraries, no other profile).
@@ -16,7 +17,7 @@ from fractions import Fraction
 
 from typing import TYPE_CHECKING
 
-from croupier.rules.names import DEFAULT_PROFILE, VALUE_CHIPS
+from croupier.rules.names import DEFAULT_PROFILE, MARKED_VALUE_CHIPS, VALUE_CHIPS
 
 if TYPE_CHECKING:
     from croupier.rules.settlement import Settlement
@@ -52,8 +53,8 @@ def _parser() -> argparse.ArgumentParser:
                "13/14/15/16/17/18, dozen1..3, column1..3, dozen1+2, dozen2+3, column1+2, "
                "column2+3, red, black, even, odd, low, high, voisins, zero-spiel, tiers, "
                "orphelins, nassa, neighbours:N:K, complete:N, finale:D, finale:A/B. CHIPS are "
-               "chips per unit of a recipe (default 1); OWNER is a colour name, or "
-               f"{VALUE_CHIPS} for value chips.")
+               "chips per unit of a recipe (default 1); OWNER is a colour name, "
+               f"{VALUE_CHIPS} for value chips, or {MARKED_VALUE_CHIPS} for value-marked chips (any bet, PT-A 16).")
     parser.add_argument("--profile", help="the regulation the table runs under: a profile's file "
                         f"name (default: the sign file's table.profile, else {DEFAULT_PROFILE})")
     parser.add_argument("--house", metavar="DIR", help="a house directory: its profiles/*.toml "

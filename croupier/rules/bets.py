@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from croupier.rules import announced
 from croupier.rules.layout import INSIDE_KINDS, POSITIONS, Position, parse_position
-from croupier.rules.names import VALUE_CHIPS  # noqa: F401 (re-exported: the rules' name for value chips)
+from croupier.rules.names import MARKED_VALUE_CHIPS, VALUE_CHIPS  # noqa: F401 (re-exported: the rules' names)
 from croupier.rules.profiles import Profile
 
 
@@ -156,10 +156,12 @@ def make_bet(spec: str, chips: int, owner: str | None, profile: Profile,
 
 
 def parse_bet(text: str, profile: Profile) -> Bet:
-    """A bet from `SPEC[xCHIPS][@OWNER]`, e.g. `orphelinsx5@blue`, `14/17@red`, `complete:17x2`."""
+    """A bet from `SPEC[xCHIPS][@OWNER]`, e.g. `orphelinsx5@blue`, `14/17@red`, `complete:17x2`,
+    `17x10@value-marked` (value-marked chips: value chips on any bet, `PT-A 16`)."""
     body, at, owner = text.strip().partition("@")
-    if at and not owner.strip():
-        raise BetError(f"{text}: nothing after @ (write a colour name, or {VALUE_CHIPS})")
+    owner = owner.strip()
+    if at and not owner:
+        raise BetError(f"{text}: nothing after @ (write a colour name, {VALUE_CHIPS} or {MARKED_VALUE_CHIPS})")
     spec, x, chips = body.rpartition("x")  # no SPEC word holds an x
     if not x:
         spec, chips = body, "1"
@@ -167,7 +169,11 @@ def parse_bet(text: str, profile: Profile) -> Bet:
         raise BetError(f"{text}: x{chips} is not a number of chips (a whole number above 0)")
     if not spec.strip():
         raise BetError(f"{text}: no bet before x{chips}")
-    return make_bet(spec, int(chips), owner.strip() if at else None, profile, text)
+    if owner == MARKED_VALUE_CHIPS:
+        if not profile.value_chips.marked_rule:
+            raise BetError(f"{text}: {profile.id} has no value-marked chips ({profile.value_chips.rule})")
+        return make_bet(spec, int(chips), VALUE_CHIPS, profile, text, any_bet=True)
+    return make_bet(spec, int(chips), owner if at else None, profile, text)
 
 
 def offered_specs(profile: Profile, *, outside: bool = True) -> list[str]:

@@ -61,6 +61,8 @@ def test_every_offered_spec_parses_back_to_itself(spec, chips):
     ("17@value", PT_A, "value chips may not be played on pleins under pt-americana (PT-A 16)"),
     ("dozen1@value", PT_B, "value chips may not be played on dozens under pt-americana-2002"),
     ("complete:37", PT_A, "37 is not a number on the wheel"),
+    ("17@value-marked", FR, "mt-fair has no value-marked chips"),
+    ("17x10@value-marked", PT_B, "pt-americana-2002 has no value-marked chips"),
 ])
 def test_refusals_name_the_argument_and_the_reason(text, profile, message):
     with pytest.raises(BetError, match=re.escape(message)) as error:
@@ -71,6 +73,11 @@ def test_refusals_name_the_argument_and_the_reason(text, profile, message):
 def test_value_chips_where_the_profile_allows_them():
     assert parse_bet("dozen1+2@value", PT_A).value_chips
     assert parse_bet("17@value", FR).value_chips
+
+
+def test_value_marked_chips_go_on_any_bet_as_value_chips():
+    bet = parse_bet("14/17x10@value-marked", PT_A)  # a split: no place for plain value chips (PT-A 16)
+    assert bet.value_chips and (bet.chips, bet.category, bet.text) == (10, "splits", "14/17x10@value-marked")
 
 
 def test_an_american_wheel_refuses_neighbours_for_want_of_the_french_ring(tmp_path):

@@ -37,6 +37,14 @@ def test_json_echoes_every_bet_verbatim_with_its_figures(capsys):
     assert (lines["2"]["won"], lines["2"]["kept"]) == (0, 0)
 
 
+def test_value_marked_chips_on_a_plein_are_paid_in_money(capsys):
+    # PT-A 16: 10 EUR of value-marked chips on plein 17 are paid 35 x 10 = 350 EUR; plain value chips are refused there.
+    (line,) = as_json(capsys, "--profile", "pt-americana", "--number", "17", "17x10@value-marked")["lines"]
+    assert (line["won"], line["kept"], line["owner"], line["category"]) == (350, 10, "value", "pleins")
+    code, _, err = run(capsys, "--profile", "pt-americana", "--number", "17", "17x10@value")
+    assert code == 2 and "value chips may not be played on pleins" in err
+
+
 def test_json_writes_exact_halves_as_point_five(capsys):
     code, out, _ = run(capsys, "--json", "--profile", "ru-american", "--number", "0", "redx3")
     assert code == 0 and '"kept": 1.5' in out
