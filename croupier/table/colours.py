@@ -181,6 +181,8 @@ def settle_foreign_chips(state: TableState, now: datetime, *, colour: str, table
         raise Refused("name the colour of the chips")
     if not table:
         raise Refused("name the table the chips belong to")
+    if state.table_id is not None and table.casefold() == state.table_id.casefold():
+        raise Refused("{table} is this table: the chips are not another table's", table=table)
     chips = _chips(chips)
     value = None if chip_value is None else amount(chip_value, "a chip's real value")
     minimum = None if table_minimum is None else amount(table_minimum, "the minimum of their table")

@@ -23,7 +23,7 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
 PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN until a pit boss clears the alarm
-VERSION = 5  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+VERSION = 6  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -150,6 +150,7 @@ class Alarm:
 class TableState:
     phase: Phase = Phase.CLOSED
     profile: str | None = None
+    table_id: str | None = None  # the configuration's [table] id, as the opening recorded it
     rules: str = ""  # the profile's text as recorded; empty in journals older than its recording
     minimum: Decimal | None = None
     sign: dict[str, Decimal] = field(default_factory=dict)  # the table sign in force, as recorded
@@ -232,7 +233,7 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
     if e.inspector:
         on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
     return _replace(
-        s, phase=Phase.BETTING, profile=e.profile, rules=e.rules, minimum=e.minimum, sign=dict(e.sign or {}),
+        s, phase=Phase.BETTING, profile=e.profile, table_id=e.table_id, rules=e.rules, minimum=e.minimum, sign=dict(e.sign or {}),
         sensor_only=e.sensor_only,
         relief_minutes=e.relief_minutes, posted_values=e.posted_values, value_only=e.value_only,
         marked_values=e.marked_values,

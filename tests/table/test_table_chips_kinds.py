@@ -247,3 +247,13 @@ def test_the_shift_result_counts_what_the_table_paid_for_foreign_chips(clock):
         ("foreign pink (3)", "", "", "", "", "lost: 5 taken")]
     (table_row,) = [row for row in rows if row[1] == "table"]
     assert table_row[-1] == "lost 420; foreign chips paid 420"
+
+
+def test_this_tables_own_chips_are_not_settled_as_another_tables(clock):
+    # The chips named as another table's are this table's own (its [table] id, in any case): refused.
+    table = opened("mt-fair", clock, table_id="T7")
+    spin_to(table, 17)
+    refusal = table.refused(colours.settle_foreign_chips, "t7 is this table: the chips are not another table's",
+                            colour="green", table="t7", chips=35, won=True, chip_value=Decimal(2), by="Ana")
+    assert refusal.facts == {"table": "t7"}
+    assert foreign(table, colour="green", table="T8", chips=35, won=True, chip_value=Decimal(2)).amount == 70
