@@ -246,6 +246,8 @@ class PayoutScreen(KeypadScreen[None]):
     def _played_line(self) -> str:
         """Who played and who was not seen to (PT-A 12); the colour on screen in bold, underlined."""
         sheet = self.sheet
+        if not sheet.players:  # a table of value chips only (PT-B 15b): no player to count
+            return ""
 
         def names(played: bool) -> str:
             shown = [f"[b u]{escape(text.colour_name(c))}[/]" if c == self.colour else escape(text.colour_name(c))

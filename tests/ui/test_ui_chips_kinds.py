@@ -139,6 +139,7 @@ async def test_the_value_only_payout_sheet_takes_amounts_in_money_on_a_plein(val
         await press(pilot, "enter", "1", "7", "enter")  # launch; 17
         shown = flat(screen_text(value_only_app))
         assert "Value chips: type the amount on each position, in EUR" in shown
+        assert "Played" not in shown  # no colour, no player to count (PT-A 12 counts colours)
         await press(pilot, "c")  # straight to the pleins: 17
         await press(pilot, "2", "0")
         shown = flat(screen_text(value_only_app))
