@@ -233,8 +233,8 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
     if e.inspector:
         on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
     return _replace(
-        s, phase=Phase.BETTING, profile=e.profile, table_id=e.table_id, rules=e.rules, minimum=e.minimum, sign=dict(e.sign or {}),
-        sensor_only=e.sensor_only,
+        s, phase=Phase.BETTING, profile=e.profile, table_id=e.table_id, rules=e.rules, minimum=e.minimum,
+        sign=dict(e.sign or {}), sensor_only=e.sensor_only,
         relief_minutes=e.relief_minutes, posted_values=e.posted_values, value_only=e.value_only,
         marked_values=e.marked_values,
         colours=e.colours, balls={b.id: b for b in e.balls}, ball_in_play=e.ball_in_play,

@@ -296,7 +296,7 @@ class TableApp(App):
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
         self._events_seen += 1
-        stale = isinstance(event, MOVES_ON) and self._events_seen > self._said_at  # a refusal or a note said before
+        stale = isinstance(event, MOVES_ON) and self._events_seen > self._said_at  # what was said is of a moment gone
         self.board = board_for(state)
         if self.board_output is not None:
             self.board_output(self.board)
