@@ -99,7 +99,8 @@ class PayoutScreen(KeypadScreen[None]):
             clear = [(Key.CLEAR, _("pleins"))] if self._pleins_at() is not None else []
         last = not counted or self.row_at + 1 >= len(counted)
         self.query_one(KeyLegend).show([
-            (DIGITS, _("chips")), *([] if last else [(Key.ENTER, _("next"))]), *clear,
+            (DIGITS, _("amount") if self.colour == VALUE_CHIPS else _("chips")),  # value chips: money typed
+            *([] if last else [(Key.ENTER, _("next"))]), *clear,
             (Key.PAYOUTS, _("next colour")), *([(Key.VOID, _("played"))] if self.colour in self.sheet.players else []),
             (Key.MENU, _("payouts done")),
             (Key.CANCEL, _("back")),

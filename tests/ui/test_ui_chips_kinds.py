@@ -206,7 +206,7 @@ async def test_value_chips_on_a_simple_chance_are_paid_after_the_colours(session
         await press(pilot, "plus", "plus")  # red, blue, then the value chips
         shown = flat(screen_text(app))
         assert "Value chips: type the amount on each position, in EUR" in shown
-        assert "Played (PT-A 12): - · not seen: red, blue" in shown
+        assert "Played (PT-A 12): - · not seen: red, blue" in shown and "0-9 amount" in shown
         assert "17 " not in shown.split("Value chips: type")[1] and "14/17" not in shown and "A/-" not in shown
         await press(pilot, "a")  # nothing to mark: not a player
         await press(pilot, "enter", "enter", "enter", "2", "0")  # after the column bets, black: 20 EUR
