@@ -1,12 +1,16 @@
 """A journal with a real shift in it, written through the session with a fake clock."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from decimal import Decimal
 import hashlib
 import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from croupier import session as session_module
 from croupier.journal import witness as witness_module
 from croupier.rules.spin import Direction, VoidReason
 from croupier.session import TableSession
@@ -41,6 +45,14 @@ def write_shift(path: Path, clock: FakeClock | None = None, numbers=NUMBERS) -> 
         session.payouts_done()
         direction = direction.opposite()
     return session
+
+
+@contextmanager
+def snapshots_every(events: int):
+    """Sessions opened inside take a signed snapshot every `events` events, not every few hundred."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session_module, "SNAPSHOT_EVERY", events)
+        yield
 
 
 def raw(path: Path) -> sqlite3.Connection:

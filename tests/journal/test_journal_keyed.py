@@ -11,22 +11,20 @@ import stat
 
 import pytest
 
-from croupier import session as session_module
 from croupier.cli import main as cli
 from croupier.journal import witness as witness_module
 from croupier.journal.store import Journal, JournalError, snapshot_digest
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 
-from journal_kit import copy_journal, raw, recompute_chain, rehash, stored_head, write_shift
+from journal_kit import copy_journal, raw, recompute_chain, rehash, snapshots_every, stored_head, write_shift
 
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory):
     """The shift of journal_kit with a correction of spin 3 (32 -> 23); snapshots every 10 events."""
     path = tmp_path_factory.mktemp("pristine") / "journal.db"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session_module, "SNAPSHOT_EVERY", 10)
+    with snapshots_every(10):
         session = write_shift(path)
         session.correct_result(spin=3, number=23, reason="misread", by="Boss", pin="9000")
         session.close()

@@ -6,22 +6,20 @@ import json
 
 import pytest
 
-from croupier import session as session_module
 from croupier.cli import main as cli
 from croupier.journal.store import Journal, JournalError
 from croupier.journal.verify import verify
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 
-from journal_kit import copy_journal, raw, rehash, stored_head, write_shift
+from journal_kit import copy_journal, raw, rehash, snapshots_every, stored_head, write_shift
 
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory):
     """A 54-event journal with snapshots after events 10, 20, ... (and at close)."""
     path = tmp_path_factory.mktemp("pristine") / "journal.db"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session_module, "SNAPSHOT_EVERY", 10)
+    with snapshots_every(10):
         write_shift(path).close()
     return path
 

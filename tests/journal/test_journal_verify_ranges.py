@@ -6,20 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from croupier import session as session_module
 from croupier.journal import verify as verify_module
 from croupier.journal.key import read_key
 from croupier.journal.store import GENESIS, Journal
 
-from journal_kit import copy_journal, raw, write_shift
+from journal_kit import copy_journal, raw, snapshots_every, write_shift
 
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory):
     """The shift of journal_kit (some 50 events) with a signed snapshot every 5 events."""
     path = tmp_path_factory.mktemp("pristine") / "journal.db"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session_module, "SNAPSHOT_EVERY", 5)
+    with snapshots_every(5):
         write_shift(path).close()
     return path
 
