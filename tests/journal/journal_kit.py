@@ -47,6 +47,16 @@ def write_shift(path: Path, clock: FakeClock | None = None, numbers=NUMBERS) -> 
     return session
 
 
+def write_closed_shift_with_raised_minimum(path: Path) -> Path:
+    """`write_shift`'s shift, the minimum raised from 5 to 10 at its end by the pit boss, closed."""
+    from croupier.table import cycle
+
+    session = write_shift(path)
+    session.run(cycle.change_limits, minimum=10, reason="busy night", by="Boss", pin="9000")
+    session.close()
+    return path
+
+
 @contextmanager
 def snapshots_every(events: int):
     """Sessions opened inside take a signed snapshot every `events` events, not every few hundred."""

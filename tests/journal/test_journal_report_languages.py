@@ -11,28 +11,22 @@ import pytest
 from croupier import config
 from croupier.cli import main as cli
 from croupier.i18n import install
-from croupier.table import cycle
 
-from journal_kit import write_shift
+from journal_kit import write_closed_shift_with_raised_minimum, write_shift
 
 
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory):
     """journal_kit's shift (8 spins, a void of spin 3 because a chip fell, red at 5 a chip), and the
     minimum raised from 5 to 10."""
-    path = tmp_path_factory.mktemp("languages") / "journal.db"
-    session = write_shift(path)
-    session.run(cycle.change_limits, minimum=10, reason="busy night", by="Boss", pin="9000")
-    session.close()
-    return path
+    return write_closed_shift_with_raised_minimum(tmp_path_factory.mktemp("languages") / "journal.db")
 
 
 @pytest.fixture(autouse=True)
 def isolated(monkeypatch, tmp_path):
-    """No configuration but the test's, no saved fold from another test, and English again after."""
+    """No configuration but the test's, and English again after."""
     monkeypatch.delenv("CROUPIER_CONFIG", raising=False)
     monkeypatch.setattr(config, "SYSTEM_CONFIG", tmp_path / "no-such-croupier.toml")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     yield
     install("en")
 

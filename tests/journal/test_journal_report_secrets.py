@@ -6,16 +6,12 @@ import json
 
 from croupier.cli import main as cli
 from croupier.history import redaction
-from croupier.table import cycle
 
-from journal_kit import write_shift
+from journal_kit import write_closed_shift_with_raised_minimum
 
 
 def test_a_field_on_the_secret_list_is_redacted_in_the_report(tmp_path, capsys, monkeypatch):
-    path = tmp_path / "journal.db"
-    session = write_shift(path)
-    session.run(cycle.change_limits, minimum=10, reason="busy night", by="Boss", pin="9000")
-    session.close()
+    path = write_closed_shift_with_raised_minimum(tmp_path / "journal.db")
     assert cli(["report", "--db", str(path), "--json"]) == 0
     (change,) = json.loads(capsys.readouterr().out)["limits"]
     assert (change["minimum"], change["reason"]) == ("10", "busy night")

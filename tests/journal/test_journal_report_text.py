@@ -8,20 +8,15 @@ import pytest
 
 from croupier import config
 from croupier.cli import main as cli
-from croupier.table import cycle
 
-from journal_kit import write_shift
+from journal_kit import write_closed_shift_with_raised_minimum, write_shift
 
 
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory):
     """journal_kit's shift (red at 5 a chip: 17 x1 and red x2 on each of 8 spins), and the minimum
     raised from 5 to 10."""
-    path = tmp_path_factory.mktemp("report") / "journal.db"
-    session = write_shift(path)
-    session.run(cycle.change_limits, minimum=10, reason="busy night", by="Boss", pin="9000")
-    session.close()
-    return path
+    return write_closed_shift_with_raised_minimum(tmp_path_factory.mktemp("report") / "journal.db")
 
 
 @pytest.fixture(autouse=True)
