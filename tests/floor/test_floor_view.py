@@ -14,6 +14,16 @@ from journal_kit import NUMBERS, raw, write_shift  # noqa: E402
 from test_floor_store import messages  # noqa: E402
 
 
+async def shown(url: str, *tables: str) -> dict[str, str]:
+    """What the floor view, on the store read-only, shows: each table's tile, the alarms, the wheels."""
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.pause()
+            return {name: str(app.query_one(f"#{name}").render())
+                    for name in (*(f"tile-{table}" for table in tables), "alarms", "wheels")}
+
+
 async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
     for table in ("T1", "T2"):
         write_shift(tmp_path / f"{table}.db").close()
@@ -27,14 +37,8 @@ async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
         (alarm,) = store.alarms()
         store.acknowledge_alarm(alarm.table_id, alarm.event_seq, "Pit boss")
     before = (tmp_path / "floor.db").read_bytes()
-    with open_store(url, read_only=True) as store:
-        app = FloorView(store, refresh_s=60)
-        async with app.run_test(size=(160, 48)) as pilot:
-            await pilot.pause()
-            t1 = str(app.query_one("#tile-T1").render())
-            t2 = str(app.query_one("#tile-T2").render())
-            alarms = str(app.query_one("#alarms").render())
-            wheels = str(app.query_one("#wheels").render())
+    screen = await shown(url, "T1", "T2")
+    t1, t2, alarms, wheels = screen["tile-T1"], screen["tile-T2"], screen["alarms"], screen["wheels"]
     assert "T1" in t1 and "OPEN" in t1 and "croupier Ana" in t1
     assert "last: " + " ".join(str(n) for n in reversed(NUMBERS)) in t1
     assert "chain broken at event" in t2
@@ -51,13 +55,8 @@ async def test_the_floor_view_in_portuguese(tmp_path):
     with open_store(url) as store:
         Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
     install("pt")
-    with open_store(url, read_only=True) as store:
-        app = FloorView(store, refresh_s=60)
-        async with app.run_test(size=(160, 48)) as pilot:
-            await pilot.pause()
-            t1 = str(app.query_one("#tile-T1").render())
-            alarms = str(app.query_one("#alarms").render())
-            wheels = str(app.query_one("#wheels").render())
+    screen = await shown(url, "T1")
+    t1, alarms, wheels = screen["tile-T1"], screen["alarms"], screen["wheels"]
     assert "ABERTO" in t1 and "mínimo 5" in t1 and "últimos: 23 8 11" in t1 and "jogadas na última hora" in t1
     assert alarms == "Alarmes: nenhum"
     assert f"T1: {len(NUMBERS)} jogadas" in wheels and "Cilindros" in wheels
