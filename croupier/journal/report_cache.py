@@ -25,7 +25,7 @@ from croupier.journal.store import Journal
 
 log = logging.getLogger(__name__)
 
-KEY_BYTES, LENGTH_BYTES = 32, 8
+KEY_BYTES, LENGTH_BYTES, SIGNATURE_BYTES = 32, 8, hashlib.sha256().digest_size
 # What a saved fold may hold: the fold's own classes and the plain data inside them.
 ALLOWED = {"decimal": {"Decimal"}, "fractions": {"Fraction"},
            "datetime": {"datetime", "date", "timedelta", "timezone"}, "collections": {"defaultdict", "Counter"},
@@ -49,8 +49,20 @@ def _fold_stamp() -> bytes:
     return digest.digest()
 
 
+def _resolved(journal: Journal) -> str:
+    return str(Path(journal.path).resolve())
+
+
 def _file_for(journal: Journal) -> Path:
-    return cache_dir() / f"report-{hashlib.sha256(str(Path(journal.path).resolve()).encode()).hexdigest()[:32]}.fold"
+    return cache_dir() / f"report-{hashlib.sha256(_resolved(journal).encode()).hexdigest()[:32]}.fold"
+
+
+def _signature(key: bytes, stream) -> bytes:
+    """The HMAC of what `stream` holds from where it stands to its end, read a block at a time."""
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    while block := stream.read(1 << 20):
+        mac.update(block)
+    return mac.digest()
 
 
 def _key(create: bool) -> bytes | None:
@@ -112,18 +124,15 @@ def load(journal: Journal, *, mark_only: bool = False) -> tuple[ReportFold | Non
         if key is None:
             return None
         with open(_file_for(journal), "rb") as saved:
-            signature = saved.read(hashlib.sha256().digest_size)
-            mac = hmac.new(key, digestmod=hashlib.sha256)
-            while block := saved.read(1 << 20):
-                mac.update(block)
-            if not hmac.compare_digest(mac.digest(), signature):
+            signature = saved.read(SIGNATURE_BYTES)
+            if not hmac.compare_digest(_signature(key, saved), signature):
                 log.warning("the saved report fold %s is not signed with this user's key: not used", saved.name)
                 return None
-            saved.seek(len(signature))
+            saved.seek(SIGNATURE_BYTES)
             size = int.from_bytes(saved.read(LENGTH_BYTES), "big")
             unpickler = _FoldUnpickler(io.BytesIO(saved.read(size)), saved)
             stamp, path, reached = unpickler.load()
-            if (stamp != _fold_stamp() or path != str(Path(journal.path).resolve())
+            if (stamp != _fold_stamp() or path != _resolved(journal)
                     or journal.hash_at(reached[0]) != reached[1]):
                 return None
             fold = None if mark_only else unpickler.load()
@@ -145,21 +154,19 @@ def save(journal: Journal, fold: ReportFold, reached: tuple[int, str]) -> None:
         partial = target.with_suffix(".partial")
         pickled, arrays = io.BytesIO(), []
         pickler = _FoldPickler(pickled, arrays)
-        pickler.dump((_fold_stamp(), str(Path(journal.path).resolve()), reached))  # read first, alone if need be
+        pickler.dump((_fold_stamp(), _resolved(journal), reached))  # read first, alone if need be
         pickler.dump(fold)
         with open(os.open(partial, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600), "w+b") as out:
             # signature, pickle length, pickle, raw arrays; signed as read back: nothing twice in memory
-            out.write(bytes(hashlib.sha256().digest_size))
+            out.write(bytes(SIGNATURE_BYTES))
             out.write(len(pickled.getbuffer()).to_bytes(LENGTH_BYTES, "big"))
             out.write(pickled.getbuffer())
             for column in arrays:
                 column.tofile(out)
-            out.seek(hashlib.sha256().digest_size)
-            mac = hmac.new(key, digestmod=hashlib.sha256)
-            while block := out.read(1 << 20):
-                mac.update(block)
+            out.seek(SIGNATURE_BYTES)
+            signature = _signature(key, out)
             out.seek(0)
-            out.write(mac.digest())
+            out.write(signature)
         os.replace(partial, target)
     except Exception as exc:
         log.warning("the report fold could not be saved (%s): the next report folds the journal whole", exc)
