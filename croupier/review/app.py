@@ -148,7 +148,10 @@ class ReviewApp(App):
             ).format(problem=verdict["problem"], path=self.journal.path), damaged=True)
 
     def _chain_state(self, text: str, damaged: bool = False) -> None:
-        state = self.query_one("#chain-state", Static)
+        found = self.query("#chain-state")
+        if not found:  # the check ended as the review closed: its screen is gone
+            return
+        state = found.first(Static)
         state.set_class(damaged, "damaged")
         state.update(text)
 

@@ -204,3 +204,14 @@ def test_the_app_refuses_a_journal_open_for_writing(shift_journal):
 
     with Journal.open(shift_journal) as writable, pytest.raises(ValueError, match="read-only"):
         ReviewApp(writable)
+
+
+async def test_a_chain_check_that_ends_as_the_review_closes_is_not_a_crash(shift_journal):
+    # The check runs in a process beside the screen; its verdict may come back once the screen is gone.
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await app.query_one("#chain-state").remove()  # as when the review closes: its widgets go first
+        app._chain_state("hash chain intact: events 1-38 checked")  # the verdict comes back after
+        assert not app.query("#chain-state")
