@@ -8,7 +8,7 @@
     croupier floor demo                              nats-server, four simulated tables, the ingester, the view
 
 The store is a PostgreSQL URL (postgresql://...) or the path of an SQLite file: --store, else
-$CROUPIER_FLOOR_STORE (keeps a password off the process list), else floor.db. nats-py, nats-server and psycopg come with `pip install 'croupier[floor]'`.
+$CROUPIER_FLOOR_STORE (keeps a password off the process list), else floor.db. nats-py, nats-server and psycopg come with `pip install 'croupier[floor-server]'`; a table's link needs only nats-py.
 """
 from __future__ import annotations
 

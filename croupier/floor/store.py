@@ -254,7 +254,8 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
         try:
             import psycopg
         except ImportError:
-            raise StoreError("a PostgreSQL store needs psycopg: pip install 'croupier[floor]'") from None
+            raise StoreError("a PostgreSQL store needs psycopg: pip install 'croupier[floor-server]' "
+                             "(on 32-bit ARM: apt install python3-psycopg)") from None
         try:
             conn = psycopg.connect(url, autocommit=True)
             if read_only:

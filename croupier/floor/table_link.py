@@ -18,7 +18,7 @@ def check_floor_link(table_id: str) -> str:
     try:
         import nats  # noqa: F401  (the publisher's thread imports it; say now if it is missing)
     except ImportError:
-        raise FloorLinkError("the floor link needs nats-py: pip install 'croupier[floor]'") from None
+        raise FloorLinkError("the floor link needs nats-py: pip install nats-py (hw/install.sh installs it)") from None
     try:
         return check_table_id(table_id)
     except WireError as exc:

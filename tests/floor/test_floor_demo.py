@@ -12,7 +12,7 @@ from floor_kit import wait_for
 
 
 def test_the_demo_floor_fills_the_store_and_stops_every_process(tmp_path):
-    pytest.importorskip("nats", reason="nats-py comes with the floor extra: pip install '.[floor]'")
+    pytest.importorskip("nats", reason="nats-py comes with the floor extra: pip install '.[floor-server]'")
     floor = Floor(tmp_path)
     try:
         floor.start(tables=2, speed=25)
