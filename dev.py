@@ -140,6 +140,16 @@ def ensure_venv(extras: set[str]) -> None:
     STAMP.write_text(f"{wanted} {','.join(sorted(extras))}\n")
 
 
+def refresh_catalogs() -> None:
+    """Compile the .po catalogs again when one changed since the install compiled them (an editable
+    install reads the .mo files beside their sources)."""
+    locale = ROOT / "croupier" / "locale"
+    stale = [po for po in locale.glob("*.po")
+             if not po.with_suffix(".mo").exists() or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
+    if stale:
+        subprocess.run([str(BIN / "python"), "-m", "croupier.i18n.catalogs"], check=True)
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "--apt-packages":
         arch = argv[1] if len(argv) > 1 else ("armhf" if arm32() else platform.machine())
@@ -150,6 +160,7 @@ def main(argv: list[str]) -> int:
         return 2
     verb, rest = argv[0], argv[1:]
     ensure_venv(extras_for(verb, rest))
+    refresh_catalogs()
     if verb == "test":
         cmd = [str(BIN / "python"), "-m", "pytest", *rest]
     elif verb == "demo":

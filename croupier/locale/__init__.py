@@ -1,1 +1,1 @@
-"""The screens' translations: one .po file per language, read by croupier.i18n (no compiled .mo)."""
+"""The translations: one .po file per language, compiled to .mo when croupier is built (croupier.i18n.catalogs)."""

@@ -1,17 +1,21 @@
 """The screens' languages: every text the code marks is in each catalog, translations keep their
-placeholders, a broken .po is refused with its file and line, plural rules come from the header,
-and the table's announcements come out in the table's language."""
+placeholders, catalogs compile with msgfmt's rules (a broken .po is refused with its file and line,
+fuzzy entries are not used, contexts work), plural rules come from the header, and the table's
+announcements come out in the table's language."""
 import ast
+import gettext
+import io
 import re
 from pathlib import Path
 
 import pytest
 
-from croupier.i18n import CatalogError, PoTranslations, catalog_text, install, languages
+from croupier.i18n import CatalogError, catalog_path, install, languages
+from croupier.i18n.catalogs import compile_po
 from ui_kit import flat, press, screen_text
 
 CROUPIER = Path(__file__).resolve().parents[2] / "croupier"
-CATALOGS = [language for language in languages() if catalog_text(language)]  # every .po shipped
+CATALOGS = [language for language in languages() if catalog_path(language)]  # every .po shipped
 FIELD = re.compile(r"\{[^{}]*\}|\[/?[a-z ]*\]")  # format fields and Rich markup tags
 
 
@@ -69,11 +73,13 @@ def _refusal_phrases(node) -> list[str]:
 
 
 def catalog_entries(language: str) -> dict[tuple[str, str | None], tuple[str, ...]]:
-    from croupier.i18n import _parse_po
+    """(msgid, msgid_plural) -> the msgstr forms of a packaged catalog, as Babel reads it."""
+    from babel.messages.pofile import read_po
 
-    entries = _parse_po(catalog_text(language), f"{language}.po")
-    entries.pop(("", None))
-    return entries
+    with open(catalog_path(language), "rb") as handle:
+        catalog = read_po(handle, abort_invalid=True)
+    return {(m.id, None) if isinstance(m.id, str) else (m.id[0], m.id[1]):
+            (m.string,) if isinstance(m.string, str) else tuple(m.string) for m in catalog if m.id}
 
 
 def test_the_code_marks_texts_and_finds_them():
@@ -159,16 +165,34 @@ def test_the_announcements_in_portuguese():
 HEADER = 'msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
 
 
+def compiled(text: str, source: str = "x.po") -> gettext.GNUTranslations:
+    return gettext.GNUTranslations(io.BytesIO(compile_po(text, source)))
+
+
 @pytest.mark.parametrize("body, problem", [
-    ('msgid "a"\nmsgstr "b\n', 'x.po:5: expected a quoted string'),
-    ('msgid "a"\nmsgstr "b"\n\nmsgid "a"\nmsgstr "c"\n', "x.po:7: 'a' is translated twice"),
-    ('msgid "a"\n\n', "x.po:4: 'a' has no msgstr"),
-    ('msgctxt "menu"\nmsgid "a"\nmsgstr "b"\n', "x.po:4: 'msgctxt' is not a .po keyword croupier reads"),
+    ('msgid "a"\nmsgstr "b\n', "x.po:5: not a keyword and a quoted string"),
+    ('msgid "a"\nmsgstr "b"\n\nmsgid "a"\nmsgstr "c"\n', "x.po:8: 'a' is translated twice"),
+    ('msgid "a"\n\n', "x.po: missing msgstr for msgid 'a'"),
     ('"floating"\n', "x.po:4: a string continues nothing"),
+    ('msgid "a"\nmsgtxt "b"\n', "x.po:5: not a keyword and a quoted string"),
 ])
 def test_a_broken_catalog_is_refused_naming_its_line(body, problem):
     with pytest.raises(CatalogError, match=re.escape(problem)):
-        PoTranslations(HEADER + body, "x.po")
+        compile_po(HEADER + body, "x.po")
+
+
+def test_a_fuzzy_entry_is_not_used_as_msgfmt_leaves_it_out():
+    # A translator's guess marked fuzzy ("Hagan juego" for "No more bets") never reaches the table.
+    catalog = compiled(HEADER + '#, fuzzy\nmsgid "No more bets"\nmsgstr "Hagan juego"\n\n'
+                                'msgid "Void spin"\nmsgstr "Golpe nulo"\n')
+    assert catalog.gettext("No more bets") == "No more bets"
+    assert catalog.gettext("Void spin") == "Golpe nulo"
+
+
+def test_a_context_tells_one_word_in_two_places_apart():
+    catalog = compiled(HEADER + 'msgctxt "bet"\nmsgid "Line"\nmsgstr "Sestina"\n\n'
+                                'msgid "Line"\nmsgstr "Riga"\n')
+    assert (catalog.pgettext("bet", "Line"), catalog.gettext("Line")) == ("Sestina", "Riga")
 
 
 def test_plural_forms_follow_the_catalogs_header():
@@ -177,7 +201,7 @@ def test_plural_forms_follow_the_catalogs_header():
                'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
                'msgid "{n} chip"\nmsgid_plural "{n} chips"\nmsgstr[0] "{n} фишка"\nmsgstr[1] "{n} фишки"\n'
                'msgstr[2] "{n} фишек"\n')
-    catalog = PoTranslations(russian, "ru.po")
+    catalog = compiled(russian, "ru.po")
     forms = {n: catalog.ngettext("{n} chip", "{n} chips", n) for n in (1, 3, 5, 11, 21, 22, 25)}
     assert forms == {1: "{n} фишка", 3: "{n} фишки", 5: "{n} фишек", 11: "{n} фишек", 21: "{n} фишка",
                      22: "{n} фишки", 25: "{n} фишек"}
@@ -186,8 +210,19 @@ def test_plural_forms_follow_the_catalogs_header():
 
 def test_a_plural_with_the_wrong_number_of_forms_is_refused():
     body = 'msgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\nmsgstr[2] "z"\n'
-    with pytest.raises(CatalogError, match="x.po: 'a' has 3 plural forms, the header says 2"):
-        PoTranslations(HEADER + body, "x.po")
+    with pytest.raises(CatalogError, match="x.po: msg has more translations than num_plurals"):
+        compile_po(HEADER + body, "x.po")
+
+
+@pytest.mark.parametrize("language", CATALOGS)
+def test_each_packaged_catalog_is_compiled_from_its_source(language):
+    """The .mo the build put beside each .po is that .po compiled, so the table reads what the
+    translators wrote."""
+    from croupier.i18n.catalogs import compiled_path
+
+    source = catalog_path(language)
+    with open(source, "rb") as handle:
+        assert Path(compiled_path(source)).read_bytes() == compile_po(handle.read(), f"{language}.po")
 
 
 def test_a_language_without_a_catalog_is_named():

@@ -1,0 +1,102 @@
+"""Numbers, money, percentages and dates as a language writes them, from CLDR's data through Babel:
+"1 234,50 EUR" in Portuguese and Russian, "1.234,50 EUR" in Italian, "1,234.50 EUR" in English.
+
+Amounts keep the ISO code after them (a casino's papers name the currency, and every console font
+has its letters); the number itself, its separators and digits are the locale's. The machine forms
+(CSV, JSON) never come through here.
+"""
+from __future__ import annotations
+
+from datetime import date as Date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+# The country a language's tables are in, where CLDR's default for the bare language is another's
+# (Babel's "pt" is Brazil's); English dates are written as in Europe, day first.
+_REGIONS = {"pt": "pt_PT", "en": "en_GB"}
+
+
+@lru_cache(maxsize=None)
+def locale_of(language: str):
+    """The CLDR locale a table in `language` writes its numbers and dates in; English's for a
+    house language CLDR does not know."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return Locale.parse(_REGIONS.get(language, language))
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse(_REGIONS["en"])
+
+
+def _locale():
+    from croupier.i18n import language
+
+    return locale_of(language())
+
+
+def number(value: int | Decimal | float | Fraction) -> str:
+    """A count or a quantity, grouped as the language groups thousands: 1 482,5."""
+    from babel.numbers import format_decimal
+
+    if isinstance(value, Fraction):
+        value = Decimal(value.numerator) / value.denominator
+    return format_decimal(value, locale=_locale(), decimal_quantization=False)
+
+
+def fixed(value: int | Decimal | float, digits: int = 1) -> str:
+    """A measure with exactly `digits` decimals: 69,0 spins an hour."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=_locale())
+
+
+def money(amount: int | Decimal | str, currency: str | None = None) -> str:
+    """An amount with its currency's decimals (two without one), and its ISO code after it."""
+    from babel.numbers import format_currency, format_decimal
+
+    value = Decimal(amount)
+    if not currency:
+        return format_decimal(value, format="#,##0.00", locale=_locale())
+    text = format_currency(value, currency, format="#,##0.00", locale=_locale(), currency_digits=True)
+    return f"{text} {currency}"
+
+
+def signed_money(amount: int | Decimal | str, currency: str | None = None) -> str:
+    """An amount that is a result: its sign always written (+120,00 or -45,00)."""
+    value = Decimal(amount)
+    return ("+" if value >= 0 else "-") + money(abs(value), currency)
+
+
+def percent(share: float | Decimal | Fraction, digits: int = 0) -> str:
+    """A share of a whole (0.486) as the language writes a percentage: 49 %, 49%."""
+    from babel.numbers import format_percent
+
+    locale = _locale()
+    pattern = locale.percent_formats[None].pattern
+    if digits:
+        pattern = pattern.replace("0%", "0." + "0" * digits + "%")
+    if isinstance(share, Fraction):
+        share = float(share)
+    return format_percent(share, format=pattern, locale=locale)
+
+
+def day(moment: Date | datetime) -> str:
+    """A date with the month named: 26 nov 2026, 26/11/2026."""
+    from babel.dates import format_date
+
+    return format_date(moment, format="medium", locale=_locale())
+
+
+def chips(amount: Fraction | int | Decimal | str) -> str:
+    """A chip count; halves happen (zero on simple chances, two-dozen bets): ½, 2½, 1 250."""
+    amount = Fraction(str(amount)) if isinstance(amount, (str, Decimal)) else Fraction(amount)
+    if amount < 0:
+        return "-" + chips(-amount)
+    whole, part = divmod(amount, 1)
+    if part == 0:
+        return number(int(whole))
+    if part == Fraction(1, 2):
+        return f"{number(int(whole))}½" if whole else "½"  # half a chip, not "0½"
+    return number(amount)
