@@ -82,9 +82,7 @@ def _serve(args) -> int:
     ingester = Ingester(store, servers, anchor_every_s=args.anchor_every, replicas=args.replicas)
 
     async def run() -> None:
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, lambda: setattr(ingester, "stopping", True))
+        _stop_on_signals(asyncio.get_running_loop(), ingester.stop)
         await ingester.run()
 
     try:
@@ -92,6 +90,30 @@ def _serve(args) -> int:
     finally:
         store.close()
     return 0
+
+
+STOP_GRACE_S = 10.0  # after SIGTERM, how long the ingester may take to end by itself
+
+
+def _stop_on_signals(loop, stop) -> None:
+    """SIGTERM or SIGINT stop the ingester even while a call blocks its loop: a thread of its own
+    takes them (blocked everywhere else), asks the loop to stop, and ends the process itself if the
+    loop has not ended within STOP_GRACE_S. Nothing is lost: only committed events are acknowledged."""
+    import threading
+    import time
+
+    signals = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+
+    def wait() -> None:
+        signum = signal.sigwait(signals)
+        logging.getLogger("croupier.floor").info("floor ingester: %s, stopping", signal.Signals(signum).name)
+        loop.call_soon_threadsafe(stop)
+        time.sleep(STOP_GRACE_S)
+        logging.getLogger("croupier.floor").error("floor ingester: not stopped after %.0f s; ending it", STOP_GRACE_S)
+        os._exit(1)
+
+    threading.Thread(target=wait, name="floor-signals", daemon=True).start()
 
 
 def _status(args) -> int:

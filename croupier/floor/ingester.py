@@ -19,6 +19,7 @@ from croupier.floor.chain import check_links
 from croupier.floor.store import FloorStore, now_text
 from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, Anchor, Link, WireError,
                                  anchor_subject, close_quietly, connect, ensure_streams, table_of)
+from croupier.sdnotify import Notifier
 from croupier.table.events import FloorAnchored
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,7 @@ BATCH = 500
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
 WAIT_S = 1.0  # a message that came before its predecessor is offered again after this long
+STORE_RETRY_S = (1, 2, 5, 10)  # waits between attempts to open a store that did not answer
 
 
 @dataclass
@@ -38,6 +40,15 @@ class _Table:
     new_events: bool = False  # events other than anchors stored since the last anchor
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a fetched batch: ids of the messages to offer again (they came before their
+    predecessor) and to terminate (they can never be stored); every other one is acknowledged."""
+
+    waiting: frozenset[int] = frozenset()
+    poison: frozenset[int] = frozenset()
+
+
 @dataclass
 class Ingester:
     store: FloorStore
@@ -46,20 +57,64 @@ class Ingester:
     replicas: int | None = None  # cluster nodes keeping each stream (None: leave the streams as they are)
     stopping: bool = False
     stored: int = 0  # events stored by this process
+    notifier: Notifier = field(default_factory=Notifier)
     _tables: dict[str, _Table] = field(default_factory=dict)
+    _stop: asyncio.Event | None = None
+
+    def stop(self) -> None:
+        """End `run` soon: from the loop's thread (a signal handler, a test)."""
+        self.stopping = True
+        if self._stop is not None:
+            self._stop.set()
+
+    async def _sleep(self, seconds: float) -> None:
+        self.notifier.ping()
+        try:
+            await asyncio.wait_for(self._stop.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
 
     async def run(self) -> None:
-        """Ingest until `stopping`; the broker coming and going is waited for."""
+        """Ingest until `stopping`; the broker and the store coming and going are waited for."""
+        self._stop = asyncio.Event()
+        if self.stopping:
+            self._stop.set()
+        self.notifier.ready("ingesting")
         attempt = 0
         while not self.stopping:
             try:
                 await self._session()
                 attempt = 0
+            except self.store.failures as exc:
+                await self._store_unavailable(exc)
+                continue
             except Exception as exc:
+                self.notifier.status("broker unreachable")
                 log.warning("floor ingester: broker unreachable or gone (%s: %s); retrying",
                             exc.__class__.__name__, exc)
-            await asyncio.sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
+            await self._sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
             attempt += 1
+        self.notifier.stopping()
+
+    async def _store_unavailable(self, exc: BaseException) -> None:
+        """Say so, then open the store again until it answers; what was not committed comes again."""
+        log.error("floor ingester: store unavailable (%s); nothing is acknowledged until it answers",
+                  " ".join(str(exc).split()) or exc.__class__.__name__)
+        self.notifier.status("store unavailable")
+        self._tables.clear()  # a commit cut short may or may not have happened: the store says
+        attempt = 0
+        while not self.stopping:
+            await self._sleep(STORE_RETRY_S[min(attempt, len(STORE_RETRY_S) - 1)])
+            try:
+                self.store.reopen()
+            except self.store.failures as again:
+                attempt += 1
+                if attempt % 10 == 0:
+                    log.error("floor ingester: store still unavailable (%s)", " ".join(str(again).split()))
+                continue
+            log.info("floor ingester: the store answers again")
+            self.notifier.status("ingesting")
+            return
 
     async def _session(self) -> None:
         import nats
@@ -76,14 +131,22 @@ class Ingester:
             await nc.subscribe(ALIVE_SUBJECTS, cb=self._heard)
             log.info("floor ingester connected to %s", ",".join(self.servers))
             while not self.stopping and nc.is_connected:
+                self.notifier.ping()
                 try:
                     msgs = await sub.fetch(BATCH, timeout=1)
                 except nats.errors.TimeoutError:
                     msgs = []
                 if msgs:
-                    waiting = self.ingest(msgs)
+                    try:
+                        outcome = self.ingest(msgs)
+                    except self.store.failures:
+                        for msg in msgs:  # offered again once the store answers
+                            await msg.nak(delay=WAIT_S)
+                        raise
                     for msg in msgs:
-                        if id(msg) in waiting:
+                        if id(msg) in outcome.poison:
+                            await msg.term()  # it can never be stored: never offered again
+                        elif id(msg) in outcome.waiting:
                             await msg.nak(delay=WAIT_S)
                         else:
                             await msg.ack()
@@ -100,16 +163,17 @@ class Ingester:
             self._tables[table_id] = _Table(head, anchored=(record.anchor_seq or 0) if record else 0)
         return self._tables[table_id]
 
-    def ingest(self, msgs) -> set[int]:
-        """Store the messages' events (committed before this returns); repeats are skipped. The ids
-        of the messages that came before their predecessor: not stored, to be offered again."""
+    def ingest(self, msgs) -> Outcome:
+        """Store the messages' events (committed before this returns); repeats are skipped."""
         by_table: dict[str, list[tuple[object, Link]]] = defaultdict(list)
+        poison: set[int] = set()
         for msg in msgs:
             try:
                 table_id = table_of(msg.subject)
                 by_table[table_id].append((msg, Link.decode(msg.data)))
             except WireError as exc:
-                log.warning("floor ingester: message on %s dropped: %s", msg.subject, exc)
+                log.warning("floor ingester: message on %s terminated: %s", msg.subject, exc)
+                poison.add(id(msg))
         received = now_text()
         waiting: set[int] = set()
         for table_id, received_links in by_table.items():
@@ -137,7 +201,7 @@ class Ingester:
                 verdict = damaged.verdict
                 if self.store.raise_alarm(table_id, verdict.bad_event or table.head[0] + 1, verdict.problem or ""):
                     log.error("floor alarm: table %s, %s", table_id, verdict.problem)
-        return waiting
+        return Outcome(frozenset(waiting), frozenset(poison))
 
     async def _anchor(self, js) -> None:
         now = time.monotonic()

@@ -20,6 +20,7 @@ from typing import Iterator, Sequence
 from croupier.floor.wire import Link
 
 GENESIS = "0" * 64
+BUSY_S = 2.0  # how long an SQLite call waits for another process's write lock before it fails
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS floor_events (
@@ -40,6 +41,10 @@ SCHEMA = (
 
 class StoreError(Exception):
     """The store cannot be opened or used: the message says which and why."""
+
+
+class StoreUnavailable(StoreError):
+    """The store did not answer (a server restarting, a write lock held elsewhere): worth trying again."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,24 @@ class FloorStore:
 
     def close(self) -> None:
         self._conn.close()
+
+    def reopen(self) -> None:
+        """A new connection in place of one that failed (the server restarted, the file was locked):
+        StoreUnavailable while the store does not answer."""
+        try:
+            self._conn.close()
+        except Exception:  # the old connection is broken already
+            pass
+        self._conn = open_store(self.url, read_only=self.read_only)._conn
+
+    @property
+    def failures(self) -> tuple[type[BaseException], ...]:
+        """What a call to this store raises when the store, not the caller, is at fault."""
+        if self.postgres:
+            import psycopg
+
+            return StoreError, psycopg.Error
+        return StoreError, sqlite3.Error
 
     def __enter__(self) -> "FloorStore":
         return self
@@ -220,11 +243,15 @@ class _Transaction:
         if self.store.read_only:
             raise StoreError(f"{self.store.url} is open read-only")
         self.store._lock.acquire()
-        if self.store.postgres:
-            self._pg = self.store._conn.transaction()
-            self._pg.__enter__()
-        else:
-            self.store._conn.execute("BEGIN IMMEDIATE")
+        try:  # a BEGIN that fails (server gone, write lock held elsewhere) must not keep the lock
+            if self.store.postgres:
+                self._pg = self.store._conn.transaction()
+                self._pg.__enter__()
+            else:
+                self.store._conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.store._lock.release()
+            raise
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
@@ -232,7 +259,12 @@ class _Transaction:
             if self.store.postgres:
                 self._pg.__exit__(kind, exc, tb)
             else:
-                self.store._conn.execute("ROLLBACK" if kind else "COMMIT")
+                try:
+                    self.store._conn.execute("ROLLBACK" if kind else "COMMIT")
+                except sqlite3.Error:
+                    if not kind:
+                        raise
+                    # the failed statement already ended the transaction: the first error is the one to tell
         finally:
             self.store._lock.release()
 
@@ -257,13 +289,17 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
             raise StoreError("a PostgreSQL store needs psycopg: pip install 'croupier[floor-server]' "
                              "(on 32-bit ARM: apt install python3-psycopg)") from None
         try:
-            conn = psycopg.connect(url, autocommit=True)
+            # Bounded waits: a server that went away is an error in seconds, never a hang.
+            conn = psycopg.connect(url, autocommit=True, connect_timeout=5, keepalives=1, keepalives_idle=10,
+                                   keepalives_interval=5, keepalives_count=3, tcp_user_timeout=20000)
             if read_only:
                 conn.execute("SET default_transaction_read_only = on")
                 conn.execute("SELECT count(*) FROM floor_tables").fetchone()
             else:
                 for statement in SCHEMA:
                     conn.execute(statement)
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"{_safe(url)}: store unavailable: {exc}".strip()) from None
         except psycopg.Error as exc:
             raise StoreError(f"{_safe(url)} is not a floor store or cannot be opened: {exc}".strip()) from None
         return FloorStore(conn, url, True, read_only)
@@ -275,7 +311,7 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
     try:
         mode = "ro" if read_only else "rwc"
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None,
-                               check_same_thread=False, timeout=10)
+                               check_same_thread=False, timeout=BUSY_S)
         if not read_only:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")  # an acknowledged message is on disk
@@ -283,6 +319,10 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
                 conn.execute(statement)
         else:
             conn.execute("SELECT count(*) FROM floor_tables").fetchone()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreUnavailable(f"{path}: store unavailable: {exc}") from None
+        raise StoreError(f"{path} is not a floor store or cannot be opened: {exc}") from None
     except sqlite3.Error as exc:
         raise StoreError(f"{path} is not a floor store or cannot be opened: {exc}") from None
     return FloorStore(conn, str(path), False, read_only)

@@ -71,9 +71,16 @@ class ThrowawayPostgres:
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
             os.chmod(self.folder, 0o700)
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "floor", "--auth=trust", "-E", "UTF8")
+        return self.start_server()
+
+    def start_server(self) -> "ThrowawayPostgres":
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-w", "-l", str(self.folder / "log"),
                   "-o", f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=on", "start")
         return self
+
+    def stop_server(self) -> None:
+        """The server goes away (fast shutdown: every connection is cut), its data kept."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-w", "-m", "fast", "stop")
 
     @property
     def url(self) -> str:
@@ -94,3 +101,37 @@ def wait_for(condition, timeout: float, every: float = 0.25):
         if value or time.monotonic() > deadline:
             return value
         time.sleep(every)
+
+
+def journal_links(db: Path, table_id: str = "T1"):
+    """The journal's rows as the table publishes them."""
+    from croupier.floor.wire import Link
+    from croupier.journal.store import Journal
+
+    with Journal.open(db, read_only=True) as journal:
+        return [Link(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac) for r in journal.rows()]
+
+
+def publish(url: str, table_id: str, links, *, msg_ids: bool = True) -> None:
+    """Put `links` on the table's subject as its publisher does (without the order check, which a
+    test that publishes out of order must be able to skip)."""
+    import asyncio
+
+    from croupier.floor.wire import connect, ensure_streams, events_subject, message_id
+
+    async def send() -> None:
+        nc = await connect([url])
+        try:
+            js = nc.jetstream(timeout=10)
+            await ensure_streams(js)
+            for link in links:
+                headers = {"Nats-Msg-Id": message_id(table_id, link.seq)} if msg_ids else None
+                await js.publish(events_subject(table_id), link.encode(), headers=headers)
+        finally:
+            await nc.close()
+
+    asyncio.run(send())
+
+
+def log_text(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""

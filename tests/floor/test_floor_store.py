@@ -66,11 +66,11 @@ def test_events_delivered_before_their_predecessors_wait_for_them_without_an_ala
     all_messages = messages(journal_path, "T1")
     with open_store(store_url) as store:
         ingester = Ingester(store, [])
-        assert ingester.ingest(all_messages[:5]) == set()
+        assert ingester.ingest(all_messages[:5]).waiting == set()
         later = all_messages[12:]
-        assert ingester.ingest(later) == {id(m) for m in later}  # handed back, not stored
+        assert ingester.ingest(later).waiting == {id(m) for m in later}  # handed back, not stored
         assert store.head("T1")[0] == 5 and store.alarms() == []
-        assert ingester.ingest(all_messages[5:12] + later) == set()
+        assert ingester.ingest(all_messages[5:12] + later).waiting == set()
         assert [link.seq for link in store.links("T1")] == list(range(1, len(all_messages) + 1))
         assert store.alarms() == []
 
@@ -84,7 +84,7 @@ def test_a_row_missing_from_the_journal_is_an_alarm_not_a_wait(store_url, journa
     sent = [Message(events_subject("T1"), Link(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac, after=before).encode())
             for r, before in zip(rows, [0] + [r.seq for r in rows])]
     with open_store(store_url) as store:
-        assert Ingester(store, []).ingest(sent) == set()
+        assert Ingester(store, []).ingest(sent).waiting == set()
         (alarm,) = store.alarms()
         assert alarm.event_seq == 7 and "missing" in alarm.problem
         assert store.head("T1")[0] == 6
