@@ -7,7 +7,7 @@ launch counts: the SS2 starts again from state 2, the Mercury re-spins in play, 
 to 0 (guide 5.3). The number the wheel gives for a launch declared void is not a result (`PT-A 22`):
 the decoder gives it as a `VoidSpinNumber` when its sensor proposed the void; a launch voided at
 the keypad loses the wheel's next number. When the wheel's two readings of a number differ
-(`NumberConflict`) neither is recorded: an alarm shows both, and the croupier types the result.
+(`NumberConflict`: the number line and state 5, or two state-5 lines) neither is recorded: an alarm shows both, and the croupier types the result.
 """
 from __future__ import annotations
 
@@ -94,11 +94,12 @@ class SensorTable:
             return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction,
                                          typed_spin=self._typed_spin(phase, event))
         elif isinstance(event, NumberConflict):
-            log.warning("game %s: the winning-number line says %s, state 5 says %s: neither recorded",
-                        event.game, event.number_line, event.state_five)
+            log.warning("game %s: the winning-number line says %s, state 5 says %s (first %s): neither recorded",
+                        event.game, event.number_line, event.state_five, event.first_state_five)
             if phase in IN_SPIN:
                 return session.run(alarms.wheel_numbers_differ, number_line=event.number_line,
-                                   state_five=event.state_five, game=event.game)
+                                   state_five=event.state_five, game=event.game,
+                                   first_state_five=event.first_state_five)
         elif isinstance(event, LinkStatus):
             log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
             if not event.online:

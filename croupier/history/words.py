@@ -139,6 +139,10 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
     if facts is not None and kind == "pin-locked":
         return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
             name=facts.name)
+    if facts is not None and kind == "wheel-fault" and facts.first_state_five is not None:
+        return _("The wheel gave two numbers for spin {spin} on its state-5 lines: {first}, then {five}; neither was "
+                 "recorded: type the number the ball is in").format(
+            spin=facts.spin, first=facts.first_state_five, five="--" if facts.state_five is None else facts.state_five)
     if facts is not None and kind == "wheel-fault" and facts.number_line is not None:
         return _("The wheel gave two numbers for spin {spin}: {line} on its winning-number line, {five} on its "
                  "state-5 line; neither was recorded: type the number the ball is in").format(

@@ -67,16 +67,21 @@ def wheel_fault(state: TableState, now: datetime, *, detail: str) -> list[Event]
     return [raise_alarm(state, now, AlarmKind.WHEEL_FAULT, WHEEL_LINK, detail)]
 
 
-def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int, state_five: int | None,
-                         game: int | None) -> list[Event]:
-    """The wheel gave two numbers for the spin in play: neither is recorded; the croupier reads the
-    pocket and types it, and the pit boss sees both."""
+def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int | None, state_five: int | None,
+                         game: int | None, first_state_five: int | None = None) -> list[Event]:
+    """The wheel gave two numbers for the spin in play (its number line and state 5, or with no
+    number line its first two state-5 lines): neither is recorded; the croupier reads the pocket
+    and types it, and the pit boss sees both."""
     five = "--" if state_five is None else str(state_five)
+    if number_line is None:
+        said = f"{first_state_five} then {five} on its state-5 lines (no winning-number line came)"
+    else:
+        said = f"{number_line} on its winning-number line, {five} on its state-5 line"
     return [raise_alarm(state, now, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
-                        f"the wheel gave two numbers for spin {state.spin} (game {game}): {number_line} on its "
-                        f"winning-number line, {five} on its state-5 line; neither was recorded: the croupier "
-                        f"types the number the ball is in",
-                        facts=AlarmFacts(rule="", spin=state.spin, number_line=number_line, state_five=state_five))]
+                        f"the wheel gave two numbers for spin {state.spin} (game {game}): {said}; neither was "
+                        f"recorded: the croupier types the number the ball is in",
+                        facts=AlarmFacts(rule="", spin=state.spin, number_line=number_line, state_five=state_five,
+                                         first_state_five=first_state_five))]
 
 
 def _minutes(interval) -> int:

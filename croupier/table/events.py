@@ -92,6 +92,7 @@ class AlarmFacts:
     wheel_restarted: bool = when_set(False)  # a repeat right after the wheel's power cycle: the wheel's doing
     number_line: int | None = when_set()  # wheel-fault, two numbers: the wheel's winning-number line
     state_five: int | None = when_set()  # and its state-5 lines (None: none came)
+    first_state_five: int | None = when_set()  # no number line: the earlier of two state-5 lines that differ
 
 
 @dataclass(frozen=True, kw_only=True)

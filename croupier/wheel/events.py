@@ -55,15 +55,17 @@ class VoidSpinNumber:
 @dataclass(frozen=True)
 class NumberConflict:
     """The wheel gave two numbers for one game: its winning-number line and its first state-5 line
-    (guide 2.4 and 2.5, neither named the master). Neither is a result: the croupier reads the
-    pocket and confirms it, and a pit boss sees the alarm. `state_five` is None when the state-5
-    line carried no number."""
+    (guide 2.4 and 2.5, neither named the master), or, with no number line, its first two state-5
+    lines. Neither is a result: the croupier reads the pocket and confirms it, and a pit boss sees
+    the alarm. `state_five` is None when the state-5 line carried no number; `number_line` is None
+    when no number line came, and `first_state_five` then holds the earlier state-5 line's number."""
 
-    number_line: int
+    number_line: int | None
     state_five: int | None
     time: float
     game: int | None
     direction: Direction | None
+    first_state_five: int | None = None
 
 
 @dataclass(frozen=True)

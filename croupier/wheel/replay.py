@@ -70,6 +70,8 @@ def _describe(event: WheelEvent) -> str:
         return f"void-number {event.number:>2}{_game(event.game)}  not a result: the launch is void ({event.reason.value})"
     if isinstance(event, NumberConflict):
         five = "--" if event.state_five is None else event.state_five
+        if event.number_line is None:
+            return f"conflict{_game(event.game)}  state 5 {event.first_state_five}, then {five}: neither is a result"
         return (f"conflict{_game(event.game)}  number line {event.number_line:>2}, state 5 {five}: "
                 "neither is a result")
     if isinstance(event, WheelVoid):

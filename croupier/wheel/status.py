@@ -8,8 +8,9 @@ just before the first state-5 status. The rules that hold for both:
   only heard between states 4 (or the Mercury's 7) and 5, and counts once the first state-5 line
   agrees; when they differ neither counts (`NumberConflict`), and a number line that no state-5
   line follows is dropped. When the number line was lost (or is switched off, operation mode 16)
-  the first state-5 line gives the result. The "last number" field of states 1-4 is never a
-  result: it is the previous game's.
+  one line is no proof (a damaged line can still parse): the first two state-5 lines of the game
+  carrying a number must agree, and when they differ neither counts (`NumberConflict` with both).
+  The "last number" field of states 1-4 is never a result: it is the previous game's.
 - A launch starts when the status enters states 1-2 (or the game counter changes, or, on the
   Mercury, the flags of a voided spin go back to 0: its re-spin). A void the family's rules find
   is proposed once while its condition lasts, and never after the launch's result.
@@ -82,6 +83,7 @@ class _Spin:
     active: set[VoidReason] = field(default_factory=set)  # conditions still reported, not proposed again
     reported: int | None = None
     heard: tuple[int, float] | None = None  # the winning-number line and its time, until state 5
+    first_five: tuple[int, float] | None = None  # with no number line: the first state-5 number, until a second agrees
     conflicted: bool = False  # the number line and state 5 differed: nothing is reported
     confirmed: bool = False
     pockets_shown: set[int] = field(default_factory=set)
@@ -237,36 +239,38 @@ class StatusLineDecoder(FramedDecoder):
         spin.heard = None
         if spin.conflicted:
             return
+        if spin.reported is not None:
+            if number is not None and number != spin.reported:
+                events.append(WheelFault(f"game {spin.key}: a state-5 line says {number} after {spin.reported} was "
+                                         "counted: ignored", time, ""))
+            return
         if spin.direction is None:
             spin.direction = status.direction  # met in state 5: the rotor turns as it did in the spin
-        if heard is not None and heard[0] != number:
-            spin.conflicted = spin.confirmed = True
-            events.append(NumberConflict(heard[0], number, time, spin.key, spin.direction))
+        if heard is not None:
+            if heard[0] != number:
+                self._conflict(NumberConflict(heard[0], number, time, spin.key, spin.direction), spin, events)
+            else:
+                self._report(number, heard[1], spin, "number-line", events)
             return
         if number is None:
             if not spin.confirmed:
                 events.append(WheelFault(f"game {spin.key}: state 5 without a winning number", time, ""))
             spin.confirmed = True
             return
-        if spin.reported is not None:
-            if not spin.confirmed and number != spin.reported:
-                events.append(
-                    WheelFault(
-                        f"game {spin.key}: state 5 says {number}, the winning-number line said {spin.reported}",
-                        time,
-                        "",
-                    )
-                )
-            spin.confirmed = True
-            return
-        spin.confirmed = True
-        if heard is not None:
-            self._report(number, heard[1], spin, "number-line", events)
-            return
         if not spin.seen_in_play and self._last_reported == (spin.key, number):
             spin.reported = number  # a restarted reader meeting a game it already reported
             return
-        self._report(number, time, spin, "state-5", events)
+        first = spin.first_five
+        if first is None:
+            spin.first_five = (number, time)  # one line is no proof: the next state-5 line must agree
+        elif first[0] != number:
+            self._conflict(NumberConflict(None, number, time, spin.key, spin.direction, first[0]), spin, events)
+        else:
+            self._report(number, first[1], spin, "state-5", events)
+
+    def _conflict(self, conflict: NumberConflict, spin: _Spin, events: list[WheelEvent]) -> None:
+        spin.conflicted = spin.confirmed = True
+        events.append(conflict)
 
     def _report(self, number: int, time: float, spin: _Spin, source: str, events: list[WheelEvent]) -> None:
         minimum = self.min_ball_revolutions

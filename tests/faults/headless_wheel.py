@@ -29,9 +29,11 @@ def number(n: int) -> bytes:
     return pocket(n).encode() + b"\r\n"
 
 
-def game(spin: int, last: int | None, result: int, number_line: int | None = -1, stray: int | None = None) -> bytes:
+def game(spin: int, last: int | None, result: int, number_line: int | None = -1, stray: int | None = None,
+         first_five: int | None = None) -> bytes:
     """One SS2 game: states 2, 3 (a stray number line there if asked), 4, the number line
-    (`number_line`, default the result; None: lost), state 5."""
+    (`number_line`, default the result; None: lost), state 5 (its first line damaged into
+    `first_five` if asked)."""
     direction = spin % 2
     lines = [ss2(2, spin, last, direction=direction), ss2(3, spin, last, direction=direction)]
     if stray is not None:
@@ -40,6 +42,8 @@ def game(spin: int, last: int | None, result: int, number_line: int | None = -1,
     if number_line is not None:
         lines.append(number(result if number_line == -1 else number_line))
     lines += [ss2(5, spin, result, direction=direction)] * 2
+    if first_five is not None:
+        lines[-2] = ss2(5, spin, first_five, direction=direction)
     return b"".join(lines)
 
 

@@ -63,6 +63,23 @@ def test_corrupted_number_lines_count_nothing_wrong_and_raise_the_disagreement(t
     assert uncounted["subject"] == both["subject"] == "spin 2" and "no result was recorded" in uncounted["detail"]
 
 
+def test_status_lines_only_with_damaged_first_state_5_lines_count_nothing_wrong(table):
+    # A Slingshot sending status lines only, the first state-5 line of every game damaged into
+    # another pocket: no game is counted on one line, each raises the two numbers it saw.
+    table.start()
+    results = [4, 17, 9, 30, 11]
+    play(table, results, faults={spin: {"number_line": None, "first_five": (result + 5) % 37}
+                                 for spin, result in enumerate(results, 1)})
+    table.write(game(6, 11, 22))  # a whole game after them counts
+    table.wait_read()
+    assert table.stop() == 0
+    assert table.results() == [(6, 22)]
+    differ = [row for row in table.rows("alarm-raised") if "two numbers" in row["detail"]]
+    assert [row["alarm_kind"] for row in differ] == ["wheel-fault"] * 5
+    assert [f"(game {game}): {(result + 5) % 37} then {result} on its state-5 lines" in row["detail"]
+            for row, (game, result) in zip(differ, enumerate(results, 1))] == [True] * 5
+
+
 def test_random_bytes_raise_the_wheel_alarm_and_the_games_after_them_count(table):
     table.start()
     rng = random.Random(3)

@@ -92,3 +92,21 @@ def test_two_numbers_from_the_wheel_raise_an_alarm_and_the_croupier_types_the_re
     attended.enter_result(number=17, by="Ana")
     attended.confirm_result(by="Ana")
     assert (attended.state.last_result.number, attended.state.counted) == (17, 1)
+
+
+def test_two_state_5_lines_that_differ_raise_the_alarm_with_both_and_count_neither(attended):
+    sensor = SensorTable(attended)
+    feed(sensor, wheel(WheelPhase.PLACE_BETS, 7), wheel(WheelPhase.BALL_IN_RIM, 7), wheel(WheelPhase.NO_MORE_BETS, 7))
+    conflict = NumberConflict(None, 17, 1.0, 7, CW, first_state_five=23)
+    assert feed(sensor, conflict, wheel(WheelPhase.WINNING_NUMBER, 7)) == ["alarm-raised"]
+    [alarm] = attended.state.alarms.values()
+    assert alarm.kind is AlarmKind.WHEEL_FAULT and "23 then 17 on its state-5 lines" in alarm.detail
+    assert alarm_text(alarm) == "The wheel gave two numbers for spin 1 on its state-5 lines: 23, then 17; neither " \
+        "was recorded: type the number the ball is in"
+    i18n.install("pt")
+    try:
+        assert alarm_text(alarm) == "O cilindro deu dois números na jogada 1 nas linhas de estado 5: 23, depois 17; " \
+            "nenhum foi registado: digite o número em que a bola está"
+    finally:
+        i18n.install("en")
+    assert attended.state.counted == 0 and attended.state.last_result is None

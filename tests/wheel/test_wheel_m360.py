@@ -3,7 +3,7 @@ import pytest
 from wheel_lines import feed_all, m360, m360x, number, of_type, ss2
 
 from croupier.rules.spin import Direction, VoidReason
-from croupier.wheel.events import BallPosition, CommandReply, VoidSpinNumber, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
+from croupier.wheel.events import BallPosition, CommandReply, NumberConflict, VoidSpinNumber, WheelFault, WheelPhase, WheelResult, WheelState, WheelVoid
 from croupier.wheel.m360 import M360AdvancedDecoder, M360BasicDecoder, M360ExtendedDecoder
 from croupier.wheel.ss2 import Ss2Decoder
 
@@ -27,6 +27,18 @@ def test_advanced_lost_number_line_result_from_state_5():
     lines = [line for line in advanced_game() if line != number(31)]
     results = of_type(feed_all(M360AdvancedDecoder(), lines), WheelResult)
     assert [(r.number, r.game, r.source) for r in results] == [(31, 5, "state-5")]
+
+
+@pytest.mark.parametrize("line", [m360, m360x])
+def test_advanced_and_extended_with_no_number_line_count_only_two_agreeing_state_5_lines(line):
+    decoder = M360AdvancedDecoder() if line is m360 else M360ExtendedDecoder()
+    play = [line(3, 4, 12), line(4, 4, 12), line(5, 5, 13), line(5, 5, 31), line(5, 5, 31)]
+    events = feed_all(decoder, play)
+    assert of_type(events, WheelResult) == []
+    assert [(c.first_state_five, c.state_five, c.game) for c in of_type(events, NumberConflict)] == [(13, 31, 5)]
+    # The next game, its first two state-5 lines agreeing, counts.
+    results = of_type(feed_all(decoder, [line(1, 5, 31), line(3, 5, 31), line(5, 6, 8), line(5, 6, 8)]), WheelResult)
+    assert [(r.number, r.game, r.source) for r in results] == [(8, 6, "state-5")]
 
 
 def test_a_counter_that_does_not_move_at_state_5_still_gives_one_result():

@@ -33,6 +33,30 @@ def test_a_lost_number_line_leaves_the_state_5_line():
     assert of_type(events, WheelResult) == [WheelResult(25, 4.5, 7, Direction.ANTICLOCKWISE, "state-5")]
 
 
+def test_with_no_number_line_a_damaged_first_state_5_line_counts_nothing_and_says_both():
+    # Status lines only: the first state-5 line was damaged into another pocket. One line is no
+    # proof; the next state-5 line disagrees, so neither counts and the table hears of both.
+    lines = game(result=25, with_number_line=False)
+    first = lines.index(ss2(5, 7, 25, direction=1))
+    lines[first] = ss2(5, 7, 17, direction=1)
+    events = feed_all(Ss2Decoder(), lines)
+    assert of_type(events, WheelResult) == []
+    assert of_type(events, NumberConflict) == [NumberConflict(None, 25, 5.0, 7, Direction.ANTICLOCKWISE, 17)]
+
+
+def test_with_no_number_line_one_state_5_line_alone_counts_nothing():
+    lines = game(result=25, with_number_line=False)[:-2]  # the wheel moved on after one state-5 line
+    lines.append(ss2(1, 7, 25))
+    assert of_type(feed_all(Ss2Decoder(), lines), WheelResult) == []
+
+
+def test_a_state_5_line_disagreeing_after_the_count_is_a_fault_not_a_second_result():
+    lines = game(result=25) + [ss2(5, 7, 13, direction=1)]
+    events = feed_all(Ss2Decoder(), lines)
+    assert [r.number for r in of_type(events, WheelResult)] == [25]
+    assert any("says 13 after 25" in f.message for f in of_type(events, WheelFault))
+
+
 def test_the_last_number_field_of_states_1_to_4_is_never_a_result():
     lines = [ss2(1, 3, 30), ss2(2, 3, 30), ss2(3, 3, 30), ss2(4, 3, 30)] * 3
     assert of_type(feed_all(Ss2Decoder(), lines), WheelResult) == []
@@ -276,6 +300,12 @@ def test_a_game_seen_in_play_is_reported_even_if_it_matches_the_journal():
     decoder.mark_reported(2, 28)
     results = of_type(feed_all(decoder, game(spin=2, last=None, result=28, with_number_line=False)), WheelResult)
     assert [(r.game, r.number) for r in results] == [(2, 28)]
+
+
+def test_a_fresh_decoder_meeting_two_state_5_lines_that_differ_reports_neither():
+    events = feed_all(Ss2Decoder(), [ss2(5, 149, 21, direction=1), ss2(5, 149, 27, direction=1), ss2(5, 149, 27)])
+    assert of_type(events, WheelResult) == []
+    assert [(c.first_state_five, c.state_five) for c in of_type(events, NumberConflict)] == [(21, 27)]
 
 
 def test_a_fresh_decoder_reports_a_game_met_in_state_5():
