@@ -33,6 +33,14 @@ def attended(tmp_path):
     session.close()
 
 
+def alarm_text_in(language: str, alarm) -> str:
+    i18n.install(language)
+    try:
+        return alarm_text(alarm)
+    finally:
+        i18n.install("en")
+
+
 def wheel(phase: WheelPhase, game: int | None) -> WheelState:
     """The wheel's status; the rotor reverses from game to game, as a real one does before each launch."""
     return WheelState(state=phase, time=0.0, game=game, direction=CW if game is None or game % 2 else ACW)
@@ -82,12 +90,9 @@ def test_two_numbers_from_the_wheel_raise_an_alarm_and_the_croupier_types_the_re
     assert alarm.kind is AlarmKind.WHEEL_FAULT and "28" in alarm.detail and "17" in alarm.detail
     assert alarm_text(alarm) == "The wheel gave two numbers for spin 1: 28 on its winning-number line, 17 on its " \
         "state-5 line; neither was recorded: type the number the ball is in"
-    i18n.install("pt")  # worded in the table's language, both numbers shown
-    try:
-        assert alarm_text(alarm) == "O cilindro deu dois números na jogada 1: 28 na linha do número vencedor, 17 " \
-            "nas linhas de estado 5; nenhum foi registado: digite o número em que a bola está"
-    finally:
-        i18n.install("en")
+    # worded in the table's language, both numbers shown
+    assert alarm_text_in("pt", alarm) == "O cilindro deu dois números na jogada 1: 28 na linha do número vencedor, " \
+        "17 nas linhas de estado 5; nenhum foi registado: digite o número em que a bola está"
     assert attended.state.counted == 0 and attended.state.last_result is None
     attended.enter_result(number=17, by="Ana")
     attended.confirm_result(by="Ana")
@@ -103,10 +108,6 @@ def test_two_state_5_lines_that_differ_raise_the_alarm_with_both_and_count_neith
     assert alarm.kind is AlarmKind.WHEEL_FAULT and "23 then 17 on its state-5 lines" in alarm.detail
     assert alarm_text(alarm) == "The wheel gave two numbers for spin 1 on its state-5 lines: 23, then 17; neither " \
         "was recorded: type the number the ball is in"
-    i18n.install("pt")
-    try:
-        assert alarm_text(alarm) == "O cilindro deu dois números na jogada 1 nas linhas de estado 5: 23, depois 17; " \
-            "nenhum foi registado: digite o número em que a bola está"
-    finally:
-        i18n.install("en")
+    assert alarm_text_in("pt", alarm) == "O cilindro deu dois números na jogada 1 nas linhas de estado 5: 23, " \
+        "depois 17; nenhum foi registado: digite o número em que a bola está"
     assert attended.state.counted == 0 and attended.state.last_result is None
