@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 
 def record_anchor(state: TableState, now: datetime, *, seq: int, digest: str, anchored_at: datetime) -> list[Event]:
     """The table command recording the floor's receipt (no rule refuses it)."""
-    return [FloorAnchored(time=now, seq=seq, digest=digest, anchored_at=anchored_at)]
+    return [FloorAnchored(seq=seq, digest=digest, anchored_at=anchored_at)]
 
 
 def last_anchor(journal: Journal) -> int:

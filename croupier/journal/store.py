@@ -92,6 +92,10 @@ class JournalError(Exception):
     """The journal cannot be used as asked: the message says what is wrong and how to recover."""
 
 
+class UnreadableEvent(JournalError):
+    """An event that would not read back as itself: refused before anything is written."""
+
+
 class JournalFault(JournalError):
     """The journal cannot be written: the disk is full, read-only or failing. What was recorded
     before stays recorded; the table stops recording until the fault is fixed."""
@@ -366,7 +370,7 @@ class Journal:
             raise JournalError(f"{self.path} is open read-only")
         if self._fault is not None:
             raise self._fault
-        rows = [(event, encode(event)) for event in events]
+        rows = [(event, self._readable(event)) for event in events]
         with self._lock:
             seq, prev = self._head
             entries = []
@@ -404,6 +408,19 @@ class Journal:
                 # for the table to show them; the next append says what is wrong and writes nothing.
                 self._fault = write_fault(witness_path(self.path), exc)
         return entries
+
+    def _readable(self, event: Event) -> bytes:
+        """The event's canonical bytes, once they are known to decode back to the same event: the
+        journal never holds an event that it, or a reader after it, cannot read."""
+        try:
+            body = encode(event)
+            if decode(body) == event:
+                return body
+            problem = "it reads back as a different event"
+        except CodecError as exc:
+            problem = str(exc)
+        raise UnreadableEvent(f"{self.path}: a {event.kind} event would not read back ({problem}); "
+                              "nothing was recorded")
 
     def _rollback(self) -> None:
         try:

@@ -14,10 +14,10 @@ from croupier.table.roles import authorise, known
 from croupier.table.state import Phase, TableState
 
 
-def raise_alarm(state: TableState, now: datetime, kind: AlarmKind, subject: str, detail: str,
+def raise_alarm(state: TableState, kind: AlarmKind, subject: str, detail: str,
                 offset: int = 0, facts: AlarmFacts | None = None) -> AlarmRaised:
     """`offset` numbers several alarms raised by one command."""
-    return AlarmRaised(time=now, alarm=state.next_alarm + offset, alarm_kind=kind, subject=subject, detail=detail,
+    return AlarmRaised(alarm=state.next_alarm + offset, alarm_kind=kind, subject=subject, detail=detail,
                        facts=facts)
 
 
@@ -38,7 +38,7 @@ def due(state: TableState, now: datetime) -> list[Event]:
 
     def late(kind: AlarmKind, subject: str, detail: str, facts: AlarmFacts) -> None:
         if (kind, subject) not in raised:
-            found.append(raise_alarm(state, now, kind, subject, detail, offset=len(found), facts=facts))
+            found.append(raise_alarm(state, kind, subject, detail, offset=len(found), facts=facts))
 
     for role, duty in sorted(state.on_duty.items()):
         interval = relief_interval(state, role)
@@ -64,7 +64,7 @@ def wheel_fault(state: TableState, now: datetime, *, detail: str) -> list[Event]
     if state.phase is Phase.CLOSED or any(a.kind is AlarmKind.WHEEL_FAULT and a.subject == WHEEL_LINK
                                           for a in state.alarms.values()):
         return []
-    return [raise_alarm(state, now, AlarmKind.WHEEL_FAULT, WHEEL_LINK, detail)]
+    return [raise_alarm(state, AlarmKind.WHEEL_FAULT, WHEEL_LINK, detail)]
 
 
 def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int | None, state_five: int | None,
@@ -77,7 +77,7 @@ def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int |
         said = f"{first_state_five} then {five} on its state-5 lines (no winning-number line came)"
     else:
         said = f"{number_line} on its winning-number line, {five} on its state-5 line"
-    return [raise_alarm(state, now, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
+    return [raise_alarm(state, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
                         f"the wheel gave two numbers for spin {state.spin} (game {game}): {said}; neither was "
                         f"recorded: the croupier types the number the ball is in",
                         facts=AlarmFacts(rule="", spin=state.spin, number_line=number_line, state_five=state_five,
@@ -101,7 +101,7 @@ def acknowledge(state: TableState, now: datetime, *, alarm: int, by: str) -> lis
     if found.acknowledged_by:
         raise Refused("alarm {alarm} was already acknowledged by {acknowledged_by}",
                       alarm=alarm, acknowledged_by=found.acknowledged_by)
-    return [AlarmAcknowledged(time=now, alarm=alarm, by=known(state, by))]
+    return [AlarmAcknowledged(alarm=alarm, by=known(state, by))]
 
 
 def clear(state: TableState, now: datetime, *, alarm: int, note: str, by: str, pin: str) -> list[Event]:
@@ -109,4 +109,4 @@ def clear(state: TableState, now: datetime, *, alarm: int, note: str, by: str, p
     authorise(state, by, pin, Role.PIT_BOSS, to="clear an alarm")
     if not note.strip():
         raise Refused("say why the alarm is cleared")
-    return [AlarmCleared(time=now, alarm=alarm, note=note.strip(), by=by)]
+    return [AlarmCleared(alarm=alarm, note=note.strip(), by=by)]

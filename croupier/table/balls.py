@@ -34,7 +34,7 @@ def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = N
                       ball=ball, ball2=repr(ball), balls=', '.join(state.balls))
     interval = ball_swap_interval(state)
     late = interval is not None and now > state.ball_since + interval
-    return [BallSwapped(time=now, ball=ball, previous=state.ball_in_play, late=late, by=known(state, by))]
+    return [BallSwapped(ball=ball, previous=state.ball_in_play, late=late, by=known(state, by))]
 
 
 def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball, reason: str, by: str) -> list[Event]:
@@ -56,4 +56,4 @@ def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball,
                       previous=previous, diameter_mm=old.diameter_mm, diameter_mm2=ball.diameter_mm)
     if not reason.strip():
         raise Refused("say why the ball is replaced (defective, broken, lost)")
-    return [BallReplaced(time=now, previous=previous, ball=ball, reason=reason.strip(), by=known(state, by))]
+    return [BallReplaced(previous=previous, ball=ball, reason=reason.strip(), by=known(state, by))]

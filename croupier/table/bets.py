@@ -129,7 +129,7 @@ def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[S
     if total > account.held:
         raise Refused("{colour} holds {held} chips, not the {total} these bets need",
                       colour=colour, held=_chips(account.held), total=total)
-    return [BetsPlaced(time=now, spin=state.spin, colour=colour, stakes=as_stakes(played), notes=notes)]
+    return [BetsPlaced(spin=state.spin, colour=colour, stakes=as_stakes(played), notes=notes)]
 
 
 def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
@@ -167,7 +167,7 @@ def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Even
     check_betting(state)
     if colour not in state.bets:
         raise Refused("{colour} has no bets on the layout", colour=colour)
-    return [BetsWithdrawn(time=now, spin=state.spin, colour=colour)]
+    return [BetsWithdrawn(spin=state.spin, colour=colour)]
 
 
 def winning_stakes(state: TableState, spin: int | None = None) -> tuple[int, dict[str, tuple[Stake, ...]]]:
@@ -194,7 +194,7 @@ def rebuild_winning_bets(state: TableState, now: datetime, *, by: str, spin: int
     spin, stakes = winning_stakes(state, spin)
     if not stakes:
         raise Refused("spin {spin} had no winning bet on record", spin=spin)
-    return [WinningBetsRebuilt(time=now, spin=spin, stakes=stakes, by=known(state, by))]
+    return [WinningBetsRebuilt(spin=spin, stakes=stakes, by=known(state, by))]
 
 
 def _chips(amount: Fraction) -> str:

@@ -81,14 +81,14 @@ def join_waiting_list(state: TableState, now: datetime, *, player: str) -> list[
         raise Refused("{player} is already on the waiting list", player=player)
     if any(a.player == player for a in state.accounts.values()):
         raise Refused("{player} already plays a colour (one colour per player, PT-A 8)", player=player)
-    return [PlayerWaiting(time=now, player=player)]
+    return [PlayerWaiting(player=player)]
 
 
 def leave_waiting_list(state: TableState, now: datetime, *, player: str) -> list[Event]:
     _open(state)
     if player not in state.waiting:
         raise Refused("{player} is not on the waiting list", player=player)
-    return [PlayerLeftWaitingList(time=now, player=player)]
+    return [PlayerLeftWaitingList(player=player)]
 
 
 def assign_colour(state: TableState, now: datetime, *, colour: str, player: str, chip_value: Decimal | str | int,
@@ -109,14 +109,14 @@ def assign_colour(state: TableState, now: datetime, *, colour: str, player: str,
     if state.waiting and player != state.waiting[0]:
         raise Refused("{waiting} is first on the waiting list", waiting=state.waiting[0])
     value = check_chip_value(state, chip_value)
-    return [ColourAssigned(time=now, colour=colour, player=player, chip_value=value, chips=_chips(chips),
+    return [ColourAssigned(colour=colour, player=player, chip_value=value, chips=_chips(chips),
                            by=known(state, by))]
 
 
 def issue_chips(state: TableState, now: datetime, *, colour: str, chips: int, by: str) -> list[Event]:
     _colour_table(state)
     _account(state, colour)
-    return [ChipsIssued(time=now, colour=colour, chips=_chips(chips), by=known(state, by))]
+    return [ChipsIssued(colour=colour, chips=_chips(chips), by=known(state, by))]
 
 
 def must_exchange(state: TableState, account: ColourAccount) -> bool:
@@ -142,7 +142,7 @@ def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: s
     if reason is CashOutReason.INACTIVE and not must_exchange(state, account):
         raise Refused("{colour} keeps its colour: the inactivity rule does not apply ({rule})",
                       colour=colour, rule=profile_of(state).inactivity.rule)
-    return [ColourCashedOut(time=now, colour=colour, player=account.player, chips=chips, expected_chips=account.held,
+    return [ColourCashedOut(colour=colour, player=account.player, chips=chips, expected_chips=account.held,
                             chip_value=account.chip_value, amount=chips * account.chip_value, reason=reason,
                             by=known(state, by))]
 
@@ -153,7 +153,7 @@ def exchange_late_chips(state: TableState, now: datetime, *, colour: str, chips:
     if colour not in state.colours:
         raise Refused("{colour} is not one of this table's colours: its chips are not valid here (PT-A 7)",
                       colour=repr(colour))
-    return [LateChipsExchanged(time=now, colour=colour, chips=_chips(chips), chip_value=state.minimum,
+    return [LateChipsExchanged(colour=colour, chips=_chips(chips), chip_value=state.minimum,
                                amount=chips * state.minimum, by=known(state, by))]
 
 
@@ -193,6 +193,6 @@ def settle_foreign_chips(state: TableState, now: datetime, *, colour: str, table
         minimum = None  # the real value, when it is known, is what they are paid at
     paid = (chips * (value if value is not None else minimum)) if won else Decimal(0)
     result = state.last_result
-    return [ForeignChipsSettled(time=now, colour=colour, table=table, chips=chips, chip_value=value,
+    return [ForeignChipsSettled(colour=colour, table=table, chips=chips, chip_value=value,
                                 table_minimum=minimum, won=bool(won), amount=paid,
                                 spin=result.spin if result is not None else None, rule=rule, by=known(state, by))]

@@ -95,7 +95,7 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                 raise Refused("{name} is not registered as {role}", name=repr(name), role=role.value)
     if not croupier.strip():
         raise Refused("name the croupier at the wheel")
-    return [TableOpened(time=now, profile=rules.id, minimum=amount(minimum), colours=colours, balls=balls,
+    return [TableOpened(profile=rules.id, minimum=amount(minimum), colours=colours, balls=balls,
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
                         relief_minutes=relief_minutes,
                         posted_values=tuple(amount(v, 'a posted value') for v in posted_values),
@@ -122,7 +122,7 @@ def close_table(state: TableState, now: datetime, *, by: str | None = None) -> l
     if state.accounts:
         raise Refused("exchange the colour chips still in play first: {accounts} (PT-A 15)",
                       accounts=', '.join(state.accounts))
-    return [TableClosed(time=now, by=by or _croupier(state))]
+    return [TableClosed(by=by or _croupier(state))]
 
 
 def check_limits_change(state: TableState) -> None:
@@ -149,7 +149,7 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
         raise Refused("the table minimum is already {new}", new=new)
     if not reason.strip():
         raise Refused("say why the limits change")
-    return [LimitsChanged(time=now, minimum=new, previous=state.minimum, reason=reason.strip(), by=by)]
+    return [LimitsChanged(minimum=new, previous=state.minimum, reason=reason.strip(), by=by)]
 
 
 def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str,
@@ -168,7 +168,7 @@ def change_profile(state: TableState, now: datetime, *, profile: str, reason: st
     checked_chip_kinds(rules, state.value_only, state.marked_values)
     sign = sign_of(state)  # kept where the new profile's caps allow it, else the profile's caps alone
     kept = sign if sign and sign_problem(rules, state.minimum, sign) is None else NO_SIGN
-    return [ProfileChanged(time=now, profile=rules.id, previous=state.profile, reason=reason.strip(), by=by,
+    return [ProfileChanged(profile=rules.id, previous=state.profile, reason=reason.strip(), by=by,
                            rules=rules.text, sign=kept.as_data() or None)]
 
 
@@ -186,7 +186,7 @@ def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str |
     if seconds <= 0 or (period.min_seconds and seconds < period.min_seconds):
         raise Refused("the betting period lasts at least {seconds} s ({rule})",
                       seconds=period.min_seconds or 1, rule=period.rule)
-    return [CountdownStarted(time=now, spin=state.spin, seconds=seconds, by=by or _croupier(state))]
+    return [CountdownStarted(spin=state.spin, seconds=seconds, by=by or _croupier(state))]
 
 
 def launch(state: TableState, now: datetime, *, direction: Direction | None, source: Source = Source.KEYPAD,
@@ -205,22 +205,22 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
     if source is Source.SENSOR:
         if state.phase is Phase.PAYING:
             # The wheel shows the next spin started: the payouts were done without being marked.
-            found.append(PayoutsCompleted(time=now, spin=state.spin - 1, by=SENSOR))
+            found.append(PayoutsCompleted(spin=state.spin - 1, by=SENSOR))
         elif state.phase in IN_SPIN:
             # The wheel started again before this spin had a result (a result lost while the table
             # program was down, or a re-spin the sensor did not flag): the spin stays uncounted.
-            found.append(raise_alarm(state, now, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
+            found.append(raise_alarm(state, AlarmKind.WHEEL_FAULT, f"spin {state.spin}",
                                      f"the wheel launched again before spin {state.spin} had a result: "
                                      "no result was recorded for that launch",
                                      facts=AlarmFacts(rule="", spin=state.spin)))
     else:
         _check_launch(state, now)
-    found.append(BallLaunched(time=now, spin=state.spin, direction=direction, ball=state.ball_in_play,
+    found.append(BallLaunched(spin=state.spin, direction=direction, ball=state.ball_in_play,
                               croupier=_croupier(state), source=source, wheel_game=wheel_game))
     if direction is not None and state.last_direction is direction:
         why = ("; the wheel was powered down and up since the last launch and restarts its rotor one way"
                if wheel_restarted else "")
-        found.append(raise_alarm(state, now, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
+        found.append(raise_alarm(state, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
                                  f"ball launched {direction.value} twice in a row: the launch alternates "
                                  f"({DIRECTION_RULE}){why}", offset=sum(e.kind == "alarm-raised" for e in found),
                                  facts=AlarmFacts(rule=DIRECTION_RULE, direction=direction, spin=state.spin,
@@ -256,7 +256,7 @@ def close_bets(state: TableState, now: datetime, *, source: Source = Source.KEYP
         return []  # the wheel repeats its state; it is recorded once
     if state.phase is not Phase.SPINNING:
         raise Refused("no more bets is called once the ball is launched, before the result")
-    return [BetsClosed(time=now, spin=state.spin, source=source)]
+    return [BetsClosed(spin=state.spin, source=source)]
 
 
 def enter_result(state: TableState, now: datetime, *, number: int, by: str | None = None) -> list[Event]:
@@ -267,8 +267,8 @@ def enter_result(state: TableState, now: datetime, *, number: int, by: str | Non
         raise Refused("a result is entered after the launch (launch the ball first)")
     found: list[Event] = []
     if state.phase is Phase.SPINNING:
-        found.append(BetsClosed(time=now, spin=state.spin, source=Source.KEYPAD))  # the ball has settled
-    found.append(ResultEntered(time=now, spin=state.spin, number=number, by=known(state, by or _croupier(state))))
+        found.append(BetsClosed(spin=state.spin, source=Source.KEYPAD))  # the ball has settled
+    found.append(ResultEntered(spin=state.spin, number=number, by=known(state, by or _croupier(state))))
     return found
 
 
@@ -303,7 +303,7 @@ def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: 
                       wheel_game=wheel_game, number=number, number2=last.number)
     found: list[Event] = []
     if state.phase is Phase.PAYING:
-        found.append(PayoutsCompleted(time=now, spin=state.spin - 1, by=SENSOR))
+        found.append(PayoutsCompleted(spin=state.spin - 1, by=SENSOR))
     found.append(_result(state, now, number, Source.SENSOR, wheel_game=wheel_game, direction=direction))
     return found
 
@@ -318,7 +318,7 @@ def _compare_typed(state: TableState, now: datetime, number: int, spin: int) -> 
     if number == typed.number or any(a.kind is AlarmKind.RESULT_MISMATCH and a.subject == subject
                                      for a in state.alarms.values()):
         return []
-    return [raise_alarm(state, now, AlarmKind.RESULT_MISMATCH, subject,
+    return [raise_alarm(state, AlarmKind.RESULT_MISMATCH, subject,
                         f"spin {spin} was typed as {typed.number}; the wheel sensor read {number}: "
                         "a pit boss corrects the result if the sensor is right",
                         facts=AlarmFacts(rule="", spin=spin, typed=typed.number, read=number))]
@@ -338,7 +338,7 @@ def _result(state: TableState, now: datetime, number: int, source: Source, *, co
         wheel_game = launch_.wheel_game  # a typed result of a game the sensor saw launched: its reading matches it
     outcomes, prison = settle(state, number)
     return ResultRecorded(
-        time=now, spin=state.spin, number=number, source=source,
+        spin=state.spin, number=number, source=source,
         ball=launch_.ball if launch_ else state.ball_in_play,
         croupier=launch_.croupier if launch_ else _croupier(state),
         direction=launch_.direction if launch_ else direction,
@@ -350,7 +350,7 @@ def payouts_done(state: TableState, now: datetime, *, by: str | None = None) -> 
     _open(state)
     if state.phase is not Phase.PAYING:
         raise Refused("there are no payouts under way")
-    return [PayoutsCompleted(time=now, spin=state.spin - 1, by=known(state, by or _croupier(state)))]
+    return [PayoutsCompleted(spin=state.spin - 1, by=known(state, by or _croupier(state)))]
 
 
 def void_spin(state: TableState, now: datetime, *, reason: VoidReason, source: Source = Source.KEYPAD,
@@ -363,7 +363,7 @@ def void_spin(state: TableState, now: datetime, *, reason: VoidReason, source: S
     reason = choice(VoidReason, reason)
     last = state.last_result
     by = SENSOR if source is Source.SENSOR else known(state, by or _croupier(state))
-    return [SpinVoided(time=now, spin=state.spin, reason=reason, put_back=last.number if last else None,
+    return [SpinVoided(spin=state.spin, reason=reason, put_back=last.number if last else None,
                        source=source, by=by)]
 
 
@@ -373,7 +373,7 @@ def acknowledge_void(state: TableState, now: datetime, *, by: str | None = None)
     void = state.last_void
     if void is None or not void.awaits_acknowledgement:
         raise Refused("there is no golpe nulo from the sensor to acknowledge")
-    return [VoidAcknowledged(time=now, spin=void.spin, by=known(state, by or _croupier(state)))]
+    return [VoidAcknowledged(spin=void.spin, by=known(state, by or _croupier(state)))]
 
 
 def correct_result(state: TableState, now: datetime, *, spin: int, number: int, reason: str, by: str,
@@ -392,5 +392,5 @@ def correct_result(state: TableState, now: datetime, *, spin: int, number: int, 
     if recorded.number == number:
         raise Refused("spin {spin} is already recorded as {number}", spin=spin, number=number)
     outcomes, _ = settle(state, number, stakes=recorded.stakes, prison=recorded.prison)
-    return [ResultCorrected(time=now, spin=spin, previous=recorded.number, number=number, reason=reason.strip(),
+    return [ResultCorrected(spin=spin, previous=recorded.number, number=number, reason=reason.strip(),
                             by=by, outcomes=outcomes)]

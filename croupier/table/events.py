@@ -7,12 +7,12 @@ chip amounts as Decimal or Fraction strings, so the same event always hashes the
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import ClassVar
+from typing import Callable, ClassVar, Iterable, TypeVar, dataclass_transform
 
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.codec import CodecError, canonical_json, from_plain, to_plain, when_set
@@ -95,24 +95,36 @@ class AlarmFacts:
     first_state_five: int | None = when_set()  # no number line: the earlier of two state-5 lines that differ
 
 
+# The time of an event no clock has stamped yet: naive, so it can never be encoded and recorded.
+UNSTAMPED = datetime.min
+
+
 @dataclass(frozen=True, kw_only=True)
 class Event:
-    """Base of every event: when it happened. Subclasses name themselves with `kind`."""
+    """Base of every event: when it happened. Subclasses name themselves with `kind`. A command
+    never sets `time`: `stamped` gives its events the table clock's time as they are recorded."""
 
     kind: ClassVar[str]
-    time: datetime
+    time: datetime = UNSTAMPED
 
 
 EVENT_TYPES: dict[str, type[Event]] = {}
+E = TypeVar("E", bound=Event)
 
 
-def _event(kind: str):
-    def register(cls: type[Event]) -> type[Event]:
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+def _event(kind: str) -> Callable[[type[E]], type[E]]:
+    def register(cls: type[E]) -> type[E]:
         cls.kind = kind
         EVENT_TYPES[kind] = cls
         return dataclass(frozen=True, kw_only=True)(cls)
 
     return register
+
+
+def stamped(events: Iterable[Event], now: datetime) -> list[Event]:
+    """The events with the time they are recorded at: the one place an event's time is set."""
+    return [replace(event, time=now) for event in events]
 
 
 # --- the table ---------------------------------------------------------------------------------
@@ -485,6 +497,8 @@ class FloorAnchored(Event):
 
 
 def to_record(event: Event) -> dict:
+    if event.time is UNSTAMPED:
+        raise CodecError(f"{event.kind} has no time: an event is stamped by the table's clock when recorded")
     return {"kind": event.kind, **to_plain(event)}
 
 

@@ -91,9 +91,9 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
         _in_play(state, colour)
     outcomes, prison = settle(state, result.number, stakes=stakes, prison={})
     marked = tuple(c for c in dict.fromkeys([*stakes, *played]) if c != VALUE_CHIPS)  # PT-A 12 counts colours
-    recorded = PayoutsRecorded(time=now, spin=spin, number=result.number, stakes=stakes, outcomes=outcomes,
+    recorded = PayoutsRecorded(spin=spin, number=result.number, stakes=stakes, outcomes=outcomes,
                                notes=tuple(notes), prison=prison or None, played=marked, by=by)
-    return [recorded] if late else [recorded, PayoutsCompleted(time=now, spin=spin, by=by)]
+    return [recorded] if late else [recorded, PayoutsCompleted(spin=spin, by=by)]
 
 
 def _in_play(state: TableState, colour: str) -> None:

@@ -35,5 +35,5 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
         raise Refused("{name} stayed longer than {minutes} min: record the force majeure that kept them on, for the"
                       " gaming inspectors ({rule})",
                       name=duty.name, minutes=int(interval.total_seconds() // 60), rule=relief.rule)
-    return [StaffRelieved(time=now, role=role, outgoing=duty.name if duty else None, incoming=incoming,
+    return [StaffRelieved(role=role, outgoing=duty.name if duty else None, incoming=incoming,
                           overdue=overdue, reason=reason)]

@@ -85,10 +85,10 @@ def _roles(roles: tuple[Role, ...]) -> str:
 def wrong_pin(state: TableState, now: datetime, *, name: str) -> list[Event]:
     """Record a wrong PIN typed for `name`; the one that locks the PIN raises the alarm with it."""
     failures = state.wrong_pins.get(name, 0) + 1
-    events: list[Event] = [PinRefused(time=now, name=name, failures=failures)]
+    events: list[Event] = [PinRefused(name=name, failures=failures)]
     if failures == PIN_LOCK_AFTER:
         events.append(AlarmRaised(
-            time=now, alarm=state.next_alarm, alarm_kind=AlarmKind.PIN_LOCKED, subject=f"PIN of {name}",
+            alarm=state.next_alarm, alarm_kind=AlarmKind.PIN_LOCKED, subject=f"PIN of {name}",
             detail=f"{failures} wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm",
             facts=AlarmFacts(rule="PIN lockout", name=name)))
     return events
@@ -120,4 +120,4 @@ def register_staff(state: TableState, now: datetime, *, name: str, role: Role, p
     else:
         first_pit_boss_allowed(state)
         by = None
-    return [StaffRegistered(time=now, name=name, role=role, salt=salt.hex(), pin_hash=hash_pin(pin, salt), by=by)]
+    return [StaffRegistered(name=name, role=role, salt=salt.hex(), pin_hash=hash_pin(pin, salt), by=by)]

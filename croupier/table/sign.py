@@ -31,9 +31,9 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
     if profile.colour_chips.up_to_plein_maximum:
         # A colour chip is worth at most the plein maximum: a sign may not post less than a colour
         # in play holds, or than a posted value a colour may be given now.
-        now = table_limits(profile, state.minimum, sign_from_data(state.sign)).maxima["plein"]
+        plein_now = table_limits(profile, state.minimum, sign_from_data(state.sign)).maxima["plein"]
         plein = table_limits(profile, state.minimum, posted).maxima["plein"]
-        values = {*(value for value in state.posted_values if value <= now),
+        values = {*(value for value in state.posted_values if value <= plein_now),
                   *(account.chip_value for account in state.accounts.values())}
         above = max((value for value in values if value > plein), default=None)
         if above is not None:
@@ -44,4 +44,4 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
         raise Refused("the table sign already reads so", code="sign-unchanged")
     if not reason.strip():
         raise Refused("say why the table sign changes", code="sign-reason")
-    return [SignChanged(time=now, sign=new, previous=dict(state.sign), reason=reason.strip(), by=by)]
+    return [SignChanged(sign=new, previous=dict(state.sign), reason=reason.strip(), by=by)]

@@ -206,3 +206,21 @@ def test_a_colour_chip_is_worth_at_most_the_sign_s_plein_maximum(tmp_path, journ
             session.change_sign(sign={"maximum": {"plein": below}}, reason="quiet", by="Marta", pin=PINS["Marta"])
         assert lower.value.facts["amount"] == value and lower.value.facts["maximum"] == below
         assert limits_of(session.state).maxima["plein"] == plein_cap(profile_id)  # nothing recorded
+
+
+@pytest.mark.parametrize("profile_id", profile_ids())
+def test_a_sign_change_reads_back_verifies_and_exports_under_every_profile(tmp_path, journal, profile_id, capsys):
+    from croupier.commands.review import main as review
+    from croupier.commands.verify import main as verify
+
+    with TableSession.open(journal, FakeClock()) as session:
+        open_with_sign(session, profile_id, sign_from_data({}))
+        (changed,) = session.change_sign(sign={"maximum": {"plein": house_maximum(profile_id)}}, reason="busy table",
+                                         by="Marta", pin=PINS["Marta"])
+        assert changed.time == session.clock.now()
+    with TableSession.open(journal, FakeClock()) as session:  # the table reads its own journal at the next start
+        assert session.state.sign == changed.sign
+    assert verify(["--db", str(journal), "--key", str(journal.with_name("table.key"))]) == 0
+    assert "intact" in capsys.readouterr().out
+    assert review(["--db", str(journal), "--csv-events", str(tmp_path / "events.csv")]) == 0
+    assert "sign-changed" in (tmp_path / "events.csv").read_text(encoding="utf-8-sig")

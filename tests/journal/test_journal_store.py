@@ -3,11 +3,11 @@ leave a file that is not a journal untouched."""
 import hashlib
 import sqlite3
 from datetime import datetime, timezone
+from decimal import Decimal
 
 import pytest
 
-from croupier.journal.store import GENESIS, Journal, JournalError
-from croupier.table.codec import CodecError
+from croupier.journal.store import GENESIS, Journal, JournalError, UnreadableEvent
 from croupier.table.events import PlayerWaiting, TableClosed, decode
 
 T0 = datetime(2025, 3, 1, 20, 0, tzinfo=timezone.utc)
@@ -113,7 +113,7 @@ def test_two_writers_cannot_interleave_their_chains(tmp_path):
 def test_a_failed_append_records_none_of_its_events(tmp_path):
     with Journal.open(tmp_path / "j.db") as journal:
         journal.append([waiting(1)])
-        with pytest.raises(CodecError, match="no time zone"):
+        with pytest.raises(UnreadableEvent, match="table-closed event would not read back .*no time zone"):
             journal.append([waiting(2), TableClosed(time=datetime(2025, 3, 1), by="x")])
         assert [r.seq for r in journal.rows()] == [1]
         journal.append([waiting(3)])
@@ -125,3 +125,24 @@ def test_records_reads_plain_bodies_of_the_chosen_kinds(tmp_path):
         journal.append([waiting(1), TableClosed(time=T0, by="Ana"), waiting(2)])
         assert [(seq, r["player"]) for seq, r in journal.records(["player-waiting"])] == [(1, "player 1"),
                                                                                            (3, "player 2")]
+
+
+def test_an_event_that_would_not_read_back_is_refused_and_nothing_is_written(tmp_path):
+    from croupier.table.events import SignChanged
+
+    with Journal.open(tmp_path / "j.db") as journal:
+        journal.append([waiting(1)])
+        head = journal.head
+        bad = SignChanged(time=Decimal("150"), sign={}, previous={}, reason="busy", by="Marta")  # the old sign.py bug
+        with pytest.raises(UnreadableEvent, match=r"^[^\n]*a sign-changed event would not read back [^\n]*nothing "
+                                                  r"was recorded$"):
+            journal.append([waiting(2), bad])
+        assert journal.head == head and [r.seq for r in journal.rows()] == [1]
+        assert journal.witness().seq == 1
+
+
+def test_an_event_no_clock_stamped_is_never_recorded(tmp_path):
+    with Journal.open(tmp_path / "j.db") as journal:
+        with pytest.raises(UnreadableEvent, match="player-waiting has no time: an event is stamped by the table's clock"):
+            journal.append([PlayerWaiting(player="seat 1")])
+        assert list(journal.rows()) == []

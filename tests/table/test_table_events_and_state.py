@@ -28,7 +28,7 @@ st.register_type_strategy(Fraction, st.fractions(max_denominator=4))
 
 
 @settings(max_examples=30)
-@given(st.sampled_from(sorted(EVENT_TYPES)).flatmap(lambda kind: st.builds(EVENT_TYPES[kind])))
+@given(st.sampled_from(sorted(EVENT_TYPES)).flatmap(lambda kind: st.builds(EVENT_TYPES[kind], time=times)))
 def test_every_event_reads_back_equal_from_its_canonical_bytes(event):
     data = encode(event)
     assert decode(data) == event
@@ -145,3 +145,28 @@ def test_alarms_nobody_clears_do_not_grow_the_state_without_bound(clock):
         state = apply(state, AlarmRaised(time=clock.now(), alarm=n, alarm_kind=AlarmKind.DIRECTION_REPEATED,
                                          subject=f"spin {n}", detail="again"))
     assert len(state.alarms) == OPEN_ALARMS and min(state.alarms) == 51 and state.next_alarm == OPEN_ALARMS + 51
+
+
+def test_no_command_sets_an_events_time_the_table_clock_stamps_them_all():
+    # `stamped` (run by commands.execute for every command) is the one place an event gets its time.
+    import ast
+    from pathlib import Path
+
+    import croupier
+
+    names = {cls.__name__ for cls in EVENT_TYPES.values()}
+    found = []
+    for path in Path(croupier.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) in names
+                    and any(keyword.arg == "time" for keyword in node.keywords)):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []
+
+
+def test_every_event_of_a_command_carries_the_clock_s_time():
+    clock = FakeClock()
+    table = opened(clock=clock)
+    clock.advance(minutes=3)
+    events = table.do(cycle.launch, direction=Direction.CLOCKWISE)
+    assert events and all(event.time == clock.now() for event in events)
