@@ -28,7 +28,7 @@ STAMP = VENV / ".pyproject.sha256"
 PIP_LOG = VENV / "pip.log"
 
 USAGE = """usage: python3 dev.py demo [ARGS...]   run the table with a simulated wheel and mock GPIO
-       python3 dev.py test [PYTEST ARGS...]  run the test suite
+       python3 dev.py test [PYTEST ARGS...]  type-check (mypy), then run the test suite
        python3 dev.py croupier ARGS...       any croupier command (croupier --help)
        python3 dev.py --apt-packages [ARCH]  the Debian packages to install first on this architecture"""
 
@@ -169,6 +169,9 @@ def main(argv: list[str]) -> int:
         cmd = [str(BIN / "croupier"), *rest]
     if verb == "test":
         os.chdir(ROOT)  # pytest finds its configuration and tests there; other verbs keep the caller's paths
+        # mypy first (.ci/typecheck.py): it fails the suite; a run of chosen tests only warns.
+        if subprocess.run([str(BIN / "python"), str(ROOT / ".ci" / "typecheck.py")]).returncode and not rest:
+            return 1
     os.execv(cmd[0], cmd)
 
 

@@ -114,14 +114,14 @@ class Croupiers:
             figure.spins += 1
             self._dealt(record["spin"], figure, record["outcomes"])
             self._pay(figure, record["outcomes"], 1)
-        elif kind == "payouts-recorded" and (figure := self._dealer_of(record["spin"])) is not None:
-            self._pay(figure, record["outcomes"], 1)
-        elif kind == "result-corrected" and (figure := self._dealer_of(record["spin"])) is not None:
+        elif kind == "payouts-recorded" and (dealer := self._dealer_of(record["spin"])) is not None:
+            self._pay(dealer, record["outcomes"], 1)
+        elif kind == "result-corrected" and (dealer := self._dealer_of(record["spin"])) is not None:
             # The bets recorded before the spin are settled again on the corrected number.
-            figure.corrections += 1
-            self._pay(figure, self._outcomes.get(record["spin"], ()), -1)
-            self._dealt(record["spin"], figure, record["outcomes"])
-            self._pay(figure, record["outcomes"], 1)
+            dealer.corrections += 1
+            self._pay(dealer, self._outcomes.get(record["spin"], ()), -1)
+            self._dealt(record["spin"], dealer, record["outcomes"])
+            self._pay(dealer, record["outcomes"], 1)
         elif kind == "colour-assigned":
             self._values[record["colour"]] = Decimal(record["chip_value"])
         elif kind == "table-opened":

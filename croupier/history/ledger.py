@@ -141,7 +141,7 @@ def ledger_totals(statements: Iterable[ColourStatement]) -> dict:
         "bought": sum((s.bought_money for s in statements), Decimal(0)),
         "cashed_out": sum((s.cashed_out_money for s in statements), Decimal(0)),
         "late": sum((s.late_money for s in statements), Decimal(0)),
-        "players_result": sum((s.result for s in done), Decimal(0)),
+        "players_result": sum((result for s in done if (result := s.result) is not None), Decimal(0)),
         "in_play": len(statements) - len(done),
     }
 

@@ -4,7 +4,7 @@ openings and changes of limits. One fold over the journal's records (`Procedures
 gives as JSON and the review and the PDF as tables (`procedure_tables`)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,7 +23,7 @@ class Table:
 
     title: str
     columns: tuple[str, ...]
-    rows: list[tuple[str, ...]]
+    rows: Sequence[tuple[str, ...]]
 
 
 class Procedures:
@@ -106,9 +106,10 @@ class Procedures:
 
 def alarm_facts(record: Mapping | None):
     """The facts an alarm-raised record holds, to word it in any language; None without them."""
-    from croupier.table.events import from_record
+    from croupier.table.events import AlarmRaised, from_record
 
-    return from_record(dict(record)).facts if record else None
+    event = from_record(dict(record)) if record else None
+    return event.facts if isinstance(event, AlarmRaised) else None
 
 
 def _time(text: str | None) -> datetime | None:

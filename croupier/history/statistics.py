@@ -20,9 +20,9 @@ def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
 
 def statistics_text(spins: list[CountedSpin], numbering: str, scope: str, ascii: bool = False) -> str:
     result = summary(spins, numbering)
-    spins = ngettext("{count} counted spin", "{count} counted spins", result["spins"]).format(
+    counted = ngettext("{count} counted spin", "{count} counted spins", result["spins"]).format(
         count=grouped(result["spins"]))
-    lines = [f"{scope}: {spins}", ""]
+    lines = [f"{scope}: {counted}", ""]
     lines.extend(_("ALERT: {alert}.").format(alert=line) for line in result["alert_lines"])
     if not result["alert_lines"]:
         lines.append(_("No test raises an alert."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import datetime, time
 
 from croupier.history.clock import local
@@ -230,7 +231,7 @@ def parse_filter(text: str) -> TimelineFilter:
 
     Raises ValueError naming the word it cannot read."""
     kinds: set[str] = set()
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}
     text = text.strip()
     position = 0
     while position < len(text):

@@ -19,6 +19,7 @@ import os
 import pickle
 from array import array
 from pathlib import Path
+from typing import cast
 
 from croupier.journal.report import ReportFold
 from croupier.journal.store import Journal
@@ -149,10 +150,10 @@ def load(journal: Journal, *, mark_only: bool = False) -> tuple[ReportFold | Non
 def save(journal: Journal, fold: ReportFold, reached: tuple[int, str]) -> None:
     """Keep `fold`, which has folded this journal's events up to `reached` (seq, hash), all checked."""
     try:
-        key = _key(create=True)
+        key = cast(bytes, _key(create=True))  # made when missing
         target = _file_for(journal)
         partial = target.with_suffix(".partial")
-        pickled, arrays = io.BytesIO(), []
+        pickled, arrays = io.BytesIO(), list[array]()
         pickler = _FoldPickler(pickled, arrays)
         pickler.dump((_fold_stamp(), _resolved(journal), reached))  # read first, alone if need be
         pickler.dump(fold)

@@ -210,7 +210,7 @@ class Journal:
         if not path.exists():
             if read_only or not create:
                 raise JournalError(f"{path}: no such journal")
-            return cls._create(path, key, purpose)
+            return cls._create(path, key, purpose or TABLE)
         if path.is_dir():
             raise JournalError(f"{path} is a directory, not a journal file")
         if path.stat().st_size == 0:
@@ -318,7 +318,7 @@ class Journal:
             if problem:
                 raise JournalError(f"{self.path}: {problem}. " + RECOVERY.format(path=self.path))
         try:
-            self._witness = WitnessWriter(witness_path(self.path), self.key)
+            self._witness = WitnessWriter(witness_path(self.path), self._signing_key())
             if found is None:  # a new journal: its witness starts at the genesis
                 self._witness.record(seq, digest)
                 _sync_folder(self.path.parent)
@@ -366,8 +366,9 @@ class Journal:
         """Record the events of one command in one transaction, then the new head in the witness;
         durable when this returns. Raises JournalFault, keeping what was recorded before, when the
         disk cannot take them."""
-        if self.read_only:
-            raise JournalError(f"{self.path} is open read-only")
+        key, witness = self._signing_key(), self._witness
+        if witness is None:
+            raise JournalError(f"{self.path} is closed")
         if self._fault is not None:
             raise self._fault
         rows = [(event, self._readable(event)) for event in events]
@@ -387,7 +388,7 @@ class Journal:
                     digest = event_hash(prev, seq, time, kind, body)
                     self._conn.execute(
                         "INSERT INTO events (seq, time, kind, body, prev_hash, hash, mac) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (seq, time, kind, body.decode(), prev, digest, event_mac(self.key, digest)),
+                        (seq, time, kind, body.decode(), prev, digest, event_mac(key, digest)),
                     )
                     entries.append(Entry(seq, event, digest))
                     prev = digest
@@ -402,7 +403,7 @@ class Journal:
                 raise
             self._head = (seq, prev)
             try:
-                self._witness.record(seq, prev, sync=not all(event.kind in WITNESS_MAY_WAIT for event in events))
+                witness.record(seq, prev, sync=not all(event.kind in WITNESS_MAY_WAIT for event in events))
             except OSError as exc:
                 # These events are in (a witness behind the journal is no damage): they are returned,
                 # for the table to show them; the next append says what is wrong and writes nothing.
@@ -422,6 +423,12 @@ class Journal:
         raise UnreadableEvent(f"{self.path}: a {event.kind} event would not read back ({problem}); "
                               "nothing was recorded")
 
+    def _signing_key(self) -> bytes:
+        """The table's key: only a journal opened for writing signs with it."""
+        if self.read_only or self.key is None:
+            raise JournalError(f"{self.path} is open read-only")
+        return self.key
+
     def _rollback(self) -> None:
         try:
             if self._conn.in_transaction:
@@ -440,7 +447,7 @@ class Journal:
                 self._conn.execute(
                     "INSERT OR IGNORE INTO snapshots (seq, event_hash, version, state, digest, mac) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    (seq, row[0], version, state.decode(), digest, snapshot_mac(self.key, digest)),
+                    (seq, row[0], version, state.decode(), digest, snapshot_mac(self._signing_key(), digest)),
                 )
             except sqlite3.Error as exc:
                 if _is_write_fault(exc):

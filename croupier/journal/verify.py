@@ -303,8 +303,8 @@ def verify(journal: Journal, key: bytes | None = None, *, full: bool = False,
     except JournalDamaged as damaged:
         return _after(ranges, damaged.verdict)
     except CodecError as exc:
-        return _after(ranges, check.verdict(f"event {start.seq}: the snapshot taken after it cannot be read ({exc})",
-                                            start.seq))
+        seq = start.seq if start else 0  # only the snapshot the fold starts from is decoded here
+        return _after(ranges, check.verdict(f"event {seq}: the snapshot taken after it cannot be read ({exc})", seq))
     return _after(ranges, check.verdict(folded_from=start.seq if start else 0))
 
 

@@ -48,7 +48,7 @@ def due(state: TableState, now: datetime) -> list[Event]:
                  f"{duty.name} has been {role.value} for more than {minutes} min ({cited})",
                  AlarmFacts(rule=cited, role=role, name=duty.name, minutes=minutes))
     interval = ball_swap_interval(state)
-    if interval is not None and state.ball_in_play and now > state.ball_since + interval:
+    if interval is not None and state.ball_in_play and state.ball_since and now > state.ball_since + interval:
         minutes, cited = _minutes(interval), rule(state, "ball_swap")
         late(AlarmKind.BALL_SWAP_OVERDUE, ball_subject(state.ball_in_play, state.ball_since),
              f"ball {state.ball_in_play} has been in play for more than {minutes} min: change and announce it "

@@ -7,7 +7,7 @@ from datetime import datetime
 from croupier.table.cycle import IN_SPIN, check_ball
 from croupier.table.events import Ball, BallReplaced, BallSwapped, Event
 from croupier.table.refusal import Refused
-from croupier.table.regulation import ball_swap_interval
+from croupier.table.regulation import ball_in_play_of, ball_swap_interval
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
 
@@ -33,8 +33,8 @@ def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = N
                       else "{ball2} is not one of the table's balls ({balls})",
                       ball=ball, ball2=repr(ball), balls=', '.join(state.balls))
     interval = ball_swap_interval(state)
-    late = interval is not None and now > state.ball_since + interval
-    return [BallSwapped(ball=ball, previous=state.ball_in_play, late=late, by=known(state, by))]
+    late = interval is not None and state.ball_since is not None and now > state.ball_since + interval
+    return [BallSwapped(ball=ball, previous=ball_in_play_of(state), late=late, by=known(state, by))]
 
 
 def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball, reason: str, by: str) -> list[Event]:

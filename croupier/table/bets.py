@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, cast
 
 from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
@@ -28,6 +28,11 @@ def _bets(state: TableState, stakes: Stakes) -> list[Bet]:
     profile = profile_of(state)
     return [make_bet(stake.bet, stake.chips, colour, profile, any_bet=any_bet(state, colour, stake))
             for colour, held in stakes.items() for stake in held]
+
+
+def _owner(owner: str | None) -> str:
+    """Whose a bet at the table is: the table makes every bet with its owner (`_bets`)."""
+    return cast(str, owner)
 
 
 def any_bet(state: TableState, owner: str, stake: Stake) -> bool:
@@ -70,14 +75,15 @@ def settle(state: TableState, number: int, *, stakes: Stakes | None = None,
         return (), {}
     settlement = settle_bets(number, _bets(state, stakes), profile_of(state), imprisoned=_prisoners(prison))
     outcomes = tuple(
-        ColourOutcome(colour=total.owner, staked=total.staked, won=total.won,
+        ColourOutcome(colour=_owner(total.owner), staked=total.staked, won=total.won,
                       returned=total.kept + total.freed,  # a freed prisoner comes back to its player
                       lost=total.lost + total.taken, imprisoned=int(total.imprisoned))
         for total in settlement.owners
     )
     carried: dict[str, tuple[Stake, ...]] = {}
     for prisoner in settlement.imprisoned:
-        carried[prisoner.owner] = carried.get(prisoner.owner, ()) + (Stake(bet=prisoner.position.name,
+        owner = _owner(prisoner.owner)
+        carried[owner] = carried.get(owner, ()) + (Stake(bet=prisoner.position.name,
                                                                           chips=prisoner.chips),)
     return outcomes, carried
 
@@ -151,7 +157,7 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
     if refused:
         raise Refused("; ".join(f"{check.message} ({check.rule})" for check in refused), code="limits",
                       checks=tuple(refused))
-    return ([check.played for check in checks],
+    return ([check.played for check in checks if check.played is not None],  # None: refused, raised above
             tuple(f"{check.message} ({check.rule})" for check in checks if check.status == ADJUSTED))
 
 
@@ -183,7 +189,8 @@ def winning_stakes(state: TableState, spin: int | None = None) -> tuple[int, dic
         won = tuple(Stake(bet=position.name, chips=chips) for position, chips in bet.units
                     if recorded.number in position.numbers)
         if won:
-            found[bet.owner] = found.get(bet.owner, ()) + won
+            owner = _owner(bet.owner)
+            found[owner] = found.get(owner, ()) + won
     return recorded.spin, found
 
 

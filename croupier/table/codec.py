@@ -48,7 +48,7 @@ def to_plain(value: Any) -> Any:
         if value.tzinfo is None:
             raise CodecError(f"time {value} has no time zone")
         return value.astimezone(timezone.utc).isoformat(timespec="microseconds")
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         plain = {}
         for name, when_set_only, default in _fields(type(value)):
             field_value = getattr(value, name)
@@ -115,7 +115,7 @@ def from_plain(kind: Any, data: Any) -> Any:
         return {from_plain(key_kind, _unkey(key_kind, k)): from_plain(value_kind, v) for k, v in data.items()}
     if kind is Any:
         return data
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         _expect(data, dict, kind)
         hints = _hints(kind)
         unknown = data.keys() - _field_names(kind)

@@ -13,7 +13,7 @@ from croupier.table.events import (
     PlayerLeftWaitingList, PlayerWaiting,
 )
 from croupier.table.refusal import Refused, choice
-from croupier.table.regulation import limits_of, profile_of
+from croupier.table.regulation import limits_of, minimum_of, profile_of
 from croupier.table.roles import known
 from croupier.table.state import ColourAccount, Phase, TableState
 
@@ -66,7 +66,7 @@ def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
     found = colour_value_check(limits, value, state.posted_values)
     if found is not None:
         reason, facts = found
-        problem = colour_value_problem(limits, value, state.posted_values)
+        problem = colour_value_problem(limits, value, state.posted_values) or reason
         if reason == "not-posted":  # the usual case (PT-A 9): neither the minimum nor a posted value
             raise Refused(problem, code="colour-value-not-posted", value=value, allowed=facts["allowed"],
                           rule=facts["rule"])
@@ -124,7 +124,7 @@ def must_exchange(state: TableState, account: ColourAccount) -> bool:
     A player waits for a colour only when none is free: one on the list while a colour is free takes it."""
     rules = profile_of(state).inactivity
     someone_waits = bool(state.waiting) and not state.free_colours()
-    return (rules.action == "lose-colour" and account.idle_spins >= rules.after_spins
+    return (rules.action == "lose-colour" and rules.after_spins is not None and account.idle_spins >= rules.after_spins
             and (someone_waits or not rules.only_when_waiting))
 
 
@@ -153,8 +153,9 @@ def exchange_late_chips(state: TableState, now: datetime, *, colour: str, chips:
     if colour not in state.colours:
         raise Refused("{colour} is not one of this table's colours: its chips are not valid here (PT-A 7)",
                       colour=repr(colour))
-    return [LateChipsExchanged(colour=colour, chips=_chips(chips), chip_value=state.minimum,
-                               amount=chips * state.minimum, by=known(state, by))]
+    minimum = minimum_of(state)
+    return [LateChipsExchanged(colour=colour, chips=_chips(chips), chip_value=minimum,
+                               amount=chips * minimum, by=known(state, by))]
 
 
 def check_foreign_chips(state: TableState) -> str:
@@ -191,7 +192,8 @@ def settle_foreign_chips(state: TableState, now: datetime, *, colour: str, table
                       "({rule}): give one", code="foreign-chips-value", rule=rule)
     if value is not None and minimum is not None:
         minimum = None  # the real value, when it is known, is what they are paid at
-    paid = (chips * (value if value is not None else minimum)) if won else Decimal(0)
+    price = value if value is not None else minimum
+    paid = chips * price if won and price is not None else Decimal(0)
     result = state.last_result
     return [ForeignChipsSettled(colour=colour, table=table, chips=chips, chip_value=value,
                                 table_minimum=minimum, won=bool(won), amount=paid,

@@ -20,7 +20,7 @@ from croupier.table.events import (
 )
 from croupier.table.refusal import Refused, choice
 from croupier.rules.limits import NO_SIGN, TableSign, sign_problem
-from croupier.table.regulation import checked_profile, checked_sign, profile_of, sign_of
+from croupier.table.regulation import ball_in_play_of, checked_profile, checked_sign, minimum_of, profile_of, sign_of
 from croupier.table.roles import authorise, known
 from croupier.table.state import Phase, TableState
 
@@ -145,11 +145,12 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
     authorise(state, by, pin, Role.PIT_BOSS, to="change the limits")
     new = amount(minimum)
     check_limits_change(state)
-    if new == state.minimum:
+    previous = minimum_of(state)
+    if new == previous:
         raise Refused("the table minimum is already {new}", new=new)
     if not reason.strip():
         raise Refused("say why the limits change")
-    return [LimitsChanged(minimum=new, previous=state.minimum, reason=reason.strip(), by=by)]
+    return [LimitsChanged(minimum=new, previous=previous, reason=reason.strip(), by=by)]
 
 
 def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str,
@@ -167,8 +168,8 @@ def change_profile(state: TableState, now: datetime, *, profile: str, reason: st
         raise Refused("say why the profile changes")
     checked_chip_kinds(rules, state.value_only, state.marked_values)
     sign = sign_of(state)  # kept where the new profile's caps allow it, else the profile's caps alone
-    kept = sign if sign and sign_problem(rules, state.minimum, sign) is None else NO_SIGN
-    return [ProfileChanged(profile=rules.id, previous=state.profile, reason=reason.strip(), by=by,
+    kept = sign if sign and sign_problem(rules, minimum_of(state), sign) is None else NO_SIGN
+    return [ProfileChanged(profile=rules.id, previous=profile_of(state).id, reason=reason.strip(), by=by,
                            rules=rules.text, sign=kept.as_data() or None)]
 
 
@@ -215,7 +216,7 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
                                      facts=AlarmFacts(rule="", spin=state.spin)))
     else:
         _check_launch(state, now)
-    found.append(BallLaunched(spin=state.spin, direction=direction, ball=state.ball_in_play,
+    found.append(BallLaunched(spin=state.spin, direction=direction, ball=ball_in_play_of(state),
                               croupier=_croupier(state), source=source, wheel_game=wheel_game))
     if direction is not None and state.last_direction is direction:
         why = ("; the wheel was powered down and up since the last launch and restarts its rotor one way"
@@ -339,7 +340,7 @@ def _result(state: TableState, now: datetime, number: int, source: Source, *, co
     outcomes, prison = settle(state, number)
     return ResultRecorded(
         spin=state.spin, number=number, source=source,
-        ball=launch_.ball if launch_ else state.ball_in_play,
+        ball=launch_.ball if launch_ else ball_in_play_of(state),
         croupier=launch_.croupier if launch_ else _croupier(state),
         direction=launch_.direction if launch_ else direction,
         confirmed_by=confirmed_by, wheel_game=wheel_game, outcomes=outcomes, prison=prison or None,

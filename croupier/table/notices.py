@@ -38,14 +38,15 @@ def notices(state: TableState, now: datetime) -> list[Notice]:
             found.append(Notice(kind="relief-due", rule=profile.relief.rule, role=role, name=duty.name,
                                 minutes=_minutes(duty.since + interval - now)))
     interval = ball_swap_interval(state)
-    if interval is not None and state.ball_in_play and now >= state.ball_since + interval - WARNING_LEAD:
+    if interval is not None and state.ball_in_play and state.ball_since and now >= state.ball_since + interval - WARNING_LEAD:
         found.append(Notice(kind="ball-swap-due", rule=profile.rules["ball_swap"],
                             minutes=_minutes(state.ball_since + interval - now)))
     inactivity = profile.inactivity
     for colour, account in state.accounts.items():
         if must_exchange(state, account):
             kind = "exchange-colour"  # PT-A 12: it exchanges all its chips
-        elif inactivity.action == "invite-to-end" and account.idle_spins >= inactivity.after_spins:
+        elif (inactivity.action == "invite-to-end" and inactivity.after_spins is not None
+              and account.idle_spins >= inactivity.after_spins):
             kind = "invite-to-end"  # SRIJ 31-32: invited, then warned; the session ends without a bet
         else:
             continue

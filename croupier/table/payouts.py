@@ -53,7 +53,7 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
     When the wheel launched the next ball before the croupier marked them done (the sensor closed
     them), the counts are still recorded against their spin, once, until its next result."""
     result = state.last_result
-    if payouts_open(state) is None:
+    if result is None or payouts_open(state) is None:
         raise Refused("there are no payouts under way")
     late = state.phase is not Phase.PAYING
     if spin != result.spin:

@@ -5,6 +5,7 @@ limits are its caps at the table minimum, lowered by the table sign in force."""
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 
 from croupier.rules.limits import SignError, TableLimits, TableSign, sign_from_data, sign_problem, table_limits
 from croupier.rules.profiles import Profile, ProfileError, load_profile, profile_from_text
@@ -23,6 +24,20 @@ def profile_of(state: TableState) -> Profile:
     return load_profile(state.profile)  # a journal from before the rules were recorded
 
 
+def minimum_of(state: TableState) -> Decimal:
+    """The table minimum; refused when the table is not open."""
+    if state.minimum is None:
+        raise Refused("the table is not open", code="table-not-open")
+    return state.minimum
+
+
+def ball_in_play_of(state: TableState) -> str:
+    """The ball in play; refused when the table is not open."""
+    if state.ball_in_play is None:
+        raise Refused("the table is not open", code="table-not-open")
+    return state.ball_in_play
+
+
 def sign_of(state: TableState) -> TableSign:
     """The table sign in force, as recorded."""
     try:
@@ -33,7 +48,7 @@ def sign_of(state: TableState) -> TableSign:
 
 def limits_of(state: TableState) -> TableLimits:
     """The table's limits now: the profile's caps at the minimum, lowered by the sign."""
-    return table_limits(profile_of(state), state.minimum, sign_of(state))
+    return table_limits(profile_of(state), minimum_of(state), sign_of(state))
 
 
 def rule(state: TableState, topic: str) -> str:
@@ -64,7 +79,7 @@ def relief_interval(state: TableState, role: Role) -> timedelta | None:
     if role is Role.INSPECTOR and relief.kind != "equal-intervals":
         return None  # PT-A 33, PT-B 35 speak of the croupier who spins the ball only
     minutes = state.relief_minutes if relief.configurable and state.relief_minutes else relief.minutes
-    return timedelta(minutes=minutes)
+    return timedelta(minutes=minutes) if minutes is not None else None
 
 
 def ball_swap_interval(state: TableState) -> timedelta | None:

@@ -29,11 +29,12 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
         raise Refused("{incoming} is already the {role}", incoming=incoming, role=role.value)
     interval = relief_interval(state, role)
     overdue = duty is not None and interval is not None and now > duty.since + interval
+    late = duty.name if duty is not None and overdue else None
     relief = profile_of(state).relief
     reason = (reason or "").strip() or None
     if overdue and relief.kind == "at-most-or-force-majeure" and reason is None:
         raise Refused("{name} stayed longer than {minutes} min: record the force majeure that kept them on, for the"
                       " gaming inspectors ({rule})",
-                      name=duty.name, minutes=int(interval.total_seconds() // 60), rule=relief.rule)
+                      name=late, minutes=int(interval.total_seconds() // 60) if interval else None, rule=relief.rule)
     return [StaffRelieved(role=role, outgoing=duty.name if duty else None, incoming=incoming,
                           overdue=overdue, reason=reason)]

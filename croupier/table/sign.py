@@ -9,7 +9,7 @@ from croupier.rules.limits import SignError, sign_from_data, table_limits
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Role, SignChanged
 from croupier.table.refusal import Refused
-from croupier.table.regulation import checked_sign, profile_of
+from croupier.table.regulation import checked_sign, minimum_of, profile_of
 from croupier.table.roles import authorise
 from croupier.table.state import TableState
 
@@ -31,8 +31,8 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
     if profile.colour_chips.up_to_plein_maximum:
         # A colour chip is worth at most the plein maximum: a sign may not post less than a colour
         # in play holds, or than a posted value a colour may be given now.
-        plein_now = table_limits(profile, state.minimum, sign_from_data(state.sign)).maxima["plein"]
-        plein = table_limits(profile, state.minimum, posted).maxima["plein"]
+        plein_now = table_limits(profile, minimum_of(state), sign_from_data(state.sign)).maxima["plein"]
+        plein = table_limits(profile, minimum_of(state), posted).maxima["plein"]
         values = {*(value for value in state.posted_values if value <= plein_now),
                   *(account.chip_value for account in state.accounts.values())}
         above = max((value for value in values if value > plein), default=None)

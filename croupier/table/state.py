@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
 
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table import events as ev
@@ -245,7 +245,7 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
 
 def _void_over(s: TableState) -> Void | None:
     """The last golpe nulo once the ball is launched again (or the table closes): no longer in force."""
-    return dataclasses.replace(s.last_void, in_force=False) if s.voided else s.last_void
+    return dataclasses.replace(s.voided, in_force=False) if s.voided else s.last_void
 
 
 def _table_closed(s: TableState, e: ev.TableClosed) -> TableState:
@@ -368,7 +368,8 @@ def _spin_voided(s: TableState, e: ev.SpinVoided) -> TableState:
 
 
 def _void_acknowledged(s: TableState, e: ev.VoidAcknowledged) -> TableState:
-    return _replace(s, last_void=dataclasses.replace(s.last_void, acknowledged_by=e.by))
+    void = s.last_void and dataclasses.replace(s.last_void, acknowledged_by=e.by)
+    return _replace(s, last_void=void)
 
 
 def _result_corrected(s: TableState, e: ev.ResultCorrected) -> TableState:
@@ -433,7 +434,8 @@ def _unchanged(s: TableState, e: Event) -> TableState:
     return s
 
 
-HANDLERS: dict[type[Event], Callable[[TableState, Event], TableState]] = {
+# Each handler takes its own event class: a registry keyed by class, which a type checker cannot pair.
+HANDLERS: dict[type[Event], Callable[[TableState, Any], TableState]] = {
     ev.TableOpened: _table_opened,
     ev.TableClosed: _table_closed,
     ev.LimitsChanged: lambda s, e: _replace(s, minimum=e.minimum),
