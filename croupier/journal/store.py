@@ -19,6 +19,7 @@ what is wrong and how to recover.
 from __future__ import annotations
 
 import errno
+import fcntl
 import hashlib
 import hmac
 import json
@@ -90,6 +91,10 @@ def _sync_folder(folder: Path) -> None:
 
 class JournalError(Exception):
     """The journal cannot be used as asked: the message says what is wrong and how to recover."""
+
+
+class JournalBusy(JournalError):
+    """Another program holds the journal for writing: this one touches none of its files."""
 
 
 class UnreadableEvent(JournalError):
@@ -183,8 +188,10 @@ class Journal:
     """One open journal file. `Journal.open(path)` for the table (with the table's key),
     `read_only=True` for review and reports (which need no key)."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, read_only: bool, key: bytes | None = None) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, read_only: bool, key: bytes | None = None,
+                 writer_lock: int | None = None) -> None:
         self.path = path
+        self._writer_lock = writer_lock  # the file descriptor holding the one writer's lock
         self.read_only = read_only
         self.key = key
         self._conn = conn
@@ -216,10 +223,12 @@ class Journal:
         if path.stat().st_size == 0:
             raise JournalError(f"{path} is an empty file, not a journal. " + RECOVERY.format(path=path))
         mode = "ro" if read_only else "rw"
+        lock = None if read_only else _writer_lock(path)  # before anything reads or writes the file
         try:
             conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True,
                                    isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
+            _release(lock)
             raise JournalError(f"{path} cannot be opened: {exc}") from None
         try:
             cls._check_format(conn, path, purpose)
@@ -229,17 +238,19 @@ class Journal:
             if not read_only:
                 # The format check read the file without writing; only a journal is set up for writing.
                 cls._configure(conn)
-            journal = cls(path, conn, read_only, key)
+            journal = cls(path, conn, read_only, key, lock)
             if not read_only:
                 journal._hold_witness()
             return journal
         except sqlite3.DatabaseError as exc:
             conn.close()
+            _release(lock)
             if not read_only and _is_write_fault(exc):
                 raise write_fault(path, exc) from None
             raise JournalError(f"{path} cannot be read ({exc}). " + RECOVERY.format(path=path)) from None
         except JournalError:
             conn.close()
+            _release(lock)
             raise
 
     @classmethod
@@ -337,6 +348,8 @@ class Journal:
             self._witness.close()
             self._witness = None
         self._conn.close()
+        _release(self._writer_lock)
+        self._writer_lock = None
 
     def __enter__(self) -> "Journal":
         return self
@@ -584,6 +597,28 @@ def witness_problem(journal: Journal, witness: Witness) -> str | None:
     if journal.hash_at(witness.seq) != witness.hash:
         return f"event {witness.seq} differs from the one its head witness recorded: the journal was rewritten"
     return None
+
+
+def _writer_lock(path: Path) -> int:
+    """An exclusive lock on the journal file, held while it is open for writing: a second writer is
+    refused at once, before it reads or writes any of the journal's files. (flock, not SQLite's
+    own locks: those are taken only for each transaction, after the second program has started.)"""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise JournalError(f"{path} cannot be opened: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise JournalBusy(f"{path} is being written by another program (a table or `croupier run` on it): only one "
+                          "program writes a journal at a time; nothing was read or written") from None
+    return fd
+
+
+def _release(lock: int | None) -> None:
+    if lock is not None:
+        os.close(lock)  # the lock goes with the descriptor
 
 
 def _key(path: Path, key: bytes | Path | None, *, create: bool) -> bytes:
