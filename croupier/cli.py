@@ -56,6 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"croupier: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
+    from croupier.service_user import become_service_user
+
+    as_user = become_service_user(name, rest)
+    if as_user:
+        print(f"croupier {name}: run as the {as_user} user, so the table's files stay its own", file=sys.stderr)
     module = importlib.import_module(COMMANDS[name][0])
     try:
         return module.main(rest)
@@ -64,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except OSError as error:  # a file the system refuses: say which and why, never a traceback
         where = "" if error.filename is None else f": {str(error.filename)[:200]}"
-        print(f"croupier {name}: {error.strerror or error}{where}", file=sys.stderr)
+        hint = f" (it runs as the {as_user} user: name a file that user can write)" if as_user else ""
+        print(f"croupier {name}: {error.strerror or error}{where}{hint}", file=sys.stderr)
         return 1
 
 
