@@ -3,16 +3,22 @@
 #
 #   sudo hw/install.sh --dry-run     # print every step, change nothing
 #   sudo hw/install.sh               # install, or upgrade in place
+#   sudo hw/install.sh --root /mnt   # prepare a mounted Raspberry Pi OS root (an SD image) offline
 #
 # Safe to run again: existing users, the virtualenv and /etc/croupier/croupier.toml are kept;
-# the package, the udev rule and the unit files are refreshed. hw/README.md walks through it.
+# the package, the udev rule and the unit files are refreshed. croupier is built as a wheel from a
+# clean copy of this tree in a temporary folder (nothing is written into the tree) and reinstalled
+# from it, so an upgrade also removes what the new version no longer has. hw/README.md walks through it.
 set -euo pipefail
 
 usage() {
     cat <<'TXT'
-usage: hw/install.sh [--dry-run] [--billboard] [--review-web] [--boot-config] [--wheelhouse DIR]
+usage: hw/install.sh [--dry-run] [--root DIR] [--billboard] [--review-web] [--boot-config] [--wheelhouse DIR]
 
   --dry-run         print the steps without changing anything
+  --root DIR        prepare the Raspberry Pi OS root mounted at DIR (an SD image), not this machine:
+                    commands run in it by chroot (qemu-user-static for another architecture),
+                    units are enabled by links, nothing needs the image to be running
   --billboard       also run the players' billboard on tty2 (croupier-billboard.service)
   --review-web      also serve `croupier review` on the LAN (installs textual-serve)
   --boot-config     add hw/config.txt.snippet to the boot config (wheel on the Pi's own UART)
@@ -22,8 +28,10 @@ TXT
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Files go under ROOT (default /); the tests set it to install into a scratch tree, with the
-# system commands (apt-get, useradd, systemctl...) replaced.
+# system commands (apt-get, useradd, systemctl...) replaced. --root sets it too, and IMAGE: the
+# system commands then run inside that root.
 ROOT=${CROUPIER_INSTALL_ROOT:-}
+IMAGE=
 MODEL_FILE=${CROUPIER_MODEL_FILE:-/proc/device-tree/model}
 USER_NAME=croupier
 VENV=/opt/croupier/venv
@@ -34,6 +42,13 @@ DRY_RUN=0 BILLBOARD=0 REVIEW_WEB=0 BOOT_CONFIG=0 WHEELHOUSE=
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
+        --root)
+            [ $# -ge 2 ] && [ -d "$2" ] || { echo "install.sh: --root needs the mounted root's directory" >&2; exit 2; }
+            ROOT=$(cd "$2" && pwd)
+            [ "$ROOT" = / ] && ROOT=
+            IMAGE=$ROOT
+            shift
+            ;;
         --billboard) BILLBOARD=1 ;;
         --review-web) REVIEW_WEB=1 ;;
         --boot-config) BOOT_CONFIG=1 ;;
@@ -75,14 +90,56 @@ write_file() {
     fi
 }
 
-if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
+if [ "$DRY_RUN" = 0 ] && { [ -z "$ROOT" ] || [ -n "$IMAGE" ]; } && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run it as root (sudo hw/install.sh), or with --dry-run to see the steps" >&2
     exit 1
 fi
 [ "$DRY_RUN" = 1 ] && echo "Dry run: nothing is changed."
+[ -n "$IMAGE" ] && echo "Preparing the root at $IMAGE: nothing on this machine changes."
+
+# Where the installed system's commands see a path: inside the image from its own root, else
+# under ROOT (the tests' scratch tree; empty on a Pi).
+TP=$ROOT
+[ -n "$IMAGE" ] && TP=
+
+# A system command for the installed system: in the image, run inside it.
+target() {
+    if [ -n "$IMAGE" ]; then
+        run chroot "$IMAGE" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"
+    else
+        run "$@"
+    fi
+}
+# The same, for a question that changes nothing (run in a dry run too).
+ask() {
+    if [ -n "$IMAGE" ]; then
+        chroot "$IMAGE" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"
+    else
+        "$@"
+    fi
+}
+# systemd and udev act now only on a running system: in an image, or a root with no systemd running
+# (a chroot), the units are enabled by links and the rules are read at the next boot.
+LIVE=1
+if [ -n "$IMAGE" ] || [ ! -d "${CROUPIER_SYSTEMD_RUN:-/run/systemd/system}" ]; then
+    LIVE=0
+fi
+systemctl_() {
+    if [ -n "$IMAGE" ]; then run systemctl --root="$IMAGE" "$@"; else run systemctl "$@"; fi
+}
+# Users and groups: shadow's own --root, so an image's are changed, never this machine's.
+has_entry() {
+    if [ -n "$IMAGE" ]; then grep -q "^$2:" "$IMAGE/etc/$1"; else getent "$1" "$2" >/dev/null; fi
+}
+shadow() {
+    local tool=$1
+    shift
+    if [ -n "$IMAGE" ]; then run "$tool" --root "$IMAGE" "$@"; else run "$tool" "$@"; fi
+}
 
 step "Which Raspberry Pi this is"
 model=$(tr -d '\0' 2>/dev/null <"$MODEL_FILE" || true)
+[ -n "$IMAGE" ] && [ -z "${CROUPIER_MODEL_FILE:-}" ] && model="Raspberry Pi (an image for any model)"
 case "$model" in
     "Raspberry Pi 5"* | "Raspberry Pi 500"* | "Raspberry Pi Compute Module 5"*)
         pin_driver=python3-lgpio ;;  # RPi.GPIO cannot drive a Pi 5
@@ -96,44 +153,90 @@ if [ -n "$pin_driver" ]; then
 else
     note "not a Raspberry Pi (${model:-no device-tree model}): no pin driver; GPIO keypads and display boards will not work"
 fi
-if ! grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release; then
+if ! grep -qs '^VERSION_CODENAME=bookworm' "$ROOT/etc/os-release"; then
     note "warning: this is written for Raspberry Pi OS Bookworm; check each step on this system"
 fi
 
 step "System packages"
-run apt-get update
-run env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv python3-gpiozero fonts-dejavu-core ${pin_driver:+"$pin_driver"}
+# PyPI has no 32-bit ARM wheel for Pillow (fpdf2's) and a Pi has no compiler: Debian's python3-pil
+# serves on every architecture, and the virtualenv below sees it.
+arch=${CROUPIER_DPKG_ARCH:-$(ask dpkg --print-architecture 2>/dev/null || echo unknown)}
+note "architecture: $arch"
+apt_packages=(python3-venv python3-gpiozero python3-pil fonts-dejavu-core ${pin_driver:+"$pin_driver"})
+missing=()
+for package in "${apt_packages[@]}"; do
+    ask dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
+done
+if [ ${#missing[@]} = 0 ]; then
+    note "installed already: ${apt_packages[*]}"
+else
+    # Offline (an image prepared with no network) they must be in the image already.
+    target apt-get update
+    target env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+fi
 
 step "The $USER_NAME user, in the dialout (serial) and gpio groups"
 for group in dialout gpio; do
-    getent group "$group" >/dev/null || run groupadd --system "$group"
+    has_entry group "$group" || shadow groupadd --system "$group"
 done
-if getent passwd "$USER_NAME" >/dev/null; then
+if has_entry passwd "$USER_NAME"; then
     note "user $USER_NAME exists"
 else
-    run useradd --system --user-group --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin "$USER_NAME"
+    shadow useradd --system --user-group --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin "$USER_NAME"
 fi
 for group in dialout gpio; do
-    run usermod --append --groups "$group" "$USER_NAME"
+    shadow usermod --append --groups "$group" "$USER_NAME"
 done
 
-step "croupier in a virtualenv that sees the system's GPIO packages"
+step "croupier in a virtualenv that sees the system's GPIO packages and Pillow"
 if [ -x "$ROOT$VENV/bin/python" ]; then
     note "$VENV exists"
 else
     run mkdir -p "$ROOT$(dirname "$VENV")"
-    run python3 -m venv --system-site-packages "$ROOT$VENV"
+    target python3 -m venv --system-site-packages "$TP$VENV"
 fi
 pip_from=()
 [ -n "$WHEELHOUSE" ] && pip_from=(--no-index --find-links "$WHEELHOUSE")
-packages=("$SRC")
+if [ -n "$IMAGE" ] && [ -n "$WHEELHOUSE" ]; then
+    # The image's pip sees the wheelhouse through a copy inside it.
+    wheels=$(mktemp -d "$IMAGE/tmp/croupier-wheels.XXXXXX")
+    cp -a "$WHEELHOUSE"/. "$wheels"/
+    pip_from=(--no-index --find-links "${wheels#"$IMAGE"}")
+fi
+# The wheel is built from a clean copy of the tree in a temporary folder: the technician's tree
+# gets no build/ or egg-info (root-owned, they would break the next `pip install .` there), and
+# nothing left over from an older build ends up installed.
+build=$(mktemp -d "${IMAGE:-${TMPDIR:-/tmp}}/${IMAGE:+tmp/}croupier-install.XXXXXX")
+cleanup() { rm -rf "$build" ${wheels:+"$wheels"}; }
+trap cleanup EXIT
+if [ "$DRY_RUN" = 1 ]; then
+    printf '+ copy %s (no .git, .venv, build, dist, egg-info) to %s/src\n' "$SRC" "$build"
+else
+    mkdir "$build/src"
+    tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude=./dist \
+        --exclude='*.egg-info' --exclude=__pycache__ --exclude='*.pyc' -cf - . | tar -C "$build/src" -xf -
+fi
+pip=("$TP$VENV/bin/pip" --disable-pip-version-check)
+target "${pip[@]}" wheel --no-deps "${pip_from[@]}" --wheel-dir "${build#"$IMAGE"}/dist" "${build#"$IMAGE"}/src"
+if [ "$DRY_RUN" = 1 ]; then
+    wheel=${build#"$IMAGE"}/dist/croupier-VERSION-py3-none-any.whl
+else
+    wheel=$(ls "$build"/dist/croupier-*.whl 2>/dev/null | head -n 1)
+    [ -n "$wheel" ] || { echo "install.sh: no croupier wheel was built" >&2; exit 1; }
+    wheel=${wheel#"$IMAGE"}
+fi
+# Its dependencies, and the floor link (nats-py); Debian's Pillow stays where it serves.
+packages=("$wheel[floor]")
 [ "$REVIEW_WEB" = 1 ] && packages+=(textual-serve)
-run "$ROOT$VENV/bin/pip" install --disable-pip-version-check --upgrade "${pip_from[@]}" "${packages[@]}"
+target "${pip[@]}" install --upgrade "${pip_from[@]}" "${packages[@]}"
+# Then croupier itself again from the wheel, whatever version was there: the old files go (by the
+# installed RECORD) and the new ones come, so a module the new version dropped is no longer found.
+target "${pip[@]}" install --force-reinstall --no-deps "${pip_from[@]}" "$wheel"
 
 step "The journal's directory"
 # The table service's StateDirectory= owns it; made now so that croupier doctor finds it.
 run install -d -m 0750 "$ROOT$STATE"
-run chown "$USER_NAME:$USER_NAME" "$ROOT$STATE"
+target chown "$USER_NAME:$USER_NAME" "$TP$STATE"
 
 step "Configuration in $ETC"
 run mkdir -p "$ROOT$ETC"
@@ -176,8 +279,12 @@ if [ ! -f "$rule" ]; then
 fi
 run mkdir -p "$ROOT/etc/udev/rules.d"
 run install -m 0644 "$rule" "$ROOT/etc/udev/rules.d/99-croupier-wheel.rules"
-run udevadm control --reload-rules
-run udevadm trigger --subsystem-match=tty
+if [ "$LIVE" = 1 ]; then
+    run udevadm control --reload-rules
+    run udevadm trigger --subsystem-match=tty
+else
+    note "no running system: the rule is read at the next boot"
+fi
 
 if [ "$BOOT_CONFIG" = 1 ]; then
     step "Boot configuration: the Pi's UART for the wheel (takes effect at the next boot)"
@@ -193,7 +300,14 @@ if [ "$BOOT_CONFIG" = 1 ]; then
         echo "# END croupier"
     } | write_file "$boot" 0644
     # The UART is the wheel's: no login console on it.
-    if command -v raspi-config >/dev/null; then
+    if [ -n "$IMAGE" ]; then
+        # raspi-config's do_serial_cons edits cmdline.txt: the same, without a running system.
+        cmdline=$ROOT/boot/firmware/cmdline.txt
+        [ -f "$cmdline" ] || cmdline=$ROOT/boot/cmdline.txt
+        if [ -f "$cmdline" ]; then
+            sed -E 's/console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?//g' "$cmdline" | write_file "$cmdline" 0644
+        fi
+    elif command -v raspi-config >/dev/null; then
         run raspi-config nonint do_serial_cons 1
     fi
 fi
@@ -207,15 +321,74 @@ run mkdir -p "$ROOT/etc/systemd/system"
 for unit in "${units[@]}"; do
     run install -m 0644 "$SRC/systemd/$unit" "$ROOT/etc/systemd/system/$unit"
 done
-run systemctl daemon-reload
+# A floor-linked table ([floor] url set) reaches the floor's NATS servers and nothing else; the unit
+# itself has no network. The drop-in is written again (or removed) at each run, from the file.
+dropin=$ROOT/etc/systemd/system/croupier-table.service.d/floor.conf
+floor_url=$(awk '
+    /^[[:space:]]*\[/ { in_floor = ($0 ~ /^[[:space:]]*\[floor\][[:space:]]*(#.*)?$/) }
+    in_floor && /^[[:space:]]*url[[:space:]]*=/ { sub(/^[^=]*=[[:space:]]*/, ""); sub(/[[:space:]]*(#.*)?$/, ""); gsub(/^["\x27]|["\x27]$/, ""); print; exit }
+' "$ROOT$ETC/croupier.toml" 2>/dev/null || true)
+if [ -n "$floor_url" ]; then
+    allow=() unresolved=()
+    IFS=, read -ra servers <<<"$floor_url"
+    for server in "${servers[@]}"; do
+        host=${server#*://}
+        host=${host##*@}      # never a password: only the host is kept
+        host=${host%%/*}
+        case $host in
+            \[*) host=${host%%]*}; host=${host#[} ;;
+            *) host=${host%%:*} ;;
+        esac
+        [ -n "$host" ] || continue
+        if [[ $host =~ ^[0-9.]+$ || $host == *:* ]]; then
+            addresses=$host   # an address already
+        elif [ -z "$IMAGE" ]; then
+            addresses=$(getent ahosts "$host" 2>/dev/null | awk '{ print $1 }' | sort -u | tr '\n' ' ' || true)
+        else
+            addresses=
+        fi
+        if [ -n "$addresses" ]; then
+            allow+=($addresses)
+        else
+            unresolved+=("$host")
+        fi
+    done
+    if [ ${#unresolved[@]} -gt 0 ]; then
+        # A name this machine cannot resolve now (or an image, whose network is the casino's):
+        # the casino's private ranges, never the internet.
+        note "not resolved here: ${unresolved[*]}; the table may reach the private ranges (LAN) only"
+        allow+=(10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 169.254.0.0/16 fc00::/7 fe80::/10)
+    fi
+    # Names are looked up at the table: its name servers too.
+    allow+=($(awk '$1 == "nameserver" { print $2 }' "$ROOT/etc/resolv.conf" 2>/dev/null || true))
+    note "the floor link ($(sed -E 's#//[^@/,]*@#//***@#g' <<<"$floor_url")): $dropin"
+    run mkdir -p "$(dirname "$dropin")"
+    write_file "$dropin" 0644 <<UNIT
+# Written by hw/install.sh because [floor] url is set in $ETC/croupier.toml: the table publishes
+# its journal to the floor's NATS servers, and may reach those addresses only.
+[Service]
+PrivateNetwork=no
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+IPAddressDeny=any
+IPAddressAllow=localhost $(printf '%s\n' "${allow[@]}" | sort -u | tr '\n' ' ')
+UNIT
+elif [ -e "$dropin" ]; then
+    note "no [floor] url: the table's network drop-in goes"
+    run rm -f "$dropin"
+fi
+[ "$LIVE" = 1 ] && run systemctl daemon-reload
 # The screens take these consoles: no login prompt under them.
 for tty in "${ttys[@]}"; do
-    run systemctl disable "getty@$tty.service"
+    systemctl_ disable "getty@$tty.service"
 done
-run systemctl enable "${units[@]}"
+systemctl_ enable "${units[@]}"
 # An upgrade restarts what was running; a first install starts at the next boot.
-run systemctl try-restart "${units[@]}"
+[ "$LIVE" = 1 ] && run systemctl try-restart "${units[@]}"
 
 step "Check"
-run "$ROOT$VENV/bin/croupier" doctor --config "$ROOT$ETC/croupier.toml" || note "fix what doctor reports, then run it again"
-note "edit $ETC/croupier.toml for this table, then reboot (or: systemctl start croupier-table)"
+if [ -n "$IMAGE" ]; then
+    note "an image: croupier doctor runs on each Pi, once it has booted (hw/README.md, \"One image, many tables\")"
+else
+    run "$ROOT$VENV/bin/croupier" doctor --config "$ROOT$ETC/croupier.toml" || note "fix what doctor reports, then run it again"
+    note "edit $ETC/croupier.toml for this table, then reboot (or: systemctl start croupier-table)"
+fi

@@ -14,17 +14,20 @@ from croupier.config import load_config
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "hw" / "install.sh"
 # The system commands the script may call to change the machine; each is replaced by a recorder.
-SYSTEM_COMMANDS = ("apt-get", "groupadd", "useradd", "usermod", "chown", "udevadm", "systemctl", "raspi-config", "python3")
+SYSTEM_COMMANDS = ("apt-get", "groupadd", "useradd", "usermod", "chown", "udevadm", "systemctl", "raspi-config", "python3",
+                   "chroot")
+# Questions the script asks, answered "not installed, unknown" and never recorded.
+QUESTIONS = ("getent", "dpkg-query", "dpkg")
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
 
 RECORDER = r"""#!/usr/bin/env bash
 # Records the call; keeps just enough state (users, groups, a virtualenv) for the script's checks.
 name=$(basename "$0")
-if [ "$name" = getent ]; then
-    grep -qx "$1:$2" "$STUB_STATE" 2>/dev/null
-    exit
-fi
+case "$name" in
+    getent) grep -qx "$1:$2" "$STUB_STATE" 2>/dev/null; exit ;;
+    dpkg-query | dpkg) exit 1 ;;
+esac
 printf '%s\n' "$name $*" >>"$STUB_LOG"
 case "$name" in
     useradd) echo "passwd:${*: -1}" >>"$STUB_STATE" ;;
@@ -33,6 +36,14 @@ case "$name" in
         if [ "$1 $2" = "-m venv" ]; then
             mkdir -p "${*: -1}/bin"
             for tool in python pip croupier; do ln -s "$0" "${*: -1}/bin/$tool"; done
+        fi
+        ;;
+    pip | chroot)
+        # `pip wheel ... --wheel-dir DIR SRC`: a wheel appears in DIR (inside the root, for chroot).
+        image=
+        [ "$name" = chroot ] && image=$1
+        if [[ " $* " == *" wheel "* ]]; then
+            while [ $# -gt 0 ]; do [ "$1" = --wheel-dir ] && mkdir -p "$image$2" && touch "$image$2/croupier-0.1.0-py3-none-any.whl"; shift; done
         fi
         ;;
 esac
@@ -55,7 +66,7 @@ class Machine:
         recorder = stubs / "recorder"
         recorder.write_text(RECORDER)
         recorder.chmod(0o755)
-        for name in (*SYSTEM_COMMANDS, "getent"):
+        for name in (*SYSTEM_COMMANDS, *QUESTIONS):
             (stubs / name).symlink_to(recorder)
         self.log = tmp_path / "calls.log"
         self.state = tmp_path / "state"
@@ -69,6 +80,7 @@ class Machine:
             "STUB_STATE": str(self.state),
             "CROUPIER_INSTALL_ROOT": str(self.root),
             "CROUPIER_MODEL_FILE": str(model_file),
+            "CROUPIER_SYSTEMD_RUN": str(tmp_path / "no-systemd"),  # not booted: no udevadm, no daemon-reload
         }
 
     def install(self, *options: str) -> subprocess.CompletedProcess:
@@ -156,12 +168,14 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     assert machine.calls() == [] and machine.files() == []
     out = result.stdout
     steps = [
-        "apt-get install -y python3-venv python3-gpiozero fonts-dejavu-core python3-rpi.gpio\n",
+        "apt-get install -y python3-venv python3-gpiozero python3-pil fonts-dejavu-core python3-rpi.gpio\n",
         "+ useradd --system --user-group --home-dir /var/lib/croupier",
         "+ usermod --append --groups dialout croupier",
         "+ usermod --append --groups gpio croupier",
         f"+ python3 -m venv --system-site-packages {machine.root}/opt/croupier/venv",
-        f"pip install --disable-pip-version-check --upgrade {ROOT} textual-serve",
+        "pip --disable-pip-version-check wheel --no-deps --wheel-dir ",
+        "-py3-none-any.whl\\[floor\\] textual-serve\n",
+        "pip --disable-pip-version-check install --force-reinstall --no-deps ",
         f"+ write {machine.root}/etc/croupier/croupier.toml",
         f"+ install -m 0644 {ROOT}/hw/99-croupier-wheel.rules {machine.root}/etc/udev/rules.d/99-croupier-wheel.rules",
         "# BEGIN croupier",
@@ -177,10 +191,10 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path):
 def test_a_pi_5_gets_lgpio_and_another_machine_no_pin_driver(tmp_path):
     (tmp_path / "pi5").mkdir()
     out = Machine(tmp_path / "pi5", PI5).install("--dry-run").stdout
-    assert "apt-get install -y python3-venv python3-gpiozero fonts-dejavu-core python3-lgpio\n" in out
+    assert "apt-get install -y python3-venv python3-gpiozero python3-pil fonts-dejavu-core python3-lgpio\n" in out
     (tmp_path / "laptop").mkdir()
     out = Machine(tmp_path / "laptop", None).install("--dry-run").stdout
-    assert "apt-get install -y python3-venv python3-gpiozero fonts-dejavu-core\n" in out and "not a Raspberry Pi" in out
+    assert "apt-get install -y python3-venv python3-gpiozero python3-pil fonts-dejavu-core\n" in out and "not a Raspberry Pi" in out
 
 
 @needs_hw_files
@@ -221,7 +235,8 @@ def test_installing_again_keeps_the_tables_configuration_and_users(tmp_path):
     assert config.read_text() == '[table]\nid = "T9"\n'
     calls = machine.calls()
     assert not any(c.startswith(("useradd", "groupadd", "python3 -m venv")) for c in calls)
-    assert any(c.startswith("pip install") for c in calls), "the package itself is upgraded"
+    assert any(c.startswith("pip --disable-pip-version-check install --force-reinstall --no-deps") for c in calls), \
+        "the package itself is reinstalled from the new wheel"
 
 
 @needs_hw_files
@@ -245,3 +260,137 @@ def test_the_script_finds_what_it_installs():
     for unit in ("croupier-table.service", "croupier-billboard.service", "croupier-review-web.service"):
         assert unit in text and (ROOT / "systemd" / unit).is_file()
     assert (ROOT / "croupier/default-config.toml").is_file() and "croupier/default-config.toml" in text
+
+
+@needs_hw_files
+def test_a_floor_linked_table_may_reach_the_floor_and_nothing_else(tmp_path):
+    machine = Machine(tmp_path)
+    assert machine.install().returncode == 0
+    dropin = machine.root / "etc/systemd/system/croupier-table.service.d/floor.conf"
+    assert not dropin.exists(), "no [floor] url: the table keeps no network"
+    config = machine.root / "etc/croupier/croupier.toml"
+    config.write_text(config.read_text().replace(
+        "[logging]", '[floor]\nurl = "nats://127.0.0.1:4222,tls://user:s3cret@192.0.2.7:4222"  # two nodes\n\n[logging]'))
+    result = machine.install()
+    assert result.returncode == 0, result.stderr
+    text = dropin.read_text()
+    assert "PrivateNetwork=no" in text and "IPAddressDeny=any" in text
+    allowed = next(line for line in text.splitlines() if line.startswith("IPAddressAllow="))
+    assert "127.0.0.1" in allowed.split() and "192.0.2.7" in allowed.split()
+    assert "s3cret" not in result.stdout + text, "never a password in the output or the unit"
+    # The link removed: the drop-in goes, and the table is back to no network.
+    config.write_text(config.read_text().replace("[floor]", "[floor]\nurl = \"\"\n[old]"))
+    assert machine.install().returncode == 0
+    assert not dropin.exists()
+
+
+@needs_hw_files
+def test_a_mounted_root_is_prepared_without_a_running_system(tmp_path):
+    machine = Machine(tmp_path)
+    image = machine.root
+    for folder in ("etc", "tmp", "var/lib", "boot/firmware"):
+        (image / folder).mkdir(parents=True, exist_ok=True)
+    (image / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (image / "etc/group").write_text("root:x:0:\ndialout:x:20:\n")
+    (image / "boot/firmware/cmdline.txt").write_text("console=serial0,115200 console=tty1 root=PARTUUID=1 rootwait\n")
+    env = {k: v for k, v in machine.env.items() if k != "CROUPIER_INSTALL_ROOT"}
+    env["CROUPIER_SYSTEMD_RUN"] = "/"  # this machine "runs systemd": an image must not care
+    result = subprocess.run(["bash", str(SCRIPT), "--root", str(image), "--boot-config", "--billboard"], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    calls = machine.calls()
+    # Nothing acts on this machine: udev and systemd are left alone, commands run inside the root.
+    assert not any(c.startswith(("udevadm", "raspi-config", "apt-get", "python3")) for c in calls), calls
+    assert not any(c.startswith("systemctl") and f"--root={image}" not in c for c in calls), calls
+    assert f"systemctl --root={image} enable croupier-table.service croupier-billboard.service" in calls
+    assert f"systemctl --root={image} disable getty@tty1.service" in calls
+    assert f"useradd --root {image} --system --user-group --home-dir /var/lib/croupier --no-create-home " \
+           "--shell /usr/sbin/nologin croupier" in calls
+    assert any(c.startswith(f"chroot {image} ") and " apt-get install -y python3-venv" in c for c in calls)
+    assert any(c.startswith(f"chroot {image} ") and c.endswith("python3 -m venv --system-site-packages /opt/croupier/venv")
+               for c in calls)
+    assert any(c.startswith(f"chroot {image} ") and "install --force-reinstall --no-deps /tmp/croupier-install." in c
+               for c in calls)
+    assert (image / "etc/croupier/croupier.toml").is_file()
+    assert "console=serial0" not in (image / "boot/firmware/cmdline.txt").read_text()
+    assert not list((image / "tmp").iterdir()), "the build folder is removed"
+    assert "croupier doctor" not in "\n".join(calls)
+
+
+TINY_PROJECT = """[build-system]
+requires = []
+build-backend = "backend"
+backend-path = ["."]
+[project]
+name = "croupier"
+version = "0.1.0"
+"""
+
+# A build backend with no dependencies (PEP 517), so the test builds offline. Like setuptools it
+# stages the package in the tree's build/lib and keeps what is there from an earlier build.
+TINY_BACKEND = '''import base64, hashlib, pathlib, shutil, zipfile
+
+def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    name = "croupier-0.1.0-py3-none-any.whl"
+    shutil.copytree("croupier", "build/lib/croupier", dirs_exist_ok=True)
+    lib = pathlib.Path("build/lib")
+    files = {str(p.relative_to(lib)): p.read_bytes() for p in sorted(lib.rglob("*")) if p.is_file()}
+    info = "croupier-0.1.0.dist-info/"
+    files[info + "METADATA"] = b"Metadata-Version: 2.1\\nName: croupier\\nVersion: 0.1.0\\n"
+    files[info + "WHEEL"] = b"Wheel-Version: 1.0\\nGenerator: tiny\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"
+    record = []
+    with zipfile.ZipFile(pathlib.Path(wheel_directory) / name, "w") as whl:
+        for path, data in files.items():
+            whl.writestr(path, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            record.append(f"{path},sha256={digest},{len(data)}")
+        whl.writestr(info + "RECORD", "\\n".join(record + [info + "RECORD,,"]) + "\\n")
+    return name
+'''
+
+
+@needs_hw_files
+def test_an_upgrade_removes_a_module_the_new_version_dropped_and_never_writes_into_the_tree(tmp_path):
+    """A real venv and a real pip (offline, from a wheelhouse): croupier reduced to two modules."""
+    wheelhouse = tmp_path / "wheels"
+    wheelhouse.mkdir()
+    tree = tmp_path / "tree"
+    for part in ("hw", "systemd"):
+        shutil.copytree(ROOT / part, tree / part)
+    (tree / "croupier").mkdir()
+    shutil.copy(ROOT / "croupier/default-config.toml", tree / "croupier")
+    (tree / "croupier/__init__.py").write_text("")
+    (tree / "croupier/old_module.py").write_text("GONE_IN_THE_NEXT_VERSION = 1\n")
+    (tree / "pyproject.toml").write_text(TINY_PROJECT)
+    (tree / "backend.py").write_text(TINY_BACKEND)
+    machine = Machine(tmp_path)
+    machine.env["PATH"] = machine.env["PATH"].replace(f"{tmp_path}/stubs:", f"{tmp_path}/real:{tmp_path}/stubs:")
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real/python3").symlink_to(sys_python())  # a real venv, not the recorder's
+
+    def install() -> subprocess.CompletedProcess:
+        return subprocess.run(["bash", str(tree / "hw/install.sh"), "--wheelhouse", str(wheelhouse)], env=machine.env,
+                              capture_output=True, text=True, timeout=300)
+
+    before = sorted(p.relative_to(tree) for p in tree.rglob("*"))
+    result = install()
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    site = next((machine.root / "opt/croupier/venv/lib").glob("python3*/site-packages"))
+    assert (site / "croupier/old_module.py").is_file()
+    (tree / "croupier/old_module.py").unlink()
+    result = install()
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert (site / "croupier/__init__.py").is_file()
+    assert not (site / "croupier/old_module.py").exists(), "an upgrade removes what the new version dropped"
+    after = sorted(p.relative_to(tree) for p in tree.rglob("*"))
+    assert after == [p for p in before if p.name != "old_module.py"], "nothing is written into the source tree"
+
+
+def sys_python() -> str:
+    """The interpreter a Pi's `python3` is: the base one, not a virtualenv's."""
+    import sys
+
+    return str(Path(sys._base_executable if hasattr(sys, "_base_executable") else sys.executable).resolve())
