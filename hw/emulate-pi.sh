@@ -141,7 +141,7 @@ headless_table() {
         runuser -u croupier -- /opt/croupier/venv/bin/croupier report --db /var/lib/croupier/journal.db | head -n 15
         runuser -u croupier -- /opt/croupier/venv/bin/croupier review --db /var/lib/croupier/journal.db --pdf /tmp/shift.pdf
         pdftotext /tmp/shift.pdf - | head -n 12
-        # Root with the system configuration: the files stay the table user's.
+        # Root with the system configuration: the files stay with the table user.
         /opt/croupier/venv/bin/croupier verify --db /var/lib/croupier/journal.db
         # The table files belong to the croupier user, whoever ran the commands.
         ! find /var/lib/croupier ! -user croupier -print | grep .
