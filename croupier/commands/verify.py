@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import sys
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def main(argv: list[str]) -> int:
     from croupier.journal.key import KeyFileError, read_key
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import verify
+    from croupier.journal.witness import witness_path
 
     mark = args.db.with_name(args.db.name + ".verified")
     try:
@@ -42,12 +44,17 @@ def main(argv: list[str]) -> int:
         print(f"croupier verify: {exc}", file=sys.stderr)
         return 2
     seq, digest = verdict.head
+    unwitnessed = verdict.intact and verdict.witness is None and seq > 0
+    if unwitnessed and key is not None:  # the table keeps one beside every journal it writes
+        verdict = replace(verdict, problem=f"its head witness {witness_path(args.db)} is missing: events lost from "
+                                           "its end cannot be detected", events=seq)
     if not verdict.intact:
         print(f"{args.db}: NOT intact: {verdict.problem}", file=sys.stderr)
         print(f"the {verdict.events} events before it check (last good: event {seq}, sha256 {digest})",
               file=sys.stderr)
         return 1
-    print(f"{args.db}: intact: {verdict.events} events, {verdict.snapshots} snapshots checked")
+    print(f"{args.db}: intact: {verdict.events} events, {verdict.snapshots} snapshots checked"
+          + ("; but its head witness is MISSING: events lost from its end cannot be detected" if unwitnessed else ""))
     print(f"head: event {seq}, sha256 {digest}  (compare with the last shift report)")
     if verdict.keyed:
         print("keyed: every event, snapshot and the head witness carry the table's signature")

@@ -43,6 +43,7 @@ from croupier.table.events import Event, decode, encode
 WITNESS_MAY_WAIT = frozenset({"ball-launched", "bets-closed"})
 FORMAT = "croupier-journal/2"  # 2: every column hashed, the chain keyed, the head witnessed
 GENESIS = "0" * 64  # the "previous hash" of the first event
+TAIL_LINKS = 1000  # the last events whose links the table checks at start, whatever the snapshots
 TABLE, DEMO = "table", "demo"  # what a journal was created for: a demo never writes a table's journal
 
 SCHEMA = """
@@ -240,6 +241,7 @@ class Journal:
                 cls._configure(conn)
             journal = cls(path, conn, read_only, key, lock)
             if not read_only:
+                journal._check_unbroken()  # all checked before the first write, the witness's included
                 journal._hold_witness()
             return journal
         except sqlite3.DatabaseError as exc:
@@ -315,6 +317,45 @@ class Journal:
         if row is None or row[0] != key_id(key):
             raise JournalError(f"{path} was not made with this table's key: use the key it was created with "
                                "(its backup), or start the table on a new journal file")
+
+    def _check_unbroken(self) -> None:
+        """Before the table appends: nothing lost from the file's pages, the events numbered 1 to
+        the head with none missing (their count: the head's number), and the last TAIL_LINKS of
+        them chained to the head and signed. Cheap at any age: the count walks the table's pages,
+        no event is read. A hole further back is `croupier verify`'s to find in full."""
+        from croupier.journal.verify import chain  # the one chain check; it imports this module
+
+        problem = self.lost()
+        seq = self._head[0]
+        if problem is None and seq:
+            count, first = self._one("SELECT count(*), min(seq) FROM events") or (0, None)
+            if count != seq or first != 1:
+                problem = f"event {self._first_missing()} is missing: the journal holds {count} events, its last is {seq}"
+        if problem is not None:
+            raise JournalError(f"{self.path}: {problem}. " + RECOVERY.format(path=self.path))
+        after = max(0, seq - TAIL_LINKS)
+        for _ in chain(self.links(seq, after), self.key, (after, self._hash_at(after)), path=self.path):
+            pass
+
+    def lost(self) -> str | None:
+        """What the file's own shape says was lost though no row says so: a file cut short of a
+        whole page, or pages in a journal with no event readable in them."""
+        page_size, pages = ((self._one(f"PRAGMA {name}") or (0,))[0] for name in ("page_size", "page_count"))
+        size = self.path.stat().st_size
+        if page_size and size % page_size:
+            return f"the file was cut short: its {size} bytes are not a whole number of {page_size}-byte pages"
+        empty = 1 + (self._one("SELECT count(*) FROM sqlite_master WHERE rootpage > 0") or (0,))[0]
+        if self._head[0] == 0 and pages > empty:
+            return (f"no event can be read from its {pages} pages (a journal without events has {empty}): "
+                    "its events were lost")
+        return None
+
+    def _first_missing(self) -> int:
+        """The first number missing from the events' sequence (a full scan: for naming a hole)."""
+        row = self._one("SELECT e.seq + 1 FROM events e WHERE NOT EXISTS "
+                        "(SELECT 1 FROM events n WHERE n.seq = e.seq + 1) ORDER BY e.seq LIMIT 1")
+        first = self._one("SELECT min(seq) FROM events")
+        return 1 if first and first[0] != 1 else row[0] if row else 1
 
     def _hold_witness(self) -> None:
         """Check the journal against its head witness, then keep the witness open for writing."""

@@ -149,6 +149,9 @@ class ChainCheck:
         if cut:
             self.fail(seq + 1, f"is missing: the journal ends at event {seq} but a snapshot was taken after event "
                                f"{min(cut)}: events were deleted from the end")
+        lost = self.journal.lost()
+        if lost is not None:
+            self.fail(seq + 1, lost)
         self._check_witness()
 
     def _check_witness(self) -> None:

@@ -3,12 +3,14 @@ SQL): `croupier verify` catches each and names the first bad event; the table re
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 from croupier.cli import main as cli
 from croupier.journal.store import Journal, JournalError
 from croupier.journal.verify import verify
+from croupier.journal.witness import witness_path
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 
@@ -177,3 +179,79 @@ def test_verify_refuses_a_file_that_is_not_a_journal(tmp_path, capsys):
     path.write_text("not a journal\n" * 100)
     assert cli(["verify", "--db", str(path)]) == 2
     assert "cannot be read" in capsys.readouterr().err
+
+
+# No "intact" without evidence: a file cut short, or with pages but no event readable in them, is
+# damage; a missing witness is said; a refused file is never written to, its witness included.
+
+def files(folder) -> dict[str, bytes]:
+    """The journal's files; SQLite's shared-memory index and an empty WAL come and go with any reader."""
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())
+            if path.is_file() and not path.name.endswith("-shm") and not (path.name.endswith("-wal")
+                                                                          and not path.stat().st_size)}
+
+
+def verify_cli(path, *extra) -> int:
+    return cli(["verify", "--db", str(path), *extra])
+
+
+def key(path) -> str:
+    return str(path.with_name("table.key"))
+
+
+def refused_untouched(path, match: str) -> None:
+    """The table will not start on it, and leaves every file as it was."""
+    before = files(path.parent)
+    with pytest.raises(JournalError, match=match):
+        TableSession.open(path, FakeClock())
+    assert files(path.parent) == before
+
+
+def test_a_journal_cut_short_of_a_whole_page_is_damage_everywhere(journal, capsys):
+    os.truncate(journal, journal.stat().st_size - 1000)
+    for extra in ((), ("--key", key(journal))):
+        assert verify_cli(journal, *extra) != 0
+        captured = capsys.readouterr()
+        assert "intact:" not in captured.out and "NOT intact" in captured.err
+    assert cli(["report", "--db", str(journal)]) != 0
+    refused_untouched(journal, "cut short")
+
+
+def test_pages_without_a_readable_event_are_damage_not_an_empty_journal(journal, capsys):
+    conn = raw(journal)  # every row gone, the pages kept, as a file whose events read back as zeros
+    conn.execute("DELETE FROM snapshots")
+    conn.execute("DELETE FROM events")
+    conn.close()
+    witness_path(journal).unlink()
+    for extra in ((), ("--key", key(journal))):
+        assert verify_cli(journal, *extra) == 1
+        captured = capsys.readouterr()
+        assert "intact:" not in captured.out and "no event can be read from its" in captured.err
+    assert cli(["report", "--db", str(journal)]) != 0
+    assert "no event can be read" in capsys.readouterr().err
+    refused_untouched(journal, "no event can be read from its")  # and no genesis witness is written for it
+    assert not witness_path(journal).exists()
+
+
+def test_a_new_journal_is_still_an_empty_one(tmp_path, capsys):
+    TableSession.open(tmp_path / "new.db", FakeClock()).close()
+    assert verify_cli(tmp_path / "new.db", "--key", key(tmp_path / "new.db")) == 0
+    assert "intact: 0 events" in capsys.readouterr().out
+
+
+def test_without_its_witness_a_journal_is_never_called_intact_without_saying_so(journal, capsys):
+    witness_path(journal).unlink()
+    assert verify_cli(journal) == 0
+    out = capsys.readouterr().out
+    intact = next(line for line in out.splitlines() if "intact" in line)
+    assert "head witness" in intact and "MISSING" in intact
+    assert verify_cli(journal, "--key", key(journal)) == 1  # the table always keeps one: its loss is a finding
+    assert "head witness" in capsys.readouterr().err
+
+
+def test_the_table_refuses_a_journal_with_an_event_missing_before_its_newest_snapshot(journal):
+    conn = raw(journal)
+    (newest,) = conn.execute("SELECT max(seq) FROM snapshots").fetchone()
+    conn.execute("DELETE FROM events WHERE seq = ?", (newest - 3,))
+    conn.close()
+    refused_untouched(journal, f"event {newest - 3} is missing")
