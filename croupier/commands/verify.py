@@ -33,13 +33,17 @@ def main(argv: list[str]) -> int:
     from croupier.journal.key import KeyFileError, read_key
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import verify
-    from croupier.journal.witness import witness_path
+    from croupier.journal.witness import verified_mark, verified_path, witness_path
 
-    mark = args.db.with_name(args.db.name + ".verified")
+    mark = verified_path(args.db)
     try:
         key = read_key(args.key) if args.key else None
         with Journal.open(args.db, read_only=True, key=key) as journal:
-            verdict = verify(journal, key, full=args.full, verified=_verified(mark, key) if key and not args.full else None)
+            found = verified_mark(args.db, key) if key and not args.full else None
+            verdict = verify(journal, key, full=args.full, verified=(found.seq, found.hash) if found else None)
+            rolled_back = journal.rolled_back() if verdict.intact else None
+            if rolled_back:  # every event checks, but the journal once reached further: nothing is marked
+                verdict = replace(verdict, problem=rolled_back, bad_event=journal.head[0] + 1)
     except (JournalError, KeyFileError) as exc:
         print(f"croupier verify: {exc}", file=sys.stderr)
         return 2
@@ -70,17 +74,6 @@ def main(argv: list[str]) -> int:
     if verdict.folded_from:
         print(f"state folded from the table's signed snapshot after event {verdict.folded_from} (--full folds all)")
     return 0
-
-
-def _verified(mark: Path, key: bytes) -> tuple[int, str] | None:
-    """Where the last check with the key ended, if its mark is there and signed with the key."""
-    from croupier.journal.witness import read_witness
-
-    try:
-        found = read_witness(mark)
-    except (OSError, ValueError):
-        return None
-    return (found.seq, found.hash) if found is not None and found.signed(key) else None
 
 
 def _mark_verified(mark: Path, key: bytes, head: tuple[int, str]) -> None:

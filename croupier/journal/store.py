@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from croupier.journal.key import KeyFileError, default_key_path, key_for, key_id, mac
-from croupier.journal.witness import Witness, WitnessWriter, read_witness, witness_path
+from croupier.journal.witness import (Witness, WitnessWriter, read_witness, verified_mark, verified_path,
+                                      witness_path)
 from croupier.table.codec import CodecError, to_plain
 from croupier.table.events import Event, decode, encode
 
@@ -325,7 +326,7 @@ class Journal:
         no event is read. A hole further back is `croupier verify`'s to find in full."""
         from croupier.journal.verify import chain  # the one chain check; it imports this module
 
-        problem = self.lost()
+        problem = self.lost() or self.rolled_back()
         seq = self._head[0]
         if problem is None and seq:
             count, first = self._one("SELECT count(*), min(seq) FROM events") or (0, None)
@@ -348,6 +349,22 @@ class Journal:
         if self._head[0] == 0 and pages > empty:
             return (f"no event can be read from its {pages} pages (a journal without events has {empty}): "
                     "its events were lost")
+        return None
+
+    def rolled_back(self) -> str | None:
+        """What verify's signed mark says: the journal once reached further than it does now, or
+        held another event where the mark's stands (an older copy put back, and maybe continued).
+        A mark that is missing, unreadable or not signed with this table's key says nothing."""
+        mark = verified_mark(self.path, self.key) if self.key is not None else None
+        if mark is None:
+            return None
+        seq, digest = self._head
+        marked = f"`croupier verify --key` checked it to event {mark.seq}, sha256 {mark.hash} ({verified_path(self.path).name}, signed)"
+        if mark.seq > seq:
+            return f"the journal ends at event {seq}, sha256 {digest}, but {marked}: an older copy was put back"
+        if self.hash_at(mark.seq) != mark.hash:
+            return (f"its event {mark.seq} is not the one {marked}: an older copy was put back and written on, "
+                    f"to event {seq}, sha256 {digest}")
         return None
 
     def _first_missing(self) -> int:

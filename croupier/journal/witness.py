@@ -24,6 +24,20 @@ def witness_path(journal_path: Path) -> Path:
     return journal_path.with_name(journal_path.name + ".head")
 
 
+def verified_path(journal_path: Path) -> Path:
+    """Where `croupier verify --key` leaves its signed mark of how far the journal checked."""
+    return journal_path.with_name(journal_path.name + ".verified")
+
+
+def verified_mark(journal_path: Path, key: bytes) -> Witness | None:
+    """Verify's mark, when it is there, readable and signed with the table's key."""
+    try:
+        mark = read_witness(verified_path(journal_path))
+    except (OSError, ValueError):
+        return None
+    return mark if mark is not None and mark.signed(key) else None
+
+
 @dataclass(frozen=True)
 class Witness:
     seq: int

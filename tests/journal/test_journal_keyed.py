@@ -183,3 +183,63 @@ def test_a_second_verify_starts_where_the_first_ended_and_a_rewrite_still_fails_
     conn.close()
     assert verify(journal, "--key", key_file(journal)) == 1
     assert f"NOT intact: event {at}: its hash is not signed" in capsys.readouterr().err
+
+
+# Rollback: an older copy put back with its own head witness passes every local check but one,
+# verify's own signed mark of how far it checked the journal.
+
+def rolled_back(tmp_path):
+    """A journal verified with its key at its head, then replaced by an older copy of itself (its
+    own head witness with it), as a restore from an old backup would; the old and the new heads."""
+    path = tmp_path / "journal.db"
+    write_shift(path, numbers=(17, 0, 32)).close()
+    (tmp_path / "backup").mkdir()
+    backup = copy_journal(path, tmp_path / "backup" / "journal.db")
+    old = stored_head(path)
+    session = TableSession.open(path, FakeClock())
+    session.join_waiting_list(player="seat 7")
+    session.close()
+    new = stored_head(path)
+    assert verify(path, "--key", key_file(path)) == 0  # leaves its signed mark at the new head
+    for name in ("journal.db", "journal.db.head"):
+        (tmp_path / name).write_bytes((backup.parent / name).read_bytes())
+    for leftover in ("journal.db-wal", "journal.db-shm"):
+        (tmp_path / leftover).unlink(missing_ok=True)
+    return path, old, new
+
+
+def test_an_older_copy_put_back_with_its_own_witness_is_caught_naming_both_heads(tmp_path, capsys):
+    from croupier.commands import table
+
+    path, old, new = rolled_back(tmp_path)
+    capsys.readouterr()
+    assert verify(path, "--key", key_file(path)) == 1
+    err = capsys.readouterr().err
+    assert f"ends at event {old[0]}, sha256 {old[1]}" in err and f"to event {new[0]}, sha256 {new[1]}" in err
+    assert "an older copy was put back" in err
+    assert verify(path, "--key", key_file(path), "--full") == 1
+    mark = path.with_name("journal.db.verified").read_bytes()
+    config = tmp_path / "croupier.toml"
+    config.write_text(f'[journal]\npath = "{path}"\n[display]\nenabled = false\n[logging]\ndestination = "none"\n')
+    before = path.read_bytes(), path.with_name("journal.db.head").read_bytes()
+    assert table.main(["--config", str(config)]) == 2
+    assert "an older copy was put back" in capsys.readouterr().err
+    assert (path.read_bytes(), path.with_name("journal.db.head").read_bytes()) == before
+    assert path.with_name("journal.db.verified").read_bytes() == mark  # the evidence stays
+
+
+def test_an_older_copy_put_back_and_written_on_is_caught_too(tmp_path, capsys):
+    path, old, new = rolled_back(tmp_path)
+    mark = path.with_name("journal.db.verified")
+    kept = mark.read_bytes()
+    mark.unlink()  # as a table without this check would have, it goes on writing the old copy
+    session = TableSession.open(path, FakeClock())
+    for seat in range(5):
+        session.join_waiting_list(player=f"seat {seat + 10}")
+    session.close()
+    mark.write_bytes(kept)
+    capsys.readouterr()
+    assert verify(path, "--key", key_file(path)) == 1
+    assert f"its event {new[0]} is not the one `croupier verify --key` checked" in capsys.readouterr().err
+    with pytest.raises(JournalError, match="an older copy was put back and written on"):
+        TableSession.open(path, FakeClock())
