@@ -352,8 +352,12 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     add(_("Wheel statistics ({spins}): {plain}").format(
         spins=ngettext("{count} spin", "{count} spins", statistics["spins"]).format(count=statistics["spins"]),
         plain=statistics["chi_square"]["plain"]))
-    for line in statistics["alert_lines"]:
+    for line in statistics["watch"]["alert_lines"]:
         add("  " + _("ALERT: {alert}.").format(alert=line))
+    add("  " + statistics["watch"]["plain"])
+    add("  " + _("The chi-square above is one look at these spins: its 5% holds for that one look only."))
+    for line in statistics["alert_lines"]:
+        add("  " + _("One look: {finding}.").format(finding=line))
     head = report["head"]
     add(_("Journal head: event {event}, sha256 {sha256}").format(event=head["event"], sha256=head["sha256"]))
     return "\n".join(map(arguments.printable, lines)) + "\n"  # names recorded before they were checked

@@ -64,9 +64,13 @@ def alarms_text(picture: FloorPicture) -> str:
 def wheels_text(picture: FloorPicture) -> str:
     lines = ["[b]" + _("Wheels") + "[/] " + _("(every counted spin the floor holds)")]
     for wheel, stats in picture.wheels.items():
-        alerts = "; ".join(stats["alert_lines"]) or _("no alert")
+        watch = stats["watch"]
+        alerts = _("ALERT: {alert}.").format(alert="; ".join(watch["alert_lines"])) if watch["alert_lines"] \
+            else watch["status"]
         lines.append(f"[b]{wheel}[/]: " + ngettext("{count} spin", "{count} spins", stats["spins"]).format(
-            count=stats["spins"]) + f", {alerts}. {stats['chi_square']['plain']}")
+            count=stats["spins"]) + f". {alerts}")
+    if picture.wheels:
+        lines.append(next(iter(picture.wheels.values()))["watch"]["rate"])
     return "\n".join(lines)
 
 

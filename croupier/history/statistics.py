@@ -18,15 +18,21 @@ def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
     return counted_spins((entry.seq, to_record(entry.event)) for entry in entries if entry.event.kind in SPIN_KINDS)
 
 
+def one_look_words() -> str:
+    """What the tests of a single look are worth: said wherever they are shown beside the watch."""
+    return _("The tests below are for one look at these spins: each holds its 5% for that one look only, and "
+             "a fair wheel looked at again and again will sooner or later read \"evidence of bias\" in one of "
+             "them. They raise no alert.")
+
+
 def statistics_text(spins: list[CountedSpin], numbering: str, scope: str, ascii: bool = False) -> str:
     result = summary(spins, numbering)
     counted = ngettext("{count} counted spin", "{count} counted spins", result["spins"]).format(
         count=grouped(result["spins"]))
     lines = [f"{scope}: {counted}", ""]
-    lines.extend(_("ALERT: {alert}.").format(alert=line) for line in result["alert_lines"])
-    if not result["alert_lines"]:
-        lines.append(_("No test raises an alert."))
-    lines.append("")
+    lines.extend(_("ALERT: {alert}.").format(alert=line) for line in result["watch"]["alert_lines"])
+    lines += [result["watch"]["plain"], "", one_look_words()]
+    lines.extend("  " + _("One look: {finding}.").format(finding=line) for line in result["alert_lines"])
     for name in ("chi_square", "numbers", "max_count", "sectors", "sector_split", "signature"):
         section = result[name]
         if section is not None:

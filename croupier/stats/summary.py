@@ -25,6 +25,7 @@ from croupier.stats.power import biased, spins_for_binomial_test, spins_for_chi_
 from croupier.stats.sectors import SECTOR_WIDTHS, sector_split, sliding_sectors
 from croupier.stats.signature import dealer_signatures
 from croupier.stats.spins import POCKETS, checked_number, direction_name
+from croupier.stats import watch as watching
 from croupier.i18n import N_, _, ngettext
 from croupier.stats.words import grouped
 
@@ -346,7 +347,47 @@ def summarise(spins: Iterable, wheel_order: Sequence[int], sectors: Mapping[str,
     alerts = [name for name, section in sections.items() if section and _is_alert(section)]
     return {"spins": len(numbers), "wheel": next(iter(wheels), None), "alpha": alpha, "family_alpha": share,
             "power": POWER, "bias": BIAS, "counts": counts, **sections, "alerts": alerts,
-            "alert_lines": [_ALERT_LINES[name](sections[name], counts) for name in alerts]}
+            "alert_lines": [_ALERT_LINES[name](sections[name], counts) for name in alerts],
+            "watch": _watch_section(numbers, wheel_order)}
+
+
+def _run(pockets: Sequence[int]) -> str:
+    return "-".join(str(n) for n in pockets)
+
+
+def _watch_alarm(chart: watching.Chart) -> str:
+    if chart.kind == "pocket":
+        return _("number {number} favoured, alert at spin {spin}").format(
+            number=chart.pockets[0], spin=grouped(chart.alarm_at))
+    return _("adjacent pockets {pockets} favoured, alert at spin {spin}").format(
+        pockets=_run(chart.pockets), spin=grouped(chart.alarm_at))
+
+
+def _watch_section(numbers: Sequence[int], wheel_order: Sequence[int]) -> dict:
+    """The continuous watch (croupier.stats.watch): the only alerts that keep their rate however
+    often the figures are looked at."""
+    charts = watching.watch(numbers, wheel_order)
+    alarms = sorted((chart for chart in charts if chart.alarm_at is not None), key=lambda chart: chart.alarm_at)
+    top = max(charts, key=lambda chart: chart.value)
+    rate = _("Alerts come from the continuous watch: a fair wheel raises one in at most {share} of wheel-years, "
+             "however often it is looked at (Page's CUSUM on each pocket and each run of {width} adjacent "
+             "pockets).").format(share=_share(watching.ALPHA), width=watching.WIDTH)
+    if alarms:
+        status = ""
+    elif top.value <= 0:
+        status = _("No chart is above zero.")
+    else:
+        what = (_("number {number}").format(number=top.pockets[0]) if top.kind == "pocket"
+                else _("adjacent pockets {pockets}").format(pockets=_run(top.pockets)))
+        status = _("No alert; highest chart now: {what}, {share} of the way to the alert line.").format(
+            what=what, share=_share(top.value / watching.THRESHOLD))
+    return {"method": "cusum", "alpha": watching.ALPHA, "year_spins": watching.YEAR_SPINS,
+            "threshold": watching.THRESHOLD, "pocket_ratio": watching.POCKET_RATIO,
+            "sector_ratio": watching.SECTOR_RATIO, "width": watching.WIDTH,
+            "alarms": [{"pockets": list(chart.pockets), "alarm_at": chart.alarm_at, "value": chart.value,
+                        "highest": chart.highest} for chart in alarms],
+            "alert_lines": [_watch_alarm(chart) for chart in alarms], "rate": rate, "status": status,
+            "plain": f"{rate} {status}".strip()}
 
 
 def _distance(pockets: int) -> str:

@@ -152,10 +152,10 @@ def one_number(tmp_path_factory):
 
 
 @pytest.mark.parametrize("language, alert", [
-    ("en", "  ALERT: the 37 pockets are not evenly hit (p = "),
-    ("pt", "  ALERTA: os 37 números não saem por igual (p = "),
-    ("ru", "  ТРЕВОГА: 37 ячеек выпадают неравномерно (p = "),
-    ("it", "  ALLERTA: le 37 caselle non escono in modo uniforme (p = "),
+    ("en", "  One look: the 37 pockets are not evenly hit (p = "),
+    ("pt", "  Uma só olhada: os 37 números não saem por igual (p = "),
+    ("ru", "  Один взгляд: 37 ячеек выпадают неравномерно (p = "),
+    ("it", "  Un solo sguardo: le 37 caselle non escono in modo uniforme (p = "),
 ])
 def test_the_statistics_alert_is_worded_in_the_tables_language(one_number, tmp_path, capsys, language, alert):
     text = report(capsys, one_number, "--config", settings(tmp_path, language))
@@ -204,7 +204,7 @@ def test_the_history_the_review_shows_speaks_the_tables_language(entries):
     assert "jogada 3: GOLPE NULO (Caiu uma ficha no cilindro, teclado) por Ana, bola de volta ao número 0" in portuguese
     assert "jogada 3: resultado 32 vermelho (teclado, confirmado por Ana)" in portuguese
     assert "Golpes nulos" in portuguese and "hora | jogada | motivo | origem | por | bola de volta ao" in portuguese
-    assert "shift: 8 jogadas contadas" in portuguese and "Nenhum teste dá alerta." in portuguese
+    assert "shift: 8 jogadas contadas" in portuguese and any("dos anos de roda" in line for line in portuguese)
     assert [line for line in portuguese if line in english and re.search("[a-z]{3,}", line)] == []
     install("ru")
     russian = history_texts(entries)

@@ -79,7 +79,8 @@ def test_an_alert_names_the_pocket_in_the_text_report(tmp_path, capsys):
     # spins 17 + 37k (k < 11) not already a multiple of 4 = 109 times.
     write_shift(path, numbers=[17 if i % 4 == 0 else i % 37 for i in range(400)]).close()
     text = report(path, capsys)
-    assert "  ALERT: number out of line: 17 (109 times for 10.8 expected)." in text  # 400 spins / 37
-    assert "  ALERT: number 17 came up too often: 109 times for 10.8 expected." in text
-    assert "  ALERT: adjacent pockets 2-25-17 out of line:" in text
+    assert "  ALERT: number 17 favoured, alert at spin " in text  # the continuous watch
+    assert "  One look: number out of line: 17 (109 times for 10.8 expected)." in text  # 400 spins / 37
+    assert "  One look: number 17 came up too often: 109 times for 10.8 expected." in text
+    assert "  One look: adjacent pockets 2-25-17 out of line:" in text
     assert "numbers" not in text.split("Wheel statistics")[1].split()  # no internal test names

@@ -1,0 +1,95 @@
+"""The wheel watched continuously: one-sided CUSUM charts whose false-alarm rate holds however often
+they are looked at.
+
+A test run once on a fixed number of spins keeps its 5% only for that one look: the review, the
+floor view and the whole-journal report recompute as spins come in, and a fair wheel looked at
+every 1,000 spins up to 30,000 trips a one-look test about a quarter of the time. The watch instead
+keeps, for each pocket and each run of WIDTH adjacent pockets, Page's CUSUM of the log-likelihood
+ratio of "favoured by RATIO" against fair (E. S. Page, "Continuous inspection schemes",
+Biometrika 41, 1954, pp. 100-115):
+
+    W(n) = max(0, W(n-1) + log(p1/p0))          the pocket (or run) came up
+    W(n) = max(0, W(n-1) + log((1-p1)/(1-p0)))  it did not
+
+and alerts once W reaches THRESHOLD. The chart is a function of the spins alone, never of when or
+how often anyone looks, so looking more often cannot raise more alerts.
+
+Its false-alarm rate is bounded, not estimated: W(n) >= h means some stretch of spins ending at n
+has a likelihood ratio of at least e^h, so W <= log R, where R(n) = sum over k <= n of the ratio
+of spins k..n is the Shiryaev-Roberts statistic; R(n) - n is a martingale on a fair wheel, and
+Doob's maximal inequality gives P(max over n <= N of R(n) >= e^h) <= N e^-h (M. Pollak, "Optimal
+detection of a change in distribution", Annals of Statistics 13, 1985, pp. 206-227, section 2;
+G. Lorden, "Procedures for reacting to a change in distribution", Annals of Mathematical
+Statistics 42, 1971). With N = YEAR_SPINS, more spins than any wheel plays in a year, and
+Bonferroni over the 74 charts, e^h = YEAR_SPINS * 74 / ALPHA: a fair wheel raises an alert in at
+most 5% of wheel-years, whoever looks and however often. The bound is conservative; bench/bench_watch.py
+measures the real rate and the spins a biased wheel takes to be caught.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from croupier.stats.spins import POCKETS
+
+ALPHA = 0.05
+# One game a minute around the clock all year: more than any table plays in a year.
+YEAR_SPINS = 525_600
+POCKET_RATIO = 1.25  # the bias on one pocket each pocket chart is tuned to
+SECTOR_RATIO = 1.10  # the bias on a run of pockets each sector chart is tuned to
+WIDTH = 5  # a number and two each side: the sector a neighbours bet covers
+CHARTS = 2 * POCKETS
+THRESHOLD = math.log(YEAR_SPINS * CHARTS / ALPHA)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One CUSUM chart: `pockets` (in wheel order for a run), its value now and its highest, and
+    the spin (1-based, in the order given) at which it first reached the threshold."""
+
+    pockets: tuple[int, ...]
+    value: float
+    highest: float
+    alarm_at: int | None
+
+    @property
+    def kind(self) -> str:
+        return "pocket" if len(self.pockets) == 1 else "sector"
+
+
+def _steps(share: float, ratio: float) -> tuple[float, float]:
+    """The chart's rise when its pockets come up and its fall when they do not."""
+    return math.log(ratio), -math.log((1 - share * ratio) / (1 - share))
+
+
+def watch(numbers: Iterable[int], wheel_order: Sequence[int]) -> list[Chart]:
+    """Every chart after the `numbers` in the order they came: 37 pockets, then 37 runs of WIDTH
+    adjacent pockets (each starting at one pocket of `wheel_order`).
+
+    A chart only rises when one of its pockets comes up and otherwise falls by a fixed step to 0,
+    so each is brought up to date only when it rises (six charts per spin, not 74)."""
+    rise = [_steps(1 / POCKETS, POCKET_RATIO)[0]] * POCKETS + [_steps(WIDTH / POCKETS, SECTOR_RATIO)[0]] * POCKETS
+    fall = [_steps(1 / POCKETS, POCKET_RATIO)[1]] * POCKETS + [_steps(WIDTH / POCKETS, SECTOR_RATIO)[1]] * POCKETS
+    position = {number: index for index, number in enumerate(wheel_order)}
+    # The charts each number raises: its own, and the runs it lies in.
+    raises = [(number, *(POCKETS + (position[number] - offset) % POCKETS for offset in range(WIDTH)))
+              for number in range(POCKETS)]
+    value = [0.0] * CHARTS
+    highest = [0.0] * CHARTS
+    last = [0] * CHARTS
+    alarm: list[int | None] = [None] * CHARTS
+    spin = 0
+    for spin, number in enumerate(numbers, 1):
+        for chart in raises[number]:
+            now = value[chart] - fall[chart] * (spin - 1 - last[chart])
+            now = (now if now > 0.0 else 0.0) + rise[chart]
+            value[chart], last[chart] = now, spin
+            if now > highest[chart]:
+                highest[chart] = now
+                if now >= THRESHOLD and alarm[chart] is None:
+                    alarm[chart] = spin
+    runs = [tuple(wheel_order[(start + i) % POCKETS] for i in range(WIDTH)) for start in range(POCKETS)]
+    return [Chart((chart,) if chart < POCKETS else runs[chart - POCKETS],
+                  max(0.0, value[chart] - fall[chart] * (spin - last[chart])), highest[chart], alarm[chart])
+            for chart in range(CHARTS)]
