@@ -53,6 +53,9 @@ DEFAULTS_NAME = "default-config.toml"
 MAX_MINIMUM = Decimal(1_000_000)  # a table minimum above this is a typing slip
 
 
+MAX_PIN_LOCK_MINUTES = 24 * 60
+
+
 class ConfigError(ValueError):
     """A configuration problem: which file, which key, what is wrong."""
 
@@ -76,6 +79,7 @@ class TableConfig:
     casino: str = ""  # the casino's name, on the paper
     value_only: bool = False  # PT-B 15b: a table that uses value chips only (no colour chips)
     marked_values: tuple[Decimal, ...] = ()  # PT-A 16: values of the value-marked chips offered, on any bet
+    pin_lock_minutes: int | None = None  # how long wrong PINs lock a PIN; None: the table's default
 
 
 @dataclass(frozen=True)
@@ -397,7 +401,7 @@ def _floor(r: _Reader) -> FloorConfig:
 
 def _table(r: _Reader, base: Path) -> TableConfig:
     r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values",
-           "house_directory", "sign", "time_zone", "casino", "value_only", "marked_values")
+           "house_directory", "sign", "time_zone", "casino", "value_only", "marked_values", "pin_lock_minutes")
     minimum = r.number("minimum")
     if not 0 < minimum <= MAX_MINIMUM:
         raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
@@ -424,7 +428,18 @@ def _table(r: _Reader, base: Path) -> TableConfig:
         casino=r.text("casino") if "casino" in r.data else "",
         value_only=_value_only(r, rules),
         marked_values=_marked_values(r, rules),
+        pin_lock_minutes=_pin_lock_minutes(r),
     )
+
+
+def _pin_lock_minutes(r: _Reader) -> int | None:
+    if "pin_lock_minutes" not in r.data:
+        return None
+    minutes = r.integer("pin_lock_minutes")
+    if not 1 <= minutes <= MAX_PIN_LOCK_MINUTES:
+        raise r.error("pin_lock_minutes", f"a PIN is locked for 1 to {MAX_PIN_LOCK_MINUTES} minutes (a day), "
+                                          f"not {minutes}: a lock for ever would lock the table out")
+    return minutes
 
 
 def _value_only(r: _Reader, profile) -> bool:

@@ -62,9 +62,12 @@ def _fold(journal: Journal, path) -> tuple[TableState, int]:
 
 
 class TableSession:
-    def __init__(self, journal: Journal, clock: Clock, state: TableState, snapshot_seq: int) -> None:
+    def __init__(self, journal: Journal, clock: Clock, state: TableState, snapshot_seq: int, *,
+                 pin_lock_minutes: int | None = None) -> None:
         self.journal = journal
         self.clock = clock
+        # how long PIN_LOCK_AFTER wrong PINs in a row lock a PIN ([table] pin_lock_minutes)
+        self.pin_lock_minutes = pin_lock_minutes or roles.PIN_LOCK_MINUTES
         self._state = state
         self._snapshot_seq = snapshot_seq
         self._listeners: list[Listener] = []
@@ -73,18 +76,18 @@ class TableSession:
 
     @classmethod
     def open(cls, path: str | Path, clock: Clock, *, read_only: bool = False, key: Path | bytes | None = None,
-             purpose: str | None = None) -> "TableSession":
+             purpose: str | None = None, pin_lock_minutes: int | None = None) -> "TableSession":
         """Open (or create) the journal and rebuild the state from its last snapshot and the events
         after it. `key` and `purpose` as for `Journal.open` (the table's key file, by default
-        table.key beside the journal). Raises JournalError, naming the problem, for a journal that
-        cannot be trusted."""
+        table.key beside the journal); `pin_lock_minutes` as `[table] pin_lock_minutes`. Raises
+        JournalError, naming the problem, for a journal that cannot be trusted."""
         journal = Journal.open(path, read_only=read_only, key=key, purpose=purpose)
         try:
             state, after = _fold(journal, path)
         except BaseException:
             journal.close()
             raise
-        session = cls(journal, clock, state, after)
+        session = cls(journal, clock, state, after, pin_lock_minutes=pin_lock_minutes)
         if not read_only and journal.head[0] - after >= SNAPSHOT_EVERY:
             session.snapshot()
         return session
@@ -112,11 +115,11 @@ class TableSession:
 
     def run(self, command: Command, **arguments) -> list[Event]:
         """Run one command now; its events (with any alarm that fell due) are committed together.
-        A wrong PIN is recorded (and the one that locks the PIN raises an alarm) before the refusal
-        reaches the caller."""
+        A wrong PIN, or one typed while its PIN waits, is recorded (and the one that locks the PIN
+        raises an alarm) before the refusal reaches the caller."""
         for name in PIN_ARGUMENTS:
             if isinstance(arguments.get(name), str):
-                arguments[name] = roles.Pin(arguments[name], self._pepper)
+                arguments[name] = roles.Pin(arguments[name], self._pepper, self.clock.now())
         try:
             return self._commit(command, arguments)
         except Refused as refusal:
@@ -127,14 +130,16 @@ class TableSession:
         """Check a PIN before a protected action is asked for (a screen's menu); a wrong one is
         recorded like a wrong PIN given with a command. Raises Refused."""
         try:
-            roles.authorise(self._state, name, roles.Pin(pin, self._pepper), *allowed, to=to)
+            roles.authorise(self._state, name, roles.Pin(pin, self._pepper, self.clock.now()), *allowed, to=to)
         except Refused as refusal:
             self._record_wrong_pin(refusal)
             raise
 
     def _record_wrong_pin(self, refusal: Refused) -> None:
         if refusal.code == "wrong-pin":
-            self._commit(roles.wrong_pin, {"name": refusal.facts["name"]})
+            self._commit(roles.wrong_pin, {"name": refusal.facts["name"], "lock_minutes": self.pin_lock_minutes})
+        elif refusal.code in ("pin-delayed", "pin-locked"):
+            self._commit(roles.pin_attempt_waiting, {"name": refusal.facts["name"]})
 
     def _commit(self, command: Command, arguments: dict) -> list[Event]:
         with self._lock:
@@ -225,3 +230,4 @@ class TableSession:
     settle_foreign_chips = _command(colours.settle_foreign_chips)
     acknowledge_alarm = _command(alarms.acknowledge)
     clear_alarm = _command(alarms.clear)
+    unlock_pin = _command(roles.unlock_pin)

@@ -108,7 +108,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
     install(config.table.language, config.table.house)
     path = args.db or config.journal_path
     try:
-        session = TableSession.open(path, SystemClock(), purpose=DEMO)  # its key beside it, never the table's
+        session = TableSession.open(path, SystemClock(), purpose=DEMO,  # its key beside it, never the table's
+                                    pin_lock_minutes=config.table.pin_lock_minutes)
     except JournalError as exc:
         print(f"croupier demo: {exc}", file=sys.stderr)
         return 1

@@ -51,7 +51,8 @@ def run(config: Config) -> int:
 
     install(config.table.language, config.table.house)
     try:
-        session = TableSession.open(config.journal_path, SystemClock(), key=config.journal_key)
+        session = TableSession.open(config.journal_path, SystemClock(), key=config.journal_key,
+                                    pin_lock_minutes=config.table.pin_lock_minutes)
     except JournalError as exc:
         print(f"croupier table: {exc}", file=sys.stderr)
         # The unit does not restart on these: a full or read-only disk, a damaged journal or key

@@ -136,6 +136,9 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
     if facts is not None and kind == "result-mismatch":
         return _("Spin {spin} was typed as {typed}; the wheel sensor read {read}: the pit boss corrects the result "
                  "if the sensor is right").format(spin=facts.spin, typed=facts.typed, read=facts.read)
+    if facts is not None and kind == "pin-locked" and facts.minutes is not None:
+        return _("Wrong PINs in a row for {name}: the PIN is locked for {minutes} min, or until a pit boss clears "
+                 "this alarm or it is unlocked at the console").format(name=facts.name, minutes=facts.minutes)
     if facts is not None and kind == "pin-locked":
         return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
             name=facts.name)

@@ -37,7 +37,7 @@ class AlarmKind(str, Enum):
     RELIEF_OVERDUE = "relief-overdue"  # PT-A 33, PT-B 35, RU 4.4
     WHEEL_FAULT = "wheel-fault"  # the sensor link failed, or a launch ended without a result
     RESULT_MISMATCH = "result-mismatch"  # the sensor read another number than the one typed
-    PIN_LOCKED = "pin-locked"  # a PIN refused too many times in a row: locked until a pit boss clears it
+    PIN_LOCKED = "pin-locked"  # a PIN refused too many times in a row: locked for a while the configuration sets
 
 
 class CashOutReason(str, Enum):
@@ -201,10 +201,24 @@ class StaffRegistered(Event):
 
 @_event("pin-refused")
 class PinRefused(Event):
-    """A wrong PIN typed for a member of staff; `failures` in a row, this one included."""
+    """A wrong PIN typed for a member of staff; `failures` in a row, this one included. The PIN is
+    not checked again for `wait_seconds` (a delay that grows, or the lock when `locked`). An
+    attempt during that wait is recorded `unchecked`: the PIN was not even compared."""
 
     name: str
     failures: int
+    wait_seconds: int = when_set(0)
+    locked: bool = when_set(False)
+    unchecked: bool = when_set(False)
+
+
+@_event("pin-unlocked")
+class PinUnlocked(Event):
+    """A locked or delayed PIN set free at the console with the table's key (`croupier staff
+    unlock`); `operator` is the account that ran it."""
+
+    name: str
+    operator: str
 
 
 @_event("staff-relieved")

@@ -22,8 +22,8 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
-PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN until a pit boss clears the alarm
-VERSION = 6  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN for a while (never the last pit boss's)
+VERSION = 7  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -87,6 +87,14 @@ class Void:
     @property
     def awaits_acknowledgement(self) -> bool:
         return self.source is Source.SENSOR and self.acknowledged_by is None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PinWait:
+    """A PIN not checked until `until`: a delay after wrong PINs, or a lock."""
+
+    until: datetime
+    locked: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,6 +191,7 @@ class TableState:
     played: tuple[str, ...] = ()  # colours known to have bet on the spin being paid (PT-A 12)
     alarms: dict[int, Alarm] = field(default_factory=dict)  # raised and not yet cleared
     wrong_pins: dict[str, int] = field(default_factory=dict)  # wrong PINs in a row, by name
+    pin_waits: dict[str, PinWait] = field(default_factory=dict)  # PINs not checked until a time, by name
     next_alarm: int = 1
     last_event_time: datetime | None = None
 
@@ -255,7 +264,22 @@ def _table_closed(s: TableState, e: ev.TableClosed) -> TableState:
 
 def _staff_registered(s: TableState, e: ev.StaffRegistered) -> TableState:
     member = StaffMember(name=e.name, role=e.role, salt=e.salt, pin_hash=e.pin_hash)
-    return _replace(s, staff=_with(s.staff, e.name, member), wrong_pins=_with(s.wrong_pins, e.name, drop=True))
+    return _pin_free(_replace(s, staff=_with(s.staff, e.name, member)), e.name)
+
+
+def _pin_free(s: TableState, name: str) -> TableState:
+    """The PIN of `name` is checked at once again, its run of wrong PINs over."""
+    if name not in s.wrong_pins and name not in s.pin_waits:
+        return s
+    return _replace(s, wrong_pins=_with(s.wrong_pins, name, drop=True), pin_waits=_with(s.pin_waits, name, drop=True))
+
+
+def _pin_refused(s: TableState, e: ev.PinRefused) -> TableState:
+    if e.unchecked:
+        return s  # typed while the PIN waits: recorded, and it changes nothing
+    waits = (_with(s.pin_waits, e.name, PinWait(until=e.time + timedelta(seconds=e.wait_seconds), locked=e.locked))
+             if e.wait_seconds else _with(s.pin_waits, e.name, drop=True))
+    return _replace(s, wrong_pins=_with(s.wrong_pins, e.name, e.failures), pin_waits=waits)
 
 
 def _staff_relieved(s: TableState, e: ev.StaffRelieved) -> TableState:
@@ -278,7 +302,7 @@ def _alarm_acknowledged(s: TableState, e: ev.AlarmAcknowledged) -> TableState:
 def _alarm_cleared(s: TableState, e: ev.AlarmCleared) -> TableState:
     alarm = s.alarms.get(e.alarm)
     if alarm is not None and alarm.kind is ev.AlarmKind.PIN_LOCKED and alarm.facts is not None:
-        s = _replace(s, wrong_pins=_with(s.wrong_pins, alarm.facts.name, drop=True))  # a pit boss unlocks it
+        s = _pin_free(s, alarm.facts.name)  # a pit boss unlocks it
     return _replace(s, alarms=_with(s.alarms, e.alarm, drop=True))
 
 
@@ -443,7 +467,8 @@ HANDLERS: dict[type[Event], Callable[[TableState, Any], TableState]] = {
     ev.SignChanged: lambda s, e: _replace(s, sign=dict(e.sign)),
     ev.StaffRegistered: _staff_registered,
     ev.StaffRelieved: _staff_relieved,
-    ev.PinRefused: lambda s, e: _replace(s, wrong_pins=_with(s.wrong_pins, e.name, e.failures)),
+    ev.PinRefused: _pin_refused,
+    ev.PinUnlocked: lambda s, e: _pin_free(s, e.name),
     ev.AlarmRaised: _alarm_raised,
     ev.AlarmAcknowledged: _alarm_acknowledged,
     ev.AlarmCleared: _alarm_cleared,
@@ -473,12 +498,20 @@ HANDLERS: dict[type[Event], Callable[[TableState, Any], TableState]] = {
 }
 
 
+# The events only a command that checked this member's PIN records (the name's field): the right
+# PIN ends a run of wrong ones. An event merely naming someone (an acknowledgement) does not.
+PIN_PROVEN: dict[type, str] = {
+    ev.LimitsChanged: "by", ev.ProfileChanged: "by", ev.ResultCorrected: "by", ev.AlarmCleared: "by",
+    ev.SignChanged: "by", ev.StaffRegistered: "by", ev.StaffRelieved: "incoming",
+}
+
+
 def apply(state: TableState, event: Event) -> TableState:
     """The state after `event`. Events were checked by the commands that made them."""
     after = HANDLERS[type(event)](state, event)
-    by = getattr(event, "by", None)
-    if after.wrong_pins and by in after.wrong_pins and after.wrong_pins[by] < PIN_LOCK_AFTER:
-        after = _replace(after, wrong_pins=_with(after.wrong_pins, by, drop=True))  # the right PIN: the run ends
+    proven = PIN_PROVEN.get(type(event))
+    if proven is not None and after.wrong_pins:
+        after = _pin_free(after, getattr(event, proven))  # the right PIN: the run ends
     if after is state:
         return _replace(state, last_event_time=event.time)
     after.__dict__["last_event_time"] = event.time  # a copy made for this event, seen by no one yet

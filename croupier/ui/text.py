@@ -105,9 +105,15 @@ def refusal(refused: Refused) -> str:
                  "limits their bets were made under").format(spin=facts["spin"])
     if refused.code == "wrong-pin":
         return _("wrong PIN for {name}: only the attempt is recorded").format(name=facts["name"])
+    if refused.code == "pin-locked" and facts.get("minutes") is not None:
+        return _("the PIN of {name} is locked for {minutes} min more after too many wrong PINs: a pit boss clears the "
+                 "alarm").format(name=facts["name"], minutes=facts["minutes"])
     if refused.code == "pin-locked":
         return _("the PIN of {name} is locked after too many wrong PINs: a pit boss clears the alarm").format(
             name=facts["name"])
+    if refused.code == "pin-delayed" and facts.get("seconds") is not None:
+        return _("wrong PINs for {name}: the next is checked in {seconds} s; this attempt is recorded").format(
+            name=facts["name"], seconds=facts["seconds"])
     if refused.code == "no-pit-boss":
         return _("this journal has no pit boss: staff are registered only in a new journal")
     if refused.code == "sign-not-allowed":

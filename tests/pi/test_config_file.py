@@ -297,3 +297,11 @@ def test_a_value_of_the_wrong_kind_anywhere_is_refused_naming_its_key(tmp_path_f
         load_config(path)
     assert caught.value.key.startswith(key), (key, str(caught.value))
     assert str(caught.value).startswith(str(path))
+
+
+def test_the_pin_lock_is_set_in_minutes_and_never_for_ever(tmp_path):
+    assert default_config().table.pin_lock_minutes is None  # the table's own default
+    assert load_config(write(tmp_path, "[table]\npin_lock_minutes = 30\n")).table.pin_lock_minutes == 30
+    for bad in ("0", "1441", '"15"', "true"):
+        error = error_for(tmp_path, f"[table]\npin_lock_minutes = {bad}\n")
+        assert error.key == "table.pin_lock_minutes"
