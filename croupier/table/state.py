@@ -267,9 +267,9 @@ def _staff_registered(s: TableState, e: ev.StaffRegistered) -> TableState:
     return _pin_free(_replace(s, staff=_with(s.staff, e.name, member)), e.name)
 
 
-def _pin_free(s: TableState, name: str) -> TableState:
+def _pin_free(s: TableState, name: str | None) -> TableState:
     """The PIN of `name` is checked at once again, its run of wrong PINs over."""
-    if name not in s.wrong_pins and name not in s.pin_waits:
+    if name is None or (name not in s.wrong_pins and name not in s.pin_waits):
         return s
     return _replace(s, wrong_pins=_with(s.wrong_pins, name, drop=True), pin_waits=_with(s.pin_waits, name, drop=True))
 

@@ -273,3 +273,11 @@ def test_staff_unlock_never_makes_a_journal(tmp_path, capsys):
     missing = tmp_path / "nowhere.db"
     assert cli(["staff", "unlock", "Boss", "--db", str(missing)]) == 2
     assert "no such journal" in capsys.readouterr().err and not missing.exists()
+
+
+def test_staff_unlock_while_the_table_runs_records_nothing_and_says_why(table, capsys):
+    wrong_pins(table, 5)
+    before = table.seq
+    assert cli(["staff", "unlock", "Boss", "--db", str(table.journal.path)]) == 2  # the table holds the journal
+    assert capsys.readouterr().err.startswith("croupier staff: ")
+    assert table.seq == before and table.state.pin_waits["Boss"].locked
