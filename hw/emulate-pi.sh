@@ -15,7 +15,7 @@
 #   4. runs a short headless table as the croupier user: a simulated wheel, `croupier run --headless`
 #      on the system configuration, then `croupier verify` and a PDF shift report.
 # Each step's output is in DIR/ARCH/log; the summary (one line per step) ends the output and is
-# kept in DIR/summary.txt. Timings under emulation mean nothing; the failures do.
+# kept in DIR/summary-ARCHES.txt. Timings under emulation mean nothing; the failures do.
 set -uo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,7 +39,7 @@ for tool in debootstrap chroot; do
     command -v "$tool" >/dev/null || { echo "emulate-pi.sh: $tool is missing: apt-get install debootstrap qemu-user-static binfmt-support" >&2; exit 1; }
 done
 mkdir -p "$WORK"
-SUMMARY=$WORK/summary.txt
+SUMMARY=$WORK/summary-$(IFS=-; echo "${ARCHES[*]}").txt
 : >"$SUMMARY"
 
 say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
