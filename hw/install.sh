@@ -321,6 +321,29 @@ run mkdir -p "$ROOT/etc/systemd/system"
 for unit in "${units[@]}"; do
     run install -m 0644 "$SRC/systemd/$unit" "$ROOT/etc/systemd/system/$unit"
 done
+if [ -n "$IMAGE" ]; then
+    # One image for many cards: no table's journal or key may be in it, and each card takes its own
+    # table id at its first boot (hw/first-boot.sh, from croupier-table.txt on the boot partition).
+    for file in journal.db table.key; do
+        if [ -e "$ROOT$STATE/$file" ]; then
+            echo "install.sh: $STATE/$file is in the image: every card would share it; remove it first" >&2
+            exit 1
+        fi
+    done
+    run install -m 0755 "$SRC/hw/first-boot.sh" "$ROOT/opt/croupier/first-boot.sh"
+    run install -m 0644 "$SRC/systemd/croupier-first-boot.service" "$ROOT/etc/systemd/system/croupier-first-boot.service"
+    for unit in "${units[@]}"; do
+        run mkdir -p "$ROOT/etc/systemd/system/$unit.d"
+        write_file "$ROOT/etc/systemd/system/$unit.d/first-boot.conf" 0644 <<'UNIT'
+# Written by hw/install.sh --root: a card cloned from the image has its own table id first.
+[Unit]
+Requires=croupier-first-boot.service
+After=croupier-first-boot.service
+UNIT
+    done
+    echo "croupier-table.txt on the boot partition gives this card its table id" | write_file "$ROOT$ETC/first-boot-pending" 0644
+    units+=(croupier-first-boot.service)
+fi
 # A floor-linked table ([floor] url set) reaches the floor's NATS servers and nothing else; the unit
 # itself has no network. The drop-in is written again (or removed) at each run, from the file.
 dropin=$ROOT/etc/systemd/system/croupier-table.service.d/floor.conf

@@ -302,7 +302,6 @@ def test_a_mounted_root_is_prepared_without_a_running_system(tmp_path):
     # Nothing acts on this machine: udev and systemd are left alone, commands run inside the root.
     assert not any(c.startswith(("udevadm", "raspi-config", "apt-get", "python3")) for c in calls), calls
     assert not any(c.startswith("systemctl") and f"--root={image}" not in c for c in calls), calls
-    assert f"systemctl --root={image} enable croupier-table.service croupier-billboard.service" in calls
     assert f"systemctl --root={image} disable getty@tty1.service" in calls
     assert f"useradd --root {image} --system --user-group --home-dir /var/lib/croupier --no-create-home " \
            "--shell /usr/sbin/nologin croupier" in calls
@@ -315,6 +314,38 @@ def test_a_mounted_root_is_prepared_without_a_running_system(tmp_path):
     assert "console=serial0" not in (image / "boot/firmware/cmdline.txt").read_text()
     assert not list((image / "tmp").iterdir()), "the build folder is removed"
     assert "croupier doctor" not in "\n".join(calls)
+    # Each card takes its own table id at first boot; the screens wait for it.
+    assert f"systemctl --root={image} enable croupier-table.service croupier-billboard.service croupier-first-boot.service" in calls
+    assert (image / "etc/croupier/first-boot-pending").is_file()
+    assert "Requires=croupier-first-boot.service" in (
+        image / "etc/systemd/system/croupier-table.service.d/first-boot.conf").read_text()
+    assert (image / "opt/croupier/first-boot.sh").stat().st_mode & 0o111
+
+
+def first_boot(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["sh", str(ROOT / "hw/first-boot.sh")], env={**os.environ, "CROUPIER_FIRST_BOOT_ROOT": str(root)},
+                          capture_output=True, text=True, timeout=30)
+
+
+@needs_hw_files
+def test_a_cloned_card_takes_its_own_table_id_at_first_boot(tmp_path):
+    machine = Machine(tmp_path)
+    assert machine.install().returncode == 0
+    root = machine.root
+    (root / "etc/croupier/first-boot-pending").write_text("")
+    (root / "var/lib/croupier").mkdir(parents=True, exist_ok=True)
+    result = first_boot(root)
+    assert result.returncode == 1 and "no table id" in result.stderr
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/croupier-table.txt").write_text('id = "T 7; rm -rf /"\n')
+    result = first_boot(root)
+    assert result.returncode == 1 and "no valid id" in result.stderr
+    (root / "boot/firmware/croupier-table.txt").write_text('id = "T7"   # the table by the bar\nname = "Roleta 7"\n')
+    result = first_boot(root)
+    assert result.returncode == 0, result.stderr
+    config = load_config(root / "etc/croupier/croupier.toml")
+    assert (config.table.id, config.table.name) == ("T7", "Roleta 7")
+    assert not (root / "etc/croupier/first-boot-pending").exists()
 
 
 TINY_PROJECT = """[build-system]
