@@ -71,6 +71,11 @@ mount_system() {
         mounted=("$root/$fs" "${mounted[@]}")
     done
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+    # A network behind a TLS-inspecting proxy: its CA, trusted on this machine, trusted in the root.
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+        chroot "$root" update-ca-certificates >/dev/null
+    fi
 }
 unmount_all() {
     local m
