@@ -41,7 +41,8 @@ def service_section(unit: Path) -> configparser.SectionProxy:
 
 
 def test_the_units_exist():
-    assert [u.name for u in UNITS] == ["croupier-billboard.service", "croupier-floor-nats.service",
+    assert [u.name for u in UNITS] == ["croupier-billboard.service", "croupier-first-boot.service",
+                                       "croupier-floor-nats.service",
                                        "croupier-floor-serve.service", "croupier-floor-view-web.service",
                                        "croupier-review-web.service", "croupier-table.service"]
 
