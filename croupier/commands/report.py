@@ -31,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fresh", action="store_true",
                         help="fold the whole journal again; by default a report takes up the fold the last one "
                              "saved for this journal in your cache directory, if it still checks")
+    parser.add_argument("--key", type=arguments.path, metavar="FILE",
+                        help="the table's key (default: table.key beside the journal): a fold is saved and taken "
+                             "up only when it can be read, signed with a key derived from it")
     parser.add_argument("--config", metavar="PATH",
                         help=f"the table's configuration, for the currency the journal does not record and the "
                              f"table's language (default: {CONFIG_LOOKUP}; without one, amounts are labelled as "
@@ -119,6 +122,7 @@ def _report(args: argparse.Namespace) -> int:
     from croupier.i18n import CatalogError
     from croupier.journal import report_cache
     from croupier.journal.report import REPORT_KINDS, ReportFold, build_report, write_json
+    from croupier.journal.key import default_key_path
     from croupier.journal.store import GENESIS, Journal, JournalError
     from croupier.journal.verify import ChainCheck, JournalDamaged
 
@@ -132,13 +136,17 @@ def _report(args: argparse.Namespace) -> int:
     except CatalogError as exc:
         print(f"croupier report: --language: {exc}", file=sys.stderr)
         return 2
+    def notice(text: str) -> None:
+        print(f"croupier report: {text}", file=sys.stderr)
+
     try:
         with Journal.open(args.db, read_only=True) as journal:
             # The events up to where the fold the last report saved reached were checked then, if it
             # still checks: the whole journal's report goes on from that fold; a report over days
             # takes their records up to there as they are, found by their time.
             whole = args.since is None and args.until is None
-            saved = report_cache.load(journal, mark_only=not whole) if not args.fresh else None
+            key = report_cache.fold_key(args.key or default_key_path(args.db), args.db, notice)
+            saved = report_cache.load(journal, key, notice, mark_only=not whole) if key and not args.fresh else None
             reached = saved[1] if saved else (0, GENESIS)
             fold = saved[0] if saved and whole else ReportFold()
             if not whole and saved:
@@ -147,8 +155,8 @@ def _report(args: argparse.Namespace) -> int:
             # nothing is printed unless the whole chain checks.
             check = ChainCheck(journal, since=reached)
             fold.add_all(in_range(check.records(REPORT_KINDS), args.since, args.until))
-            if whole and check.head != reached:
-                report_cache.save(journal, fold, check.head)
+            if whole and key and check.head != reached:
+                report_cache.save(journal, fold, check.head, key, notice)
             report = build_report((), journal.head, table.currency if table else None, fold)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)

@@ -1,36 +1,39 @@
 """The report's fold, saved at the event it reached, so that the next report of the same journal
 folds only what the table recorded since: a year's report in seconds instead of a pass over a year.
 
-A saved fold is the user's own: it is kept in their cache directory ($XDG_CACHE_HOME/croupier,
-else ~/.cache/croupier), never beside the journal, one file per journal path, signed with a key
-made on first use and readable only by them. It is taken up only when its signature checks, when
-it was made by the same fold (the text of the modules that fold), and when the journal still has,
-at the event the fold reached, the hash it had then: the hash chain ties that hash to every event
-before it. The events after it are checked and folded as usual. Anything else, and any error
-reading or writing the cache, means a whole fold, as without it.
+A saved fold must never change a figure. So:
+
+- It is plain data (`fold_codec`): reading it runs no code, whatever the file holds.
+- It is signed with a key derived from the table's key, which is kept with the journal and never
+  in the cache: only who can read the table's key (and so could sign the journal itself) can make
+  a fold the report takes up. Without the table's key nothing is saved or taken up.
+- It is kept in the user's cache directory ($XDG_CACHE_HOME/croupier, else ~/.cache/croupier),
+  one file per journal path; a fold, a folder or a table's key that anyone but its owner may
+  write (or that belongs to someone else) is not used.
+- It is taken up only when its signature checks, when it was made by the same fold (the text of
+  the modules that fold) for this journal, and when the journal still has, at the event the fold
+  reached, the hash it had then: the hash chain ties that hash to every event before it.
+
+Anything else means a whole fold, with a notice saying why (`CacheNotice`); a missing fold (the
+first report) says nothing.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
-import io
-import logging
 import os
-import pickle
-from array import array
+import stat
 from pathlib import Path
-from typing import cast
+from typing import Callable
 
+from croupier.journal import fold_codec
+from croupier.journal.key import KeyFileError, mode_problem, read_key
 from croupier.journal.report import ReportFold
 from croupier.journal.store import Journal
 
-log = logging.getLogger(__name__)
-
-KEY_BYTES, LENGTH_BYTES, SIGNATURE_BYTES = 32, 8, hashlib.sha256().digest_size
-# What a saved fold may hold: the fold's own classes and the plain data inside them.
-ALLOWED = {"decimal": {"Decimal"}, "fractions": {"Fraction"},
-           "datetime": {"datetime", "date", "timedelta", "timezone"}, "collections": {"defaultdict", "Counter"},
-           "builtins": {"set", "frozenset", "bytearray", "dict", "list", "tuple"}}
+SIGNATURE_BYTES = hashlib.sha256().digest_size
+MAGIC = b"croupier report fold 2\n"
+Notice = Callable[[str], None]
 
 
 def cache_dir() -> Path:
@@ -38,16 +41,17 @@ def cache_dir() -> Path:
     return Path(base) / "croupier"
 
 
-def _fold_stamp() -> bytes:
-    """The code that makes the fold's figures (the report and every projection): a fold saved by
-    other code is not taken up."""
+def _fold_stamp() -> str:
+    """The code that makes the fold's figures (the report, every projection, the fold's format): a
+    fold saved by other code is not taken up."""
     import croupier.history
     import croupier.journal.report
 
     digest = hashlib.sha256()
-    for path in [Path(croupier.journal.report.__file__), *sorted(Path(croupier.history.__file__).parent.glob("*.py"))]:
+    for path in [Path(croupier.journal.report.__file__), Path(fold_codec.__file__),
+                 *sorted(Path(croupier.history.__file__).parent.glob("*.py"))]:
         digest.update(path.read_bytes())
-    return digest.digest()
+    return digest.hexdigest()
 
 
 def _resolved(journal: Journal) -> str:
@@ -58,6 +62,38 @@ def _file_for(journal: Journal) -> Path:
     return cache_dir() / f"report-{hashlib.sha256(_resolved(journal).encode()).hexdigest()[:32]}.fold"
 
 
+def _writable_by_others(path: Path, owners: set[int]) -> str | None:
+    """Why `path` is not safe to trust, or None: it must belong to one of `owners` and be writable
+    by no one else."""
+    found = path.stat()
+    if found.st_uid not in owners:
+        return f"{path} belongs to user {found.st_uid}, not to this user"
+    if stat.S_IMODE(found.st_mode) & 0o022:
+        return f"{path} may be written by other users (mode {stat.S_IMODE(found.st_mode):04o})"
+    return None
+
+
+def fold_key(key_path: Path, journal_path: Path, notice: Notice) -> bytes | None:
+    """The key that signs this user's saved folds of the journal, derived from the table's key at
+    `key_path`; None (with a notice, unless the file is simply not there or not readable) when it
+    cannot be trusted."""
+    try:
+        key = read_key(key_path)
+        problem = (mode_problem(key_path)
+                   or _writable_by_others(key_path, {os.geteuid(), 0, Path(journal_path).stat().st_uid}))
+    except KeyFileError as exc:
+        if Path(key_path).exists() and os.access(key_path, os.R_OK):
+            notice(f"no saved fold is used or kept: {exc}")
+        return None
+    except OSError as exc:
+        notice(f"no saved fold is used or kept: {key_path}: {exc.strerror or exc}")
+        return None
+    if problem:
+        notice(f"no saved fold is used or kept: {problem}")
+        return None
+    return hmac.new(key, b"croupier report fold", hashlib.sha256).digest()
+
+
 def _signature(key: bytes, stream) -> bytes:
     """The HMAC of what `stream` holds from where it stands to its end, read a block at a time."""
     mac = hmac.new(key, digestmod=hashlib.sha256)
@@ -66,108 +102,67 @@ def _signature(key: bytes, stream) -> bytes:
     return mac.digest()
 
 
-def _key(create: bool) -> bytes | None:
-    path = cache_dir() / "report.key"
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        if not create:
-            return None
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    key = os.urandom(KEY_BYTES)
-    try:
-        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
-            out.write(key)
-    except FileExistsError:  # another report made it meanwhile
-        return path.read_bytes()
-    return key
+def _trusted_folder(create: bool) -> Path:
+    folder = cache_dir()
+    if create:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    problem = _writable_by_others(folder, {os.geteuid()})
+    if problem:
+        raise OSError(problem)
+    return folder
 
 
-class _FoldPickler(pickle.Pickler):
-    """Arrays (the spins' columns, a year is half a million long) are written after the pickle, raw,
-    in the order met: neither writing nor reading holds a second copy of them."""
-
-    def __init__(self, out, arrays: list[array]) -> None:
-        super().__init__(out, protocol=5)
-        self.arrays = arrays
-
-    def persistent_id(self, obj):
-        if type(obj) is array:
-            self.arrays.append(obj)
-            return "array", obj.typecode, len(obj)
-        return None
-
-
-class _FoldUnpickler(pickle.Unpickler):
-    def __init__(self, pickled, arrays) -> None:
-        super().__init__(pickled)
-        self.arrays = arrays  # the file, where the raw arrays begin, read in the order they were written
-
-    def persistent_load(self, pid):
-        kind, typecode, length = pid
-        if kind != "array":
-            raise pickle.UnpicklingError(f"{kind!r} is not part of a report's fold")
-        column = array(typecode)
-        column.fromfile(self.arrays, length)
-        return column
-
-    def find_class(self, module: str, name: str):
-        if module.startswith("croupier.") or name in ALLOWED.get(module, ()):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a report's fold")
-
-
-def load(journal: Journal, *, mark_only: bool = False) -> tuple[ReportFold | None, tuple[int, str]] | None:
+def load(journal: Journal, key: bytes, notice: Notice, *,
+         mark_only: bool = False) -> tuple[ReportFold | None, tuple[int, str]] | None:
     """The fold saved for this journal and the (seq, hash) it reached, if it may be taken up;
     `mark_only`: the point alone (None for the fold), which a report over days needs."""
+    path = _file_for(journal)
     try:
-        key = _key(create=False)
-        if key is None:
+        if not path.exists():
             return None
-        with open(_file_for(journal), "rb") as saved:
+        _trusted_folder(create=False)
+        problem = _writable_by_others(path, {os.geteuid()})
+        if problem:
+            raise OSError(problem)
+        with open(path, "rb") as saved:
+            if saved.read(len(MAGIC)) != MAGIC:
+                raise fold_codec.FoldFormatError("it is not a saved fold of this program")
             signature = saved.read(SIGNATURE_BYTES)
+            body = saved.tell()
             if not hmac.compare_digest(_signature(key, saved), signature):
-                log.warning("the saved report fold %s is not signed with this user's key: not used", saved.name)
-                return None
-            saved.seek(SIGNATURE_BYTES)
-            size = int.from_bytes(saved.read(LENGTH_BYTES), "big")
-            unpickler = _FoldUnpickler(io.BytesIO(saved.read(size)), saved)
-            stamp, path, reached = unpickler.load()
-            if (stamp != _fold_stamp() or path != _resolved(journal)
-                    or journal.hash_at(reached[0]) != reached[1]):
-                return None
-            fold = None if mark_only else unpickler.load()
-    except FileNotFoundError:
-        return None
+                raise fold_codec.FoldFormatError("it is not signed with the key derived from the table's key")
+            saved.seek(body)
+            header, document = fold_codec.read_header(saved)
+            reached = tuple(header["reached"])
+            if header["stamp"] != _fold_stamp():
+                raise fold_codec.FoldFormatError("it was made by another version of the report")
+            if header["journal"] != _resolved(journal):
+                raise fold_codec.FoldFormatError(f"it is the fold of {header['journal']}")
+            if journal.hash_at(reached[0]) != reached[1]:
+                raise fold_codec.FoldFormatError(f"the journal no longer has, at event {reached[0]}, the event it "
+                                                 "was made from")
+            fold = None if mark_only else fold_codec.read_fold(document, saved)
     except Exception as exc:  # a cache is never a reason to fail: the whole fold is done instead
-        log.info("the saved report fold could not be read (%s): the journal is folded whole", exc)
+        notice(f"the saved fold {path} was not used ({exc}): every event is checked and folded")
         return None
-    if not (mark_only or isinstance(fold, ReportFold)):
-        return None
-    return fold, reached
+    return fold, (int(reached[0]), str(reached[1]))
 
 
-def save(journal: Journal, fold: ReportFold, reached: tuple[int, str]) -> None:
+def save(journal: Journal, fold: ReportFold, reached: tuple[int, str], key: bytes, notice: Notice) -> None:
     """Keep `fold`, which has folded this journal's events up to `reached` (seq, hash), all checked."""
     try:
-        key = cast(bytes, _key(create=True))  # made when missing
-        target = _file_for(journal)
+        target = _trusted_folder(create=True) / _file_for(journal).name
         partial = target.with_suffix(".partial")
-        pickled, arrays = io.BytesIO(), list[array]()
-        pickler = _FoldPickler(pickled, arrays)
-        pickler.dump((_fold_stamp(), _resolved(journal), reached))  # read first, alone if need be
-        pickler.dump(fold)
-        with open(os.open(partial, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600), "w+b") as out:
-            # signature, pickle length, pickle, raw arrays; signed as read back: nothing twice in memory
-            out.write(bytes(SIGNATURE_BYTES))
-            out.write(len(pickled.getbuffer()).to_bytes(LENGTH_BYTES, "big"))
-            out.write(pickled.getbuffer())
-            for column in arrays:
-                column.tofile(out)
-            out.seek(SIGNATURE_BYTES)
+        partial.unlink(missing_ok=True)
+        with open(os.open(partial, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600), "w+b") as out:
+            # magic, signature, the fold; signed as read back: nothing twice in memory
+            out.write(MAGIC + bytes(SIGNATURE_BYTES))
+            header = {"stamp": _fold_stamp(), "journal": _resolved(journal), "reached": list(reached)}
+            fold_codec.write(fold, header, out)
+            out.seek(len(MAGIC) + SIGNATURE_BYTES)
             signature = _signature(key, out)
-            out.seek(0)
+            out.seek(len(MAGIC))
             out.write(signature)
         os.replace(partial, target)
     except Exception as exc:
-        log.warning("the report fold could not be saved (%s): the next report folds the journal whole", exc)
+        notice(f"the report's fold could not be saved ({exc}): the next report folds the journal whole")

@@ -4,14 +4,22 @@ that folds everything again (`--fresh`). A fold that is not the user's own, not 
 made before the journal was rewritten is never taken up."""
 from __future__ import annotations
 
+import hashlib
+import hmac
+import io
 import json
 import os
+import pickle
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from croupier.cli import main as cli
+from croupier.journal import fold_codec, report_cache
+from croupier.journal.key import read_key
+from croupier.journal.report import REPORT_KINDS, ReportFold
+from croupier.journal.store import Journal
 from croupier.rules.spin import Direction
 from croupier.table.events import Stake
 
@@ -160,3 +168,141 @@ def test_a_fold_saved_by_other_code_is_not_taken_up(table, capsys, monkeypatch):
     play(table, 5)
     again = report(capsys, journal)
     assert again["checked_before"] == 0 and again["totals"]["spins"] == 9
+
+
+# --- nothing in the cache changes a figure ----------------------------------------------------------
+
+
+def report_noticing(capsys, journal: Path, *options: str) -> tuple[dict, str]:
+    assert cli(["report", "--db", str(journal), "--json", *options]) == 0
+    out, err = capsys.readouterr()
+    return json.loads(out), err
+
+
+def resign(saved: Path, key: bytes) -> None:
+    """What someone who can write the cache does: change the fold and sign it again with a key of theirs."""
+    data = saved.read_bytes()
+    head = len(report_cache.MAGIC)
+    body = data[head + report_cache.SIGNATURE_BYTES:]
+    saved.write_bytes(data[:head] + hmac.new(key, body, hashlib.sha256).digest() + body)
+
+
+THE_SHIFT = [17, 0, 32, 5, 26, 11, 8, 23]
+
+
+def test_a_changed_fold_signed_again_with_a_key_kept_in_the_cache_is_ignored_with_a_notice(table, capsys):
+    journal = Path(table.journal.path)
+    report(capsys, journal)
+    (saved,) = fold_files()
+    (saved.parent / "report.key").write_bytes(b"k" * 32)  # the key the cache once kept beside the folds
+    data = bytearray(saved.read_bytes())
+    data[-1] = 0  # the last spin's number: 23 -> 0 ("every result as 0")
+    saved.write_bytes(bytes(data))
+    resign(saved, b"k" * 32)
+    again, err = report_noticing(capsys, journal)
+    assert again["checked_before"] == 0 and [s["number"] for s in again["spins"]] == THE_SHIFT
+    assert "was not used (it is not signed with the key derived from the table's key)" in err
+
+
+def test_a_fold_of_36s_under_a_swapped_report_key_changes_nothing(table, capsys):
+    journal = Path(table.journal.path)
+    report(capsys, journal)
+    (saved,) = fold_files()
+    forged = ReportFold()
+    with Journal.open(journal, read_only=True) as opened:
+        forged.add_all(opened.records(REPORT_KINDS))
+        header = {"stamp": report_cache._fold_stamp(), "journal": str(journal.resolve()), "reached": list(opened.head)}
+    forged.spins._number[:] = bytes([36]) * len(forged.spins._number)
+    buffer = io.BytesIO()
+    fold_codec.write(forged, header, buffer)
+    saved.write_bytes(report_cache.MAGIC + bytes(report_cache.SIGNATURE_BYTES) + buffer.getvalue())
+    (saved.parent / "report.key").write_bytes(b"s" * 32)  # swapped in
+    resign(saved, b"s" * 32)
+    again, err = report_noticing(capsys, journal)
+    assert [s["number"] for s in again["spins"]] == THE_SHIFT and "was not used" in err
+
+
+class RunsACommand:
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def __reduce__(self):
+        return os.system, (self.command,)
+
+
+@pytest.mark.parametrize("signed_with", ["the derived key", "a key in the cache"])
+def test_a_signed_pickle_naming_os_system_runs_nothing(table, capsys, tmp_path, signed_with):
+    journal = Path(table.journal.path)
+    report(capsys, journal)
+    (saved,) = fold_files()
+    marker = tmp_path / "touched"
+    payload = pickle.dumps(RunsACommand(f"touch {marker}"))
+    # The old layout (a pickle after the signature), and the new one's magic line before it.
+    for layout in (payload, report_cache.MAGIC + bytes(report_cache.SIGNATURE_BYTES) + payload):
+        saved.write_bytes(layout)
+        if signed_with == "the derived key":  # even whoever holds the table's key cannot make a report run code
+            table_key = read_key(journal.with_name("table.key"))
+            key = report_cache.fold_key(journal.with_name("table.key"), journal, print)
+            assert key is not None and table_key
+        else:
+            key = b"k" * 32
+        if layout.startswith(report_cache.MAGIC):
+            resign(saved, key)
+        again, err = report_noticing(capsys, journal)
+        assert not marker.exists()
+        assert [s["number"] for s in again["spins"]] == THE_SHIFT and "was not used" in err
+        report(capsys, journal, "--fresh")  # puts a good fold back for the next layout
+
+
+def test_a_fold_or_its_folder_writable_by_others_is_ignored_with_a_notice(table, capsys):
+    journal = Path(table.journal.path)
+    report(capsys, journal)
+    (saved,) = fold_files()
+    saved.chmod(0o666)
+    again, err = report_noticing(capsys, journal)
+    assert again["checked_before"] == 0 and "may be written by other users (mode 0666)" in err
+    saved.chmod(0o600)
+    saved.parent.chmod(0o777)
+    try:
+        again, err = report_noticing(capsys, journal)
+        assert again["checked_before"] == 0 and "may be written by other users (mode 0777)" in err
+        assert "could not be saved" in err  # nor is a new one kept there
+    finally:
+        saved.parent.chmod(0o700)
+    assert report_noticing(capsys, journal)[0]["checked_before"] == again["head"]["event"]
+
+
+def test_a_table_key_others_may_write_keeps_no_fold(table, capsys):
+    journal = Path(table.journal.path)
+    journal.with_name("table.key").chmod(0o620)
+    first, err = report_noticing(capsys, journal)
+    assert "no saved fold is used or kept" in err and fold_files() == []
+    assert [s["number"] for s in first["spins"]] == THE_SHIFT
+
+
+def test_without_the_tables_key_nothing_is_saved_and_nothing_said(table, capsys, tmp_path):
+    journal = Path(table.journal.path)
+    table.close()
+    moved = tmp_path / "kept-elsewhere.key"
+    journal.with_name("table.key").rename(moved)
+    first, err = report_noticing(capsys, journal)
+    assert err == "" and fold_files() == [] and first["totals"]["spins"] == 8
+    report(capsys, journal, "--key", str(moved))  # the key named: the fold is saved with it
+    assert len(fold_files()) == 1
+    assert report(capsys, journal, "--key", str(moved))["checked_before"] == first["head"]["event"]
+
+
+def test_the_fold_format_makes_only_the_folds_own_classes_and_keeps_shared_objects():
+    fold = ReportFold()
+    fold.croupiers._on_wheel = fold.croupiers._person("Ana")  # the same figures, on the wheel and in the list
+    buffer = io.BytesIO()
+    fold_codec.write(fold, {"reached": [0, ""]}, buffer)
+    buffer.seek(0)
+    _, document = fold_codec.read_header(buffer)
+    again = fold_codec.read_fold(document, buffer)
+    assert type(again) is ReportFold and type(again.spins) is type(fold.spins)
+    assert again.croupiers._on_wheel is again.croupiers.figures["Ana"]
+    for bad in ({"o": "Popen", "a": []}, {"o": "ReportFold", "a": [["__class__", 1]]}, {"dd": "eval", "d": []},
+                {"c": "O", "n": 1}, {"x": 1}, [1, 2]):
+        with pytest.raises(fold_codec.FoldFormatError):
+            fold_codec.read_fold(bad, io.BytesIO(b"\0" * 64))
