@@ -4,6 +4,7 @@
     croupier floor status --store URL [--json]       per table: last seq, head, chain, anchor, lag
     croupier floor check --table ID --db JOURNAL --store URL   a journal against the floor's copy
     croupier floor acknowledge --table ID --event N --by NAME --store URL   a pit boss takes an alarm
+    croupier floor resume --table ID --by NAME --store URL   a quarantined table is read again from the stream
     croupier floor view --store URL                  the floor view (read-only)
     croupier floor demo                              nats-server, four simulated tables, the ingester, the view
 
@@ -19,6 +20,8 @@ import os
 import signal
 import sys
 from pathlib import Path
+
+from croupier.commands import arguments
 
 SUMMARY = "the casino floor: ingest every table's journal from NATS JetStream, status, check, view, demo"
 DEFAULT_STORE = os.environ.get("CROUPIER_FLOOR_STORE") or "floor.db"
@@ -48,6 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     acknowledge.add_argument("--event", required=True, type=int, help="the event the alarm names")
     acknowledge.add_argument("--by", required=True, help="who acknowledges it")
     acknowledge.add_argument("--store", default=DEFAULT_STORE)
+    resume = verbs.add_parser("resume", help="end a table's quarantine: the ingester reads it again from the stream")
+    resume.add_argument("--table", required=True)
+    resume.add_argument("--by", required=True, type=arguments.name, help="who resumes it (kept on the alarm)")
+    resume.add_argument("--store", default=DEFAULT_STORE)
     view = verbs.add_parser("view", help="the floor view: a tile per table, alarms, wheel statistics (read-only)")
     view.add_argument("--store", default=DEFAULT_STORE)
     view.add_argument("--language", metavar="LANG", default="en",
@@ -158,6 +165,19 @@ def _acknowledge(args) -> int:
     return 0
 
 
+def _resume(args) -> int:
+    from croupier.floor.store import open_store
+
+    with open_store(args.store) as store:
+        at = store.resume(args.table, args.by)
+    if at is None:
+        print(f"croupier floor resume: table {args.table} is not quarantined", file=sys.stderr)
+        return 1
+    print(f"table {args.table} resumed by {args.by}: the ingester reads it again from the stream after its last "
+          f"stored event (its chain broke at event {at}; if it still does, it is quarantined again)")
+    return 0
+
+
 def _view(args) -> int:
     from croupier.floor.view import run_view
     from croupier.i18n import CatalogError, install
@@ -176,5 +196,5 @@ def _demo(args) -> int:
     return run_demo(tables=args.tables, speed=args.speed)
 
 
-VERBS = {"serve": _serve, "status": _status, "check": _check, "acknowledge": _acknowledge, "view": _view,
-         "demo": _demo}
+VERBS = {"serve": _serve, "status": _status, "check": _check, "acknowledge": _acknowledge, "resume": _resume,
+         "view": _view, "demo": _demo}

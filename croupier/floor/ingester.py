@@ -1,24 +1,39 @@
 """The floor side: one durable JetStream consumer over every table's events, into the store.
 
-Each batch is checked link by link with the journal's own chain check, committed to the store,
-and only then acknowledged: after a kill -9 the broker delivers again what was not acknowledged,
-and the store recognises by (table, seq) what it already holds, so every event is stored exactly
-once, in order. A row that does not follow the table's stored head raises an alarm naming the
-table and the event; nothing after it is stored for that table. Every `anchor_every_s` a table
-whose new events are stored gets an anchor receipt (seq, hash, time) on its anchor subject.
+Each batch is checked link by link with the journal's own chain check, committed to the store (all
+its tables in one transaction), and only then acknowledged: after a kill -9 the broker delivers
+again what was not acknowledged, and the store recognises by (table, seq) what it already holds, so
+every event is stored exactly once, in order.
+
+One table never holds up another, and no message is offered again and again:
+- a message that can never be stored (not a table's subject, not a journal row) is terminated;
+- a table whose chain breaks raises an alarm naming the table and the event and is quarantined:
+  its messages are acknowledged and stay in the stream, nothing is stored for it until a pit boss
+  runs `croupier floor resume`, and then it is read again from the stream after its last stored event;
+- a message that comes before its predecessor (a redelivery that is late, or a predecessor that
+  never comes) is acknowledged too, and the table is read again from the stream, on its own
+  subject, from the event after its head: what is there is stored, a gap that stays is shown.
+Only one ingester stores at a time: it holds a lease in the store, renewed every `WORD_S`; another
+started on the same store stands by and takes over when the lease lapses. Every `WORD_S` the active
+one writes its word (state, messages pending in the stream, each table's heartbeat and how far the
+stream has delivered it) in one transaction: heartbeats and anchors never cost a commit each.
+Every `anchor_every_s` a table whose new events are stored gets an anchor receipt (seq, hash, time).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 import time
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from croupier.floor.chain import check_links
-from croupier.floor.store import FloorStore, now_text
+from croupier.floor.store import FloorStore, LeaseLost, TableUpdate, now_text
 from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, Anchor, Link, WireError,
-                                 anchor_subject, close_quietly, connect, ensure_streams, table_of)
+                                 anchor_subject, close_quietly, connect, ensure_streams, events_subject, table_of)
 from croupier.sdnotify import Notifier
 from croupier.table.events import FloorAnchored
 
@@ -28,25 +43,46 @@ DURABLE = "croupier-floor"
 BATCH = 500
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
-WAIT_S = 1.0  # a message that came before its predecessor is offered again after this long
+MAX_DELIVER = 20  # a message is offered at most this often (a store that stays away); the re-read catches up
+WAIT_S = 1.0  # a message handed back while the store does not answer is offered again after this long
 STORE_RETRY_S = (1, 2, 5, 10)  # waits between attempts to open a store that did not answer
+WORD_S = 2.0  # how often the active ingester writes its word (and renews its lease)
+LEASE_S = 10.0  # an ingester silent this long has lost the lease to another
+READ_AGAIN_S = 5.0  # the least time between two re-reads of one table from the stream
+HEARD_EVERY_S = 7.0  # a heartbeat is written when the one stored is older (tables beat every 5 s)
 
 
 @dataclass
 class _Table:
     head: tuple[int, str]
+    stream_seq: int = 0  # the stream sequence of the head event (0: not known)
     anchored: int = 0
     anchored_at: float = 0.0
     new_events: bool = False  # events other than anchors stored since the last anchor
+    quarantined: bool = False  # chain broken: nothing stored until a pit boss resumes the table
+    seen: int = 0  # the last seq of this table the stream delivered
+    seen_stream: int = 0  # and its stream sequence
+    behind_since: str | None = None  # since when an event the stream delivered is not stored
+    read_to: int = 0  # the stream sequence up to which the table was read again
+    read_wanted: bool = False
+    read_at: float = float("-inf")
+    reported: int = -1  # the head at which the wait was last logged
+    heard: str | None = None  # the last heartbeat, not yet written
+    heard_written: float = float("-inf")
+    changed: bool = True  # something to write with the next word
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of a fetched batch: ids of the messages to offer again (they came before their
-    predecessor) and to terminate (they can never be stored); every other one is acknowledged."""
+    """What became of a fetched batch: the ids of the messages to terminate (they can never be
+    stored); every other one is acknowledged, stored or not (a table behind is read again)."""
 
-    waiting: frozenset[int] = frozenset()
     poison: frozenset[int] = frozenset()
+
+
+def _stream_seq(msg) -> int:
+    metadata = getattr(msg, "metadata", None)
+    return metadata.sequence.stream if metadata is not None else 0
 
 
 @dataclass
@@ -58,7 +94,10 @@ class Ingester:
     stopping: bool = False
     stored: int = 0  # events stored by this process
     notifier: Notifier = field(default_factory=Notifier)
+    holder: str | None = None  # this ingester's name on the lease (None: no lease, as in the tests)
+    state: str = "starting"
     _tables: dict[str, _Table] = field(default_factory=dict)
+    _anchors: list[tuple[str, int, str, str]] = field(default_factory=list)
     _stop: asyncio.Event | None = None
 
     def stop(self) -> None:
@@ -74,33 +113,61 @@ class Ingester:
         except asyncio.TimeoutError:
             pass
 
+    def _say(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.notifier.status(state)
+
     async def run(self) -> None:
         """Ingest until `stopping`; the broker and the store coming and going are waited for."""
         self._stop = asyncio.Event()
         if self.stopping:
             self._stop.set()
-        self.notifier.ready("ingesting")
+        self.holder = self.holder or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.notifier.ready("starting")
         attempt = 0
         while not self.stopping:
             try:
+                if not await self._hold_lease():
+                    continue
                 await self._session()
                 attempt = 0
+            except LeaseLost as exc:
+                log.warning("floor ingester: %s; standing by", exc)
+                self._tables.clear()
+                continue
             except self.store.failures as exc:
                 await self._store_unavailable(exc)
                 continue
             except Exception as exc:
-                self.notifier.status("broker unreachable")
+                self._say("broker unreachable")
                 log.warning("floor ingester: broker unreachable or gone (%s: %s); retrying",
                             exc.__class__.__name__, exc)
+                try:
+                    self._write_word(None)
+                except self.store.failures:
+                    pass  # said when the store is next used
             await self._sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
             attempt += 1
         self.notifier.stopping()
+
+    async def _hold_lease(self) -> bool:
+        """True when this ingester holds the lease; otherwise it waits a while and says who does."""
+        other = self.store.claim(self.holder, time.time(), LEASE_S)
+        if other is None:
+            return True
+        if self.state != "standing by":
+            log.info("floor ingester: %s is the active ingester; standing by", other)
+        self._say("standing by")
+        self._tables.clear()
+        await self._sleep(WORD_S)
+        return False
 
     async def _store_unavailable(self, exc: BaseException) -> None:
         """Say so, then open the store again until it answers; what was not committed comes again."""
         log.error("floor ingester: store unavailable (%s); nothing is acknowledged until it answers",
                   " ".join(str(exc).split()) or exc.__class__.__name__)
-        self.notifier.status("store unavailable")
+        self._say("store unavailable")
         self._tables.clear()  # a commit cut short may or may not have happened: the store says
         attempt = 0
         while not self.stopping:
@@ -113,7 +180,6 @@ class Ingester:
                     log.error("floor ingester: store still unavailable (%s)", " ".join(str(again).split()))
                 continue
             log.info("floor ingester: the store answers again")
-            self.notifier.status("ingesting")
             return
 
     async def _session(self) -> None:
@@ -121,20 +187,26 @@ class Ingester:
         from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
         nc = await connect(self.servers)
+        reader = None
         try:
             js = nc.jetstream(timeout=5)
             await ensure_streams(js, self.replicas)
             config = ConsumerConfig(durable_name=DURABLE, ack_policy=AckPolicy.EXPLICIT,
                                     deliver_policy=DeliverPolicy.ALL, ack_wait=ACK_WAIT_S, max_ack_pending=20000,
-                                    filter_subject=EVENTS_SUBJECTS)
+                                    max_deliver=MAX_DELIVER, filter_subject=EVENTS_SUBJECTS)
             sub = await js.pull_subscribe(EVENTS_SUBJECTS, durable=DURABLE, stream=EVENTS_STREAM, config=config)
             await nc.subscribe(ALIVE_SUBJECTS, cb=self._heard)
             log.info("floor ingester connected to %s", ",".join(self.servers))
+            self._say("storing")
+            reader = asyncio.create_task(self._read_again(js))
+            next_word = 0.0
             while not self.stopping and nc.is_connected:
                 self.notifier.ping()
+                if reader.done():
+                    reader.result()  # its failure is the session's
                 try:
                     msgs = await sub.fetch(BATCH, timeout=1)
-                except nats.errors.TimeoutError:
+                except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
                     msgs = []
                 if msgs:
                     try:
@@ -146,62 +218,137 @@ class Ingester:
                     for msg in msgs:
                         if id(msg) in outcome.poison:
                             await msg.term()  # it can never be stored: never offered again
-                        elif id(msg) in outcome.waiting:
-                            await msg.nak(delay=WAIT_S)
                         else:
                             await msg.ack()
                 await self._anchor(js)
+                if time.monotonic() >= next_word:
+                    self._write_word(await self._pending(sub))
+                    self._resumed()
+                    next_word = time.monotonic() + WORD_S
             if not nc.is_connected:
                 raise ConnectionError("connection closed")
         finally:
+            if reader is not None:
+                reader.cancel()
+                await asyncio.gather(reader, return_exceptions=True)
             await close_quietly(nc)
+
+    async def _pending(self, sub) -> int | None:
+        try:
+            info = await sub.consumer_info()
+        except Exception:  # a word without the figure is better than none
+            return None
+        return info.num_pending + info.num_ack_pending
 
     def _table(self, table_id: str) -> _Table:
         if table_id not in self._tables:
             record = self.store.table(table_id)
-            head = self.store.head(table_id)
-            self._tables[table_id] = _Table(head, anchored=(record.anchor_seq or 0) if record else 0)
+            if record is None:
+                self._tables[table_id] = _Table(self.store.head(table_id))
+            else:  # a table left behind by an ingester before this one is read again from the stream
+                behind = (record.seen_seq or 0) > record.head_seq
+                self._tables[table_id] = _Table(
+                    (record.head_seq, record.head_hash), stream_seq=record.stream_seq or 0,
+                    anchored=record.anchor_seq or 0, quarantined=record.broken_at is not None,
+                    seen=max(record.head_seq, record.seen_seq or 0), read_wanted=behind,
+                    behind_since=record.behind_since if behind else None)
         return self._tables[table_id]
 
     def ingest(self, msgs) -> Outcome:
         """Store the messages' events (committed before this returns); repeats are skipped."""
-        by_table: dict[str, list[tuple[object, Link]]] = defaultdict(list)
+        by_table: dict[str, list[tuple[Link, int]]] = defaultdict(list)
         poison: set[int] = set()
         for msg in msgs:
             try:
                 table_id = table_of(msg.subject)
-                by_table[table_id].append((msg, Link.decode(msg.data)))
+                by_table[table_id].append((Link.decode(msg.data), _stream_seq(msg)))
             except WireError as exc:
                 log.warning("floor ingester: message on %s terminated: %s", msg.subject, exc)
                 poison.add(id(msg))
         received = now_text()
-        waiting: set[int] = set()
+        batches, damaged_tables = [], []
         for table_id, received_links in by_table.items():
             table = self._table(table_id)
-            fresh, cursor, held = [], table.head[0], False
-            for msg, link in sorted(received_links, key=lambda pair: pair[1].seq):
-                if link.seq <= cursor:
-                    continue  # delivered again: already stored (or in this batch)
-                if link.follows == cursor and not held:
-                    fresh.append(link)
-                    cursor = link.seq
-                else:
-                    held = True
-                    waiting.add(id(msg))
+            fresh = self._fresh(table, received_links, received)
             if not fresh:
                 continue
-            good, damaged = check_links(table_id, table.head, fresh,
+            good, damaged = check_links(table_id, table.head, [link for link, _ in fresh],
                                         lambda digest, t=table_id: self.store.seq_of_hash(t, digest))
             if good:
-                self.store.append(table_id, good, received, table.head)
-                table.head = (good[-1].seq, good[-1].hash)
-                table.new_events = table.new_events or any(l.kind != FloorAnchored.kind for l in good)
-                self.stored += len(good)
+                batches.append((table_id, good, table.head, fresh[len(good) - 1][1] or None))
             if damaged is not None:
-                verdict = damaged.verdict
-                if self.store.raise_alarm(table_id, verdict.bad_event or table.head[0] + 1, verdict.problem or ""):
-                    log.error("floor alarm: table %s, %s", table_id, verdict.problem)
-        return Outcome(frozenset(waiting), frozenset(poison))
+                damaged_tables.append((table_id, damaged))
+        self.store.append_many(batches, received, self.holder)
+        for table_id, good, _head, stream_seq in batches:
+            table = self._tables[table_id]
+            table.head, table.stream_seq = (good[-1].seq, good[-1].hash), stream_seq or table.stream_seq
+            table.new_events = table.new_events or any(link.kind != FloorAnchored.kind for link in good)
+            if table.seen <= table.head[0]:
+                table.behind_since, table.changed = None, True
+            self.stored += len(good)
+        for table_id, damaged in damaged_tables:
+            verdict = damaged.verdict
+            table = self._tables[table_id]
+            if self.store.raise_alarm(table_id, verdict.bad_event or table.head[0] + 1, verdict.problem or ""):
+                log.error("floor alarm: table %s, %s; quarantined until a pit boss resumes it",
+                          table_id, verdict.problem)
+            table.quarantined, table.read_wanted, table.changed = True, False, True
+        return Outcome(frozenset(poison))
+
+    def _fresh(self, table: _Table, received_links: list[tuple[Link, int]], now: str) -> list[tuple[Link, int]]:
+        """The leading run of the links that follows the table's head; what the stream delivered beyond it
+        is noted (the table is behind, and read again from the stream unless it is quarantined)."""
+        fresh, cursor, held = [], table.head[0], False
+        for link, stream_seq in sorted(received_links, key=lambda pair: pair[0].seq):
+            if link.seq > table.seen:
+                table.seen, table.seen_stream, table.changed = link.seq, max(table.seen_stream, stream_seq), True
+            if link.seq <= cursor or table.quarantined:
+                continue  # delivered again: already stored (or in this batch); or the table is quarantined
+            if link.follows == cursor and not held:
+                fresh.append((link, stream_seq))
+                cursor = link.seq
+            else:
+                held = True
+                table.read_wanted = table.read_wanted or stream_seq == 0 or stream_seq > table.read_to
+        if table.seen > cursor and table.behind_since is None:
+            table.behind_since, table.changed = now, True
+        return fresh
+
+    async def _read_again(self, js) -> None:
+        """Read, each on its own subject, the tables behind from the event after their head."""
+        while not self.stopping:
+            now = time.monotonic()
+            for table_id, table in list(self._tables.items()):
+                if table.read_wanted and not table.quarantined and now - table.read_at >= READ_AGAIN_S:
+                    await self._read_table(js, table_id, table)
+            await asyncio.sleep(0.5)
+
+    async def _read_table(self, js, table_id: str, table: _Table) -> None:
+        import nats
+        from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+
+        table.read_wanted, table.read_at = False, time.monotonic()
+        start = max(table.stream_seq, table.read_to) + 1
+        config = ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                                opt_start_seq=start, inactive_threshold=60.0, mem_storage=True)
+        sub = await js.pull_subscribe(events_subject(table_id), stream=EVENTS_STREAM, config=config)
+        try:
+            while not self.stopping and not table.quarantined:
+                try:
+                    msgs = await sub.fetch(BATCH, timeout=1)
+                except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
+                    break
+                self.ingest(msgs)
+                table.read_to = max(table.read_to, _stream_seq(msgs[-1]))
+        finally:
+            try:
+                await js.delete_consumer(EVENTS_STREAM, sub._consumer)
+            except Exception:  # it lapses by itself after inactive_threshold
+                pass
+        if table.seen > table.head[0] and table.reported != table.head[0]:
+            table.reported = table.head[0]
+            log.warning("floor ingester: table %s waits for event %d; the stream holds it up to %d",
+                        table_id, table.head[0] + 1, table.seen)
 
     async def _anchor(self, js) -> None:
         now = time.monotonic()
@@ -211,11 +358,39 @@ class Ingester:
             seq, digest = table.head
             anchor = Anchor(seq, digest, now_text())
             await js.publish(anchor_subject(table_id), anchor.encode())
-            self.store.record_anchor(table_id, seq, digest, anchor.time)
+            self._anchors.append((table_id, seq, digest, anchor.time))
             table.anchored, table.anchored_at, table.new_events = seq, now, False
+
+    def _write_word(self, pending: int | None) -> None:
+        """The lease renewed, the state, and what changed in memory (heartbeats, deliveries, anchors)."""
+        now = time.monotonic()
+        updates = []
+        for table_id, table in self._tables.items():
+            beat = table.heard is not None and now - table.heard_written >= HEARD_EVERY_S
+            if table.changed or beat:
+                updates.append(TableUpdate(table_id, table.heard if beat else None, table.seen, table.behind_since))
+                table.changed = False
+                if beat:
+                    table.heard_written = now
+        anchors, self._anchors = self._anchors, []
+        if self.holder is not None:
+            self.store.write_word(self.holder, time.time(), LEASE_S, self.state, pending, updates, anchors)
+
+    def _resumed(self) -> None:
+        """A quarantined table a pit boss resumed is read again from the stream after its head."""
+        held = [table_id for table_id, table in self._tables.items() if table.quarantined]
+        if not held:
+            return
+        still = self.store.quarantined(held)
+        for table_id in held:
+            if table_id not in still:
+                log.info("floor ingester: table %s resumed; reading it again from event %d",
+                         table_id, self._tables[table_id].head[0] + 1)
+                table = self._tables[table_id]
+                table.quarantined, table.read_wanted, table.read_to, table.read_at = False, True, 0, float("-inf")
 
     async def _heard(self, msg) -> None:
         try:
-            self.store.heard(table_of(msg.subject), now_text())
+            self._table(table_of(msg.subject)).heard = now_text()
         except Exception as exc:  # a heartbeat is a courtesy: never let it stop the ingester
             log.warning("floor ingester: heartbeat on %s not recorded: %s", msg.subject, exc)

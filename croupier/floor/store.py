@@ -36,7 +36,21 @@ SCHEMA = (
         table_id TEXT NOT NULL, event_seq BIGINT NOT NULL, problem TEXT NOT NULL, raised TEXT NOT NULL,
         acknowledged_by TEXT, acknowledged TEXT,
         PRIMARY KEY (table_id, event_seq))""",
+    # The active ingester's lease and word: who, until when (its clock, seconds), how it is doing.
+    """CREATE TABLE IF NOT EXISTS floor_ingester (
+        id INTEGER PRIMARY KEY, holder TEXT NOT NULL, lease_until DOUBLE PRECISION NOT NULL,
+        beat TEXT, state TEXT, pending BIGINT)""",
 )
+# Columns added since the first stores were made: (table, column, type), added where missing.
+ADDED_COLUMNS = (
+    ("floor_tables", "stream_seq", "BIGINT"),  # the stream sequence of the head event: where a re-read starts
+    ("floor_tables", "seen_seq", "BIGINT"),  # the last event of the table the stream has delivered
+    ("floor_tables", "behind_since", "TEXT"),  # since when an event delivered is not stored
+    ("floor_alarms", "resumed_by", "TEXT"),
+    ("floor_alarms", "resumed", "TEXT"),
+)
+TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
+                 "anchor_seq, anchor_hash, anchor_time, stream_seq, seen_seq, behind_since")
 
 
 class StoreError(Exception):
@@ -45,6 +59,10 @@ class StoreError(Exception):
 
 class StoreUnavailable(StoreError):
     """The store did not answer (a server restarting, a write lock held elsewhere): worth trying again."""
+
+
+class LeaseLost(StoreError):
+    """Another ingester holds the lease now: this one stores nothing more until it has it again."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +78,9 @@ class TableRecord:
     anchor_seq: int | None
     anchor_hash: str | None
     anchor_time: str | None
+    stream_seq: int | None = None
+    seen_seq: int | None = None
+    behind_since: str | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +91,28 @@ class Alarm:
     raised: str
     acknowledged_by: str | None
     acknowledged: str | None
+    resumed_by: str | None = None
+    resumed: str | None = None
+
+
+@dataclass(frozen=True)
+class IngesterRecord:
+    """The active ingester's word, written every couple of seconds: a `beat` that stops is a stall."""
+
+    holder: str
+    beat: str | None
+    state: str | None
+    pending: int | None  # messages in the stream the ingester has not yet taken
+
+
+@dataclass(frozen=True)
+class TableUpdate:
+    """What the ingester keeps in memory of a table between two writes of its word."""
+
+    table_id: str
+    last_heard: str | None
+    seen_seq: int
+    behind_since: str | None
 
 
 def now_text() -> str:
@@ -124,30 +167,41 @@ class FloorStore:
 
     # --- writing (the ingester) ---------------------------------------------------------------
 
-    def append(self, table_id: str, links: Sequence[Link], received: str, head: tuple[int, str]) -> None:
+    def append(self, table_id: str, links: Sequence[Link], received: str, head: tuple[int, str],
+               stream_seq: int | None = None) -> None:
         """Store `links` (already checked to follow `head`) and move the table's head, in one transaction."""
-        if not links:
+        self.append_many([(table_id, links, head, stream_seq)], received)
+
+    def append_many(self, batches: Sequence[tuple[str, Sequence[Link], tuple[int, str], int | None]], received: str,
+                    holder: str | None = None) -> None:
+        """Several tables' links (each run checked to follow its head), in one transaction. With
+        `holder`, only while that ingester holds the lease: a paused one that lost it writes nothing."""
+        batches = [batch for batch in batches if batch[1]]
+        if not batches:
             return
-        last = links[-1]
-        event_time = _event_time(last.body)
         with self._transaction():
-            cur = self._execute("SELECT head_seq FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
-            stored = cur[0] if cur else 0
-            if stored != head[0]:
-                raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
-                                 "another ingester writes this store")
-            rows = [(table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac, received)
-                    for link in links]
+            if holder is not None:
+                self._check_holder(holder)
+            rows, inserted, updated = [], [], []
+            for table_id, links, head, stream_seq in batches:
+                last = links[-1]
+                cur = self._execute("SELECT head_seq FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
+                stored = cur[0] if cur else 0
+                if stored != head[0]:
+                    raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
+                                     "another ingester writes this store")
+                rows += [(table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac,
+                          received) for link in links]
+                values = (last.seq, last.hash, received, _event_time(last.body), received, stream_seq)
+                (updated if cur else inserted).append((*values, table_id) if cur else (table_id, *values))
             self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
                               "received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            if cur is None:
-                self._execute("INSERT INTO floor_tables (table_id, head_seq, head_hash, last_received, last_event_time, "
-                              "last_heard) VALUES (?, ?, ?, ?, ?, ?)",
-                              (table_id, last.seq, last.hash, received, event_time, received))
-            else:
-                self._execute("UPDATE floor_tables SET head_seq = ?, head_hash = ?, last_received = ?, "
-                              "last_event_time = ?, last_heard = ? WHERE table_id = ?",
-                              (last.seq, last.hash, received, event_time, received, table_id))
+            if inserted:
+                self._executemany("INSERT INTO floor_tables (table_id, head_seq, head_hash, last_received, "
+                                  "last_event_time, last_heard, stream_seq) VALUES (?, ?, ?, ?, ?, ?, ?)", inserted)
+            if updated:
+                self._executemany("UPDATE floor_tables SET head_seq = ?, head_hash = ?, last_received = ?, "
+                                  "last_event_time = ?, last_heard = ?, stream_seq = ? WHERE table_id = ?", updated)
 
     def _executemany(self, text: str, rows) -> None:
         if self.postgres:
@@ -157,18 +211,83 @@ class FloorStore:
             self._conn.executemany(text, rows)
 
     def raise_alarm(self, table_id: str, event_seq: int, problem: str) -> bool:
-        """Record a broken chain once per (table, event); False when it was already recorded."""
+        """Record a broken chain once per (table, event), and quarantine the table (nothing more is
+        stored for it until a pit boss resumes it); False when the alarm was already recorded."""
         with self._transaction():
             known = self._execute("SELECT 1 FROM floor_alarms WHERE table_id = ? AND event_seq = ?",
                                   (table_id, event_seq)).fetchone()
-            if known:
-                return False
-            self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised) VALUES (?, ?, ?, ?)",
-                          (table_id, event_seq, problem, now_text()))
+            if not known:
+                self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised) VALUES (?, ?, ?, ?)",
+                              (table_id, event_seq, problem, now_text()))
             self._ensure_table(table_id)
             self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? AND broken_at IS NULL",
                           (event_seq, problem, table_id))
-        return True
+        return not known
+
+    def resume(self, table_id: str, by: str) -> int | None:
+        """A pit boss ends a table's quarantine: the ingester reads its events again from the stream,
+        after the last one stored (a chain still broken is quarantined again). Who and when are kept
+        on the alarm. The event the quarantine was at; None when the table is not quarantined."""
+        with self._transaction():
+            row = self._execute("SELECT broken_at FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
+            if row is None or row[0] is None:
+                return None
+            self._execute("UPDATE floor_alarms SET resumed_by = ?, resumed = ? WHERE table_id = ? AND event_seq = ?",
+                          (by, now_text(), table_id, row[0]))
+            self._execute("UPDATE floor_tables SET broken_at = NULL, problem = NULL WHERE table_id = ?", (table_id,))
+            return int(row[0])
+
+    def quarantined(self, table_ids: Sequence[str]) -> set[str]:
+        """Which of these tables are still quarantined in the store."""
+        if not table_ids:
+            return set()
+        marks = ",".join("?" * len(table_ids))
+        cur = self._execute(f"SELECT table_id FROM floor_tables WHERE broken_at IS NOT NULL AND table_id IN ({marks})",
+                            tuple(table_ids))
+        return {row[0] for row in cur.fetchall()}
+
+    # --- the active ingester ----------------------------------------------------------------------
+
+    def claim(self, holder: str, now: float, lease_s: float) -> str | None:
+        """Take or keep the ingester's lease; None when taken, else who holds it. Only the holder
+        stores: a second ingester waits for the lease to lapse (its holder gone for `lease_s`)."""
+        with self._transaction():
+            row = self._execute("SELECT holder, lease_until FROM floor_ingester WHERE id = 1").fetchone()
+            if row is None:
+                self._execute("INSERT INTO floor_ingester (id, holder, lease_until) VALUES (1, ?, ?)",
+                              (holder, now + lease_s))
+                return None
+            if row[0] != holder and row[1] > now:
+                return row[0]
+            self._execute("UPDATE floor_ingester SET holder = ?, lease_until = ? WHERE id = 1",
+                          (holder, now + lease_s))
+            return None
+
+    def _check_holder(self, holder: str) -> None:
+        row = self._execute("SELECT holder FROM floor_ingester WHERE id = 1").fetchone()
+        if row is None or row[0] != holder:
+            raise LeaseLost(f"the ingester's lease is held by {row[0] if row else 'nobody'}, not by {holder}")
+
+    def write_word(self, holder: str, now: float, lease_s: float, state: str, pending: int | None,
+                   tables: Sequence[TableUpdate], anchors: Sequence[tuple[str, int, str, str]]) -> None:
+        """The ingester's periodic write, one transaction: its lease renewed, its state, what it keeps
+        in memory of each table (heartbeats, what the stream delivered) and the anchors it sent."""
+        with self._transaction():
+            self._check_holder(holder)
+            self._execute("UPDATE floor_ingester SET lease_until = ?, beat = ?, state = ?, pending = ? WHERE id = 1",
+                          (now + lease_s, now_text(), state, pending))
+            if tables:
+                self._executemany(_INSERT_TABLE, [(t.table_id, GENESIS) for t in tables])
+                self._executemany("UPDATE floor_tables SET last_heard = COALESCE(?, last_heard), seen_seq = ?, "
+                                  "behind_since = ? WHERE table_id = ?",
+                                  [(t.last_heard, t.seen_seq, t.behind_since, t.table_id) for t in tables])
+            if anchors:
+                self._executemany("UPDATE floor_tables SET anchor_seq = ?, anchor_hash = ?, anchor_time = ? "
+                                  "WHERE table_id = ?", [(seq, digest, time, t) for t, seq, digest, time in anchors])
+
+    def ingester(self) -> IngesterRecord | None:
+        row = self._execute("SELECT holder, beat, state, pending FROM floor_ingester WHERE id = 1").fetchone()
+        return IngesterRecord(*row) if row else None
 
     def acknowledge_alarm(self, table_id: str, event_seq: int, by: str) -> bool:
         """Record who took up an open alarm; False when there is no such open alarm."""
@@ -183,16 +302,8 @@ class FloorStore:
             self._execute("UPDATE floor_tables SET anchor_seq = ?, anchor_hash = ?, anchor_time = ? WHERE table_id = ?",
                           (seq, digest, time, table_id))
 
-    def heard(self, table_id: str, when: str) -> None:
-        """The table's publisher is connected (its heartbeat), events or not."""
-        with self._transaction():
-            self._ensure_table(table_id)
-            self._execute("UPDATE floor_tables SET last_heard = ? WHERE table_id = ?", (when, table_id))
-
     def _ensure_table(self, table_id: str) -> None:
-        if self._execute("SELECT 1 FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone() is None:
-            self._execute("INSERT INTO floor_tables (table_id, head_seq, head_hash) VALUES (?, 0, ?)",
-                          (table_id, GENESIS))
+        self._execute(_INSERT_TABLE, (table_id, GENESIS))
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -201,17 +312,17 @@ class FloorStore:
         return (int(row[0]), row[1]) if row else (0, GENESIS)
 
     def tables(self) -> list[TableRecord]:
-        cur = self._execute("SELECT table_id, head_seq, head_hash, last_received, last_event_time, last_heard, "
-                            "broken_at, problem, anchor_seq, anchor_hash, anchor_time FROM floor_tables ORDER BY table_id")
+        cur = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables ORDER BY table_id")
         return [TableRecord(*row) for row in cur.fetchall()]
 
     def table(self, table_id: str) -> TableRecord | None:
-        return next((t for t in self.tables() if t.table_id == table_id), None)
+        row = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
+        return TableRecord(*row) if row else None
 
     def alarms(self, open_only: bool = False) -> list[Alarm]:
         where = " WHERE acknowledged IS NULL" if open_only else ""
-        cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged "
-                            f"FROM floor_alarms{where} ORDER BY raised")
+        cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged, resumed_by, "
+                            f"resumed FROM floor_alarms{where} ORDER BY raised")
         return [Alarm(*row) for row in cur.fetchall()]
 
     def links(self, table_id: str, after: int = 0, upto: int | None = None) -> Iterator[Link]:
@@ -269,6 +380,18 @@ class _Transaction:
             self.store._lock.release()
 
 
+_INSERT_TABLE = ("INSERT INTO floor_tables (table_id, head_seq, head_hash) VALUES (?, 0, ?) "
+                 "ON CONFLICT (table_id) DO NOTHING")
+
+
+def _add_columns(conn, postgres: bool) -> None:
+    for table, column, kind in ADDED_COLUMNS:
+        if postgres:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+        elif column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 def _event_time(body: str) -> str | None:
     try:
         return json.loads(body).get("time")
@@ -298,6 +421,7 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
             else:
                 for statement in SCHEMA:
                     conn.execute(statement)
+                _add_columns(conn, True)
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"{_safe(url)}: store unavailable: {exc}".strip()) from None
         except psycopg.Error as exc:
@@ -317,6 +441,7 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
             conn.execute("PRAGMA synchronous=FULL")  # an acknowledged message is on disk
             for statement in SCHEMA:
                 conn.execute(statement)
+            _add_columns(conn, False)
         else:
             conn.execute("SELECT count(*) FROM floor_tables").fetchone()
     except sqlite3.OperationalError as exc:

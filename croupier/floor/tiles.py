@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from croupier.floor.status import ingester_word, table_lag
 from croupier.floor.store import Alarm, FloorStore
 from croupier.history.spins import SPIN_KINDS, counted_spins
 from croupier.stats.summary import summary
@@ -31,8 +32,10 @@ class Tile:
     games_per_hour: int
     online: bool
     offline_for_s: float | None  # None when online or never heard
-    broken_at: int | None  # the first event whose chain does not check; None: intact
+    broken_at: int | None  # the first event whose chain does not check (the table is quarantined); None: intact
     last_seq: int
+    behind: int = 0  # events the stream delivered that the store does not hold
+    behind_for_s: float | None = 0.0  # how long (None: unknown, the ingester is silent)
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class FloorPicture:
     tiles: tuple[Tile, ...]
     alarms: tuple[Alarm, ...]
     wheels: dict[str, dict]  # table id -> croupier.stats summary of its wheel's counted spins
+    ingester_problem: str | None = None  # the ingester stalled, or not storing: why
 
 
 class FloorProjection:
@@ -69,8 +73,10 @@ class FloorProjection:
 
     def picture(self, now: datetime | None = None) -> FloorPicture:
         now = now or datetime.now(timezone.utc)
+        word = ingester_word(self.store.ingester(), now)
         tiles, wheels = [], {}
         for record in self.store.tables():
+            lag = table_lag(record, now, word)
             state = self._read(record.table_id)
             spins = counted_spins(self._spin_records[record.table_id], wheel=record.table_id)
             wheels[record.table_id] = summary(spins)
@@ -90,8 +96,10 @@ class FloorProjection:
                 offline_for_s=None if online or heard is None else (now - heard).total_seconds(),
                 broken_at=record.broken_at,
                 last_seq=record.head_seq,
+                behind=lag.behind,
+                behind_for_s=lag.lag_s,
             ))
-        return FloorPicture(tuple(tiles), tuple(self.store.alarms()), wheels)
+        return FloorPicture(tuple(tiles), tuple(self.store.alarms()), wheels, word.problem)
 
 
 def _relief_in(state: TableState, now: datetime) -> int | None:

@@ -29,7 +29,12 @@ def tile_text(tile: Tile) -> str:
         ", " + _("relief in {minutes} min").format(minutes=tile.relief_in_min) if tile.relief_in_min >= 0 else
         ", [red]" + _("relief {minutes} min overdue").format(minutes=-tile.relief_in_min) + "[/]")
     chain = ("" if tile.broken_at is None else
-             "\n[b red]" + _("chain broken at event {seq}").format(seq=tile.broken_at) + "[/]")
+             "\n[b red]" + _("chain broken at event {seq}: quarantined").format(seq=tile.broken_at) + "[/]")
+    if tile.behind and tile.broken_at is None:
+        chain += "\n[b red]" + ngettext(
+            "waiting for event {seq}, {count} event behind the stream", "waiting for event {seq}, {count} events "
+            "behind the stream", tile.behind).format(seq=tile.last_seq + 1, count=tile.behind) + (
+            "" if not tile.behind_for_s else ", " + _duration(tile.behind_for_s)) + "[/]"
     numbers = " ".join(str(n) for n in tile.last_numbers) or "-"
     return (f"[b]{tile.table_id}[/]  {state}  {link}\n"
             + _("{profile}  minimum {minimum}").format(profile=tile.profile or "-", minimum=tile.minimum or "-") + "\n"
@@ -50,9 +55,11 @@ def _duration(seconds: float) -> str:
 
 
 def alarms_text(picture: FloorPicture) -> str:
+    stall = [] if picture.ingester_problem is None else ["[b red]" + _("STALLED: {problem}").format(
+        problem=picture.ingester_problem) + "[/]"]
     if not picture.alarms:
-        return _("Alarms: none")
-    lines = ["[b]" + _("Alarms") + "[/]"]
+        return "\n".join(stall + [_("Alarms: none")])
+    lines = stall + ["[b]" + _("Alarms") + "[/]"]
     for alarm in picture.alarms:
         who = (_("acknowledged by {name}").format(name=alarm.acknowledged_by) if alarm.acknowledged_by
                else "[red]" + _("open") + "[/]")

@@ -112,9 +112,10 @@ def journal_links(db: Path, table_id: str = "T1"):
         return [Link(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac) for r in journal.rows()]
 
 
-def publish(url: str, table_id: str, links, *, msg_ids: bool = True) -> None:
+def publish(url: str, table_id: str, links, *, msg_ids: bool = True, unconfirmed: bool = False) -> None:
     """Put `links` on the table's subject as its publisher does (without the order check, which a
-    test that publishes out of order must be able to skip)."""
+    test that publishes out of order must be able to skip); `unconfirmed`: without waiting for each
+    acknowledgement (a flood)."""
     import asyncio
 
     from croupier.floor.wire import connect, ensure_streams, events_subject, message_id
@@ -126,7 +127,11 @@ def publish(url: str, table_id: str, links, *, msg_ids: bool = True) -> None:
             await ensure_streams(js)
             for link in links:
                 headers = {"Nats-Msg-Id": message_id(table_id, link.seq)} if msg_ids else None
-                await js.publish(events_subject(table_id), link.encode(), headers=headers)
+                if unconfirmed:
+                    await nc.publish(events_subject(table_id), link.encode(), headers=headers)
+                else:
+                    await js.publish(events_subject(table_id), link.encode(), headers=headers)
+            await nc.flush()
         finally:
             await nc.close()
 
@@ -135,3 +140,13 @@ def publish(url: str, table_id: str, links, *, msg_ids: bool = True) -> None:
 
 def log_text(path: Path) -> str:
     return path.read_text(errors="replace") if path.exists() else ""
+
+
+def floor_status(url: str) -> dict:
+    """What `croupier floor status --json` says."""
+    out = subprocess.run([sys.executable, "-m", "croupier", "floor", "status", "--store", url, "--json"],
+                         capture_output=True, text=True, env=environment(), timeout=60)
+    assert out.returncode == 0, out.stderr
+    import json
+
+    return json.loads(out.stdout)

@@ -17,7 +17,7 @@ from croupier.journal.verify import verify
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import raw, recompute_chain, write_shift  # noqa: E402
-from test_floor_store import messages  # noqa: E402
+from test_floor_store import messages, storing  # noqa: E402
 
 
 @pytest.fixture
@@ -29,6 +29,7 @@ def floor(tmp_path):
         Ingester(store, []).ingest(messages(db, "T1"))
         seq, digest = store.head("T1")
         store.record_anchor("T1", seq, digest, "2026-01-01T00:00:00+00:00")
+        storing(store)
     return db, url
 
 

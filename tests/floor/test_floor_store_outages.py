@@ -15,7 +15,7 @@ import pytest
 
 from croupier.floor.store import open_store
 
-from floor_kit import journal_links, log_text, publish, start_ingester, stop, wait_for
+from floor_kit import floor_status, journal_links, log_text, publish, start_ingester, stop, wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import write_shift  # noqa: E402
@@ -60,8 +60,12 @@ def test_an_sqlite_write_lock_held_10_s_delays_the_ingester_and_sigterm_stops_it
             assert wait_for(lambda: stored(url) == 10, timeout=30), log_text(log_path)
             holder = sqlite3.connect(url, isolation_level=None)
             holder.execute("BEGIN IMMEDIATE")
+            held_at = time.monotonic()
             publish(broker.url, "T1", links[10:20])
-            time.sleep(10)
+            # The stall shows within 10 s: the ingester's word stops.
+            assert wait_for(lambda: floor_status(url)["ingester"]["stalled"], timeout=10)
+            assert time.monotonic() - held_at < 10
+            time.sleep(max(0.0, 10 - (time.monotonic() - held_at)))
             assert "store unavailable" in log_text(log_path)
             holder.execute("ROLLBACK")
             publish(broker.url, "T1", links[20:])

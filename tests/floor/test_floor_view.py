@@ -11,7 +11,7 @@ from croupier.floor.view import FloorView
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import NUMBERS, raw, write_shift  # noqa: E402
-from test_floor_store import messages  # noqa: E402
+from test_floor_store import messages, storing  # noqa: E402
 
 
 async def shown(url: str, *tables: str) -> dict[str, str]:
@@ -34,6 +34,7 @@ async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
         ingester = Ingester(store, [])
         for table in ("T1", "T2"):
             ingester.ingest(messages(tmp_path / f"{table}.db", table))
+        storing(store)
         (alarm,) = store.alarms()
         store.acknowledge_alarm(alarm.table_id, alarm.event_seq, "Pit boss")
     before = (tmp_path / "floor.db").read_bytes()
@@ -54,6 +55,7 @@ async def test_the_floor_view_in_portuguese(tmp_path):
     url = str(tmp_path / "floor.db")
     with open_store(url) as store:
         Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
+        storing(store)
     install("pt")
     screen = await shown(url, "T1")
     t1, alarms, wheels = screen["tile-T1"], screen["alarms"], screen["wheels"]
