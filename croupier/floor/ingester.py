@@ -108,6 +108,7 @@ class Ingester:
 
     async def _sleep(self, seconds: float) -> None:
         self.notifier.ping()
+        assert self._stop is not None, "run() makes it"
         try:
             await asyncio.wait_for(self._stop.wait(), seconds)
         except asyncio.TimeoutError:
@@ -153,6 +154,7 @@ class Ingester:
 
     async def _hold_lease(self) -> bool:
         """True when this ingester holds the lease; otherwise it waits a while and says who does."""
+        assert self.holder is not None, "run() names it"
         other = self.store.claim(self.holder, time.time(), LEASE_S)
         if other is None:
             return True

@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from croupier.floor.wire import Link
 
@@ -123,7 +123,7 @@ class FloorStore:
     """One connection to the store. Not shared between threads: open one per thread."""
 
     def __init__(self, conn, url: str, postgres: bool, read_only: bool) -> None:
-        self._conn = conn
+        self._conn: Any = conn  # sqlite3 or psycopg: the same calls
         self.url = url
         self.postgres = postgres
         self.read_only = read_only
@@ -182,7 +182,9 @@ class FloorStore:
         with self._transaction():
             if holder is not None:
                 self._check_holder(holder)
-            rows, inserted, updated = [], [], []
+            rows: list[tuple] = []
+            inserted: list[tuple] = []
+            updated: list[tuple] = []
             for table_id, links, head, stream_seq in batches:
                 last = links[-1]
                 cur = self._execute("SELECT head_seq FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
