@@ -386,7 +386,11 @@ _INSERT_TABLE = ("INSERT INTO floor_tables (table_id, head_seq, head_hash) VALUE
                  "ON CONFLICT (table_id) DO NOTHING")
 
 
-def _add_columns(conn, postgres: bool) -> None:
+def _make_schema(conn, postgres: bool) -> None:
+    """The tables, and the columns added since the first stores (in the caller's transaction: a
+    reader never sees a table without its new columns)."""
+    for statement in SCHEMA:
+        conn.execute(statement)
     for table, column, kind in ADDED_COLUMNS:
         if postgres:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
@@ -421,9 +425,8 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
                 conn.execute("SET default_transaction_read_only = on")
                 conn.execute("SELECT count(*) FROM floor_tables").fetchone()
             else:
-                for statement in SCHEMA:
-                    conn.execute(statement)
-                _add_columns(conn, True)
+                with conn.transaction():
+                    _make_schema(conn, True)
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"{_safe(url)}: store unavailable: {exc}".strip()) from None
         except psycopg.Error as exc:
@@ -441,9 +444,13 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
         if not read_only:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")  # an acknowledged message is on disk
-            for statement in SCHEMA:
-                conn.execute(statement)
-            _add_columns(conn, False)
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                _make_schema(conn, False)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
         else:
             conn.execute("SELECT count(*) FROM floor_tables").fetchone()
     except sqlite3.OperationalError as exc:
