@@ -27,10 +27,10 @@ def start_table(db: Path, device: str, url: str, table_id: str, log) -> subproce
                              "--table-id", table_id], stdout=subprocess.DEVNULL, stderr=log, env=environment())
 
 
-def start_ingester(url: str, store: str, log, anchor_every: float = 0.5) -> subprocess.Popen:
+def start_ingester(url: str, store: str, log, anchor_every: float = 0.5, **env: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "croupier", "floor", "serve", "--nats", url, "--store", store,
                              "--anchor-every", str(anchor_every)], stdout=subprocess.DEVNULL, stderr=log,
-                            env=environment())
+                            env={**environment(), **env})
 
 
 def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> int:

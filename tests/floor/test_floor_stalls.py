@@ -133,3 +133,22 @@ def test_two_ingesters_on_one_store_one_stores_the_other_stands_by_and_takes_ove
     with open_store(url, read_only=True) as store:
         assert [link.seq for link in store.links("T1")] == [link.seq for link in t1]
         assert store.alarms() == []
+
+
+def test_the_ingester_tells_systemd_it_is_ready_and_pings_its_watchdog(tmp_path, broker):
+    import socket
+
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener, open(tmp_path / "ingester.log", "wb") as log:
+        listener.bind(address)
+        listener.settimeout(10)
+        ingester = start_ingester(broker.url, str(tmp_path / "floor.db"), log, NOTIFY_SOCKET=address,
+                                  WATCHDOG_USEC="4000000")
+        try:
+            said = set()
+            deadline = time.monotonic() + 20
+            while not {"READY=1", "WATCHDOG=1"} <= said and time.monotonic() < deadline:
+                said |= set(listener.recv(4096).decode().split("\n"))
+            assert {"READY=1", "WATCHDOG=1", "STATUS=storing"} <= said, said
+        finally:
+            assert stop(ingester) == 0
