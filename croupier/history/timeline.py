@@ -59,6 +59,19 @@ def describe(event: ev.Event) -> str:
             late = " " + _("OVERDUE") + (f" ({event.reason})" if event.reason else "") if event.overdue else ""
             return _("{role} relief: {outgoing} -> {incoming}").format(
                 role=role_words(event.role), outgoing=event.outgoing or _("nobody"), incoming=event.incoming) + late
+        case ev.PinRefused():
+            if event.unchecked:
+                return _("a PIN typed for {name} while it waits: not checked").format(name=event.name)
+            if event.locked:
+                return _("wrong PIN for {name} ({failures} in a row): locked for {minutes} min").format(
+                    name=event.name, failures=event.failures, minutes=event.wait_seconds // 60)
+            if event.wait_seconds:
+                return _("wrong PIN for {name} ({failures} in a row): not checked again for {seconds} s").format(
+                    name=event.name, failures=event.failures, seconds=event.wait_seconds)
+            return _("wrong PIN for {name} ({failures} in a row)").format(name=event.name, failures=event.failures)
+        case ev.PinUnlocked():
+            return _("the PIN of {name} unlocked at the console by {operator}").format(
+                name=event.name, operator=event.operator)
         case ev.AlarmRaised():
             return _("alarm {alarm} raised: {kind} ({subject}) {detail}").format(
                 alarm=event.alarm, kind=alarm_words(event.alarm_kind),

@@ -281,3 +281,22 @@ def test_staff_unlock_while_the_table_runs_records_nothing_and_says_why(table, c
     assert cli(["staff", "unlock", "Boss", "--db", str(table.journal.path)]) == 2  # the table holds the journal
     assert capsys.readouterr().err.startswith("croupier staff: ")
     assert table.seq == before and table.state.pin_waits["Boss"].locked
+
+
+def test_the_timeline_says_what_each_pin_event_did(table, capsys):
+    from croupier.history.timeline import describe
+
+    wrong_pins(table, 5)
+    with pytest.raises(Refused):
+        change_limits(table, "9000")
+    path = table.journal.path
+    table.close()
+    assert cli(["staff", "unlock", "Boss", "--db", str(path)]) == 0
+    with Journal.open(path, read_only=True) as journal:
+        said = [describe(entry.event) for entry in journal.entries() if entry.event.kind in ("pin-refused", "pin-unlocked")]
+    assert said == ["wrong PIN for Boss (1 in a row)", "wrong PIN for Boss (2 in a row)",
+                    "wrong PIN for Boss (3 in a row): not checked again for 5 s",
+                    "wrong PIN for Boss (4 in a row): not checked again for 10 s",
+                    f"wrong PIN for Boss (5 in a row): locked for {PIN_LOCK_MINUTES} min",
+                    "a PIN typed for Boss while it waits: not checked",
+                    f"the PIN of Boss unlocked at the console by {getpass.getuser()}"]
