@@ -84,6 +84,8 @@ class TableSession:
         journal = Journal.open(path, read_only=read_only, key=key, purpose=purpose)
         try:
             state, after = _fold(journal, path)
+            if not read_only:
+                journal.index_sequence()  # the journal is accepted: what the next start's count reads
         except BaseException:
             journal.close()
             raise
