@@ -80,6 +80,7 @@ class TableConfig:
     value_only: bool = False  # PT-B 15b: a table that uses value chips only (no colour chips)
     marked_values: tuple[Decimal, ...] = ()  # PT-A 16: values of the value-marked chips offered, on any bet
     pin_lock_minutes: int | None = None  # how long wrong PINs lock a PIN; None: the table's default
+    clock_tolerance_seconds: int = 10  # a step of the system clock beyond this is a jump: recorded, not followed
 
 
 @dataclass(frozen=True)
@@ -401,7 +402,8 @@ def _floor(r: _Reader) -> FloorConfig:
 
 def _table(r: _Reader, base: Path) -> TableConfig:
     r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values",
-           "house_directory", "sign", "time_zone", "casino", "value_only", "marked_values", "pin_lock_minutes")
+           "house_directory", "sign", "time_zone", "casino", "value_only", "marked_values", "pin_lock_minutes",
+           "clock_tolerance_seconds")
     minimum = r.number("minimum")
     if not 0 < minimum <= MAX_MINIMUM:
         raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
@@ -429,6 +431,7 @@ def _table(r: _Reader, base: Path) -> TableConfig:
         value_only=_value_only(r, rules),
         marked_values=_marked_values(r, rules),
         pin_lock_minutes=_pin_lock_minutes(r),
+        clock_tolerance_seconds=_clock_tolerance(r),
     )
 
 
@@ -440,6 +443,15 @@ def _pin_lock_minutes(r: _Reader) -> int | None:
         raise r.error("pin_lock_minutes", f"a PIN is locked for 1 to {MAX_PIN_LOCK_MINUTES} minutes (a day), "
                                           f"not {minutes}: a lock for ever would lock the table out")
     return minutes
+
+
+def _clock_tolerance(r: _Reader) -> int:
+    if "clock_tolerance_seconds" not in r.data:
+        return TableConfig.clock_tolerance_seconds
+    seconds = r.integer("clock_tolerance_seconds")
+    if not 1 <= seconds <= 3600:
+        raise r.error("clock_tolerance_seconds", f"between 1 and 3600 seconds, got {seconds}")
+    return seconds
 
 
 def _value_only(r: _Reader, profile) -> bool:

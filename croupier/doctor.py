@@ -10,7 +10,6 @@ import importlib.util
 import os
 import shutil
 import stat
-import subprocess
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Protocol
 
 from croupier.config import SYSTEM_CONFIG, UART_DEVICES, Config, ConfigError, config_path, default_config, load_config
 from croupier.paths import SERVICE_USER
+from croupier.timesync import has_rtc, synchronised
 
 # Below this the journal may stop mid-shift; below the warning level it is time to archive.
 JOURNAL_FAIL_BYTES = 50 * 1024**2
@@ -25,6 +25,8 @@ JOURNAL_WARN_BYTES = 500 * 1024**2
 # A clock before this year has never been set (a Pi has no battery clock before the Pi 5).
 EARLIEST_SANE_YEAR = 2025
 LATEST_SANE_YEAR = 2100
+FIT_RTC = ("fit a battery clock: an RTC module on the I2C pins (a DS3231: `dtoverlay=i2c-rtc,ds3231` in "
+           "/boot/firmware/config.txt), or the Pi 5's own with its battery")
 # gpiozero 2.0 tries its pin drivers in this order (gpiozero.devices.Device._default_pin_factory).
 PIN_DRIVERS = (("lgpio", "lgpio"), ("rpigpio", "RPi.GPIO"), ("pigpio", "pigpio"))
 INSTALL_PIN_DRIVER = (
@@ -60,6 +62,7 @@ class Probes(Protocol):
     def disk_free(self, path: str) -> int: ...
     def read_only(self, path: str) -> bool: ...
     def ntp_synchronized(self) -> bool | None: ...  # None when it cannot be told
+    def rtc(self) -> bool: ...  # a battery clock keeps the time across power cuts
     def now(self) -> datetime: ...
 
 
@@ -220,14 +223,23 @@ def check_clock(probes: Probes) -> Finding:
             "clock", "fail", f"the clock says {now:%Y-%m-%d %H:%M}: it has never been set",
             "connect the Pi to a time server (NTP) or fit a battery clock; meanwhile `sudo timedatectl set-time 'YYYY-MM-DD HH:MM:SS'`",
         )
-    synced = probes.ntp_synchronized()
+    synced, rtc = probes.ntp_synchronized(), probes.rtc()
+    if synced and rtc:
+        return Finding("clock", "ok", f"{now:%Y-%m-%d %H:%M}, synchronised with a time server, kept by a battery clock")
     if synced:
-        return Finding("clock", "ok", f"{now:%Y-%m-%d %H:%M}, synchronised with a time server")
+        return Finding(
+            "clock", "warn", f"{now:%Y-%m-%d %H:%M}, synchronised with a time server, but there is no battery clock "
+            "(RTC): after a power cut the Pi starts from an old time until the time server answers, and the table "
+            "raises clock-jumped",
+            f"{FIT_RTC}; meanwhile `sudo apt install fake-hwclock` starts the clock from the last time saved",
+        )
     told = "is not synchronised" if synced is False else "cannot be confirmed as synchronised"
     return Finding(
-        "clock", "fail", f"{now:%Y-%m-%d %H:%M} {told} with a time server; ball swaps and reliefs are timed by it",
-        "a Pi without a battery clock restarts from an old time after a power cut: set NTP= to the casino's "
-        "time server in /etc/systemd/timesyncd.conf and `sudo systemctl enable --now systemd-timesyncd`, or fit a battery clock",
+        "clock", "fail", f"{now:%Y-%m-%d %H:%M} {told} with a time server"
+        + ("" if rtc else " and there is no battery clock (RTC)") + "; the journal's times come from it",
+        f"set the casino's time server: chrony (`sudo apt install chrony`, `server NTP-HOST iburst` in "
+        "/etc/chrony/chrony.conf) or systemd-timesyncd (NTP= in /etc/systemd/timesyncd.conf, "
+        "`sudo systemctl enable --now systemd-timesyncd`)" + ("" if rtc else f"; and {FIT_RTC}"),
     )
 
 
@@ -339,17 +351,10 @@ class SystemProbes:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
 
     def ntp_synchronized(self) -> bool | None:
-        try:
-            out = subprocess.run(
-                ["timedatectl", "show", "-p", "NTPSynchronized", "--value"],
-                capture_output=True, text=True, timeout=10,
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            out = None
-        if out is not None and out.returncode == 0 and out.stdout.strip() in {"yes", "no"}:
-            return out.stdout.strip() == "yes"
-        # Without a reachable timedated: systemd-timesyncd leaves this file once synchronised.
-        return True if Path("/run/systemd/timesync/synchronized").exists() else None
+        return synchronised()[0]
+
+    def rtc(self) -> bool:
+        return has_rtc()
 
     def now(self) -> datetime:
         return datetime.now()

@@ -19,8 +19,8 @@ from typing import Callable
 
 from croupier.journal.key import pepper
 from croupier.journal.store import Journal, JournalError
-from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles, sign
-from croupier.table.clock import Clock
+from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles, sign, timekeeping
+from croupier.table.clock import Clock, GuardedClock
 from croupier.table.codec import CodecError
 from croupier.table.commands import Command, execute, tick
 from croupier.table.events import Event, Role
@@ -90,6 +90,8 @@ class TableSession:
             journal.close()
             raise
         session = cls(journal, clock, state, after, pin_lock_minutes=pin_lock_minutes)
+        if isinstance(clock, GuardedClock):
+            clock.not_before(state.last_event_time)  # the jump is recorded with the first command
         if not read_only and journal.head[0] - after >= SNAPSHOT_EVERY:
             session.snapshot()
         return session
@@ -145,7 +147,11 @@ class TableSession:
 
     def _commit(self, command: Command, arguments: dict) -> list[Event]:
         with self._lock:
-            events = execute(command, self._state, self.clock.now(), **arguments)
+            now = self.clock.now()
+            if isinstance(self.clock, GuardedClock) and not self.journal.read_only:
+                for jump in self.clock.jumps():  # recorded first, on their own: the command may be refused
+                    self._commit(timekeeping.clock_jumped, {"wall": jump.wall, "table": jump.table})
+            events = execute(command, self._state, now, **arguments)
             if not events:
                 return []
             self.journal.append(events)
@@ -230,6 +236,7 @@ class TableSession:
     cash_out = _command(colours.cash_out)
     exchange_late_chips = _command(colours.exchange_late_chips)
     settle_foreign_chips = _command(colours.settle_foreign_chips)
+    check_clock = _command(timekeeping.check_clock)
     acknowledge_alarm = _command(alarms.acknowledge)
     clear_alarm = _command(alarms.clear)
     unlock_pin = _command(roles.unlock_pin)

@@ -58,14 +58,12 @@ def main(argv: list[str]) -> int:
               "`croupier table`", file=sys.stderr)
         return 2
 
-    from croupier.commands.table import EXIT_JOURNAL_FAULT, EXIT_JOURNAL_UNUSABLE
+    from croupier.commands.table import EXIT_JOURNAL_FAULT, EXIT_JOURNAL_UNUSABLE, open_session, record_clock
     from croupier.config import ConfigError, config_from_argument
     from croupier.journal.store import JournalError, JournalFault
     from croupier.rules.profiles import ProfileError, load_profile
     from croupier.sdnotify import Notifier
     from croupier.sensor_table import SensorTable
-    from croupier.session import TableSession
-    from croupier.table.clock import SystemClock
     from croupier.table.events import Ball
     from croupier.table.refusal import Refused
     from croupier.table.state import Phase
@@ -82,7 +80,7 @@ def main(argv: list[str]) -> int:
         return 2
     floor_settings = _floor_settings(args, config)  # checked before the journal is touched
     try:
-        session = TableSession.open(args.db, SystemClock(), key=config.journal_key)
+        session = open_session(args.db, config)
     except JournalError as exc:
         print(f"croupier run: {exc}", file=sys.stderr)
         return EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE
@@ -101,6 +99,7 @@ def main(argv: list[str]) -> int:
             return 2
         else:
             log.info("continuing %s at event %d, spin %d", args.db, session.seq, state.spin)
+        record_clock(session, config)
         last = state.last_result
         if last is not None and last.wheel_game is not None:
             decoder.mark_reported(last.wheel_game, last.number)

@@ -7,7 +7,10 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from croupier.config import Config
+    from croupier.session import TableSession
 
 SUMMARY = "the croupier's table screen: wheel sensor, keypad, display board, journal"
 EXIT_JOURNAL_UNUSABLE = 2  # damaged, of another format or table, its key or witness missing
@@ -40,25 +43,44 @@ def main(argv: list[str]) -> int:
         return run(config)
 
 
+def open_session(path: Path, config: Config) -> TableSession:
+    """The table's session on its journal, on a clock checked against the monotonic clock. Raises
+    JournalError."""
+    from datetime import timedelta
+
+    from croupier.session import TableSession
+    from croupier.table.clock import GuardedClock
+
+    clock = GuardedClock(timedelta(seconds=config.table.clock_tolerance_seconds))
+    return TableSession.open(path, clock, key=config.journal_key, pin_lock_minutes=config.table.pin_lock_minutes)
+
+
+def record_clock(session: TableSession, config: Config) -> None:
+    """Record what the table's clock rests on (time server, battery clock) as it starts."""
+    from croupier.timesync import standing
+
+    found = standing()
+    session.check_clock(synchronised=found.synchronised, told_by=found.told_by, rtc=found.rtc,
+                        tolerance_seconds=config.table.clock_tolerance_seconds)
+
+
 def run(config: Config) -> int:
     from croupier.i18n import install
     from croupier.journal.store import JournalError, JournalFault
     from croupier.sdnotify import Notifier
-    from croupier.session import TableSession
-    from croupier.table.clock import SystemClock
     from croupier.ui.app import TableApp
     from croupier.ui.runtime import Devices, floor_link, matrix_keypad, wheel_link
 
     install(config.table.language, config.table.house)
     try:
-        session = TableSession.open(config.journal_path, SystemClock(), key=config.journal_key,
-                                    pin_lock_minutes=config.table.pin_lock_minutes)
+        session = open_session(config.journal_path, config)
     except JournalError as exc:
         print(f"croupier table: {exc}", file=sys.stderr)
         # The unit does not restart on these: a full or read-only disk, a damaged journal or key
         # need someone to fix them, and a restart loop would only fill the log.
         return EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE
     with session:
+        record_clock(session, config)
         devices = Devices()
         if config.wheel is not None:
             devices.add(wheel_link(config))

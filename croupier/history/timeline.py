@@ -77,6 +77,10 @@ def describe(event: ev.Event) -> str:
                 alarm=event.alarm, kind=alarm_words(event.alarm_kind),
                 subject=alarm_subject_words(event.facts, event.subject),
                 detail=alarm_detail_words(event.alarm_kind, event.facts, event.detail))
+        case ev.ClockChecked():
+            answer = {True: _("yes"), False: _("no"), None: _("cannot be told")}
+            return _("clock at start: synchronised with a time server: {synced}; battery clock: {rtc}").format(
+                synced=answer[event.synchronised], rtc=answer[event.rtc])
         case ev.AlarmAcknowledged():
             return _("alarm {alarm} acknowledged by {by}").format(alarm=event.alarm, by=event.by)
         case ev.AlarmCleared():

@@ -30,6 +30,7 @@ ALARMS = {
     "direction-repeated": N_("Launch direction repeated"), "ball-swap-overdue": N_("Ball swap overdue"),
     "relief-overdue": N_("Croupier relief overdue"), "wheel-fault": N_("Wheel sensor fault"),
     "result-mismatch": N_("Typed result and sensor differ"), "pin-locked": N_("PIN locked after wrong PINs"),
+    "clock-jumped": N_("System clock jumped"),
 }
 CASH_OUTS = {"left": N_("the player left"), "inactive": N_("no bets while players waited"),
              "table-closed": N_("the table closed")}
@@ -139,6 +140,10 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
     if facts is not None and kind == "pin-locked" and facts.minutes is not None:
         return _("Wrong PINs in a row for {name}: the PIN is locked for {minutes} min, or until a pit boss clears "
                  "this alarm or it is unlocked at the console").format(name=facts.name, minutes=facts.minutes)
+    if facts is not None and kind == "clock-jumped" and facts.wall_clock and facts.table_clock:
+        return _("The system clock jumped: it read {wall} when the table's clock read {table}; the table keeps its "
+                 "own time").format(wall=f"{facts.wall_clock:%Y-%m-%d %H:%M:%S} UTC",
+                                    table=f"{facts.table_clock:%Y-%m-%d %H:%M:%S} UTC")
     if facts is not None and kind == "pin-locked":
         return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
             name=facts.name)

@@ -37,6 +37,7 @@ class AlarmKind(str, Enum):
     RELIEF_OVERDUE = "relief-overdue"  # PT-A 33, PT-B 35, RU 4.4
     WHEEL_FAULT = "wheel-fault"  # the sensor link failed, or a launch ended without a result
     RESULT_MISMATCH = "result-mismatch"  # the sensor read another number than the one typed
+    CLOCK_JUMPED = "clock-jumped"  # the system clock jumped against the monotonic clock; the table did not follow
     PIN_LOCKED = "pin-locked"  # a PIN refused too many times in a row: locked for a while the configuration sets
 
 
@@ -93,6 +94,8 @@ class AlarmFacts:
     number_line: int | None = when_set()  # wheel-fault, two numbers: the wheel's winning-number line
     state_five: int | None = when_set()  # and its state-5 lines (None: none came)
     first_state_five: int | None = when_set()  # no number line: the earlier of two state-5 lines that differ
+    wall_clock: datetime | None = when_set()  # clock-jumped: what the system clock read
+    table_clock: datetime | None = when_set()  # and the table's own time then (the monotonic clock's)
 
 
 # The time of an event no clock has stamped yet: naive, so it can never be encoded and recorded.
@@ -495,6 +498,18 @@ class ForeignChipsSettled(Event):
 
 
 # --- the casino floor --------------------------------------------------------------------------
+
+
+@_event("clock-checked")
+class ClockChecked(Event):
+    """What the table's clock rests on, at each start: whether the system clock is synchronised with
+    a time server (None: it cannot be told), how that was told, and whether a battery clock (RTC)
+    keeps the time across power cuts; jumps beyond `tolerance_seconds` raise `clock-jumped`."""
+
+    synchronised: bool | None
+    told_by: str  # "timedatectl", "systemd-timesyncd", "adjtimex" or "nothing"
+    rtc: bool
+    tolerance_seconds: int
 
 
 @_event("floor-anchored")

@@ -495,6 +495,7 @@ HANDLERS: dict[type[Event], Callable[[TableState, Any], TableState]] = {
     ev.LateChipsExchanged: _unchanged,
     ev.ForeignChipsSettled: _unchanged,
     ev.FloorAnchored: _unchanged,
+    ev.ClockChecked: _unchanged,
 }
 
 

@@ -43,6 +43,7 @@ class FakeMachine:
     free: int = 20_000 * MB
     mounted_read_only: bool = False
     synchronized: bool | None = True
+    battery_clock: bool = True
     clock: datetime = datetime(2025, 10, 1, 21, 30)
 
     def stat(self, path):
@@ -78,6 +79,9 @@ class FakeMachine:
 
     def ntp_synchronized(self):
         return self.synchronized
+
+    def rtc(self):
+        return self.battery_clock
 
     def now(self):
         return self.clock
@@ -308,6 +312,18 @@ def test_a_clock_never_set(table_config):
 def test_a_clock_not_known_to_be_synchronised(table_config, synchronized):
     failure = only_failure(table_config, FakeMachine(synchronized=synchronized))
     assert failure.check == "clock" and "NTP" in failure.fix
+
+
+def test_no_battery_clock_and_no_time_server_fails_saying_how_to_fix_both(table_config):
+    failure = only_failure(table_config, FakeMachine(synchronized=False, battery_clock=False))
+    assert failure.check == "clock" and "no battery clock (RTC)" in failure.message
+    assert "chrony" in failure.fix and "RTC module" in failure.fix and "ds3231" in failure.fix
+
+
+def test_no_battery_clock_with_a_time_server_warns_and_names_fake_hwclock(table_config):
+    clock = findings_of(table_config, FakeMachine(battery_clock=False))["clock"]
+    assert clock.status == "warn" and "no battery clock" in clock.message and "clock-jumped" in clock.message
+    assert "fake-hwclock" in clock.fix and "RTC module" in clock.fix
 
 
 # --- the configuration ---
