@@ -17,37 +17,38 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from croupier.floor import pg_schema
 from croupier.floor.wire import Link
 
 GENESIS = "0" * 64
 BUSY_S = 2.0  # how long an SQLite call waits for another process's write lock before it fails
 
-SCHEMA = (
+SCHEMA = (  # {time}: timestamptz in PostgreSQL, ISO 8601 text in SQLite; an event's own `time` is the hashed text
     """CREATE TABLE IF NOT EXISTS floor_events (
         table_id TEXT NOT NULL, seq BIGINT NOT NULL, time TEXT NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
-        prev_hash TEXT NOT NULL, hash TEXT NOT NULL, mac TEXT NOT NULL, received TEXT NOT NULL,
+        prev_hash TEXT NOT NULL, hash TEXT NOT NULL, mac TEXT NOT NULL, received {time} NOT NULL,
         PRIMARY KEY (table_id, seq))""",
     """CREATE TABLE IF NOT EXISTS floor_tables (
         table_id TEXT PRIMARY KEY, head_seq BIGINT NOT NULL, head_hash TEXT NOT NULL,
-        last_received TEXT, last_event_time TEXT, last_heard TEXT,
+        last_received {time}, last_event_time {time}, last_heard {time},
         broken_at BIGINT, problem TEXT,
-        anchor_seq BIGINT, anchor_hash TEXT, anchor_time TEXT)""",
+        anchor_seq BIGINT, anchor_hash TEXT, anchor_time {time})""",
     """CREATE TABLE IF NOT EXISTS floor_alarms (
-        table_id TEXT NOT NULL, event_seq BIGINT NOT NULL, problem TEXT NOT NULL, raised TEXT NOT NULL,
-        acknowledged_by TEXT, acknowledged TEXT,
+        table_id TEXT NOT NULL, event_seq BIGINT NOT NULL, problem TEXT NOT NULL, raised {time} NOT NULL,
+        acknowledged_by TEXT, acknowledged {time},
         PRIMARY KEY (table_id, event_seq))""",
     # The active ingester's lease and word: who, until when (its clock, seconds), how it is doing.
     """CREATE TABLE IF NOT EXISTS floor_ingester (
         id INTEGER PRIMARY KEY, holder TEXT NOT NULL, lease_until DOUBLE PRECISION NOT NULL,
-        beat TEXT, state TEXT, pending BIGINT)""",
+        beat {time}, state TEXT, pending BIGINT)""",
 )
 # Columns added since the first stores were made: (table, column, type), added where missing.
 ADDED_COLUMNS = (
     ("floor_tables", "stream_seq", "BIGINT"),  # the stream sequence of the head event: where a re-read starts
     ("floor_tables", "seen_seq", "BIGINT"),  # the last event of the table the stream has delivered
-    ("floor_tables", "behind_since", "TEXT"),  # since when an event delivered is not stored
+    ("floor_tables", "behind_since", "{time}"),  # since when an event delivered is not stored
     ("floor_alarms", "resumed_by", "TEXT"),
-    ("floor_alarms", "resumed", "TEXT"),
+    ("floor_alarms", "resumed", "{time}"),
 )
 TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
                  "anchor_seq, anchor_hash, anchor_time, stream_seq, seen_seq, behind_since")
@@ -193,11 +194,16 @@ class FloorStore:
                     raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
                                      "another ingester writes this store")
                 rows += [(table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac,
-                          received) for link in links]
+                          received, *(pg_schema.typed(link.time, link.body) if self.postgres else ()))
+                         for link in links]
                 values = (last.seq, last.hash, received, _event_time(last.body), received, stream_seq)
                 (updated if cur else inserted).append((*values, table_id) if cur else (table_id, *values))
-            self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
-                              "received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            if self.postgres:  # with the typed copies the views read
+                self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
+                                  "received, at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)", rows)
+            else:
+                self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
+                                  "received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             if inserted:
                 self._executemany("INSERT INTO floor_tables (table_id, head_seq, head_hash, last_received, "
                                   "last_event_time, last_heard, stream_seq) VALUES (?, ?, ?, ?, ?, ?, ?)", inserted)
@@ -289,7 +295,7 @@ class FloorStore:
 
     def ingester(self) -> IngesterRecord | None:
         row = self._execute("SELECT holder, beat, state, pending FROM floor_ingester WHERE id = 1").fetchone()
-        return IngesterRecord(*row) if row else None
+        return IngesterRecord(*map(_text, row)) if row else None
 
     def acknowledge_alarm(self, table_id: str, event_seq: int, by: str) -> bool:
         """Record who took up an open alarm; False when there is no such open alarm."""
@@ -315,17 +321,17 @@ class FloorStore:
 
     def tables(self) -> list[TableRecord]:
         cur = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables ORDER BY table_id")
-        return [TableRecord(*row) for row in cur.fetchall()]
+        return [TableRecord(*map(_text, row)) for row in cur.fetchall()]
 
     def table(self, table_id: str) -> TableRecord | None:
         row = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
-        return TableRecord(*row) if row else None
+        return TableRecord(*map(_text, row)) if row else None
 
     def alarms(self, open_only: bool = False) -> list[Alarm]:
         where = " WHERE acknowledged IS NULL" if open_only else ""
         cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged, resumed_by, "
                             f"resumed FROM floor_alarms{where} ORDER BY raised")
-        return [Alarm(*row) for row in cur.fetchall()]
+        return [Alarm(*map(_text, row)) for row in cur.fetchall()]
 
     def links(self, table_id: str, after: int = 0, upto: int | None = None) -> Iterator[Link]:
         """The stored rows of a table in seq order."""
@@ -389,9 +395,11 @@ _INSERT_TABLE = ("INSERT INTO floor_tables (table_id, head_seq, head_hash) VALUE
 def _make_schema(conn, postgres: bool) -> None:
     """The tables, and the columns added since the first stores (in the caller's transaction: a
     reader never sees a table without its new columns)."""
+    time = "TIMESTAMPTZ" if postgres else "TEXT"
     for statement in SCHEMA:
-        conn.execute(statement)
+        conn.execute(statement.format(time=time))
     for table, column, kind in ADDED_COLUMNS:
+        kind = kind.format(time=time)
         if postgres:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
         elif column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -399,10 +407,17 @@ def _make_schema(conn, postgres: bool) -> None:
 
 
 def _event_time(body: str) -> str | None:
+    """The event's own time, when it is one a store takes (ISO 8601 with its offset)."""
     try:
-        return json.loads(body).get("time")
-    except (ValueError, AttributeError):
+        text = json.loads(body).get("time")
+        return text if datetime.fromisoformat(text).tzinfo is not None else None
+    except (ValueError, AttributeError, TypeError):
         return None
+
+
+def _text(value):
+    """A PostgreSQL timestamptz as the ISO 8601 text SQLite keeps: readers see one kind."""
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def is_postgres(url: str) -> bool:
@@ -427,6 +442,7 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
             else:
                 with conn.transaction():
                     _make_schema(conn, True)
+                    pg_schema.upgrade(conn)
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"{_safe(url)}: store unavailable: {exc}".strip()) from None
         except psycopg.Error as exc:
