@@ -71,10 +71,14 @@ def time_range(since, until) -> tuple[str, str]:
 
 
 def in_range(records, since, until):
-    """The records from day `since` to day `until` (both included, None: no bound), by recorded time."""
+    """The records from day `since` to day `until` (both included, None: no bound), in recorded
+    order: a record belongs to the day the latest time recorded so far falls in, so one written
+    under a clock set back is filed after the records before it (as `Journal.records` does)."""
     low, high = time_range(since, until)
+    latest = ""
     for seq, record in records:
-        if low <= record["time"] < high:
+        latest = max(latest, record["time"])
+        if low <= latest < high:
             yield seq, record
 
 

@@ -600,7 +600,9 @@ class Journal:
                 ) -> Iterator[tuple[int, dict]]:
         """(seq, plain record) of the events of the given kinds, in order, for reports over a long
         history; unchecked (`croupier verify` checks the chain). `upto`: events up to this one only;
-        `times`: recorded from the first time (included) to the second (excluded), as recorded."""
+        `times`: from the first event recorded at or after the first time to the first recorded at or
+        after the second (excluded): in recorded order, so an event whose clock was set back is
+        filed with the events before it, not with a day already past."""
         kinds = list(kinds)
         sql = f"SELECT seq, body FROM events WHERE kind IN ({','.join('?' * len(kinds))})"
         parameters: list = list(kinds)
@@ -608,7 +610,8 @@ class Journal:
             sql += " AND seq <= ?"
             parameters.append(upto)
         if times is not None:
-            sql += " AND time >= ? AND time < ?"
+            sql += (" AND seq >= coalesce((SELECT min(seq) FROM events WHERE time >= ?), 1 << 62)"
+                    " AND seq < coalesce((SELECT min(seq) FROM events WHERE time >= ?), 1 << 62)")
             parameters += times
         loads = json.loads
         for seq, body in self._read(sql + " ORDER BY seq", tuple(parameters)):

@@ -147,3 +147,27 @@ def test_an_event_no_clock_stamped_is_never_recorded(tmp_path):
         with pytest.raises(UnreadableEvent, match="player-waiting has no time: an event is stamped by the table's clock"):
             journal.append([PlayerWaiting(player="seat 1")])
         assert list(journal.rows()) == []
+
+
+def test_records_of_a_time_range_follow_the_recorded_order_across_a_clock_set_back(tmp_path):
+    from datetime import timedelta
+
+    from croupier.commands.report import in_range, time_range
+    from croupier.history.clock import use_zone
+    from croupier.table.events import stamped
+
+    use_zone("UTC")
+    day = datetime(2025, 1, 7, tzinfo=timezone.utc)
+    times = [day - timedelta(minutes=10), day + timedelta(minutes=10),
+             day - timedelta(hours=1, minutes=50),  # the clock set back 2 h after midnight
+             day + timedelta(minutes=30)]
+    with Journal.open(tmp_path / "j.db") as journal:
+        for n, moment in enumerate(times, 1):
+            journal.append(stamped([PlayerWaiting(player=f"player {n}")], moment))
+        on_the_7th = time_range(day.date(), day.date())
+        on_the_6th = time_range((day - timedelta(days=1)).date(), (day - timedelta(days=1)).date())
+        assert [seq for seq, _ in journal.records(["player-waiting"], times=on_the_7th)] == [2, 3, 4]
+        assert [seq for seq, _ in journal.records(["player-waiting"], times=on_the_6th)] == [1]
+        every = list(journal.records(["player-waiting"]))
+        assert [seq for seq, _ in in_range(every, day.date(), day.date())] == [2, 3, 4]
+        assert [seq for seq, _ in in_range(every, (day - timedelta(days=1)).date(), None)] == [1, 2, 3, 4]

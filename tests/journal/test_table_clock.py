@@ -102,6 +102,21 @@ def test_clock_set_back_and_forward_under_a_running_table(tmp_path):
     assert kinds == {AlarmKind.CLOCK_JUMPED}  # no relief or ball swap overdue from the days that never passed
 
 
+def test_the_report_says_where_the_clock_jumped(tmp_path, capsys):
+    from croupier.cli import main as cli
+
+    machine = Machine()
+    session = open_table(tmp_path / "journal.db", machine.clock())
+    spin(session, machine, 17, Direction.CLOCKWISE)
+    machine.set_wall(hours=-2)
+    spin(session, machine, 5, Direction.ANTICLOCKWISE)
+    session.close()
+    assert cli(["report", "--db", str(tmp_path / "journal.db")]) == 0
+    out = capsys.readouterr().out
+    assert "clock-jumped: the system clock jumped back: it read 2025-01-06T07:01:40" in out
+    assert out.index("#1      17") < out.index("#2       5")  # filed in recorded order, at the table's times
+
+
 def test_no_event_is_recorded_earlier_than_the_one_before_it(tmp_path):
     from croupier.table.clock import FakeClock
 
