@@ -23,7 +23,7 @@ from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief,
 from croupier.table.clock import Clock, GuardedClock
 from croupier.table.codec import CodecError
 from croupier.table.commands import Command, execute, tick
-from croupier.table.events import Event, Role
+from croupier.table.events import Event, FloorAnchored, Role
 from croupier.table.notices import Notice, notices
 from croupier.table.refusal import Refused
 from croupier.table.state import INITIAL, VERSION, TableState, apply, decode_state, encode_state
@@ -157,6 +157,8 @@ class TableSession:
             self.journal.append(events)
             for event in events:
                 self._state = apply(self._state, event)
+                if isinstance(event, FloorAnchored):
+                    self.journal.note_anchor(event.seq, event.digest)
             if self.seq - self._snapshot_seq >= SNAPSHOT_EVERY:
                 try:
                     self.snapshot()

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 import sys
-from pathlib import Path
 
 from croupier.commands import arguments
 
@@ -33,13 +32,13 @@ def main(argv: list[str]) -> int:
     from croupier.journal.key import KeyFileError, read_key
     from croupier.journal.store import Journal, JournalError
     from croupier.journal.verify import verify
-    from croupier.journal.witness import verified_mark, verified_path, witness_path
+    from croupier.journal.witness import signed_mark, verified_path, witness_path, write_mark
 
     mark = verified_path(args.db)
     try:
         key = read_key(args.key) if args.key else None
         with Journal.open(args.db, read_only=True, key=key) as journal:
-            found = verified_mark(args.db, key) if key and not args.full else None
+            found = signed_mark(mark, key) if key and not args.full else None
             verdict = verify(journal, key, full=args.full, verified=(found.seq, found.hash) if found else None)
             rolled_back = journal.rolled_back() if verdict.intact else None
             if rolled_back:  # every event checks, but the journal once reached further: nothing is marked
@@ -65,7 +64,10 @@ def main(argv: list[str]) -> int:
         if verdict.since:
             print(f"events 1-{verdict.since} were checked by an earlier `verify --key` ({mark.name}, signed); "
                   "--full checks them all again")
-        _mark_verified(mark, key, verdict.head)
+        try:  # where the next check starts (if the event still has that hash); none when the folder is not writable
+            write_mark(mark, key, *verdict.head)
+        except OSError:
+            pass
     else:
         print("keyed check NOT done: without --key the chain proves no row was changed without recomputing it, "
               "not that the table wrote it")
@@ -74,18 +76,3 @@ def main(argv: list[str]) -> int:
     if verdict.folded_from:
         print(f"state folded from the table's signed snapshot after event {verdict.folded_from} (--full folds all)")
     return 0
-
-
-def _mark_verified(mark: Path, key: bytes, head: tuple[int, str]) -> None:
-    """Remember, signed, how far the journal checked: the next check starts there (where the event
-    still has that hash). Nothing is said when the folder is not writable: the next check is whole."""
-    from croupier.journal.witness import WitnessWriter
-
-    try:
-        writer = WitnessWriter(mark, key)
-        try:
-            writer.record(*head)
-        finally:
-            writer.close()
-    except OSError:
-        pass

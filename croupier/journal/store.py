@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from croupier.journal.key import KeyFileError, default_key_path, key_for, key_id, mac
-from croupier.journal.witness import (Witness, WitnessWriter, read_witness, verified_mark, verified_path,
-                                      witness_path)
+from croupier.journal.witness import (Witness, WitnessWriter, anchored_path, read_witness, signed_mark,
+                                      verified_path, witness_path, write_mark)
 from croupier.table.codec import CodecError, to_plain
 from croupier.table.events import Event, decode, encode
 
@@ -368,20 +368,34 @@ class Journal:
         return None
 
     def rolled_back(self) -> str | None:
-        """What verify's signed mark says: the journal once reached further than it does now, or
-        held another event where the mark's stands (an older copy put back, and maybe continued).
-        A mark that is missing, unreadable or not signed with this table's key says nothing."""
-        mark = verified_mark(self.path, self.key) if self.key is not None else None
-        if mark is None:
+        """What the signed marks beside the journal say (verify's, and the last floor anchor the
+        table recorded): the journal once reached further than it does now, or held another event
+        where a mark stands (an older copy put back, and maybe continued). A mark that is missing,
+        unreadable or not signed with this table's key says nothing."""
+        if self.key is None:
             return None
         seq, digest = self._head
-        marked = f"`croupier verify --key` checked it to event {mark.seq}, sha256 {mark.hash} ({verified_path(self.path).name}, signed)"
-        if mark.seq > seq:
-            return f"the journal ends at event {seq}, sha256 {digest}, but {marked}: an older copy was put back"
-        if self.hash_at(mark.seq) != mark.hash:
-            return (f"its event {mark.seq} is not the one {marked}: an older copy was put back and written on, "
-                    f"to event {seq}, sha256 {digest}")
+        for path, who in ((verified_path(self.path), "`croupier verify --key` checked it"),
+                          (anchored_path(self.path), "the floor anchored it")):
+            mark = signed_mark(path, self.key)
+            if mark is None:
+                continue
+            marked = f"{who} to event {mark.seq}, sha256 {mark.hash} ({path.name}, signed)"
+            if mark.seq > seq:
+                return f"the journal ends at event {seq}, sha256 {digest}, but {marked}: an older copy was put back"
+            if self.hash_at(mark.seq) != mark.hash:
+                return (f"its event {mark.seq} is not the one {marked}: an older copy was put back and written on, "
+                        f"to event {seq}, sha256 {digest}")
         return None
+
+    def note_anchor(self, seq: int, digest: str) -> None:
+        """Keep, signed beside the journal, the floor's last receipt: an older copy of the journal
+        put back without the floor is then caught at the table too. Best effort: the receipt is in
+        the journal already."""
+        try:
+            write_mark(anchored_path(self.path), self._signing_key(), seq, digest)
+        except OSError:
+            pass
 
     def _first_missing(self) -> int:
         """The first number missing from the events' sequence (a full scan: for naming a hole)."""

@@ -29,13 +29,28 @@ def verified_path(journal_path: Path) -> Path:
     return journal_path.with_name(journal_path.name + ".verified")
 
 
-def verified_mark(journal_path: Path, key: bytes) -> Witness | None:
-    """Verify's mark, when it is there, readable and signed with the table's key."""
+def anchored_path(journal_path: Path) -> Path:
+    """Where the table keeps, signed, the last event the floor anchored (its receipt)."""
+    return journal_path.with_name(journal_path.name + ".anchored")
+
+
+def signed_mark(path: Path, key: bytes) -> Witness | None:
+    """A mark in the witness's format (verify's, the floor anchor's), when it is there, readable and
+    signed with the table's key."""
     try:
-        mark = read_witness(verified_path(journal_path))
+        mark = read_witness(path)
     except (OSError, ValueError):
         return None
     return mark if mark is not None and mark.signed(key) else None
+
+
+def write_mark(path: Path, key: bytes, seq: int, digest: str) -> None:
+    """Write a signed mark of event `seq` with hash `digest`. Raises OSError."""
+    writer = WitnessWriter(path, key)
+    try:
+        writer.record(seq, digest)
+    finally:
+        writer.close()
 
 
 @dataclass(frozen=True)

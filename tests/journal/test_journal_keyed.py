@@ -243,3 +243,30 @@ def test_an_older_copy_put_back_and_written_on_is_caught_too(tmp_path, capsys):
     assert f"its event {new[0]} is not the one `croupier verify --key` checked" in capsys.readouterr().err
     with pytest.raises(JournalError, match="an older copy was put back and written on"):
         TableSession.open(path, FakeClock())
+
+
+def test_an_older_copy_put_back_is_caught_by_the_floors_last_anchor_too(tmp_path, capsys):
+    from datetime import datetime, timezone
+
+    from croupier.floor.anchors import record_anchor
+
+    path = tmp_path / "journal.db"
+    write_shift(path, numbers=(17, 0, 32)).close()
+    (tmp_path / "backup").mkdir()
+    backup = copy_journal(path, tmp_path / "backup" / "journal.db")
+    old = stored_head(path)
+    session = TableSession.open(path, FakeClock())
+    session.join_waiting_list(player="seat 7")
+    anchored = session.journal.head
+    session.run(record_anchor, seq=anchored[0], digest=anchored[1],
+                anchored_at=datetime(2025, 1, 6, 15, tzinfo=timezone.utc))
+    session.close()
+    for name in ("journal.db", "journal.db.head"):  # no verify ever ran: only the anchor's mark knows
+        (tmp_path / name).write_bytes((backup.parent / name).read_bytes())
+    capsys.readouterr()
+    assert verify(path, "--key", key_file(path)) == 1
+    err = capsys.readouterr().err
+    assert f"ends at event {old[0]}, sha256 {old[1]}" in err
+    assert f"the floor anchored it to event {anchored[0]}, sha256 {anchored[1]} (journal.db.anchored, signed)" in err
+    with pytest.raises(JournalError, match="the floor anchored it to event"):
+        TableSession.open(path, FakeClock())
