@@ -188,9 +188,10 @@ def test_a_second_verify_starts_where_the_first_ended_and_a_rewrite_still_fails_
 # Rollback: an older copy put back with its own head witness passes every local check but one,
 # verify's own signed mark of how far it checked the journal.
 
-def rolled_back(tmp_path):
-    """A journal verified with its key at its head, then replaced by an older copy of itself (its
-    own head witness with it), as a restore from an old backup would; the old and the new heads."""
+def rolled_back(tmp_path, *, later=None, verified=True):
+    """A journal that went on past an older copy of itself (`later(session)` runs then), verified
+    with its key at its new head (unless not `verified`), then replaced by that older copy with
+    its own head witness, as a restore from an old backup would; the old and the new heads."""
     path = tmp_path / "journal.db"
     write_shift(path, numbers=(17, 0, 32)).close()
     (tmp_path / "backup").mkdir()
@@ -198,9 +199,12 @@ def rolled_back(tmp_path):
     old = stored_head(path)
     session = TableSession.open(path, FakeClock())
     session.join_waiting_list(player="seat 7")
+    if later is not None:
+        later(session)
     session.close()
     new = stored_head(path)
-    assert verify(path, "--key", key_file(path)) == 0  # leaves its signed mark at the new head
+    if verified:
+        assert verify(path, "--key", key_file(path)) == 0  # leaves its signed mark at the new head
     for name in ("journal.db", "journal.db.head"):
         (tmp_path / name).write_bytes((backup.parent / name).read_bytes())
     for leftover in ("journal.db-wal", "journal.db-shm"):
@@ -250,23 +254,16 @@ def test_an_older_copy_put_back_is_caught_by_the_floors_last_anchor_too(tmp_path
 
     from croupier.floor.anchors import record_anchor
 
-    path = tmp_path / "journal.db"
-    write_shift(path, numbers=(17, 0, 32)).close()
-    (tmp_path / "backup").mkdir()
-    backup = copy_journal(path, tmp_path / "backup" / "journal.db")
-    old = stored_head(path)
-    session = TableSession.open(path, FakeClock())
-    session.join_waiting_list(player="seat 7")
-    anchored = session.journal.head
-    session.run(record_anchor, seq=anchored[0], digest=anchored[1],
-                anchored_at=datetime(2025, 1, 6, 15, tzinfo=timezone.utc))
-    session.close()
-    for name in ("journal.db", "journal.db.head"):  # no verify ever ran: only the anchor's mark knows
-        (tmp_path / name).write_bytes((backup.parent / name).read_bytes())
+    def anchor(session) -> None:
+        seq, digest = session.journal.head
+        session.run(record_anchor, seq=seq, digest=digest, anchored_at=datetime(2025, 1, 6, 15, tzinfo=timezone.utc))
+
+    path, old, new = rolled_back(tmp_path, later=anchor, verified=False)  # only the anchor's mark knows
+    anchored = new[0] - 1  # the event before the anchor's own
     capsys.readouterr()
     assert verify(path, "--key", key_file(path)) == 1
     err = capsys.readouterr().err
     assert f"ends at event {old[0]}, sha256 {old[1]}" in err
-    assert f"the floor anchored it to event {anchored[0]}, sha256 {anchored[1]} (journal.db.anchored, signed)" in err
+    assert f"the floor anchored it to event {anchored}, sha256 " in err and "(journal.db.anchored, signed)" in err
     with pytest.raises(JournalError, match="the floor anchored it to event"):
         TableSession.open(path, FakeClock())
