@@ -356,18 +356,18 @@ def _run(pockets: Sequence[int]) -> str:
 
 
 def _watch_alarm(chart: watching.Chart) -> str:
+    at = chart.alarm_at or 0  # only charts that raised an alert are worded
     if chart.kind == "pocket":
-        return _("number {number} favoured, alert at spin {spin}").format(
-            number=chart.pockets[0], spin=grouped(chart.alarm_at))
+        return _("number {number} favoured, alert at spin {spin}").format(number=chart.pockets[0], spin=grouped(at))
     return _("adjacent pockets {pockets} favoured, alert at spin {spin}").format(
-        pockets=_run(chart.pockets), spin=grouped(chart.alarm_at))
+        pockets=_run(chart.pockets), spin=grouped(at))
 
 
 def _watch_section(numbers: Sequence[int], wheel_order: Sequence[int]) -> dict:
     """The continuous watch (croupier.stats.watch): the only alerts that keep their rate however
     often the figures are looked at."""
     charts = watching.watch(numbers, wheel_order)
-    alarms = sorted((chart for chart in charts if chart.alarm_at is not None), key=lambda chart: chart.alarm_at)
+    alarms = sorted((chart for chart in charts if chart.alarm_at is not None), key=lambda chart: chart.alarm_at or 0)
     top = max(charts, key=lambda chart: chart.value)
     rate = _("Alerts come from the continuous watch: a fair wheel raises one in at most {share} of wheel-years, "
              "however often it is looked at (Page's CUSUM on each pocket and each run of {width} adjacent "
