@@ -26,6 +26,11 @@ def package_of(line: str) -> str | None:
     return found.group(1) if found else None
 
 
+def over_allowance(found: Counter[str], allowed: dict[str, int]) -> list[str]:
+    """The packages with more errors than allowed (a package not listed is allowed none)."""
+    return sorted(package for package, count in found.items() if count > allowed.get(package, 0))
+
+
 def main() -> int:
     allowed: dict[str, int] = {**json.loads(ALLOWANCE.read_text(encoding="utf-8")), **dict.fromkeys(CORE, 0)}
     os.chdir(ROOT)  # the configuration's paths, and the errors' file names, are the project's
@@ -35,7 +40,7 @@ def main() -> int:
         return 2
     lines = out.splitlines()
     found = Counter(package for line in lines if (package := package_of(line)))
-    over = sorted(package for package, count in found.items() if count > allowed.get(package, 0))
+    over = over_allowance(found, allowed)
     for package in over:
         print(f"mypy: croupier/{package} has {found[package]} errors, {allowed.get(package, 0)} allowed "
               f"({ALLOWANCE.name}):", file=sys.stderr)
