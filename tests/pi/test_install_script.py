@@ -425,3 +425,32 @@ def sys_python() -> str:
     import sys
 
     return str(Path(sys._base_executable if hasattr(sys, "_base_executable") else sys.executable).resolve())
+
+
+FLOOR_SCRIPT = ROOT / "hw" / "install-floor.sh"
+
+
+def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path):
+    assert subprocess.run(["bash", "-n", str(FLOOR_SCRIPT)]).returncode == 0
+    machine = Machine(tmp_path)
+    result = subprocess.run(["bash", str(FLOOR_SCRIPT), "--dry-run", "--view-web"], env=machine.env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert machine.calls() == [] and machine.files() == []
+    out = result.stdout
+    steps = [
+        "apt-get install -y python3-venv python3-psycopg python3-cryptography postgresql nats-server\n",
+        "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
+        "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
+        "-py3-none-any.whl\\[floor\\] textual-serve\n",
+        f"+ ln -sfn /usr/bin/nats-server {machine.root}/opt/croupier/venv/bin/nats-server",
+        "+ runuser -u postgres -- createdb floor",
+        f"psql -v ON_ERROR_STOP=1 -q -d floor -f {ROOT}/hw/floor-roles.sql",
+        "listen: 127.0.0.1:4222",
+        f"+ write {machine.root}/etc/croupier/floor-view.env (mode 0644)",
+        "+ systemctl enable croupier-floor-nats.service croupier-floor-serve.service croupier-floor-view-web.service",
+    ]
+    positions = [out.find(step) for step in steps]
+    assert -1 not in positions, [s for s, p in zip(steps, positions) if p == -1]
+    assert positions == sorted(positions)
+    assert "floor.env (mode 0600)" in out, "the ingester's file is root's alone"

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Install the casino floor's server on Debian 12 (bookworm) or Raspberry Pi OS 64-bit, as root:
+# a NATS JetStream node (Debian's nats-server), PostgreSQL with the floor's two roles (the ingester
+# writes, the view reads), croupier's ingester and, with --view-web, the floor view in a browser on
+# localhost. hw/floor.md walks through it, the cluster, the tables' credentials and the pages on the LAN.
+#
+#   sudo hw/install-floor.sh --dry-run     # print every step, change nothing
+#   sudo hw/install-floor.sh [--view-web]  # install, or upgrade in place
+#
+# Safe to run again: users, roles, the database and the files in /etc/croupier are kept.
+set -euo pipefail
+
+usage() {
+    cat <<'TXT'
+usage: hw/install-floor.sh [--dry-run] [--view-web] [--wheelhouse DIR]
+
+  --dry-run         print the steps without changing anything
+  --view-web        also serve the floor view in a browser on localhost:8081 (installs textual-serve)
+  --wheelhouse DIR  install Python packages from DIR only (no internet)
+TXT
+}
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=${CROUPIER_INSTALL_ROOT:-}  # the tests' scratch tree, with the system commands replaced
+IMAGE=
+VENV=/opt/croupier/venv
+ETC=/etc/croupier
+DATABASE=floor
+# One user per service: NATS, the ingester (PostgreSQL role croupier_ingest), the view (croupier_view).
+NATS_USER=croupier_nats INGEST_USER=croupier_ingest VIEW_USER=croupier_view
+
+DRY_RUN=0 VIEW_WEB=0 WHEELHOUSE=
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY_RUN=1 ;;
+        --view-web) VIEW_WEB=1 ;;
+        --wheelhouse)
+            [ $# -ge 2 ] || { echo "install-floor.sh: --wheelhouse needs a directory" >&2; exit 2; }
+            WHEELHOUSE=$2
+            shift
+            ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install-floor.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
+    echo "install-floor.sh: run it as root (sudo hw/install-floor.sh), or with --dry-run to see the steps" >&2
+    exit 1
+fi
+# shellcheck source=hw/install-common.sh
+. "$SRC/hw/install-common.sh"
+[ "$DRY_RUN" = 1 ] && echo "Dry run: nothing is changed."
+
+step "System packages"
+# Debian's nats-server is the production broker (not PyPI's repackaging); psycopg and cryptography
+# from Debian too, so nothing is compiled on any architecture.
+run apt-get update
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv python3-psycopg python3-cryptography \
+    postgresql nats-server
+
+step "One system user per service"
+for user in "$NATS_USER" "$INGEST_USER" "$VIEW_USER"; do
+    if has_entry passwd "$user"; then
+        note "user $user exists"
+    else
+        shadow useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin "$user"
+    fi
+done
+
+step "croupier in $VENV"
+extra=()
+[ "$VIEW_WEB" = 1 ] && extra+=(textual-serve)
+install_croupier floor "${extra[@]}"
+# The NATS unit starts $VENV/bin/nats-server: here that is Debian's binary.
+run ln -sfn /usr/bin/nats-server "$ROOT$VENV/bin/nats-server"
+
+step "PostgreSQL: the database $DATABASE and its roles"
+if ask runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'" 2>/dev/null | grep -q 1; then
+    note "database $DATABASE exists"
+else
+    run runuser -u postgres -- createdb "$DATABASE"
+fi
+# Run again on every upgrade: it changes nothing that is already so.
+run runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d "$DATABASE" -f "$SRC/hw/floor-roles.sql"
+
+step "Configuration in $ETC"
+run mkdir -p "$ROOT$ETC"
+if [ -e "$ROOT$ETC/nats-server.conf" ]; then
+    note "$ETC/nats-server.conf exists: kept as it is"
+else
+    # Safe until configured: this machine only. The tables' credentials, TLS and the cluster are in
+    # hw/floor.md; the listener goes on the LAN with them, never before.
+    write_file "$ROOT$ETC/nats-server.conf" 0640 <<'CONF'
+# This floor node's NATS server. It listens on this machine only until the tables' credentials,
+# TLS and the cluster routes are set: hw/floor.md, "NATS for the tables".
+server_name: floor1
+listen: 127.0.0.1:4222
+jetstream { store_dir: /var/lib/croupier-nats }
+CONF
+    run chgrp "$NATS_USER" "$ROOT$ETC/nats-server.conf"
+fi
+# Peer authentication over PostgreSQL's socket: each unit's own user is its role, no password.
+if [ -e "$ROOT$ETC/floor.env" ]; then
+    note "$ETC/floor.env exists: kept as it is"
+else
+    write_file "$ROOT$ETC/floor.env" 0600 <<ENV
+CROUPIER_FLOOR_STORE=postgresql:///$DATABASE?host=/run/postgresql
+CROUPIER_FLOOR_NATS=nats://127.0.0.1:4222
+ENV
+fi
+if [ -e "$ROOT$ETC/floor-view.env" ]; then
+    note "$ETC/floor-view.env exists: kept as it is"
+else
+    write_file "$ROOT$ETC/floor-view.env" 0644 <<ENV
+CROUPIER_FLOOR_STORE=postgresql:///$DATABASE?host=/run/postgresql
+ENV
+fi
+
+step "Services"
+units=(croupier-floor-nats.service croupier-floor-serve.service)
+[ "$VIEW_WEB" = 1 ] && units+=(croupier-floor-view-web.service)
+run mkdir -p "$ROOT/etc/systemd/system"
+for unit in "${units[@]}"; do
+    run install -m 0644 "$SRC/systemd/$unit" "$ROOT/etc/systemd/system/$unit"
+done
+[ "$LIVE" = 1 ] && run systemctl daemon-reload
+systemctl_ enable "${units[@]}"
+if [ "$LIVE" = 1 ]; then
+    run systemctl restart "${units[@]}"
+    step "Sandbox (systemd-analyze security: 4.0 or less is the floor's bar)"
+    for unit in "${units[@]}"; do
+        note "$(systemd-analyze security --no-pager "$unit" 2>/dev/null | tail -n 1)"
+    done
+fi
+note "next: the tables' credentials and TLS (hw/floor.md), then: $VENV/bin/croupier floor status"
