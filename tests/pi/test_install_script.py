@@ -83,14 +83,28 @@ class Machine:
             "CROUPIER_SYSTEMD_RUN": str(tmp_path / "no-systemd"),  # not booted: no udevadm, no daemon-reload
         }
 
-    def install(self, *options: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["bash", str(SCRIPT), *options], env=self.env, capture_output=True, text=True, timeout=120)
+    def install(self, *options: str, script: Path = SCRIPT) -> subprocess.CompletedProcess:
+        return subprocess.run(["bash", str(script), *options], env=self.env, capture_output=True, text=True, timeout=120)
+
+    def dry_run(self, *options: str, script: Path = SCRIPT) -> str:
+        """A dry run's output, which changed nothing."""
+        result = self.install("--dry-run", *options, script=script)
+        assert result.returncode == 0, result.stderr
+        assert self.calls() == [] and self.files() == []
+        return result.stdout
+
 
     def calls(self) -> list[str]:
         return self.log.read_text().splitlines() if self.log.exists() else []
 
     def files(self) -> list[str]:
         return sorted(str(p.relative_to(self.root)) for p in self.root.rglob("*") if p.is_file())
+
+
+def assert_in_order(out: str, steps: list[str]) -> None:
+    positions = [out.find(step) for step in steps]
+    assert -1 not in positions, [s for s, p in zip(steps, positions) if p == -1]
+    assert positions == sorted(positions), "the steps are printed in the order they run"
 
 
 def test_the_script_is_valid_bash():
@@ -163,11 +177,8 @@ def test_without_root_it_refuses_before_changing_anything(tmp_path):
 @needs_hw_files
 def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     machine = Machine(tmp_path)
-    result = machine.install("--dry-run", "--billboard", "--review-web", "--boot-config")
-    assert result.returncode == 0, result.stderr
-    assert machine.calls() == [] and machine.files() == []
-    out = result.stdout
-    steps = [
+    out = machine.dry_run("--billboard", "--review-web", "--boot-config")
+    assert_in_order(out, [
         "apt-get install -y python3-venv python3-gpiozero python3-pil python3-cryptography fonts-dejavu-core python3-rpi.gpio\n",
         "+ useradd --system --user-group --home-dir /var/lib/croupier",
         "+ usermod --append --groups dialout croupier",
@@ -181,10 +192,7 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         "# BEGIN croupier",
         "+ systemctl disable getty@tty1.service",
         "+ systemctl enable croupier-table.service croupier-billboard.service croupier-review-web.service",
-    ]
-    positions = [out.find(step) for step in steps]
-    assert -1 not in positions, [s for s, p in zip(steps, positions) if p == -1]
-    assert positions == sorted(positions), "the steps are printed in the order they run"
+    ])
 
 
 @needs_hw_files
@@ -433,12 +441,8 @@ FLOOR_SCRIPT = ROOT / "hw" / "install-floor.sh"
 def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path):
     assert subprocess.run(["bash", "-n", str(FLOOR_SCRIPT)]).returncode == 0
     machine = Machine(tmp_path)
-    result = subprocess.run(["bash", str(FLOOR_SCRIPT), "--dry-run", "--view-web"], env=machine.env,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert machine.calls() == [] and machine.files() == []
-    out = result.stdout
-    steps = [
+    out = machine.dry_run("--view-web", script=FLOOR_SCRIPT)
+    assert_in_order(out, [
         "apt-get install -y python3-venv python3-psycopg python3-cryptography postgresql nats-server\n",
         "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
@@ -449,8 +453,5 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
         "listen: 127.0.0.1:4222",
         f"+ write {machine.root}/etc/croupier/floor-view.env (mode 0644)",
         "+ systemctl enable croupier-floor-nats.service croupier-floor-serve.service croupier-floor-view-web.service",
-    ]
-    positions = [out.find(step) for step in steps]
-    assert -1 not in positions, [s for s, p in zip(steps, positions) if p == -1]
-    assert positions == sorted(positions)
+    ])
     assert "floor.env (mode 0600)" in out, "the ingester's file is root's alone"
