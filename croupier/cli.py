@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("croupier.commands.run", "run the table from the wheel sensor alone (--headless), recording every game to the journal"),
     "report": ("croupier.commands.report", "the shift report of a journal (--json for the machine-readable form)"),
     "staff": ("croupier.commands.staff", "staff PINs at the console: unlock a PIN locked or delayed after wrong PINs"),
+    "reconcile": ("croupier.commands.reconcile", "compare the journal's results with the wheel's own record and name every difference"),
     "verify": ("croupier.commands.verify", "check a journal's hash chain and snapshots; name the first bad event"),
     "review": ("croupier.commands.review", "pit boss review of a journal (read-only), CSV and PDF exports"),
     "floor": ("croupier.commands.floor", "the casino floor: ingest every table's journal from NATS JetStream, status, check, view, demo"),

@@ -90,16 +90,16 @@ class SensorTable:
                 # A re-spin whose launch no status line showed: never a result without its launch.
                 launched = session.launch(direction=event.direction, source=Source.SENSOR, wheel_game=event.game)
                 return launched + session.sensor_result(number=event.number, wheel_game=event.game,
-                                                        direction=event.direction)
+                                                        direction=event.direction, wheel_lines=event.lines)
             return session.sensor_result(number=event.number, wheel_game=event.game, direction=event.direction,
-                                         typed_spin=self._typed_spin(phase, event))
+                                         typed_spin=self._typed_spin(phase, event), wheel_lines=event.lines)
         elif isinstance(event, NumberConflict):
             log.warning("game %s: the winning-number line says %s, state 5 says %s (first %s): neither recorded",
                         event.game, event.number_line, event.state_five, event.first_state_five)
             if phase in IN_SPIN:
                 return session.run(alarms.wheel_numbers_differ, number_line=event.number_line,
                                    state_five=event.state_five, game=event.game,
-                                   first_state_five=event.first_state_five)
+                                   first_state_five=event.first_state_five, wheel_lines=event.lines)
         elif isinstance(event, LinkStatus):
             log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
             if not event.online:

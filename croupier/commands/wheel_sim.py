@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
                              "5 s, flag 8 past 3 s) is held in real time, so a reader on its own clock sees it")
     parser.add_argument("--seed", type=int, help="random seed, for the same games every time")
     parser.add_argument("--games", type=_positive(int), metavar="N", help="stop after N games")
+    parser.add_argument("--rest", action="store_true",
+                        help="after the games, rest in state 6 answering the Slingshot's log queries (*s t, *s r, *W) "
+                             "until stopped")
     parser.add_argument("--results", type=_csv("results"), default=[], metavar="N[,N...]", help="the first games' numbers")
     parser.add_argument("--link", metavar="PATH", help="also make PATH a symlink to the pseudo-terminal")
     return parser
@@ -102,6 +105,7 @@ def main(argv: list[str]) -> int:
         results=args.results,
         link_path=args.link,
         on_game=report,
+        rest=args.rest,
     )
     try:
         device = sim.start()

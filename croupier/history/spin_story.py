@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from croupier.history.clock import clock
+from croupier.history.clock import clock, stamp
 from croupier.history.records import Entry
 from croupier.history.money import chips_money, owner_values
 from croupier.history.payouts import Overpayment, Overpayments
@@ -30,6 +30,8 @@ class SpinStory:
     rebuilt: list[ev.WinningBetsRebuilt] = field(default_factory=list)
     payouts: list[ev.PayoutsRecorded] = field(default_factory=list)  # the winners counted at the payouts
     chip_values: dict[str, Decimal] = field(default_factory=dict)  # colour -> value when settled
+    alarms: list[ev.AlarmRaised] = field(default_factory=list)  # the wheel's reading against the typed one
+    handled: list[ev.AlarmAcknowledged | ev.AlarmCleared] = field(default_factory=list)  # those alarms'
 
     @property
     def number(self) -> int | None:
@@ -82,6 +84,7 @@ class SpinStory:
             out.append(_("result: {number} {colour}").format(
                 number=self.number, colour=pocket_words(pocket_colour(self.number))))
         out.append(_("source: {source}").format(source=self.source))
+        out += self._evidence()
         for launch in self.launches:
             out.append(_("launch {time}: ball {ball}, croupier {croupier}, {direction}").format(
                 time=clock(launch.time), ball=launch.ball, croupier=launch.croupier,
@@ -117,6 +120,48 @@ class SpinStory:
         out += [_("OVERPAID: {what}").format(what=found.words(currency or "")) for found in self.overpayments]
         return out
 
+    def _evidence(self) -> list[str]:
+        """When and how the number was decided, and the wheel's own lines: what a dispute rests on."""
+        out = []
+        result = self.result
+        if result is not None:
+            out.append(_("result recorded {time}").format(time=stamp(result.time)) + (
+                ", " + _("wheel game {game}").format(game=result.wheel_game) if result.wheel_game is not None else ""))
+            if result.source is ev.Source.SENSOR:
+                out.append(_("sensor reading: {number}").format(number=result.number))
+            else:
+                out.append(_("typed at the keypad: {number}").format(number=result.number))
+                out += [_("typed {time}: {number} by {by}").format(time=clock(entered.time), number=entered.number,
+                                                                   by=entered.by) for entered in self.entered]
+                if result.confirmed_by:
+                    out.append(_("confirmed {time} by {by}").format(time=clock(result.time), by=result.confirmed_by))
+        for alarm in self.alarms:
+            facts = alarm.facts
+            if facts is not None and facts.read is not None:
+                out.append(_("sensor reading: {number} (alarm {alarm}, {time})").format(
+                    number=facts.read, alarm=alarm.alarm, time=clock(alarm.time)))
+            else:
+                out.append(_("wheel fault {time} (alarm {alarm}): {detail}").format(
+                    time=clock(alarm.time), alarm=alarm.alarm, detail=alarm.detail))
+            for handled in self.handled:
+                if handled.alarm != alarm.alarm:
+                    continue
+                if isinstance(handled, ev.AlarmAcknowledged):
+                    out.append("  " + _("acknowledged {time} by {by}").format(time=clock(handled.time), by=handled.by))
+                else:
+                    out.append("  " + _("cleared {time} by {by}: {note}").format(
+                        time=clock(handled.time), by=handled.by, note=handled.note))
+        for correction in self.corrections:
+            out.append(_("corrected {time}: {previous} -> {number} by {by}: {reason}").format(
+                time=stamp(correction.time), previous=correction.previous, number=correction.number,
+                by=correction.by, reason=correction.reason))
+        lines = [*(result.wheel_lines if result else ()),
+                 *(line for alarm in self.alarms if alarm.facts for line in alarm.facts.wheel_lines)]
+        if lines:
+            out.append(_("the wheel's lines (seconds from the result):"))
+            out += [f"  {line}" for line in lines]
+        return out
+
     def _outcome(self, outcome: ev.ColourOutcome, indent: str = "", currency: str | None = None) -> str:
         money = self.money(outcome)
         paid = f" = {money:.2f}" + (f" {currency}" if currency else "") if money is not None else ""
@@ -129,8 +174,15 @@ class SpinStory:
 
 def spin_story(entries: Iterable[Entry], spin: int) -> SpinStory:
     story = SpinStory(spin)
+    about: set[int] = set()  # the alarms raised about this spin's number
     for entry in entries:
         event = entry.event
+        if isinstance(event, ev.AlarmRaised) and event.facts is not None and event.facts.spin == spin and \
+                event.alarm_kind in (ev.AlarmKind.RESULT_MISMATCH, ev.AlarmKind.WHEEL_FAULT):
+            story.alarms.append(event)
+            about.add(event.alarm)
+        elif isinstance(event, ev.AlarmAcknowledged | ev.AlarmCleared) and event.alarm in about:
+            story.handled.append(event)
         if isinstance(event, ev.ColourAssigned) and story.result is None:
             story.chip_values[event.colour] = event.chip_value  # the value when the spin was settled
         if getattr(event, "spin", None) != spin:

@@ -184,11 +184,19 @@ def _colours(event: ev.Event) -> frozenset[str]:
 
 
 def timeline(entries: Iterable[Entry]) -> list[TimelineRow]:
-    """One row per event, in journal order."""
+    """One row per event, in journal order. A result a correction replaced says so on its own row,
+    so a filter that shows the result but not the correction does not show it as standing."""
+    entries = list(entries)
+    corrections = {entry.event.spin: entry.event for entry in entries if isinstance(entry.event, ev.ResultCorrected)}
     rows = []
     croupier = ball = None
     for entry in entries:
         event = entry.event
+        text = describe(event)
+        if isinstance(event, ev.ResultRecorded) and event.spin in corrections:
+            correction = corrections[event.spin]
+            text += " " + _("- CORRECTED to {number} by {by}").format(number=_number(correction.number),
+                                                                    by=correction.by)
         if isinstance(event, ev.TableOpened):
             croupier, ball = event.croupier, event.ball_in_play
         elif isinstance(event, ev.StaffRelieved) and event.role is ev.Role.CROUPIER:
@@ -197,7 +205,7 @@ def timeline(entries: Iterable[Entry]) -> list[TimelineRow]:
             ball = event.ball
         elif isinstance(event, ev.BallReplaced) and ball == event.previous:
             ball = event.ball.id
-        rows.append(TimelineRow(entry.seq, event.time, event.kind, describe(event),
+        rows.append(TimelineRow(entry.seq, event.time, event.kind, text,
                                 getattr(event, "croupier", None) or croupier,
                                 getattr(event, "ball", None) if isinstance(getattr(event, "ball", None), str) else ball,
                                 _colours(event), getattr(event, "spin", None)))

@@ -68,7 +68,8 @@ def wheel_fault(state: TableState, now: datetime, *, detail: str) -> list[Event]
 
 
 def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int | None, state_five: int | None,
-                         game: int | None, first_state_five: int | None = None) -> list[Event]:
+                         game: int | None, first_state_five: int | None = None,
+                         wheel_lines: tuple[str, ...] = ()) -> list[Event]:
     """The wheel gave two numbers for the spin in play (its number line and state 5, or with no
     number line its first two state-5 lines): neither is recorded; the croupier reads the pocket
     and types it, and the pit boss sees both."""
@@ -81,7 +82,7 @@ def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int |
                         f"the wheel gave two numbers for spin {state.spin} (game {game}): {said}; neither was "
                         f"recorded: the croupier types the number the ball is in",
                         facts=AlarmFacts(rule="", spin=state.spin, number_line=number_line, state_five=state_five,
-                                         first_state_five=first_state_five))]
+                                         first_state_five=first_state_five, wheel_lines=wheel_lines))]
 
 
 def _minutes(interval) -> int:

@@ -288,15 +288,17 @@ def confirm_result(state: TableState, now: datetime, *, number: int | None = Non
 
 
 def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: int | None = None,
-                  direction: Direction | None = None, typed_spin: int | None = None) -> list[Event]:
+                  direction: Direction | None = None, typed_spin: int | None = None,
+                  wheel_lines: tuple[str, ...] = ()) -> list[Event]:
     """The wheel's winning number, recorded without confirmation. The same game reported again (a
     restarted reader) is recorded once. `typed_spin`: the number is the wheel's reading of that
-    spin, whose result the croupier typed first; it is compared, never a new spin."""
+    spin, whose result the croupier typed first; it is compared, never a new spin. `wheel_lines`:
+    the wheel's lines that decided it, kept with the result (or the alarm) as evidence."""
     _open(state)
     _number(number)
     last = state.last_result
     if typed_spin is not None:
-        return _compare_typed(state, now, number, typed_spin)
+        return _compare_typed(state, now, number, typed_spin, wheel_lines)
     if wheel_game is not None and last is not None and last.wheel_game == wheel_game and state.phase not in IN_SPIN:
         if last.number == number:
             return []
@@ -305,11 +307,13 @@ def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: 
     found: list[Event] = []
     if state.phase is Phase.PAYING:
         found.append(PayoutsCompleted(spin=state.spin - 1, by=SENSOR))
-    found.append(_result(state, now, number, Source.SENSOR, wheel_game=wheel_game, direction=direction))
+    found.append(_result(state, now, number, Source.SENSOR, wheel_game=wheel_game, direction=direction,
+                         wheel_lines=wheel_lines))
     return found
 
 
-def _compare_typed(state: TableState, now: datetime, number: int, spin: int) -> list[Event]:
+def _compare_typed(state: TableState, now: datetime, number: int, spin: int,
+                   wheel_lines: tuple[str, ...] = ()) -> list[Event]:
     """The sensor's number for a spin typed at the keypad: the same, nothing more; another, an alarm
     for the pit boss, whose correction decides (only a pit boss corrects a result)."""
     typed = state.last_result
@@ -322,7 +326,8 @@ def _compare_typed(state: TableState, now: datetime, number: int, spin: int) -> 
     return [raise_alarm(state, AlarmKind.RESULT_MISMATCH, subject,
                         f"spin {spin} was typed as {typed.number}; the wheel sensor read {number}: "
                         "a pit boss corrects the result if the sensor is right",
-                        facts=AlarmFacts(rule="", spin=spin, typed=typed.number, read=number))]
+                        facts=AlarmFacts(rule="", spin=spin, typed=typed.number, read=number,
+                                         wheel_lines=wheel_lines))]
 
 
 def _number(number: int) -> int:
@@ -333,7 +338,8 @@ def _number(number: int) -> int:
 
 
 def _result(state: TableState, now: datetime, number: int, source: Source, *, confirmed_by: str | None = None,
-            wheel_game: int | None = None, direction: Direction | None = None) -> ResultRecorded:
+            wheel_game: int | None = None, direction: Direction | None = None,
+            wheel_lines: tuple[str, ...] = ()) -> ResultRecorded:
     launch_ = state.launch
     if wheel_game is None and launch_ is not None:
         wheel_game = launch_.wheel_game  # a typed result of a game the sensor saw launched: its reading matches it
@@ -344,6 +350,7 @@ def _result(state: TableState, now: datetime, number: int, source: Source, *, co
         croupier=launch_.croupier if launch_ else _croupier(state),
         direction=launch_.direction if launch_ else direction,
         confirmed_by=confirmed_by, wheel_game=wheel_game, outcomes=outcomes, prison=prison or None,
+        wheel_lines=wheel_lines,
     )
 
 

@@ -96,6 +96,7 @@ class AlarmFacts:
     first_state_five: int | None = when_set()  # no number line: the earlier of two state-5 lines that differ
     wall_clock: datetime | None = when_set()  # clock-jumped: what the system clock read
     table_clock: datetime | None = when_set()  # and the table's own time then (the monotonic clock's)
+    wheel_lines: tuple[str, ...] = when_set(())  # result-mismatch, wheel-fault: the wheel's lines that said so
 
 
 # The time of an event no clock has stamped yet: naive, so it can never be encoded and recorded.
@@ -313,6 +314,7 @@ class ResultRecorded(Event):
     wheel_game: int | None = None  # the wheel's own game counter, when the sensor reported it
     outcomes: tuple[ColourOutcome, ...] = ()
     prison: dict[str, tuple[Stake, ...]] | None = None  # FR en prison, carried to the next spin
+    wheel_lines: tuple[str, ...] = when_set(())  # the sensor's lines that decided it, as the wheel sent them
 
 
 @_event("payouts-completed")

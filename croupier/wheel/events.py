@@ -7,7 +7,7 @@ restarted reader never records the same game twice.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum, IntEnum
 
 from croupier.rules.spin import Direction, VoidReason
@@ -39,6 +39,19 @@ class WheelResult:
     game: int | None
     direction: Direction | None  # rotor direction during the spin, for the alternation check (PT-A 21)
     source: str
+    # The wheel's lines that decided it (see `evidence`): what it rests on, not part of what it is.
+    lines: tuple[str, ...] = field(default=(), compare=False)
+
+
+# The lines kept for one game, at most: its status changes, the number line and the state-5 lines
+# that decided it (a game has about six; a wheel that chatters is cut, never the deciding lines).
+EVIDENCE_LINES = 16
+
+
+def evidence(lines: list[tuple[float, str]], decided_at: float) -> tuple[str, ...]:
+    """The wheel's lines that decided a game, compact for the journal: each as sent, after its time
+    in seconds from the moment of the result ("-26.5 *X;4;146;..."; "+0.0 28")."""
+    return tuple(f"{at - decided_at:+.1f} {text}" for at, text in lines[-EVIDENCE_LINES:])
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,7 @@ class NumberConflict:
     game: int | None
     direction: Direction | None
     first_state_five: int | None = None
+    lines: tuple[str, ...] = field(default=(), compare=False)  # the wheel's lines that gave both numbers
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,13 @@ class SimulatedWheel:
                 self._m360(script, 1, 0, 240, _Ball(present=False))
         return tuple(script.emissions)
 
+    def closed(self) -> Emission:
+        """One status line of a wheel at rest with the table closed (SS2 state 6), where it answers
+        its log queries."""
+        script = _Script()
+        self._ss2(script, 6, 0, 0)
+        return script.emissions[0]
+
     def play(self, number: int | None = None, fault: str | None = None) -> PlannedGame:
         if fault is not None and fault not in FAULTS:
             raise ValueError(f"unknown fault {fault!r}; use one of: {', '.join(FAULTS)}")

@@ -18,4 +18,4 @@ class PlainLineDecoder(FramedDecoder):
         except fields.FieldError as e:
             events.append(WheelFault(f"not a winning-number line: {e}", time, text))
             return
-        events.append(WheelResult(number, time, None, None, "line"))
+        events.append(WheelResult(number, time, None, None, "line", (f"+0.0 {text}",)))

@@ -188,5 +188,5 @@ class M360BasicDecoder(FramedDecoder):
             events.append(WheelFault("a second *W without a game start between: ignored", time, text))
             return
         self._reported = True
-        events.append(WheelResult(number, time, None, None, "basic"))
+        events.append(WheelResult(number, time, None, None, "basic", (f"+0.0 {text}",)))
 

@@ -13,6 +13,12 @@ its own clock (`croupier run` with `croupier wheel-sim` in another process) sees
 at speed 1. `sim.clock` is the wheel's own time (real seconds times the speed, 1:1 while a condition
 is held); a WheelLink may use it, as the demo does, or the real clock.
 
+A simulated Slingshot keeps its winning-number log as the real one does (guide 2.7) and answers
+`*s t`, `*s r <page>` (in state 6, at rest after its `games` when `rest` is set) and `*W` (in states 5 and 6):
+`croupier reconcile` reads it. `log` holds what it logged; `miss(n)` loses the next n results from
+what the table hears (the wheel logs them; a link that drops the lines would), `misread(n)` makes
+the table hear the next result as `n` while the wheel logs its own number.
+
 `link_path` makes a symlink to the pty (like the udev name of a real adapter); `unplug()` closes the
 pty and removes the link, `replug()` opens a new pty behind the same link, as a USB adapter pulled and
 plugged back does. While unplugged the wheel plays on and what it sends is lost.
@@ -27,10 +33,12 @@ import select
 import threading
 import time
 import tty
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 from croupier.wheel.games import FAULTS, Emission, PlannedGame, SimulatedWheel
+from croupier.wheel.history import PAGE_BYTES, Logged, encode_page
 
 
 class WheelSimulator:
@@ -47,9 +55,11 @@ class WheelSimulator:
         link_path: str | os.PathLike[str] | None = None,
         first_game: int = 1,
         on_game: Callable[[PlannedGame], None] | None = None,
+        rest: bool = False,
     ):
         """`faults` are played in turn, one every `fault_every` games; `results` force the first
-        games' numbers; `games` stops after that many games (None: until stop())."""
+        games' numbers; `games` stops after that many games (None: until stop()); `rest`: then the
+        Slingshot rests in state 6, answering its log queries, until stop()."""
         unknown = [f for f in faults if f not in FAULTS]
         if unknown:
             raise ValueError(f"unknown fault {unknown[0]!r}; use one of: {', '.join(FAULTS)}")
@@ -67,6 +77,7 @@ class WheelSimulator:
         self._queued_faults: collections.deque[str] = collections.deque()
         self._link_path = None if link_path is None else Path(link_path)
         self._on_game = on_game
+        self._rest = rest
         self.played: list[PlannedGame] = []  # games written in full, in order
         self._lock = threading.Lock()
         self._played_changed = threading.Condition(self._lock)
@@ -78,6 +89,10 @@ class WheelSimulator:
         # (wheel time, real time, wheel seconds per real second) when the current pause began:
         # one tuple, replaced whole, so clock() reads it without the lock.
         self._pace = (0.0, time.monotonic(), self.speed)
+        self.log: list[Logged] = []  # the wheel's own winning-number log
+        self._state = 1  # the state of the last status line sent
+        self._commands = b""
+        self._silenced: collections.deque[int | None] = collections.deque()  # see miss() and misread()
 
     # -- control ---------------------------------------------------------------------------------
 
@@ -135,6 +150,16 @@ class WheelSimulator:
         with self._lock:
             self._queued_faults.append(fault)
 
+    def miss(self, results: int = 1) -> None:
+        """The table does not hear the next `results` results (the wheel still logs them)."""
+        with self._lock:
+            self._silenced.extend([None] * results)
+
+    def misread(self, number: int) -> None:
+        """The table hears the next result as `number`; the wheel logs the number the ball is in."""
+        with self._lock:
+            self._silenced.append(number)
+
     def wait_for_games(self, count: int, timeout: float) -> bool:
         """Block until `count` games have been written in full; False on timeout."""
         with self._played_changed:
@@ -180,13 +205,45 @@ class WheelSimulator:
             master = self._master
             if master is None:
                 return  # unplugged
+            if data.startswith(b"*X;"):
+                self._state = data[3] - ord("0")
             try:
                 readable, _, _ = select.select([master], [], [], 0)
                 if readable:
-                    os.read(master, 4096)  # commands from the host: the simulated wheel ignores them
+                    self._commands = (self._commands + os.read(master, 4096))[-256:]
+                    data = self._answers() + data
                 os.write(master, data)
             except (BlockingIOError, OSError):
                 pass  # buffer full or the other side gone: the bytes are lost
+
+    def _answers(self) -> bytes:
+        """The replies to the complete commands received (the Slingshot's log queries; any other
+        command is ignored, as before)."""
+        *commands, self._commands = self._commands.replace(b"\n", b"\r").split(b"\r")
+        if self.protocol != "cammegh-ss2":
+            return b""
+        out = b""
+        for command in (c.strip().decode("latin-1") for c in commands):
+            pages = -(-len(self.log) // PAGE_BYTES)
+            if command == "*s t":
+                out += f"*s t {pages}\r\n".encode()
+            elif command.startswith("*s r "):
+                page = command[5:].strip()
+                if self._state != 6 or not page.isdigit() or int(page) >= pages:
+                    out += f"*s r {page} FAIL\r\n".encode("latin-1")
+                else:
+                    entries = self.log[int(page) * PAGE_BYTES:(int(page) + 1) * PAGE_BYTES]
+                    out += f"*s r {int(page)} ".encode() + encode_page(entries) + b"\r\n"
+            elif command == "*W":
+                if self._state not in (5, 6):
+                    out += b"*W BUSY\r\n"
+                else:
+                    counts = [0] * 37
+                    for entry in self.log:
+                        counts[entry.number] += not entry.misfire
+                    out += f"*W {sum(counts)}\r\n".encode() + b"".join(
+                        f"*W {number} {count}\r\n".encode() for number, count in enumerate(counts))
+        return out
 
     # -- playing ---------------------------------------------------------------------------------
 
@@ -218,12 +275,32 @@ class WheelSimulator:
         while not self._stop.is_set() and (self._games is None or index < self._games):
             number, fault = self._next_game_plan(index)
             game = self.wheel.play(number, fault)
+            with self._lock:
+                heard = self._silenced.popleft() if self._silenced else game.number
             for emission in game.emissions:
-                if not self._play(emission):
+                if not self._play(self._heard_as(emission, game.number, heard)):
                     return
             with self._played_changed:
+                self.log.append(Logged(game.number))
                 self.played.append(game)
                 self._played_changed.notify_all()
             if self._on_game is not None:
                 self._on_game(game)
             index += 1
+        if self._rest and self.protocol == "cammegh-ss2":
+            while self._play(self.wheel.closed()):  # at rest, answering the log queries until stopped
+                pass
+
+    @staticmethod
+    def _heard_as(emission: Emission, number: int, heard: int | None) -> Emission:
+        """What the table hears of a game's line: its number as `heard`, or nothing of its result."""
+        if heard == number:
+            return emission
+        text = emission.data.decode("ascii")
+        fields = text.split(";")
+        if text.startswith("*X;5;"):
+            fields[3] = "  " if heard is None else f"{heard:>2}"
+            return replace(emission, data=";".join(fields).encode("ascii"))
+        if text.strip() == f"{number:>2}".strip() and not text.startswith("*"):
+            return replace(emission, data=(b"" if heard is None else f"{heard:>2}\r\n".encode("ascii")))
+        return emission

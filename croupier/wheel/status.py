@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from croupier.rules.spin import Direction, VoidReason
 from croupier.wheel import fields
 from croupier.wheel.events import (
+    EVIDENCE_LINES,
     BallPosition,
     CommandReply,
     NumberConflict,
@@ -37,6 +38,7 @@ from croupier.wheel.events import (
     WheelResult,
     WheelState,
     WheelVoid,
+    evidence,
 )
 from croupier.wheel.framing import FramedDecoder
 
@@ -87,6 +89,8 @@ class _Spin:
     conflicted: bool = False  # the number line and state 5 differed: nothing is reported
     confirmed: bool = False
     pockets_shown: set[int] = field(default_factory=set)
+    lines: list[tuple[float, str]] = field(default_factory=list)  # the evidence: see _keep
+    kept: tuple | None = None  # the (state, flags) of the last status line kept
 
 
 def _group(state: WheelPhase) -> str:
@@ -157,7 +161,7 @@ class StatusLineDecoder(FramedDecoder):
             except fields.FieldError as e:
                 events.append(WheelFault(f"status line rejected: {e}", time, text))
                 return
-            self._status(status, time, events)
+            self._status(status, time, events, text)
         elif text.startswith("*"):
             if len(text) < 2:
                 events.append(WheelFault("empty packet: a lone '*'", time, text))
@@ -183,8 +187,9 @@ class StatusLineDecoder(FramedDecoder):
             events.append(WheelFault(f"a second winning-number line in game {spin.key}: ignored", time, text))
         else:
             spin.heard = (number, time)
+            spin.lines.append((time, text))
 
-    def _status(self, status: Status, time: float, events: list[WheelEvent]) -> None:
+    def _status(self, status: Status, time: float, events: list[WheelEvent], text: str = "") -> None:
         key = self.game_key(status)
         spin = self._spin
         if spin is not None and spin.heard is not None and status.state not in (*NUMBER_LINE_STATES,
@@ -196,6 +201,7 @@ class StatusLineDecoder(FramedDecoder):
             spin = self._spin = _Spin(key, status.state)
         spin.key = key
         spin.state = status.state
+        self._keep(spin, status, time, text)
         if status.state in BALL_IN_PLAY:
             spin.seen_in_play = True
             if spin.direction is None:
@@ -214,6 +220,17 @@ class StatusLineDecoder(FramedDecoder):
         self._ball_position(status, spin, time, events)
         if status.state == WheelPhase.WINNING_NUMBER:
             self._state_five(status, spin, time, events)
+
+    @staticmethod
+    def _keep(spin: _Spin, status: Status, time: float, text: str) -> None:
+        """Keep a status line as evidence when it changes the state or flags, and every state-5 line
+        until the number is decided; the 500 ms repeats in between say nothing more."""
+        seen = (status.state, status.flags)
+        deciding = status.state == WheelPhase.WINNING_NUMBER and spin.reported is None and not spin.conflicted
+        if text and (seen != spin.kept or deciding):
+            spin.kept = seen
+            spin.lines.append((time, text))
+            del spin.lines[:-EVIDENCE_LINES]
 
     def _relaunch(self, voided: _Spin, status: Status, time: float) -> _Spin:
         """A re-spin of the same game without going back to state 2 (M360 guide 5.3)."""
@@ -248,7 +265,8 @@ class StatusLineDecoder(FramedDecoder):
             spin.direction = status.direction  # met in state 5: the rotor turns as it did in the spin
         if heard is not None:
             if heard[0] != number:
-                self._conflict(NumberConflict(heard[0], number, time, spin.key, spin.direction), spin, events)
+                self._conflict(NumberConflict(heard[0], number, time, spin.key, spin.direction,
+                                              lines=evidence(spin.lines, heard[1])), spin, events)
             else:
                 self._report(number, heard[1], spin, "number-line", events)
             return
@@ -264,7 +282,8 @@ class StatusLineDecoder(FramedDecoder):
         if first is None:
             spin.first_five = (number, time)  # one line is no proof: the next state-5 line must agree
         elif first[0] != number:
-            self._conflict(NumberConflict(None, number, time, spin.key, spin.direction, first[0]), spin, events)
+            self._conflict(NumberConflict(None, number, time, spin.key, spin.direction, first[0],
+                                          lines=evidence(spin.lines, first[1])), spin, events)
         else:
             self._report(number, first[1], spin, "state-5", events)
 
@@ -280,7 +299,7 @@ class StatusLineDecoder(FramedDecoder):
         if spin.voids:  # the launch is void: where its ball stopped is no result (PT-A 22)
             events.append(VoidSpinNumber(number, time, spin.key, spin.voids[0]))
         else:
-            events.append(WheelResult(number, time, spin.key, spin.direction, source))
+            events.append(WheelResult(number, time, spin.key, spin.direction, source, evidence(spin.lines, time)))
         spin.reported = number
         self._last_reported = (spin.key, number)
 

@@ -124,12 +124,15 @@ async def test_the_review_speaks_the_tables_language_on_every_tab(shift_journal,
 
 
 @pytest.mark.parametrize("table_language, spin, lines", [
-    ("pt", "1", ["jogada 1", "resultado: 17 preto", "origem: cilindro",
+    ("pt", "1", ["jogada 1", "resultado: 17 preto", "origem: cilindro", "resultado registado 2025-09-16 21:03:30",
+                 "leitura do sensor: 17",
                  "lançamento 21:03:00: bola B1, croupier Ana, sentido dos ponteiros do relógio",
                  "apostas de vermelho: plein 17 x2", "apostas de azul: vermelho x5",
                  "vermelho: apostado 2, pago 70 = 350.00 EUR, devolvido 2, perdido 0",
                  "azul: apostado 5, pago 0 = 0.00 EUR, devolvido 0, perdido 5"]),
     ("ru", "2", ["спин 2", "результат: 32 красный", "источник: клавиатура, подтвердил(а) Ana",
+                 "результат записан 2025-09-16 21:08:36", "набрано на клавиатуре: 32",
+                 "набрано 21:08:30: 32, набрал(а) Ana", "подтверждено 21:08:36, подтвердил(а) Ana",
                  "запуск 21:07:00: шарик B1, дилер Ana, против часовой стрелки",
                  "запуск 21:08:00: шарик B1, дилер Ana, против часовой стрелки",
                  "недействительный спин 21:07:18: В колесо упал жетон (клавиатура), объявил(а) Ana, "

@@ -1,0 +1,166 @@
+"""`croupier reconcile`: the journal's results against the wheel's own record of them."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from datetime import datetime, timezone
+
+SUMMARY = "compare the journal's results with the wheel's own record and name every difference"
+QUERY_TIMEOUT_S = 3.0  # the wheel answers between two status lines (500 ms apart)
+
+
+def _parser() -> argparse.ArgumentParser:
+    from croupier.wheel.names import PROTOCOL_NAMES
+
+    parser = argparse.ArgumentParser(
+        prog="croupier reconcile",
+        description="Compare the results the journal counts with the wheel's own record: the Slingshot's "
+                    "winning-number log, read from the wheel (*s t, *s r; at rest, state 6), or an exported "
+                    "log of the wheel's lines (a capture; the Mercury 360's record). Every difference is named. "
+                    "Exit 0: none; 1: differences; 2: the journal or the wheel could not be read.")
+    parser.add_argument("--db", required=True, help="the table's journal (opened read-only)")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--wheel", metavar="cammegh-ss2:DEVICE", help="read the Slingshot's log from its serial port")
+    source.add_argument("--wheel-log", metavar="FILE", help="the wheel's exported log (its lines, as captured)")
+    parser.add_argument("--protocol", choices=PROTOCOL_NAMES, help="the protocol of --wheel-log's lines")
+    parser.add_argument("--json", action="store_true", help="the differences as JSON")
+    return parser
+
+
+def journal_results(path: str) -> list:
+    """The journal's counted results in order, with the number that stands after a correction."""
+    from croupier.history.spins import SPIN_KINDS
+    from croupier.journal.store import Journal
+    from croupier.wheel.history import JournalResult
+
+    found: dict[int, JournalResult] = {}
+    with Journal.open(path, read_only=True, create=False) as journal:
+        for seq, record in journal.records(SPIN_KINDS):
+            spin = record["spin"]
+            if record["kind"] == "result-recorded":
+                found[spin] = JournalResult(spin, record["number"], record["number"], record["source"],
+                                            record.get("wheel_game"), record["time"])
+            elif spin in found:
+                old = found[spin]
+                found[spin] = JournalResult(spin, record["number"], old.recorded, old.source, old.wheel_game, old.time)
+    return list(found.values())
+
+
+def logged_results(path: str, protocol: str) -> list:
+    """The results the wheel's own lines give, decoded as the table decodes them."""
+    from croupier.wheel.events import WheelResult
+    from croupier.wheel.history import WheelRecord
+    from croupier.wheel.replay import replay_file
+
+    return [WheelRecord(event.number, event.game,
+                        datetime.fromtimestamp(event.time, timezone.utc).isoformat(timespec="seconds"))
+            for event in replay_file(path, protocol) if isinstance(event, WheelResult)]
+
+
+class WheelLink:
+    """The wheel's serial port, for its log queries: a command out, its reply line back (status
+    lines in between are skipped). A page's data may hold '*', so lines are cut at CR/LF only."""
+
+    def __init__(self, device: str):
+        import serial  # pyserial, as the table's own link
+
+        self.port = serial.Serial(device, 9600, timeout=0.2, exclusive=True)
+        self.pending = b""
+
+    def ask(self, command: str, answer: str) -> str:
+        self.port.write(command.encode("ascii") + b"\r\n")
+        deadline = time.monotonic() + QUERY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            self.pending += self.port.read(4096)
+            *lines, self.pending = self.pending.replace(b"\n", b"\r").split(b"\r")
+            for line in lines:
+                text = line.decode("latin-1")
+                if text.startswith(answer):
+                    return text
+        raise OSError(f"the wheel did not answer {command!r} within {QUERY_TIMEOUT_S:.0f} s")
+
+    def close(self) -> None:
+        self.port.close()
+
+
+def read_wheel_log(device: str) -> list:
+    """The Slingshot's winning-number log, page by page (guide 2.7); misfires are left out."""
+    from croupier.wheel.history import LogError, WheelRecord, decode_page
+
+    link = WheelLink(device)
+    try:
+        pages = link.ask("*s t", "*s t ").split()[2]
+        if not pages.isdigit():
+            raise LogError(f"the wheel's page count is {pages!r}")
+        entries = []
+        for page in range(int(pages)):
+            reply = link.ask(f"*s r {page}", f"*s r {page} ")
+            if reply.split()[3:4] in (["FAIL"], ["BUSY"]):
+                raise LogError("the wheel gives its log only at rest (state 6): close the table on the wheel and "
+                               "reconcile again")
+            entries += decode_page(reply, page)
+    finally:
+        link.close()
+    return [WheelRecord(entry.number) for entry in entries if not entry.misfire]
+
+
+def _where(result) -> str:
+    game = f", wheel game {result.wheel_game}" if result.wheel_game is not None else ""
+    return f"spin {result.spin} ({result.time}{game})"
+
+
+def _record(record, position) -> str:
+    game = f", game {record.game}" if record.game is not None else ""
+    when = f", {record.time}" if record.time else ""
+    return f"the wheel's result {position}{game}{when}"
+
+
+def describe(difference) -> str:
+    journal, wheel = difference.journal, difference.wheel
+    if difference.kind == "number":
+        how = f"{journal.source}" + (f", corrected from {journal.recorded}" if journal.recorded != journal.number else "")
+        return (f"{_where(journal)}: the journal counts {journal.number} ({how}); "
+                f"{_record(wheel, difference.position)} is {wheel.number}")
+    if difference.kind == "journal-only":
+        return f"{_where(journal)}: {journal.number} in the journal ({journal.source}); the wheel has no such result"
+    return f"{_record(wheel, difference.position)}: {wheel.number}, not in the journal"
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from croupier.journal.store import JournalError
+    from croupier.wheel.capture import CaptureFormatError
+    from croupier.wheel.history import LogError, compare
+
+    try:
+        if args.wheel_log is not None:
+            if args.protocol is None:
+                raise ValueError("--wheel-log needs --protocol: the protocol its lines are in")
+            wheel = logged_results(args.wheel_log, args.protocol)
+        else:
+            protocol, _, device = args.wheel.partition(":")
+            if protocol != "cammegh-ss2" or not device:
+                raise ValueError("--wheel reads the Slingshot's log only (cammegh-ss2:DEVICE); for another wheel "
+                                 "give its exported log with --wheel-log")
+            wheel = read_wheel_log(device)
+        journal = journal_results(args.db)
+    except (JournalError, LogError, CaptureFormatError, OSError, ValueError) as exc:
+        print(f"croupier reconcile: {exc}", file=sys.stderr)
+        return 2
+    differences = compare(journal, wheel)
+    if args.json:
+        print(json.dumps({"journal_results": len(journal), "wheel_results": len(wheel), "differences": [
+            {"kind": d.kind, "spin": d.journal.spin if d.journal else None,
+             "journal_number": d.journal.number if d.journal else None,
+             "recorded_number": d.journal.recorded if d.journal else None,
+             "wheel_game": d.journal.wheel_game if d.journal else d.wheel.game if d.wheel else None,
+             "wheel_number": d.wheel.number if d.wheel else None, "wheel_position": d.position,
+             "text": describe(d)} for d in differences]}, ensure_ascii=False))
+    else:
+        for difference in differences:
+            print(describe(difference))
+        print(f"{len(journal)} results in the journal, {len(wheel)} in the wheel's record: "
+              f"{len(differences)} difference{'' if len(differences) == 1 else 's'}")
+    return 1 if differences else 0
