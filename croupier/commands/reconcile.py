@@ -4,11 +4,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from datetime import datetime, timezone
 
 SUMMARY = "compare the journal's results with the wheel's own record and name every difference"
-QUERY_TIMEOUT_S = 3.0  # the wheel answers between two status lines (500 ms apart)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,37 +57,12 @@ def logged_results(path: str, protocol: str) -> list:
             for event in replay_file(path, protocol) if isinstance(event, WheelResult)]
 
 
-class WheelLink:
-    """The wheel's serial port, for its log queries: a command out, its reply line back (status
-    lines in between are skipped). A page's data may hold '*', so lines are cut at CR/LF only."""
-
-    def __init__(self, device: str):
-        import serial  # pyserial, as the table's own link
-
-        self.port = serial.Serial(device, 9600, timeout=0.2, exclusive=True)
-        self.pending = b""
-
-    def ask(self, command: str, answer: str) -> str:
-        self.port.write(command.encode("ascii") + b"\r\n")
-        deadline = time.monotonic() + QUERY_TIMEOUT_S
-        while time.monotonic() < deadline:
-            self.pending += self.port.read(4096)
-            *lines, self.pending = self.pending.replace(b"\n", b"\r").split(b"\r")
-            for line in lines:
-                text = line.decode("latin-1")
-                if text.startswith(answer):
-                    return text
-        raise OSError(f"the wheel did not answer {command!r} within {QUERY_TIMEOUT_S:.0f} s")
-
-    def close(self) -> None:
-        self.port.close()
-
-
 def read_wheel_log(device: str) -> list:
     """The Slingshot's winning-number log, page by page (guide 2.7); misfires are left out."""
     from croupier.wheel.history import LogError, WheelRecord, decode_page
+    from croupier.wheel.link import QueryPort
 
-    link = WheelLink(device)
+    link = QueryPort(device)
     try:
         pages = link.ask("*s t", "*s t ").split()[2]
         if not pages.isdigit():

@@ -167,15 +167,7 @@ class WheelLink:
         failures = 0
         while not self._stop.is_set():
             try:
-                port = serial.Serial(
-                    self.device,
-                    self.baudrate,
-                    bytesize=serial.EIGHTBITS,
-                    parity=serial.PARITY_NONE,
-                    stopbits=serial.STOPBITS_ONE,
-                    timeout=self.read_timeout,
-                    exclusive=True,
-                )
+                port = open_port(self.device, self.baudrate, self.read_timeout)
             except (serial.SerialException, OSError, ValueError) as e:
                 self._status(False, f"cannot open {self.device}: {e}")
                 delay = self.retry_delays[min(failures, len(self.retry_delays) - 1)]
@@ -275,3 +267,37 @@ class WheelLink:
         found += self._left_over
         self._left_over = []
         return found
+
+
+def open_port(device: str, baudrate: int, timeout: float):
+    """The wheel's serial port, 8N1, opened exclusively (pyserial: imported only here)."""
+    import serial
+
+    return serial.Serial(device, baudrate, bytesize=serial.EIGHTBITS, parity=serial.PARITY_NONE,
+                         stopbits=serial.STOPBITS_ONE, timeout=timeout, exclusive=True)
+
+
+class QueryPort:
+    """The wheel's serial port for its log queries (`croupier reconcile`): a command out, its reply
+    line back, the status lines in between skipped. A log page's data may hold '*', so lines are
+    cut at CR/LF only, not by the table's framer."""
+
+    def __init__(self, device: str, baudrate: int = 9600, reply_timeout: float = 3.0):
+        self.port = open_port(device, baudrate, 0.2)
+        self.reply_timeout = reply_timeout
+        self.pending = b""
+
+    def ask(self, command: str, answer: str) -> str:
+        self.port.write(command.encode("ascii") + b"\r\n")
+        deadline = _time.monotonic() + self.reply_timeout
+        while _time.monotonic() < deadline:
+            self.pending += self.port.read(4096)
+            *lines, self.pending = self.pending.replace(b"\n", b"\r").split(b"\r")
+            for line in lines:
+                text = line.decode("latin-1")
+                if text.startswith(answer):
+                    return text
+        raise OSError(f"the wheel did not answer {command!r} within {self.reply_timeout:.0f} s")
+
+    def close(self) -> None:
+        self.port.close()
