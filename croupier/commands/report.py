@@ -32,8 +32,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="fold the whole journal again; by default a report takes up the fold the last one "
                              "saved for this journal in your cache directory, if it still checks")
     parser.add_argument("--key", type=arguments.path, metavar="FILE",
-                        help="the table's key (default: table.key beside the journal): a fold is saved and taken "
-                             "up only when it can be read, signed with a key derived from it")
+                        help="the table's key (default: the configuration's [journal] key, else table.key beside "
+                             "the journal): a fold is saved and taken up only when it can be read, signed with a key "
+                             "derived from it")
     parser.add_argument("--config", metavar="PATH",
                         help=f"the table's configuration, for the currency the journal does not record and the "
                              f"table's language (default: {CONFIG_LOOKUP}; without one, amounts are labelled as "
@@ -99,13 +100,19 @@ def configured_table(option: str | None):
     the system's), None without one: the built-in defaults are the demo's, not this table's. Every
     time is shown from then on in the table's time zone. Raises ConfigError naming the key of a bad
     file."""
+    config = configured(option)
+    return config.table if config else None
+
+
+def configured(option: str | None):
+    """The table's configuration (as `configured_table` finds it), None without one."""
     from croupier.config import config_path, load_config
     from croupier.history.clock import use_zone
 
     path = config_path(option)
-    table = load_config(path).table if path else None
-    use_zone(table.time_zone if table else None)
-    return table
+    config = load_config(path) if path else None
+    use_zone(config.table.time_zone if config else None)
+    return config
 
 
 def speak(option: str | None, table, machine: bool) -> None:
@@ -131,10 +138,12 @@ def _report(args: argparse.Namespace) -> int:
     from croupier.journal.verify import ChainCheck, JournalDamaged
 
     try:
-        table = configured_table(args.config)
+        config = configured(args.config)
     except ConfigError as exc:
         print(f"croupier report: {exc}", file=sys.stderr)
         return 2
+    table = config.table if config else None
+    key_path = args.key or (config and config.journal_key) or default_key_path(args.db)
     try:
         speak(args.language, table, args.json)
     except CatalogError as exc:
@@ -149,7 +158,7 @@ def _report(args: argparse.Namespace) -> int:
             # still checks: the whole journal's report goes on from that fold; a report over days
             # takes their records up to there as they are, found by their time.
             whole = args.since is None and args.until is None
-            key = report_cache.fold_key(args.key or default_key_path(args.db), args.db, notice)
+            key = report_cache.fold_key(key_path, args.db, notice)
             saved = report_cache.load(journal, key, notice, mark_only=not whole) if key and not args.fresh else None
             reached = saved[1] if saved else (0, GENESIS)
             fold = saved[0] if saved and whole else ReportFold()

@@ -306,3 +306,16 @@ def test_the_fold_format_makes_only_the_folds_own_classes_and_keeps_shared_objec
                 {"c": "O", "n": 1}, {"x": 1}, [1, 2]):
         with pytest.raises(fold_codec.FoldFormatError):
             fold_codec.read_fold(bad, io.BytesIO(b"\0" * 64))
+
+
+def test_the_key_the_configuration_names_signs_the_fold(table, capsys, tmp_path):
+    journal = Path(table.journal.path)
+    table.close()
+    elsewhere = tmp_path / "keys" / "table.key"
+    elsewhere.parent.mkdir()
+    journal.with_name("table.key").rename(elsewhere)
+    config = tmp_path / "croupier.toml"
+    config.write_text(f'[journal]\npath = "{journal}"\nkey = "{elsewhere}"\n', encoding="utf-8")
+    first, err = report_noticing(capsys, journal, "--config", str(config))
+    assert err == "" and len(fold_files()) == 1
+    assert report(capsys, journal, "--config", str(config))["checked_before"] == first["head"]["event"]
