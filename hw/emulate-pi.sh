@@ -93,6 +93,13 @@ make_root() {
         bookworm "$ROOTFS" "$MIRROR" && touch "$ROOTFS/.debootstrap-done"
 }
 
+# A kept root is made a fresh Pi again: nothing of an earlier run's install.
+fresh_root() {
+    rm -rf "$ROOTFS/opt/croupier" "$ROOTFS/etc/croupier" "$ROOTFS/var/lib/croupier" \
+        "$ROOTFS"/etc/systemd/system/croupier-* "$ROOTFS"/etc/systemd/system/*/croupier-*
+    in_root sh -c 'if id croupier >/dev/null 2>&1; then userdel croupier; fi'
+}
+
 copy_tree() {
     in_root sh -c 'id tech >/dev/null 2>&1 || useradd --create-home --uid 1000 --shell /bin/bash tech'
     rm -rf "$ROOTFS/home/tech/croupier"
@@ -168,6 +175,7 @@ for ARCH in "${ARCHES[@]}"; do
     [ "$ROOTS_ONLY" = 1 ] && continue
     mount_system "$ROOTFS"
     say "$(printf '%-6s %s' "$ARCH" "$(machine_line)")"
+    step "$ARCH" "a fresh root: no earlier croupier install" fresh_root
     step "$ARCH" "copy the source tree to /home/tech/croupier" copy_tree
     step "$ARCH" "apt packages README names for $ARCH: $(dev_apt_packages)" readme_apt
     step "$ARCH" "python3 dev.py test tests/rules" dev_tests
