@@ -111,3 +111,18 @@ def test_two_state_5_lines_that_differ_raise_the_alarm_with_both_and_count_neith
     assert alarm_text_in("pt", alarm) == "O cilindro deu dois números na jogada 1 nas linhas de estado 5: 23, " \
         "depois 17; nenhum foi registado: digite o número em que a bola está"
     assert attended.state.counted == 0 and attended.state.last_result is None
+
+
+def test_a_lone_state_5_line_with_no_number_line_counts_nothing_and_the_next_launch_says_so(attended):
+    from croupier.wheel.ss2 import Ss2Decoder
+
+    def ss2(state: int, spin: int, last: int | None) -> bytes:
+        return f"*X;{state};{spin:03d};{'  ' if last is None else f'{last:>2}'};0;170;{spin % 2}\r\n".encode()
+
+    decoder, sensor = Ss2Decoder(), SensorTable(attended)
+    lines = [ss2(2, 7, None), ss2(3, 7, None), ss2(4, 7, None), ss2(5, 7, 13),  # one state-5 line, then
+             ss2(2, 8, 13), ss2(3, 8, 13)]  # the wheel launches the next game
+    recorded = [kind for at, line in enumerate(lines) for kind in feed(sensor, *decoder.feed(line, at * 0.5))]
+    assert "result-recorded" not in recorded and attended.state.counted == 0
+    [alarm] = [a for a in attended.state.alarms.values() if a.kind is AlarmKind.WHEEL_FAULT]
+    assert "launched again before spin 1 had a result" in alarm_text(alarm)
