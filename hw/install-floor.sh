@@ -57,7 +57,7 @@ step "System packages"
 # from Debian too, so nothing is compiled on any architecture.
 run apt-get update
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv python3-psycopg python3-cryptography \
-    postgresql nats-server
+    python3-cffi postgresql nats-server
 
 step "One system user per service"
 for user in "$NATS_USER" "$INGEST_USER" "$VIEW_USER"; do

@@ -95,12 +95,12 @@ if ! grep -qs '^VERSION_CODENAME=bookworm' "$ROOT/etc/os-release"; then
 fi
 
 step "System packages"
-# PyPI has no 32-bit ARM wheel for Pillow (fpdf2's) or cryptography (the journal's signatures), and
-# a Pi has no compiler: Debian's python3-pil and python3-cryptography serve on every architecture,
-# and the virtualenv below sees them.
+# PyPI has no 32-bit ARM wheel for Pillow (fpdf2's) or cffi (cryptography's, for the journal's
+# signatures), and a Pi has no compiler: Debian's python3-pil, python3-cryptography and python3-cffi
+# serve on every architecture, and the virtualenv below sees them.
 arch=${CROUPIER_DPKG_ARCH:-$(ask dpkg --print-architecture 2>/dev/null || echo unknown)}
 note "architecture: $arch"
-apt_packages=(python3-venv python3-gpiozero python3-pil python3-cryptography fonts-dejavu-core ${pin_driver:+"$pin_driver"})
+apt_packages=(python3-venv python3-gpiozero python3-pil python3-cryptography python3-cffi fonts-dejavu-core ${pin_driver:+"$pin_driver"})
 missing=()
 for package in "${apt_packages[@]}"; do
     ask dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")

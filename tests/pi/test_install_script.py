@@ -179,7 +179,7 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     machine = Machine(tmp_path)
     out = machine.dry_run("--billboard", "--review-web", "--boot-config")
     assert_in_order(out, [
-        "apt-get install -y python3-venv python3-gpiozero python3-pil python3-cryptography fonts-dejavu-core python3-rpi.gpio\n",
+        "apt-get install -y python3-venv python3-gpiozero python3-pil python3-cryptography python3-cffi fonts-dejavu-core python3-rpi.gpio\n",
         "+ useradd --system --user-group --home-dir /var/lib/croupier",
         "+ usermod --append --groups dialout croupier",
         "+ usermod --append --groups gpio croupier",
@@ -199,10 +199,10 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path):
 def test_a_pi_5_gets_lgpio_and_another_machine_no_pin_driver(tmp_path):
     (tmp_path / "pi5").mkdir()
     out = Machine(tmp_path / "pi5", PI5).install("--dry-run").stdout
-    assert "apt-get install -y python3-venv python3-gpiozero python3-pil python3-cryptography fonts-dejavu-core python3-lgpio\n" in out
+    assert "apt-get install -y python3-venv python3-gpiozero python3-pil python3-cryptography python3-cffi fonts-dejavu-core python3-lgpio\n" in out
     (tmp_path / "laptop").mkdir()
     out = Machine(tmp_path / "laptop", None).install("--dry-run").stdout
-    assert "apt-get install -y python3-venv python3-gpiozero python3-pil python3-cryptography fonts-dejavu-core\n" in out and "not a Raspberry Pi" in out
+    assert "apt-get install -y python3-venv python3-gpiozero python3-pil python3-cryptography python3-cffi fonts-dejavu-core\n" in out and "not a Raspberry Pi" in out
 
 
 @needs_hw_files
@@ -443,7 +443,7 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
     machine = Machine(tmp_path)
     out = machine.dry_run("--view-web", script=FLOOR_SCRIPT)
     assert_in_order(out, [
-        "apt-get install -y python3-venv python3-psycopg python3-cryptography postgresql nats-server\n",
+        "apt-get install -y python3-venv python3-psycopg python3-cryptography python3-cffi postgresql nats-server\n",
         "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
         "-py3-none-any.whl\\[floor\\] textual-serve\n",
