@@ -455,3 +455,26 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
         "+ systemctl enable croupier-floor-nats.service croupier-floor-serve.service croupier-floor-view-web.service",
     ])
     assert "floor.env (mode 0600)" in out, "the ingester's file is root's alone"
+
+
+@needs_hw_files
+def test_the_floor_drop_in_is_a_valid_part_of_the_table_unit(tmp_path):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    machine = Machine(tmp_path)
+    assert machine.install().returncode == 0
+    config = machine.root / "etc/croupier/croupier.toml"
+    config.write_text(config.read_text().replace("[logging]", '[floor]\nurl = "nats://192.0.2.7:4222"\n\n[logging]'))
+    assert machine.install().returncode == 0
+    dropin = (machine.root / "etc/systemd/system/croupier-table.service.d/floor.conf").read_text()
+    unit = (ROOT / "systemd/croupier-table.service").read_text()
+    service_lines = dropin.split("[Service]\n", 1)[1]
+    merged = unit.replace("\n[Install]", "\n" + service_lines + "\n[Install]")
+    import sys
+
+    merged = merged.replace("/opt/croupier/venv/bin/", str(Path(sys.executable).parent) + "/")
+    (tmp_path / "croupier-table.service").write_text(merged)
+    result = subprocess.run([analyze, "verify", "--man=no", str(tmp_path / "croupier-table.service")],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
