@@ -23,7 +23,7 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
 PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN for a while (never the last pit boss's)
-VERSION = 7  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+VERSION = 8  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -184,7 +184,8 @@ class TableState:
     counted: int = 0
     voids: int = 0
     corrections: int = 0
-    accounts: dict[str, ColourAccount] = field(default_factory=dict)
+    accounts: dict[str, ColourAccount] = field(default_factory=dict)  # in the order the colours were given
+    given: tuple[str, ...] = ()  # the accounts' order, which a snapshot's sorted keys do not keep
     waiting: tuple[str, ...] = ()
     bets: dict[str, tuple[Stake, ...]] = field(default_factory=dict)
     prison: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # FR en prison
@@ -248,7 +249,7 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
         marked_values=e.marked_values,
         colours=e.colours, balls={b.id: b for b in e.balls}, ball_in_play=e.ball_in_play,
         ball_since=e.time, on_duty=on_duty, bets_opened_at=e.time, launch=None, pending=None, countdown_until=None,
-        bets={}, prison={}, accounts={}, waiting=(),
+        bets={}, prison={}, accounts={}, given=(), waiting=(),
     )
 
 
@@ -440,7 +441,7 @@ def _colour_assigned(s: TableState, e: ev.ColourAssigned) -> TableState:
     first = s.spin + 1 if s.phase in (Phase.NO_MORE_BETS, Phase.CONFIRMING) else s.spin
     account = ColourAccount(colour=e.colour, player=e.player, chip_value=e.chip_value, since=e.time, issued=e.chips,
                             first_spin=first)
-    return _replace(s, accounts=_with(s.accounts, e.colour, account),
+    return _replace(s, accounts=_with(s.accounts, e.colour, account), given=s.given + (e.colour,),
                     waiting=tuple(p for p in s.waiting if p != e.player))
 
 
@@ -451,7 +452,8 @@ def _chips_issued(s: TableState, e: ev.ChipsIssued) -> TableState:
 
 
 def _colour_cashed_out(s: TableState, e: ev.ColourCashedOut) -> TableState:
-    return _replace(s, accounts=_with(s.accounts, e.colour, drop=True), bets=_with(s.bets, e.colour, drop=True))
+    return _replace(s, accounts=_with(s.accounts, e.colour, drop=True), bets=_with(s.bets, e.colour, drop=True),
+                    given=tuple(c for c in s.given if c != e.colour))
 
 
 def _unchanged(s: TableState, e: Event) -> TableState:
@@ -531,4 +533,9 @@ def encode_state(state: TableState) -> bytes:
 
 
 def decode_state(data: bytes | str) -> TableState:
-    return from_plain(TableState, json.loads(data))
+    """The state a snapshot holds, its colours in the order they were given (screens, sheets and
+    reports list them so: a croupier pays by habit in that order)."""
+    state = from_plain(TableState, json.loads(data))
+    accounts = {colour: state.accounts[colour] for colour in state.given if colour in state.accounts}
+    accounts.update(state.accounts)  # none missing from `given` in a fold; kept all the same
+    return _replace(state, accounts=accounts)
