@@ -330,6 +330,19 @@ def _compare_typed(state: TableState, now: datetime, number: int, spin: int,
                                          wheel_lines=wheel_lines))]
 
 
+def check_result_agreed(state: TableState, spin: int) -> None:
+    """Payouts wait while the sensor contradicts the number typed for `spin`: a pit boss confirms
+    the typed number (clearing the alarm, with PIN) or corrects the result."""
+    result = next((s for s in state.recent if s.spin == spin), None)
+    for alarm in state.alarms.values():
+        facts = alarm.facts
+        if (alarm.kind is AlarmKind.RESULT_MISMATCH and facts is not None and facts.spin == spin
+                and result is not None and result.corrected_from is None and result.number == facts.typed):
+            raise Refused("spin {spin} was typed as {typed} and the wheel sensor read {read}: a pit boss confirms "
+                          "the typed number (clears the alarm) or corrects the result before it is paid",
+                          spin=spin, typed=facts.typed, read=facts.read)
+
+
 def _number(number: int) -> int:
     try:
         return check_number(number)
@@ -358,6 +371,7 @@ def payouts_done(state: TableState, now: datetime, *, by: str | None = None) -> 
     _open(state)
     if state.phase is not Phase.PAYING:
         raise Refused("there are no payouts under way")
+    check_result_agreed(state, state.spin - 1)
     return [PayoutsCompleted(spin=state.spin - 1, by=known(state, by or _croupier(state)))]
 
 

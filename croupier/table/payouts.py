@@ -15,7 +15,7 @@ from croupier.rules.bets import VALUE_CHIPS
 from croupier.rules.layout import POSITIONS, Position
 from croupier.rules.profiles import Profile
 from croupier.table.bets import as_stakes, settle, within_limits
-from croupier.table.cycle import IN_SPIN, SENSOR
+from croupier.table.cycle import IN_SPIN, SENSOR, check_result_agreed
 from croupier.table.events import Event, PayoutsCompleted, PayoutsRecorded, Role, Stake
 from croupier.table.refusal import Refused
 from croupier.table.regulation import profile_of
@@ -58,6 +58,7 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
     late = state.phase is not Phase.PAYING
     if spin != result.spin:
         raise Refused("the payouts under way are for spin {spin}, not spin {spin2}", spin=result.spin, spin2=spin)
+    check_result_agreed(state, spin)
     by = known(state, by or state.staff_on(Role.CROUPIER) or "")
     profile = profile_of(state)
     paying = {p.name for p in paying_positions(result.number, profile)}

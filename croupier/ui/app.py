@@ -76,6 +76,7 @@ class TableApp(App):
         self._events_seen = session.seq  # events the screen has been told of
         self._said_at = 0  # how many it had been told of when the message was said
         self._surviving = False
+        self._said: tuple[str, bool] = ("", False)  # the last message, and whether it is an error
 
     # --- life ----------------------------------------------------------------------------------
 
@@ -161,12 +162,23 @@ class TableApp(App):
 
     def say(self, message: str, *, error: bool = False) -> None:
         self._said_at = self.session.seq
+        self._said = (message, error)
+        self._say(message, error)
+        if error:
+            self.bell()
+
+    def _say(self, message: str, error: bool) -> None:
         self.table_screen.say(message, error=error)
         on_top = getattr(self.screen, "say", None)  # a screen with its own message line (the payout sheet)
         if on_top is not None and self.screen is not self.table_screen:
             on_top(message, error=error)
-        if error:
-            self.bell()
+
+    def say_dropped(self, count: int) -> None:
+        """Keys typed for a step that has ended were dropped: said after what ended it."""
+        message, error = self._said
+        dropped = ngettext("{count} key typed for a step that had ended: dropped",
+                           "{count} keys typed for a step that had ended: dropped", count).format(count=count)
+        self._say(f"{message} · {dropped}" if message else dropped, error)
 
     # --- commands to the session --------------------------------------------------------------
 
@@ -175,7 +187,7 @@ class TableApp(App):
         try:
             events = getattr(self.session, command)(**arguments)
         except Refused as refusal:
-            self.say(_("Refused: {reason}").format(reason=text.refusal(refusal)), error=True)
+            self.refused(refusal)
             return None
         except JournalError as exc:
             self.journal_failed(exc)
@@ -189,9 +201,14 @@ class TableApp(App):
         try:
             rule_check(self.session.state, *arguments, **keywords)
         except Refused as refusal:
-            self.say(_("Refused: {reason}").format(reason=text.refusal(refusal)), error=True)
+            self.refused(refusal)
             return False
         return True
+
+    def refused(self, refusal: Refused) -> None:
+        """A refusal ends the step the croupier was on: said, and the keys typed ahead dropped."""
+        self.say(_("Refused: {reason}").format(reason=text.refusal(refusal)), error=True)
+        self.keys.step_ended()
 
     def journal_failed(self, exc: JournalError) -> None:
         log.error("journal: %s", exc)
@@ -238,7 +255,8 @@ class TableApp(App):
         self.keys.flow_started()  # now: the keys after this one are for the flow's dialogs
         self.run_worker(run(), group="flow", exclusive=True)
 
-    def open_payouts(self) -> None:
+    def open_payouts(self, interrupted: str = "") -> None:
+        """`interrupted`: the digits of a number being typed when the wheel's result came."""
         from croupier.ui.payout_screen import PayoutScreen
 
         if payouts_open(self.session.state) is None:
@@ -251,7 +269,7 @@ class TableApp(App):
         sheet = self.get_screen("payouts")
         if sheet in self.screen_stack:
             return  # under a dialog: it shows again when the dialog closes
-        sheet.start()
+        sheet.start(interrupted)
         self.push_screen(sheet)
 
     # --- messages from the threads and the session ---------------------------------------------
@@ -300,7 +318,10 @@ class TableApp(App):
         self.board = board_for(state)
         if self.board_output is not None:
             self.board_output(self.board)
+        interrupted = ""
         if isinstance(event, (ev.ResultRecorded, ev.SpinVoided)):
+            if event.source is ev.Source.SENSOR:
+                interrupted = self.table_screen.entry.typed
             self.table_screen.entry.reset()  # a number half typed for this spin means nothing now
         if isinstance(event, ev.AlarmRaised) or isinstance(event, ev.SpinVoided) and event.source is ev.Source.SENSOR:
             self.bell()
@@ -308,7 +329,7 @@ class TableApp(App):
             return
         if self.screen is self.table_screen:
             if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING:
-                self.open_payouts()
+                self.open_payouts(interrupted)
         else:
             refresh = getattr(self.screen, "table_changed", None)
             if refresh is not None:

@@ -7,6 +7,12 @@ next dialog is on its way. Such keys wait here for the flow's next dialog; when 
 keys still waiting are dropped. A key typed before a dialog closed never reaches the table screen
 (its digits would become a result), and a closed dialog never handles a key (its second dismissal
 would take the table screen off the stack).
+
+One rule for keys typed ahead: a key typed for a step that has ended - by a refusal, a dialog
+closed, a question drawn anew by the table (the payout sheet of a result, of a corrected number) -
+is dropped, and the screen says so. A screen's `asked_at` is when its question was drawn: a key
+typed before it is not an answer to it (a digit never becomes a chip count unless typed after that
+count's question was drawn).
 """
 from __future__ import annotations
 
@@ -29,25 +35,28 @@ class KeyRouter:
         self.app = app
         self.flows = 0  # flows under way (a flow cancelled by the next ends after the next began)
         self.closed_at = 0.0  # when the last dialog or sheet closed, or the last flow ended
-        self.ahead: deque[Key] = deque()  # typed for a flow's dialog not yet on screen
+        self.ahead: deque[tuple[Key, float]] = deque()  # typed for a flow's dialog not yet on screen
+        self.ended_at = 0.0  # when the table last ended the step under way (a refusal said)
+        self.dropped = 0  # keys dropped since the croupier's last key that counted
 
     def deliver(self, screen, key: Key, typed_at: float) -> None:
         """`screen` received `key`, typed at `typed_at`: give it to the screen it was meant for."""
         app = self.app
         table = app.table_screen
-        if screen is app.screen and not getattr(screen, "closed", False):
+        if typed_at < self.ended_at:
+            self._drop(key)  # typed for the step a refusal ended
+        elif screen is app.screen and not getattr(screen, "closed", False):
             if screen is table and self.flow_running:
-                self.ahead.append(key)  # the flow's next dialog is on its way
+                self.ahead.append((key, typed_at))  # the flow's next dialog is on its way
             elif not self.flow_running and typed_at < self.closed_at:
-                # typed for a dialog closed since (by the croupier, or for the sheet of a result)
-                log.info("key %s typed for a dialog that has closed: dropped", key.name)
+                self._drop(key)  # typed for a dialog closed since (by the croupier, or for the sheet of a result)
             else:
-                screen.press(key)
+                self._press(screen, key, typed_at)
         elif self.flow_running or (screen is table and screen in app.screen_stack):
-            self.ahead.append(key)  # for the dialog on its way, or the sheet just opened
+            self.ahead.append((key, typed_at))  # for the dialog on its way, or the sheet just opened
             app.call_later(app.drain_keys)
         else:
-            log.info("key %s typed for a dialog that has closed: dropped", key.name)
+            self._drop(key)
 
     def drain(self) -> None:
         """Hand the keys typed ahead to the dialog on top, once it is on screen. A key that closes
@@ -56,8 +65,29 @@ class KeyRouter:
         screen = app.screen
         while self.ahead and screen is not app.table_screen and screen.is_mounted \
                 and not getattr(screen, "closed", False) and hasattr(screen, "press"):
-            screen.press(self.ahead.popleft())
+            key, typed_at = self.ahead.popleft()
+            if typed_at < self.ended_at:
+                self._drop(key)
+            else:
+                self._press(screen, key, typed_at)
             screen = app.screen
+
+    def _press(self, screen, key: Key, typed_at: float) -> None:
+        if typed_at < getattr(screen, "asked_at", 0.0):
+            self._drop(key)  # typed before this question was drawn: not an answer to it
+            return
+        self.dropped = 0
+        screen.press(key)
+
+    def _drop(self, key: Key) -> None:
+        log.info("key %s typed for a step that has ended: dropped", key.name)
+        self.dropped += 1
+        self.app.say_dropped(self.dropped)
+
+    def step_ended(self) -> None:
+        """The table refused what the croupier asked: the keys typed after it were for what would
+        have come next."""
+        self.ended_at = now()
 
     @property
     def flow_running(self) -> bool:

@@ -1,5 +1,7 @@
 """Type a whole number (chips, a seat, an amount) or a PIN on the keypad: digits, C clears, #
-confirms, * backs out with None."""
+confirms, * backs out with None. A key the box does not take (A, B, D) says the croupier thinks
+the box is gone: what is typed after it is for somewhere else, so the box takes nothing more until
+C clears it."""
 from __future__ import annotations
 
 from rich.markup import escape
@@ -11,7 +13,7 @@ from croupier.i18n import _
 from croupier.keypad.entry import Key
 from croupier.ui.key_legend import KeyLegend
 from croupier.ui.keypad_screen import KeypadModal
-from croupier.ui.keys import DIGITS
+from croupier.ui.keys import DIGITS, label
 
 
 class NumberScreen(KeypadModal[str | None]):
@@ -23,6 +25,7 @@ class NumberScreen(KeypadModal[str | None]):
         self.title_text, self.prompt, self.note = title, prompt, note
         self.secret, self.max_digits = secret, max_digits
         self.typed = initial
+        self.stray: Key | None = None  # a key the box does not take, typed last
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="form"):
@@ -39,16 +42,27 @@ class NumberScreen(KeypadModal[str | None]):
 
     def _show(self) -> None:
         shown = "•" * len(self.typed) if self.secret else self.typed
-        self.query_one("#typed", Static).update(f"{escape(self.prompt)} [b reverse] {shown or ' '} [/]")
+        entry = f"{escape(self.prompt)} [b reverse] {shown or ' '} [/]"
+        if self.stray is not None:
+            entry += "\n[b red]" + escape(_("{key} is not taken here: C types again, * backs out").format(
+                key=label(self.stray))) + "[/]"
+        self.query_one("#typed", Static).update(entry)
 
     def press(self, key: Key) -> None:
-        if key.digit is not None:
+        if self.stray is not None and key not in (Key.CLEAR, Key.CANCEL):
+            self.app.bell()  # typed for wherever the croupier thought they were: not for this box
+            return
+        if key in (Key.VOID, Key.PAYOUTS, Key.MENU):
+            self.stray = key
+            self.app.bell()
+        elif key.digit is not None:
             if len(self.typed) < self.max_digits:
                 self.typed += key.value
             else:
                 self.app.bell()
         elif key is Key.CLEAR:
             self.typed = ""
+            self.stray = None
         elif key is Key.ENTER:
             if self.typed:
                 self.dismiss(self.typed)

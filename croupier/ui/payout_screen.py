@@ -32,6 +32,7 @@ from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.key_legend import KeyLegend
 from croupier.ui.keypad_screen import KeypadScreen
+from croupier.ui.key_routing import now
 from croupier.ui.keys import DIGITS
 from croupier.ui.payout_sheet import PayoutSheet
 from croupier.ui.screen_bug import survived
@@ -49,13 +50,18 @@ class PayoutScreen(KeypadScreen[None]):
         self.spin = None  # the result being paid, once on screen
         self.start()
 
-    def start(self) -> None:
-        """About to be pushed for the sheet of the table's last result: from its first colour and row."""
+    def start(self, interrupted: str = "") -> None:
+        """About to be pushed for the sheet of the table's last result: from its first colour and row.
+        `interrupted`: the digits of a number the croupier was typing when the wheel's result came:
+        the digits after them were typed for that number, so the rows take none until # is pressed."""
         self.closed = False
         self.colour_at = 0
         self.row_at = 0
         self.typed = ""
         self.jumped_from: int | None = None  # the row C jumped to the pleins from
+        self.interrupted = interrupted
+        self.empty_asked = False  # D on a sheet with nothing counted asks once more
+        self.asked_at = float("inf")  # no key is an answer to the sheet before it is drawn
         self._pushed = True  # opened on mount (the first time) or on resume
 
     def compose(self) -> ComposeResult:
@@ -133,6 +139,13 @@ class PayoutScreen(KeypadScreen[None]):
                 number=text.number_markup(spin.number), colour=text.colour_name(number_colour(spin.number)),
                 spin=spin.spin))
         self._build()
+        self.asked_at = now()  # keys typed before this are not counts of this sheet
+        if self.interrupted:
+            self._say_interrupted()
+
+    def _say_interrupted(self) -> None:
+        self.say(_("The wheel read {number} while {typed} was typed: {typed} dropped · # to count").format(
+            number=self.spin.number, typed=self.interrupted), error=True)
 
     # --- what is shown --------------------------------------------------------------------------
 
@@ -263,6 +276,17 @@ class PayoutScreen(KeypadScreen[None]):
 
     def press(self, key: Key) -> None:
         counted = self._counted_rows()
+        if self.interrupted:  # the digits typed next were for the number the result interrupted
+            if key.digit is not None:
+                self.app.bell()
+                self._say_interrupted()
+                return
+            self.interrupted = ""
+            if key is Key.ENTER:
+                self.say("")
+                return
+        if key is not Key.MENU:
+            self.empty_asked = False
         if key not in (Key.CANCEL, Key.MENU):
             self.say("")  # what was said is about the key before
         if key is Key.CANCEL:
@@ -320,6 +344,12 @@ class PayoutScreen(KeypadScreen[None]):
 
     def _done(self) -> None:
         app = self.app
+        if not (self.sheet.counts or self.sheet.marked or self.empty_asked) and self.sheet.colours:
+            self.empty_asked = True  # a D typed too soon, or for the next spin: the croupier confirms
+            self.say(_("Nothing is counted on spin {spin}: D again records it with no chips counted, "
+                       "* goes back").format(spin=self.sheet.spin), error=True)
+            app.bell()
+            return
         late = app.session.state.phase is not Phase.PAYING  # the wheel already launched the next ball
         if app.record("record_payouts", spin=self.sheet.spin, paid=self.sheet.paid(),
                       played=self.sheet.played_colours(), by=app.croupier()) is not None:

@@ -99,7 +99,8 @@ def test_table_and_demo_run_in_process_leave_no_log_handler_and_no_file_behind(t
 
 @pytest.mark.skipif(shutil.which("true") is None or not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_the_demo_on_a_linux_console_brings_results_that_can_be_paid(tmp_path):
-    """As a croupier would run it: TERM=linux, 80x24; a result arrives, D pays it, Ctrl+Q quits. Its
+    """As a croupier would run it: TERM=linux, 80x24; a result arrives, D (asked again: nothing is
+    counted) pays it, Ctrl+Q quits. Its
     log stays in its temporary folder: nothing is written where it was started."""
     import fcntl
     import termios
@@ -124,6 +125,8 @@ def test_the_demo_on_a_linux_console_brings_results_that_can_be_paid(tmp_path):
     try:
         wait_for(rb"Payouts \xc2\xb7 +\d+ ")  # a game at speed 20 lasts about 2 s
         del drawn[:]
+        os.write(master, b"d")
+        wait_for(rb"Nothing is counted")
         os.write(master, b"d")
         wait_for(rb"Payouts recorded")
         os.write(master, b"\x11")  # Ctrl+Q

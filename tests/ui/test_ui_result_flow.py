@@ -68,7 +68,7 @@ async def test_digits_before_the_launch_record_nothing(table_app, session):
 async def test_the_launch_alternates_and_c_picks_the_other_way(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "enter", "4", "enter")  # spin 1, clockwise; the payout sheet opens
-        await press(pilot, "d")  # payouts done: spin 2 is launched the other way (PT-A 21)
+        await press(pilot, "d", "d")  # payouts done (nothing counted: asked twice): spin 2 is launched the other way (PT-A 21)
         assert "launches the ball anticlockwise" in screen_text(table_app)
         await press(pilot, "c")
         assert "launches the ball clockwise" in screen_text(table_app)

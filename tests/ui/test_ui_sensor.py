@@ -11,7 +11,7 @@ from croupier.ui.messages import WheelReport
 from croupier.ui.runtime import Devices, wheel_link
 from croupier.wheel.events import LinkStatus, WheelPhase, WheelResult, WheelState, WheelVoid
 from croupier.wheel.simulator import WheelSimulator
-from ui_kit import kinds, press, screen_text
+from ui_kit import PINS, flat, kinds, press, screen_text
 
 CW = Direction.CLOCKWISE
 
@@ -134,6 +134,9 @@ async def test_a_result_typed_before_the_sensor_is_compared_never_a_second_spin(
                      WheelState(state=WheelPhase.BALL_IN_RIM, time=5.0, game=6, direction=Direction.ANTICLOCKWISE))
         assert session.state.phase is Phase.SPINNING and "Payouts ·  23  red · spin 1" in screen_text(app)
         await press(pilot, "enter", "2")  # red: 2 chips on the second paying position (columns 1+2)
+        await press(pilot, "d")  # not while the sensor contradicts the typed number
+        assert "a pit boss confirms the typed number" in flat(screen_text(app))
+        session.clear_alarm(alarm=alarm.id, note="23 seen in the pocket", by="Marta", pin=PINS["Marta"])
         await press(pilot, "d")
         assert "Payouts of spin 1 recorded" in screen_text(app)
     recorded = [e.event for e in session.journal.entries() if e.event.kind in ("payouts-recorded", "result-recorded")]

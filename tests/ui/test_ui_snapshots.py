@@ -42,7 +42,7 @@ def test_payout_sheet_on_the_console(snap_compare, session, config):
 def test_the_next_results_payout_sheet_on_the_console(snap_compare, session, config):
     # The sheet is built once and pushed again for each result, without being styled again:
     # spin 2's sheet looks as a first one does (red's 2 chips on 5's second column, the bar under them).
-    keys = ["enter", "1", "7", "enter", "d", "enter", "5", "enter", "2"]
+    keys = ["enter", "1", "7", "enter", "d", "d", "enter", "5", "enter", "2"]  # D D: nothing counted
     assert snap_compare(TableApp(session, config, wheel=False), press=keys, terminal_size=CONSOLE)
 
 

@@ -15,7 +15,7 @@ async def result(pilot, *digits: str) -> None:
 async def test_golpe_nulo_in_two_keys_says_where_the_ball_goes_back(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await result(pilot, "2", "3", "enter")  # spin 1: 23 (1-3 wait: 2 then 3 proposes 23)
-        await press(pilot, "d")  # payouts done
+        await press(pilot, "d", "d")  # payouts done, nothing counted
         await press(pilot, "enter")  # spin 2 launched
         await press(pilot, "a")
         assert "Void spin: why?" in screen_text(table_app)
