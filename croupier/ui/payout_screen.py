@@ -145,7 +145,7 @@ class PayoutScreen(KeypadScreen[None]):
 
     def _say_interrupted(self) -> None:
         self.say(_("The wheel read {number} while {typed} was typed: {typed} dropped · # to count").format(
-            number=self.spin.number, typed=self.interrupted), error=True)
+            number=self.sheet.number, typed=self.interrupted), error=True)
 
     # --- what is shown --------------------------------------------------------------------------
 
