@@ -37,6 +37,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--store", default=DEFAULT_STORE, help="PostgreSQL URL or SQLite file ($CROUPIER_FLOOR_STORE, else floor.db)")
     serve.add_argument("--anchor-every", type=float, default=60.0, metavar="SECONDS",
                        help="the least time between two anchors sent to one table (60)")
+    serve.add_argument("--stream-keep", type=float, default=7 * 24.0, metavar="HOURS",
+                       help="how long committed events stay in the stream before they are purged (168)")
+    serve.add_argument("--stream-max-gib", type=float, metavar="GIB",
+                       help="the events stream's cap (default: the node's max_file_store): full, it takes no new "
+                            "events until the store has committed and purged old ones; none is ever dropped")
     serve.add_argument("--replicas", type=int, choices=(1, 3, 5), help="how many NATS cluster nodes keep each "
                                                                        "stream (3 on a three-node floor)")
     status = verbs.add_parser("status", help="per table: last seq and head stored, chain, last anchor, lag")
@@ -86,7 +91,9 @@ def _serve(args) -> int:
     logging.getLogger("nats").setLevel(logging.CRITICAL)  # the ingester says itself when the broker is away
     store = open_store(args.store)
     servers = [s.strip() for s in args.nats.split(",") if s.strip()]
-    ingester = Ingester(store, servers, anchor_every_s=args.anchor_every, replicas=args.replicas)
+    ingester = Ingester(store, servers, anchor_every_s=args.anchor_every, replicas=args.replicas,
+                        stream_keep_s=args.stream_keep * 3600, purge_every_s=min(3600.0, max(1.0, args.stream_keep * 360)),
+                        stream_max_bytes=int(args.stream_max_gib * 2**30) if args.stream_max_gib else -1)
 
     async def run() -> None:
         _stop_on_signals(asyncio.get_running_loop(), ingester.stop)

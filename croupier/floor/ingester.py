@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 
 from croupier.floor.chain import check_links
 from croupier.floor.store import FloorStore, LeaseLost, TableUpdate, now_text
-from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, Anchor, Link, WireError,
+from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Anchor,
+                                 Link, WireError,
                                  anchor_subject, close_quietly, connect, ensure_streams, events_subject, table_of)
 from croupier.sdnotify import Notifier
 from croupier.table.events import FloorAnchored
@@ -50,6 +51,8 @@ WORD_S = 2.0  # how often the active ingester writes its word (and renews its le
 LEASE_S = 10.0  # an ingester silent this long has lost the lease to another
 READ_AGAIN_S = 5.0  # the least time between two re-reads of one table from the stream
 HEARD_EVERY_S = 7.0  # a heartbeat is written when the one stored is older (tables beat every 5 s)
+STREAM_KEEP_S = 7 * 86400.0  # committed events stay in the stream at least this long, then are purged
+PURGE_EVERY_S = 3600.0
 
 
 @dataclass
@@ -67,6 +70,8 @@ class _Table:
     read_wanted: bool = False
     read_at: float = float("-inf")
     reported: int = -1  # the head at which the wait was last logged
+    marks: list[tuple[float, int]] = field(default_factory=list)  # (when, stream sequence of the head committed)
+    purged: int = 0  # the stream sequence up to which the table's committed events were purged
     heard: str | None = None  # the last heartbeat, not yet written
     heard_written: float = float("-inf")
     changed: bool = True  # something to write with the next word
@@ -91,6 +96,9 @@ class Ingester:
     servers: list[str]
     anchor_every_s: float = ANCHOR_EVERY_S
     replicas: int | None = None  # cluster nodes keeping each stream (None: leave the streams as they are)
+    stream_keep_s: float = STREAM_KEEP_S
+    purge_every_s: float = PURGE_EVERY_S
+    stream_max_bytes: int = STREAM_MAX_BYTES
     stopping: bool = False
     stored: int = 0  # events stored by this process
     notifier: Notifier = field(default_factory=Notifier)
@@ -192,7 +200,7 @@ class Ingester:
         reader = None
         try:
             js = nc.jetstream(timeout=5)
-            await ensure_streams(js, self.replicas)
+            await ensure_streams(js, self.replicas, owner=True, max_bytes=self.stream_max_bytes)
             config = ConsumerConfig(durable_name=DURABLE, ack_policy=AckPolicy.EXPLICIT,
                                     deliver_policy=DeliverPolicy.ALL, ack_wait=ACK_WAIT_S, max_ack_pending=20000,
                                     max_deliver=MAX_DELIVER, filter_subject=EVENTS_SUBJECTS)
@@ -201,7 +209,7 @@ class Ingester:
             log.info("floor ingester connected to %s", ",".join(self.servers))
             self._say("storing")
             reader = asyncio.create_task(self._read_again(js))
-            next_word = 0.0
+            next_word, next_purge = 0.0, time.monotonic() + min(self.purge_every_s, self.stream_keep_s)
             while not self.stopping and nc.is_connected:
                 self.notifier.ping()
                 if reader.done():
@@ -227,6 +235,9 @@ class Ingester:
                     self._write_word(await self._pending(sub))
                     self._resumed()
                     next_word = time.monotonic() + WORD_S
+                if time.monotonic() >= next_purge:
+                    await self._purge(js)
+                    next_purge = time.monotonic() + self.purge_every_s
             if not nc.is_connected:
                 raise ConnectionError("connection closed")
         finally:
@@ -362,6 +373,20 @@ class Ingester:
             await js.publish(anchor_subject(table_id), anchor.encode())
             self._anchors.append((table_id, seq, digest, anchor.time))
             table.anchored, table.anchored_at, table.new_events = seq, now, False
+
+    async def _purge(self, js) -> None:
+        """Each table's events committed at least `stream_keep_s` ago leave the stream, the head kept
+        (the table's publisher goes on from it); nothing the store has not committed is purged."""
+        now = time.monotonic()
+        for table_id, table in list(self._tables.items()):
+            if table.stream_seq and (not table.marks or table.marks[-1][1] != table.stream_seq):
+                table.marks.append((now, table.stream_seq))
+            due = [seq for when, seq in table.marks if now - when >= self.stream_keep_s]
+            if not due or due[-1] <= table.purged:
+                continue
+            await js.purge_stream(EVENTS_STREAM, seq=due[-1], subject=events_subject(table_id))
+            table.purged = due[-1]
+            table.marks = [(when, seq) for when, seq in table.marks if seq > table.purged]
 
     def _write_word(self, pending: int | None) -> None:
         """The lease renewed, the state, and what changed in memory (heartbeats, deliveries, anchors)."""

@@ -19,6 +19,11 @@ ALIVE_SUBJECTS = "croupier.alive.*"
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a NATS subject token: no '.', '*' or '>'
 RETRY_S = (0.5, 1, 2, 5)  # waits between attempts to reach the broker
 DUPLICATE_WINDOW_S = 3600.0  # Nats-Msg-Id de-duplication; the subject-sequence check covers the rest
+# The events stream's own cap (-1: none, the node's `jetstream { max_file_store }` is the cap). Full,
+# the broker refuses new events (each table keeps them in its journal and publishes them once there is
+# room) rather than drop an old one: no event leaves the stream by age or size, only by the ingester's
+# purge of what the store has committed (ingester.STREAM_KEEP_S).
+STREAM_MAX_BYTES = -1
 
 
 class WireError(ValueError):
@@ -121,15 +126,18 @@ class Anchor:
             raise WireError(f"not an anchor: {exc}") from None
 
 
-async def ensure_streams(js, replicas: int | None = None) -> None:
+async def ensure_streams(js, replicas: int | None = None, *, owner: bool = False,
+                         max_bytes: int = STREAM_MAX_BYTES) -> None:
     """Create the two streams if the broker has not got them (tables and the floor both may start
-    first). `replicas` (the ingester's): also set how many cluster nodes keep each stream."""
+    first). The `owner` (the ingester) also sets an existing stream's limits, and with `replicas`
+    how many cluster nodes keep each stream."""
     from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
     from nats.js.errors import BadRequestError
 
     configs = [
         StreamConfig(name=EVENTS_STREAM, subjects=[EVENTS_SUBJECTS], storage=StorageType.FILE,
-                     retention=RetentionPolicy.LIMITS, duplicate_window=DUPLICATE_WINDOW_S),
+                     retention=RetentionPolicy.LIMITS, duplicate_window=DUPLICATE_WINDOW_S,
+                     max_bytes=max_bytes, max_age=0, discard=DiscardPolicy.NEW),
         StreamConfig(name=ANCHORS_STREAM, subjects=[ANCHOR_SUBJECTS], storage=StorageType.FILE,
                      max_msgs_per_subject=1, discard=DiscardPolicy.OLD),
     ]
@@ -140,7 +148,8 @@ async def ensure_streams(js, replicas: int | None = None) -> None:
         except BadRequestError as exc:
             if getattr(exc, "err_code", None) != 10058:  # stream name already in use: made by another party
                 raise
-            if replicas:
+            if owner:
+                config.num_replicas = replicas or (await js.stream_info(config.name)).config.num_replicas
                 await js.update_stream(config)
 
 

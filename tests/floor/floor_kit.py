@@ -27,9 +27,9 @@ def start_table(db: Path, device: str, url: str, table_id: str, log) -> subproce
                              "--table-id", table_id], stdout=subprocess.DEVNULL, stderr=log, env=environment())
 
 
-def start_ingester(url: str, store: str, log, anchor_every: float = 0.5, **env: str) -> subprocess.Popen:
+def start_ingester(url: str, store: str, log, anchor_every: float = 0.5, *options: str, **env: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "croupier", "floor", "serve", "--nats", url, "--store", store,
-                             "--anchor-every", str(anchor_every)], stdout=subprocess.DEVNULL, stderr=log,
+                             "--anchor-every", str(anchor_every), *options], stdout=subprocess.DEVNULL, stderr=log,
                             env={**environment(), **env})
 
 
