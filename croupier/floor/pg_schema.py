@@ -1,6 +1,6 @@
 """What the PostgreSQL store adds for the casino's own tools: times as `timestamptz`, each event's
 body also as `jsonb` (`data`; `body` keeps the text exactly as the table hashed and signed it), and
-documented views an analyst reads through the read-only role `croupier_read`:
+documented views an analyst reads through the read-only role `croupier_view`:
 
     floor_spins            every counted result with its latest correction (number, by whom, why)
     floor_results_hourly   per table and hour: spins, zeros, corrected spins, the numbers in order
@@ -18,7 +18,7 @@ from datetime import datetime
 
 log = logging.getLogger(__name__)
 
-READ_ROLE = "croupier_read"
+READ_ROLE = "croupier_view"  # hw/floor-roles.sql makes it
 # Columns that were TEXT in stores made before: turned into timestamptz where they still are.
 TIME_COLUMNS = (("floor_events", "received"), ("floor_tables", "last_received"), ("floor_tables", "last_event_time"),
                 ("floor_tables", "last_heard"), ("floor_tables", "anchor_time"), ("floor_tables", "behind_since"),

@@ -23,8 +23,8 @@ def analyst(postgres, tmp_path):
     import psycopg
 
     with psycopg.connect(postgres.url, autocommit=True) as admin:  # what the database's administrator runs
-        admin.execute("CREATE ROLE croupier_read NOLOGIN")
-        admin.execute("CREATE ROLE analyst LOGIN IN ROLE croupier_read")
+        admin.execute("CREATE ROLE croupier_view NOLOGIN")
+        admin.execute("CREATE ROLE analyst LOGIN IN ROLE croupier_view")
     session = write_shift(tmp_path / "T1.db")
     session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
     session.relieve(role=Role.CROUPIER, incoming="Rui", pin="2222")
