@@ -97,6 +97,7 @@ class FloorView(App):
         self.store = store
         self.projection = FloorProjection(store)
         self.refresh_s = refresh_s
+        self._reading = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -111,11 +112,29 @@ class FloorView(App):
         self.set_interval(self.refresh_s, self.refresh_floor)
 
     def refresh_floor(self) -> None:
+        """Read the store in a thread of its own (the store is used by that thread only, one read at
+        a time): the screen never waits for the store."""
+        if self._reading:
+            return
+        self._reading = True
+        self.run_worker(self._read, thread=True, group="floor", exit_on_error=False)
+
+    def _read(self) -> None:
         try:
             picture = self.projection.picture()
-        except Exception:  # a bad read is logged and the last picture stays
+        except Exception as exc:  # a bad read is logged and shown; the last picture stays
             log.exception("floor view: the store could not be read")
-            return
+            self.call_from_thread(self._unreadable, " ".join(str(exc).split())[:200])
+        else:
+            self.call_from_thread(self._show, picture)
+        finally:
+            self._reading = False
+
+    def _unreadable(self, problem: str) -> None:
+        self.query_one("#alarms", Static).update(
+            "[b red]" + _("STALLED: {problem}").format(problem=_("store unavailable") + f" ({problem})") + "[/]")
+
+    def _show(self, picture: FloorPicture) -> None:
         grid = self.query_one("#tiles", Grid)
         shown = {widget.id: widget for widget in grid.children}
         for tile in picture.tiles:

@@ -19,6 +19,7 @@ async def shown(url: str, *tables: str) -> dict[str, str]:
     with open_store(url, read_only=True) as store:
         app = FloorView(store, refresh_s=60)
         async with app.run_test(size=(160, 48)) as pilot:
+            await app.workers.wait_for_complete()  # the store is read off the screen's thread
             await pilot.pause()
             return {name: str(app.query_one(f"#{name}").render())
                     for name in (*(f"tile-{table}" for table in tables), "alarms", "wheels")}
@@ -63,3 +64,35 @@ async def test_the_floor_view_in_portuguese(tmp_path):
     assert alarms == "Alarmes: nenhum"
     assert f"T1: {len(NUMBERS)} jogadas" in wheels and "Cilindros" in wheels
     assert not any(english in t1 + wheels for english in ("games in the last hour", "minimum", "last:", "spins"))
+
+
+async def test_the_store_is_read_off_the_screens_thread_and_a_failed_read_shows(tmp_path):
+    import threading
+
+    write_shift(tmp_path / "T1.db").close()
+    url = str(tmp_path / "floor.db")
+    with open_store(url) as store:
+        Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
+        storing(store)
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60)
+        readers = []
+        picture = app.projection.picture
+
+        def read_then_fail():
+            readers.append(threading.current_thread())
+            if len(readers) > 1:
+                raise OSError("disk I/O error")
+            return picture()
+
+        app.projection.picture = read_then_fail
+        async with app.run_test(size=(160, 48)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "T1" in str(app.query_one("#tile-T1").render())
+            app.refresh_floor()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "STALLED: store unavailable (disk I/O error)" in str(app.query_one("#alarms").render())
+            assert "T1" in str(app.query_one("#tile-T1").render())  # the last picture stays
+        assert readers and all(thread is not threading.main_thread() for thread in readers)
