@@ -85,6 +85,10 @@ def in_range(records, since, until):
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    if args.since and args.until and args.since > args.until:
+        print(f"croupier report: --from {args.since} is after --to {args.until}: no day lies between them",
+              file=sys.stderr)
+        return 2
     # The report makes no reference cycles, and each collection would walk a year of spins again.
     collecting = gc.isenabled()
     gc.disable()

@@ -40,14 +40,31 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (another thread may be
+    creating a file meanwhile); elsewhere set and put back at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def replaced_atomically(target: Path, mode: str):
     """Write to a temporary file beside `target` and move it into place only when complete, so a
-    failed export never leaves a half-written file (or clobbers a good one)."""
+    failed export never leaves a half-written file (or clobbers a good one). The file gets the mode
+    any new file gets under the user's umask (the temporary one is made 0600 while it is written)."""
     if target.is_dir():
         raise OSError(f"{target} is a folder; give a file name")
     folder = target.parent if str(target.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+    os.fchmod(handle, 0o666 & ~_umask())
     try:
         # CSV as UTF-8 with its byte order mark: spreadsheets then read names in any alphabet right.
         with os.fdopen(handle, mode, **({"newline": "", "encoding": "utf-8-sig"} if "b" not in mode else {})) as out:

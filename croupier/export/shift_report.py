@@ -101,7 +101,10 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     opened = [record for _seq, record in records if record["kind"] == "table-opened"]
     table_id = next((r["table_id"] for r in reversed(opened) if r.get("table_id")), None)
     times = [entry.event.time for entry in entries]
-    span = _("{first} to {last}").format(first=stamp(times[0]), last=stamp(times[-1])) if times else _("no events")
+    # The shift runs from its opening (what came before it, such as staff registration, is not the
+    # shift's time) to its closing, or to its last event while it is open.
+    first, last = shift.opened or (times[0] if times else None), shift.closed or (times[-1] if times else None)
+    span = _("{first} to {last}").format(first=stamp(first), last=stamp(last)) if first and last else _("no events")
     currency = heading.currency or _("money")  # every amount is printed with it
     labels = [_("Casino:"), _("Table:"), _("Shift:"), _("Time zone:"), _("Currency:"), _("Journal:"),
               _("Journal head:"), _("Head hash:"), _("Printed:")]

@@ -68,7 +68,9 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
                posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None,
                table_id: str | None = None, house: str | None = None, sign: TableSign = NO_SIGN,
-               value_only: bool = False, marked_values: tuple[Decimal | str | int, ...] = ()) -> list[Event]:
+               value_only: bool = False, marked_values: tuple[Decimal | str | int, ...] = (),
+               pin: str | None = None) -> list[Event]:
+    """`pin`: the opening croupier's, checked when given (the table screen always asks it)."""
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
     rules = checked_profile(profile, house)
@@ -95,6 +97,8 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                 raise Refused("{name} is not registered as {role}", name=repr(name), role=role.value)
     if not croupier.strip():
         raise Refused("name the croupier at the wheel")
+    if pin is not None:
+        authorise(state, croupier, pin, Role.CROUPIER, to="open the table")
     return [TableOpened(profile=rules.id, minimum=amount(minimum), colours=colours, balls=balls,
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,
                         relief_minutes=relief_minutes,

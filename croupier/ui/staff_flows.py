@@ -182,6 +182,10 @@ async def open_table(app) -> None:
     croupier = await staff_member(app, _("Open the table: croupier at the wheel"), Role.CROUPIER)
     if croupier is None:
         return
+    croupier_pin = await pin(app, _("Open the table"), croupier)  # as closing asks the pit boss's
+    if croupier_pin is None or not app.check(
+            lambda _state: app.session.authorise(croupier, croupier_pin, Role.CROUPIER, to="open the table")):
+        return  # a wrong PIN is recorded; nothing else is
     inspectors = [n for n, m in app.session.state.staff.items() if m.role is Role.INSPECTOR]
     inspector = None
     if inspectors:
@@ -190,7 +194,7 @@ async def open_table(app) -> None:
             return
     balls = tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls)
     if app.record("open_table", profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
-                  balls=balls, croupier=croupier, inspector=inspector or None,
+                  balls=balls, croupier=croupier, pin=croupier_pin, inspector=inspector or None,
                   posted_values=config.table.posted_values, by=croupier, table_id=config.table.id,
                   house=config.table.house, sign=config.table.sign, value_only=config.table.value_only,
                   marked_values=config.table.marked_values):

@@ -32,3 +32,12 @@ def test_a_date_it_cannot_read_is_refused(tmp_path, capsys):
         cli(["report", "--db", str(path), "--from", "14/03/2025"])
     assert refused.value.code == 2
     assert "'14/03/2025' is not a date like 2025-03-14" in capsys.readouterr().err
+
+
+def test_a_from_day_after_the_to_day_is_refused_in_one_line(tmp_path, capsys):
+    path = tmp_path / "j.db"
+    write_shift(path).close()
+    assert cli(["report", "--db", str(path), "--from", "2025-01-07", "--to", "2025-01-06"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("croupier report: --from 2025-01-07 is after --to 2025-01-06: no day lies between "
+                                 "them\n")

@@ -18,6 +18,7 @@ from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import AlarmKind, Ball, Role
 from croupier.table.refusal import Refused
+from croupier.table.state import Phase
 from croupier.table.roles import PIN_LOCK_MINUTES, Pin, hash_pin, pin_delay
 
 from journal_kit import BALLS, stored_head, write_shift
@@ -300,3 +301,19 @@ def test_the_timeline_says_what_each_pin_event_did(table, capsys):
                     f"wrong PIN for Boss (5 in a row): locked for {PIN_LOCK_MINUTES} min",
                     "a PIN typed for Boss while it waits: not checked",
                     f"the PIN of Boss unlocked at the console by {getpass.getuser()}"]
+
+
+def test_opening_the_table_takes_the_opening_croupiers_pin(tmp_path):
+    session = TableSession.open(tmp_path / "j.db", FakeClock())
+    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    with pytest.raises(Refused, match="wrong PIN for Ana"):
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana",
+                           pin="1112")
+    assert session.state.phase is Phase.CLOSED and session.state.wrong_pins == {"Ana": 1}
+    with pytest.raises(Refused, match="'Boss' is not registered as croupier"):
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Boss",
+                           pin="9000")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
+    assert session.state.phase is not Phase.CLOSED
+    session.close()

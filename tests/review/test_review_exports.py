@@ -100,3 +100,18 @@ def test_review_is_a_registered_command():
     from croupier.cli import COMMANDS
 
     assert COMMANDS["review"][0] == "croupier.commands.review"
+
+
+def test_an_export_gets_the_mode_the_users_umask_gives_a_new_file(shift_journal, tmp_path):
+    import os
+    import stat
+
+    previous = os.umask(0o022)
+    try:
+        assert main(["--db", str(shift_journal), "--csv-spins", str(tmp_path / "shared.csv")]) == 0
+        os.umask(0o077)
+        assert main(["--db", str(shift_journal), "--csv-events", str(tmp_path / "private.csv")]) == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "shared.csv").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "private.csv").stat().st_mode) == 0o600

@@ -97,3 +97,23 @@ def test_a_line_protocol_journal_with_a_cyrillic_croupier_prints(tmp_path):
     assert "Ана Петрова" in text
     assert "Table: T7, pt-americana" in text and "Currency: RUB" in text
     assert "not reported" in text  # the direction the wheel did not give
+
+
+def test_the_shift_on_paper_starts_at_the_opening_not_at_staff_registration(tmp_path):
+    from croupier.history.clock import stamp
+
+    clock = FakeClock()
+    journal = tmp_path / "j.db"
+    session = TableSession.open(journal, clock)
+    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    clock.advance(seconds=3 * 3600)  # the table opens three hours after the staff were registered
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    opened = clock.now()
+    clock.advance(seconds=60)
+    session.launch(direction=None, source=Source.SENSOR)
+    session.sensor_result(number=4)
+    session.close()
+    target = tmp_path / "shift.pdf"
+    assert main(["--db", str(journal), "--pdf", str(target)]) == 0
+    assert f"Shift: 1, {stamp(opened)} to " in pdf_text(target)

@@ -36,7 +36,14 @@ async def test_a_new_journal_gets_its_pit_boss_staff_pins_and_an_open_table(tmp_
             await type_pin(pilot, "3333")
             await type_pin(pilot, "3333")
             assert "Open the table: croupier at the wheel" in screen_text(app)
-            await press(pilot, "1", "2")  # Ana; Ines inspects
+            await press(pilot, "1")  # Ana, who gives her PIN to open the table
+            assert "PIN of Ana" in screen_text(app)
+            await type_pin(pilot, "1112")  # a wrong PIN opens nothing, and is recorded
+            assert session.state.phase is Phase.CLOSED and "wrong PIN for Ana" in screen_text(app)
+            await press(pilot, "D")  # the menu: open the table again
+            await press(pilot, "1")
+            await type_pin(pilot, "1111")
+            await press(pilot, "2")  # Ines inspects
             assert "The table is open: bets are open" in screen_text(app)
         state = session.state
         assert state.phase is Phase.BETTING and set(state.staff) == {"Marta", "Ana", "Ines"}
