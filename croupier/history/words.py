@@ -169,6 +169,8 @@ def alarm_subject_words(facts, subject: str) -> str:
     member of staff, ball or spin its facts name."""
     if language() == SOURCE_LANGUAGE or facts is None:
         return subject
+    if facts.wall_clock is not None:
+        return _("system clock")
     if facts.name is not None:
         return facts.name
     if facts.ball is not None:

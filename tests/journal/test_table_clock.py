@@ -143,3 +143,16 @@ def test_the_table_records_its_clock_standing_at_each_start(tmp_path, monkeypatc
         (checked,) = [entry.event for entry in session.journal.entries() if isinstance(entry.event, ClockChecked)]
     assert (checked.synchronised, checked.told_by, checked.rtc, checked.tolerance_seconds) == (False, "adjtimex",
                                                                                                False, 10)
+
+
+def test_the_jump_is_worded_in_the_tables_language():
+    from croupier.history.words import alarm_detail_words, alarm_subject_words, alarm_words
+    from croupier.i18n import install
+    from croupier.table.events import AlarmFacts
+
+    facts = AlarmFacts(rule="", wall_clock=T0 - timedelta(hours=2), table_clock=T0)
+    install("pt")
+    assert alarm_words("clock-jumped") == "Relógio do sistema saltou"
+    assert alarm_subject_words(facts, "system clock") == "relógio do sistema"
+    assert "marcava 2025-01-06 07:00:00 UTC quando o relógio da mesa marcava 2025-01-06 09:00:00 UTC" in (
+        alarm_detail_words("clock-jumped", facts, "the system clock jumped back"))
