@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -82,3 +83,21 @@ def finite(kind: type, low: float, high: float):
 
 def _shown(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def day(text: str):
+    """A day given as YYYY-MM-DD (`--from`, `--to`)."""
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2025-03-14") from None
+
+
+def backwards(command: str, since, until) -> bool:
+    """A `--from` day after the `--to` day: said in one line (True), so nothing is read for it."""
+    if since and until and since > until:
+        print(f"croupier {command}: --from {since} is after --to {until}: no day lies between them", file=sys.stderr)
+        return True
+    return False

@@ -24,9 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--db", required=True, type=arguments.path, help="the journal file")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every spin included)")
-    parser.add_argument("--from", dest="since", metavar="DATE", type=_date,
+    parser.add_argument("--from", dest="since", metavar="DATE", type=arguments.day,
                         help="only what was recorded from this day on (YYYY-MM-DD, the table's time zone)")
-    parser.add_argument("--to", dest="until", metavar="DATE", type=_date,
+    parser.add_argument("--to", dest="until", metavar="DATE", type=arguments.day,
                         help="only what was recorded up to this day, included (YYYY-MM-DD)")
     parser.add_argument("--fresh", action="store_true",
                         help="fold the whole journal again; by default a report takes up the fold the last one "
@@ -43,15 +43,6 @@ def _parser() -> argparse.ArgumentParser:
                         help="the text report's language (en, pt, ru, it, or a house catalog's) instead of the "
                              "table's; --json is the same in every language")
     return parser
-
-
-def _date(text: str):
-    from datetime import date
-
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2025-03-14") from None
 
 
 def _bound(day) -> str:
@@ -85,9 +76,7 @@ def in_range(records, since, until):
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    if args.since and args.until and args.since > args.until:
-        print(f"croupier report: --from {args.since} is after --to {args.until}: no day lies between them",
-              file=sys.stderr)
+    if arguments.backwards("report", args.since, args.until):
         return 2
     # The report makes no reference cycles, and each collection would walk a year of spins again.
     collecting = gc.isenabled()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import os
 import sys
 import tempfile
@@ -26,6 +27,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pdf", type=arguments.path, metavar="FILE", help="write the shift report as PDF and exit")
     p.add_argument("--shift", metavar="N", default="last",
                    help="the shift of the PDF report: its number (1 is the oldest) or 'last' (default)")
+    p.add_argument("--from", dest="since", metavar="DAY", type=arguments.day,
+                   help="a PDF of every shift opened from this day (YYYY-MM-DD, the table's time zone) ...")
+    p.add_argument("--to", dest="until", metavar="DAY", type=arguments.day, help="... to this day, included")
+    p.add_argument("--croupier", metavar="NAME", type=arguments.name,
+                   help="a PDF of this croupier's part of the shift(s): the spins they dealt, their procedures "
+                        "and their figures")
     p.add_argument("--config", metavar="PATH",
                    help="the table's configuration: its time zone, and the currency and casino the PDF names "
                         "(default: as `croupier report`)")
@@ -75,8 +82,30 @@ def replaced_atomically(target: Path, mode: str):
         raise
 
 
+def shifts_between(shifts, since, until) -> list:
+    """The shifts opened from day `since` to day `until` (both included; None: no bound), in the
+    table's time zone; what came before any opening is no shift's."""
+    from croupier.history.clock import local
+
+    return [shift for shift in shifts if shift.opened is not None
+            and (since is None or local(shift.opened).date() >= since)
+            and (until is None or local(shift.opened).date() <= until)]
+
+
+def span_of(chosen: list):
+    """One span from the first chosen shift's opening to the last one's end."""
+    first, last = chosen[0], chosen[-1]
+    return replace(first, last_seq=last.last_seq, closed=last.closed, profile=last.profile)
+
+
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
+    if arguments.backwards("review", args.since, args.until):
+        return 2
+    if (args.since or args.until or args.croupier) and not args.pdf:
+        print("croupier review: --from, --to and --croupier choose what the --pdf report covers: give --pdf FILE",
+              file=sys.stderr)
+        return 2
     from croupier.commands.report import configured_table
     from croupier.config import ConfigError
     from croupier.i18n import SOURCE_LANGUAGE, CatalogError, install
@@ -133,7 +162,15 @@ def main(argv: list[str]) -> int:
                 if not shifts:
                     print(f"croupier review: {args.db} holds no events: no shift to report", file=sys.stderr)
                     return 1
-                if args.shift == "last":
+                if args.since or args.until:
+                    chosen = shifts_between(shifts, args.since, args.until)
+                    if not chosen:
+                        print(f"croupier review: no shift opened from {args.since or 'the first day'} to "
+                              f"{args.until or 'the last day'}", file=sys.stderr)
+                        return 2
+                    shift = span_of(chosen)
+                    heading = replace(heading, shifts=f"{chosen[0].number}-{chosen[-1].number}")
+                elif args.shift == "last":
                     shift = shifts[-1]
                 elif args.shift.isdecimal() and len(args.shift) <= arguments.MAX_DIGITS and 1 <= int(args.shift) <= len(shifts):
                     shift = shifts[int(args.shift) - 1]
@@ -141,9 +178,14 @@ def main(argv: list[str]) -> int:
                     print(f"croupier review: --shift {args.shift[:40]!r}: give a shift number from 1 to {len(shifts)} "
                           "or 'last'", file=sys.stderr)
                     return 2
+                entries = load_entries(journal, shift)
+                if args.croupier:
+                    if not any(getattr(entry.event, "croupier", None) == args.croupier for entry in entries):
+                        print(f"croupier review: {args.croupier!r} dealt no spin in {shift.label}", file=sys.stderr)
+                        return 2
+                    heading = replace(heading, croupier=args.croupier)
                 with replaced_atomically(args.pdf, "wb") as out:
-                    pages = write_shift_report(load_entries(journal, shift), shift, heading, out,
-                                               datetime.now(timezone.utc))
+                    pages = write_shift_report(entries, shift, heading, out, datetime.now(timezone.utc))
                 print(f"{args.pdf}: {shift.label}, {pages} pages, head hash {journal.head[1]}")
         except JournalError as error:
             print(f"croupier review: {error}", file=sys.stderr)

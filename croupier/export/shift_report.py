@@ -90,12 +90,26 @@ class Heading:
     journal_name: str
     currency: str | None = None
     casino: str | None = None
+    shifts: str | None = None  # a paper of several shifts: which ("shifts 2-5")
+    croupier: str | None = None  # a croupier's own paper: their spins, procedures and figures
+
+
+def dealt_by(records: list[tuple[int, dict]], name: str) -> list[tuple[int, dict]]:
+    """What a croupier's paper holds: every event of the spins they launched or dealt, and what they
+    did or were relieved in."""
+    spins = {r["spin"] for _seq, r in records if r["kind"] in ("ball-launched", "result-recorded")
+             and r.get("croupier") == name}
+    return [(seq, r) for seq, r in records
+            if r.get("spin") in spins or name in (r.get("by"), r.get("incoming"), r.get("outgoing"))]
 
 
 def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> list[str]:
     """The report of one shift (`entries`: its decoded events; `shift`: its number, label, events
-    and profile). Times are in the table's time zone, stated at the top."""
-    records = list(records_of(entries))
+    and profile), or of several (`heading.shifts`), or a croupier's part of them (`heading.croupier`:
+    their spins and procedures and their line of the croupiers' figures; the colours are the
+    table's, not theirs, and are left out). Times are in the table's time zone, stated at the top."""
+    everything = list(records_of(entries))
+    records = dealt_by(everything, heading.croupier) if heading.croupier else everything
     seq, digest = heading.head
     kinds = [record["kind"] for _seq, record in records]
     opened = [record for _seq, record in records if record["kind"] == "table-opened"]
@@ -106,14 +120,14 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     first, last = shift.opened or (times[0] if times else None), shift.closed or (times[-1] if times else None)
     span = _("{first} to {last}").format(first=stamp(first), last=stamp(last)) if first and last else _("no events")
     currency = heading.currency or _("money")  # every amount is printed with it
-    labels = [_("Casino:"), _("Table:"), _("Shift:"), _("Time zone:"), _("Currency:"), _("Journal:"),
-              _("Journal head:"), _("Head hash:"), _("Printed:")]
+    labels = [_("Casino:"), _("Table:"), _("Shifts:") if heading.shifts else _("Shift:"), _("Time zone:"),
+              _("Currency:"), _("Journal:"), _("Journal head:"), _("Head hash:"), _("Printed:")]
     room = max(len(label) for label in labels) + 2  # the values start in one column, in every language
     fields = [
         heading.casino or "_" * 40,
         (table_id or _("not recorded in the journal (before table ids were recorded)"))
         + (f", {shift.profile}" if shift.profile else ""),
-        f"{shift.number}, {span}",
+        f"{heading.shifts or shift.number}, {span}",
         _("every time in this report is in {zone}").format(zone=zone_label(times[0] if times else printed)),
         heading.currency or _("not given: amounts are in the table currency (--config names it)"),
         _("{journal}, events {first}-{last} of this shift").format(journal=heading.journal_name,
@@ -122,6 +136,9 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         digest,
         stamp(printed),
     ]
+    if heading.croupier:
+        labels.append(_("Croupier:"))
+        fields.append(heading.croupier)
     lines = [
         _("CROUPIER SHIFT REPORT"),
         "",
@@ -136,9 +153,11 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     ]
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape pages.
     statements = colour_ledger(records)
-    tables = [spins_table(records), *procedure_tables(records, clock), ledger_table(statements, clock),
-              shift_result_table(results := shift_results(records), clock),
-              overpayments_table(records, heading.currency), croupier_table(croupier_figures(records))]
+    results = shift_results(records)
+    figures = [f for f in croupier_figures(everything) if f.name == heading.croupier or not heading.croupier]
+    colours = [] if heading.croupier else [ledger_table(statements, clock), shift_result_table(results, clock)]
+    tables = [spins_table(records), *procedure_tables(records, clock), *colours,
+              overpayments_table(records, heading.currency), croupier_table(figures)]
     wide = [table for table in tables if table_width(column_widths(table)) > columns()]
     for table in tables:
         if table not in wide:
@@ -149,15 +168,16 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
             lines += table_lines(table, columns(landscape=True))
     money = ledger_totals(statements)
     _settled, foreign = foreign_chips_paid(results)  # FR: another table's colour chips paid here
-    lines += [_("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
+    lines += [] if heading.croupier else [_("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
                 "{currency}, foreign chips paid {foreign} {currency}; the table's result over the colours cashed out "
                 "{result} {currency} ({in_play} still in play)").format(
         bought=f"{money['bought']:.2f}", cashed_out=f"{money['cashed_out']:.2f}", late=f"{money['late']:.2f}",
         foreign=f"{foreign:.2f}", result=f"{-money['players_result'] - foreign:+.2f}", in_play=money["in_play"],
         currency=currency), ""]
     lines += [NEW_PAGE, _("WHEEL-INTEGRITY STATISTICS"), ""]
-    lines += statistics_text(entries_spins(entries), numbering_of(shift.profile), shift.label,
-                             ascii=True).splitlines()
+    mine = {r.get("spin") for _seq, r in records}
+    spins = entries_spins(e for e in entries if not heading.croupier or getattr(e.event, "spin", None) in mine)
+    lines += statistics_text(spins, numbering_of(shift.profile), shift.label, ascii=True).splitlines()
     signatories = [_("Pit boss:"), _("Inspector:")]
     room = max(len(who) for who in signatories) + 1
     blanks = _("name {line}  signature {line}  date {date}").format(line="_" * 22, date="_" * 12)

@@ -117,3 +117,42 @@ def test_the_shift_on_paper_starts_at_the_opening_not_at_staff_registration(tmp_
     target = tmp_path / "shift.pdf"
     assert main(["--db", str(journal), "--pdf", str(target)]) == 0
     assert f"Shift: 1, {stamp(opened)} to " in pdf_text(target)
+
+
+def two_days(path) -> None:
+    """A shift on 2025-01-06 (Ana deals two spins, Rui one) and another on 2025-01-07 (Rui)."""
+    clock = FakeClock()
+    session = TableSession.open(path, clock)
+    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
+    for croupiers, numbers in ((("Ana", "Ana", "Rui"), (17, 4, 26)), (("Rui",), (33,))):
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier=croupiers[0],
+                           pin="1111" if croupiers[0] == "Ana" else "2222")
+        for croupier, number in zip(croupiers, numbers):
+            if croupier != session.state.staff_on(Role.CROUPIER):
+                session.relieve(role=Role.CROUPIER, incoming=croupier, pin="2222")
+            clock.advance(seconds=60)
+            session.launch(direction=None, source=Source.SENSOR)
+            session.sensor_result(number=number)
+            session.payouts_done()
+        session.close_table(by="Boss")
+        clock.advance(seconds=24 * 3600)
+    session.close()
+
+
+def test_paper_for_a_date_range_and_for_one_croupier(tmp_path, capsys):
+    journal, both, rui = tmp_path / "j.db", tmp_path / "both.pdf", tmp_path / "rui.pdf"
+    two_days(journal)
+    assert main(["--db", str(journal), "--pdf", str(both), "--from", "2025-01-06", "--to", "2025-01-07"]) == 0
+    text = pdf_text(both)
+    assert "Shifts: 1-2, " in text and "Counted spins 4," in text
+    assert main(["--db", str(journal), "--pdf", str(rui), "--from", "2025-01-06", "--to", "2025-01-07",
+                 "--croupier", "Rui"]) == 0
+    text = pdf_text(rui)
+    assert "Croupier: Rui" in text and "Counted spins 2," in text and "Colour ledger" not in text
+    capsys.readouterr()
+    assert main(["--db", str(journal), "--pdf", str(rui), "--from", "2025-01-08", "--to", "2025-01-07"]) == 2
+    assert "--from 2025-01-08 is after --to 2025-01-07" in capsys.readouterr().err
+    assert main(["--db", str(journal), "--pdf", str(rui), "--croupier", "Eva"]) == 2
+    assert "'Eva' dealt no spin" in capsys.readouterr().err

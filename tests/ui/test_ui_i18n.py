@@ -99,7 +99,7 @@ def test_each_catalog_lists_exactly_the_marked_texts(language):
 TRANSLATED = [language for language in CATALOGS if language != "en"]
 # Texts a translation may leave as they are: markup and numbers only, or a word every language shares.
 SAME_EVERYWHERE = {"{bet}: {reason}; {outcome}", "{count} × 20", "Menu", "menu", "croupier", "nassa",
-                   "Croupier: {name} · {relief}", "Croupier: —", "{kind}, in {currency}:", "Serie", "Series",
+                   "Croupier: {name} · {relief}", "Croupier: —", "Croupier:", "{kind}, in {currency}:", "Serie", "Series",
                    "Complete", "Dozens {first:.0f}% {second:.0f}% {third:.0f}%", "finale {digits}", "croupier {name}"}
 
 
