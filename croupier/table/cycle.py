@@ -195,14 +195,17 @@ def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str |
 
 
 def launch(state: TableState, now: datetime, *, direction: Direction | None, source: Source = Source.KEYPAD,
-           wheel_game: int | None = None, wheel_restarted: bool = False) -> list[Event]:
+           wheel_game: int | None = None, wheel_restarted: bool = False, bets_on_layout: bool = False) -> list[Event]:
     """The ball is launched. The direction must alternate from launch to launch (`PT-A 21`,
     `SRIJ 17`): a repeat is recorded and raised as an alarm, since the ball is already running. Each
     launch is compared with the launch before it, a voided one included: the wheel reverses its rotor
     before every firing, re-spins too (production capture, game 43). `wheel_restarted`: the sensor
     saw the wheel power down and up since that launch (the SS2 then restarts anticlockwise), so a
     repeat is the wheel's doing; it is still recorded, and the alarm says so. Only a wheel that does
-    not report its direction gives None."""
+    not report its direction gives None. `bets_on_layout`: the croupier declares the bets are down
+    on the layout (`RU 4.9`: a game starts with at least one bet on the field; layout bets are counted
+    only once the result is known, so the croupier's word is what the table has of them, as the
+    wheel's own launch is with a sensor)."""
     _open(state)
     if direction is None and source is not Source.SENSOR:
         raise Refused("say which way the ball is launched (PT-A 21)")
@@ -219,9 +222,10 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
                                      "no result was recorded for that launch",
                                      facts=AlarmFacts(rule="", spin=state.spin)))
     else:
-        _check_launch(state, now)
+        _check_launch(state, now, bets_on_layout)
     found.append(BallLaunched(spin=state.spin, direction=direction, ball=ball_in_play_of(state),
-                              croupier=_croupier(state), source=source, wheel_game=wheel_game))
+                              croupier=_croupier(state), source=source, wheel_game=wheel_game,
+                              bets_on_layout=bool(bets_on_layout)))
     if direction is not None and state.last_direction is direction:
         why = ("; the wheel was powered down and up since the last launch and restarts its rotor one way"
                if wheel_restarted else "")
@@ -233,7 +237,14 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
     return found
 
 
-def _check_launch(state: TableState, now: datetime) -> None:
+def bets_to_declare(state: TableState) -> bool:
+    """Fewer bets recorded than the profile needs for a game to start (`RU 4.9`): the croupier
+    declares the layout's own bets are down as the ball is launched."""
+    on_layout = sum(len(s) for s in state.bets.values()) + sum(len(s) for s in state.prison.values())
+    return not state.sensor_only and on_layout < profile_of(state).min_bets_per_spin
+
+
+def _check_launch(state: TableState, now: datetime, bets_on_layout: bool = False) -> None:
     if state.phase is Phase.PAYING:
         raise Refused("finish the payouts before launching the ball (PT-A 19)")
     if state.phase is not Phase.BETTING:
@@ -248,9 +259,8 @@ def _check_launch(state: TableState, now: datetime) -> None:
         left = (state.bets_opened_at + timedelta(seconds=minimum) - now).total_seconds()
         raise Refused("the betting period lasts at least {minimum} s: {left:.0f} s left ({rule})",
                       minimum=minimum, left=left, rule=rules.betting_period.rule)
-    on_layout = sum(len(s) for s in state.bets.values()) + sum(len(s) for s in state.prison.values())
-    if not state.sensor_only and on_layout < rules.min_bets_per_spin:
-        raise Refused("a spin needs at least {bets} bet on the layout ({rule})",
+    if bets_to_declare(state) and not bets_on_layout:
+        raise Refused("a spin needs at least {bets} bet on the layout ({rule}): the croupier says they are down",
                       bets=rules.min_bets_per_spin, rule=rules.rules['min_bets_per_spin'])
 
 

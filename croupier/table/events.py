@@ -281,6 +281,7 @@ class BallLaunched(Event):
     croupier: str
     source: Source
     wheel_game: int | None = None  # the wheel's game counter, when the sensor saw the launch
+    bets_on_layout: bool = when_set(False)  # the croupier declared the layout's bets down (RU 4.9)
 
 
 @_event("bets-closed")

@@ -28,17 +28,19 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
         raise Refused(f"table sign {exc}",
                       code="sign-not-allowed", key=exc.key, reason=exc.code, **exc.facts) from None
     checked_sign(profile, state.minimum, posted)
+    # Under every profile, one chip of a colour in play over the plein maximum would make its every
+    # plein over the limit; where a colour chip is worth at most the plein maximum, a posted value a
+    # colour may be given now is kept under it too.
+    plein_now = table_limits(profile, minimum_of(state), sign_from_data(state.sign)).maxima["plein"]
+    plein = table_limits(profile, minimum_of(state), posted).maxima["plein"]
+    values = {account.chip_value for account in state.accounts.values()}
     if profile.colour_chips.up_to_plein_maximum:
-        # A colour chip is worth at most the plein maximum: a sign may not post less than a colour
-        # in play holds, or than a posted value a colour may be given now.
-        plein_now = table_limits(profile, minimum_of(state), sign_from_data(state.sign)).maxima["plein"]
-        plein = table_limits(profile, minimum_of(state), posted).maxima["plein"]
-        values = {*(value for value in state.posted_values if value <= plein_now),
-                  *(account.chip_value for account in state.accounts.values())}
-        above = max((value for value in values if value > plein), default=None)
-        if above is not None:
-            raise Refused("a colour chip of {amount} is above the plein maximum {maximum} of this sign ({rule})",
-                          amount=above, maximum=plein, rule=profile.colour_chips.rule)
+        values |= {value for value in state.posted_values if value <= plein_now}
+    above = max((value for value in values if value > plein), default=None)
+    if above is not None:
+        rule = profile.colour_chips.rule if profile.colour_chips.up_to_plein_maximum else profile.limits.rule
+        raise Refused("a colour chip of {amount} is above the plein maximum {maximum} of this sign ({rule})",
+                      amount=above, maximum=plein, rule=rule)
     new = posted.as_data()
     if new == state.sign:
         raise Refused("the table sign already reads so", code="sign-unchanged")

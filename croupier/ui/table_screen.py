@@ -23,7 +23,8 @@ from textual.widgets import Static
 from croupier.i18n import _
 from croupier.keypad.entry import Key, NumberEntry, Step
 from croupier.rules.spin import Direction
-from croupier.table.cycle import IN_SPIN
+from croupier.table.cycle import IN_SPIN, bets_to_declare
+from croupier.table.regulation import profile_of
 from croupier.table.state import Phase, TableState
 from croupier.ui import text
 from croupier.ui.alarm_banner import AlarmBanner
@@ -139,6 +140,10 @@ class TableScreen(KeypadScreen[None]):
             return "[b]" + _("Void spin") + "[/] · " + where + " · " + _("waiting for the next launch")
         phase = state.phase
         if phase is Phase.BETTING:
+            if self._keypad_launch() and bets_to_declare(state):  # RU 4.9: # says the bets are down
+                return _("# launches the ball {direction}: the bets are down on the layout ({rule})").format(
+                    direction=text.direction(self._next_direction(state)),
+                    rule=profile_of(state).rules["min_bets_per_spin"])
             if self._keypad_launch():
                 return _("# launches the ball {direction}").format(
                     direction=text.direction(self._next_direction(state)))
@@ -223,7 +228,8 @@ class TableScreen(KeypadScreen[None]):
             return
         if state.phase is Phase.BETTING:
             if self._keypad_launch():
-                if app.record("launch", direction=self._next_direction(state)):
+                if app.record("launch", direction=self._next_direction(state),
+                              bets_on_layout=bets_to_declare(state)):
                     self.launch_direction = None
             else:
                 self.say(_("The wheel sensor reports the launch"))

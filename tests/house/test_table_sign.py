@@ -224,3 +224,20 @@ def test_a_sign_change_reads_back_verifies_and_exports_under_every_profile(tmp_p
     assert "intact" in capsys.readouterr().out
     assert review(["--db", str(journal), "--csv-events", str(tmp_path / "events.csv")]) == 0
     assert "sign-changed" in (tmp_path / "events.csv").read_text(encoding="utf-8-sig")
+
+
+@pytest.mark.parametrize("profile_id", profile_ids())
+def test_no_sign_posts_a_plein_maximum_below_a_colour_in_play(journal, profile_id):
+    """Under every profile (RU and FR too, whose colour values are not held to the plein maximum):
+    blue's chip worth 100 and a sign posting a plein maximum of 50 would make every plein of blue
+    over the limit. Refused, naming the chip and the maximum; nothing recorded."""
+    value = min(Decimal(100), plein_cap(profile_id))
+    lower = value / 2
+    with TableSession.open(journal, FakeClock()) as session:
+        session.open_table(profile=profile_id, minimum=MINIMUM, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           inspector="Ines", by="Marta", posted_values=(value,))
+        session.assign_colour(colour="blue", player="seat 4", chip_value=value, chips=20, by="Ana")
+        before = session.seq
+        with pytest.raises(Refused, match=f"a colour chip of {value} is above the plein maximum {lower}"):
+            session.change_sign(sign={"maximum": {"plein": lower}}, reason="quiet", by="Marta", pin=PINS["Marta"])
+        assert session.seq == before

@@ -137,7 +137,17 @@ def test_ru_a_spin_needs_a_bet_on_the_layout(clock):
     table.refused(cycle.launch, r"at least 1 bet on the layout \(RU 4.9\)", direction=CW)
     seat(table)
     table.do(bets.place_bets, colour="red", stakes=(Stake(bet="0", chips=1),))
-    table.do(cycle.launch, direction=CW)
+    (launched,) = table.do(cycle.launch, direction=CW)
+    assert not launched.bets_on_layout
+
+
+def test_ru_the_croupier_declares_the_layout_bets_at_the_keypad_launch(clock):
+    """RU 4.9: "the game starts with at least one bet on the field". Layout bets are counted once
+    the result is known, so a keypad launch with none recorded is not refused when the croupier says
+    they are down, as the wheel's own launch is not: the declaration is recorded with the launch."""
+    table = opened("ru-american", clock)
+    (launched,) = table.do(cycle.launch, direction=CW, bets_on_layout=True)
+    assert launched.bets_on_layout and table.state.phase is Phase.SPINNING
 
 
 def test_pt_a_spins_without_bets(clock):

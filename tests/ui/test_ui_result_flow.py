@@ -1,7 +1,7 @@
 """The spin cycle from the keypad, at a table without a wheel sensor: launch, no more bets, the
 result typed with the keypad rule and confirmed, and the refusals a croupier meets."""
 from croupier.table.state import Phase
-from ui_kit import kinds, press, screen_text
+from ui_kit import flat, kinds, press, screen_text
 
 
 async def test_launch_close_and_a_two_digit_result(table_app, session):
@@ -91,3 +91,21 @@ async def test_on_the_panel_the_number_is_five_rows_tall(table_app, session):
         column = lines[1].index("█")
         assert [line[column:column + 5] for line in lines[1:6]] == ["█████", "█   █", "█████", "█   █", "█████"]
         assert "black · spin 1" in lines[6]
+
+
+async def test_an_ru_keypad_launch_declares_the_layout_bets(staffed_template, tmp_path, clock, config):
+    """RU 4.9: no bet recorded before the spin (layout bets are counted after the result); the
+    prompt says # declares them down, and # launches: the keypad table goes on without its sensor."""
+    from croupier.session import TableSession
+    from croupier.ui.app import TableApp
+    from ui_kit import open_table, staffed_journal
+
+    with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as session:
+        open_table(session, profile="ru-american", seats=False)
+        app = TableApp(session, config, wheel=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert "the bets are down on the layout (RU 4.9)" in flat(screen_text(app))
+            await press(pilot, "enter")
+            assert session.state.phase is Phase.SPINNING
+        (launched,) = [e.event for e in session.journal.entries() if e.event.kind == "ball-launched"]
+        assert launched.bets_on_layout
