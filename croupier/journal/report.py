@@ -92,7 +92,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
         "foreign_chips": foreign,
         "winning_bets_rebuilt": procedures.rebuilt,
         # The same wheel-integrity summary the review app shows, over every counted spin.
-        "statistics": summary(spins.counted(), numbering_of(procedures.profile)),
+        "statistics": summary(spins.columns(), numbering_of(procedures.profile)),
         "totals": {
             "spins": len(spins), "voids": len(procedures.voids), "corrections": len(procedures.corrections),
             "direction_repeats": len(repeats), "ball_swaps": len(procedures.swaps),

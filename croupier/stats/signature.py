@@ -4,6 +4,7 @@ nulo it is put back there, `PT-A 22`), so the test looks at the distance, in whe
 previous counted result to this one, per croupier and launch direction, against uniform."""
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,25 @@ def dealer_signatures(
                 tally = tallies[(croupier, direction)] = [0] * POCKETS
             tally[(position - previous_position) % POCKETS] += 1
         previous_position = position
+    return signature_groups(tallies)
+
+
+def column_signatures(numbers: bytes, groups: Sequence[int], keys: Sequence[tuple[str | None, str | None]],
+                      wheel_order: Sequence[int]) -> list[SignatureGroup]:
+    """`dealer_signatures` of spins given as columns (`SpinColumns`): the consecutive pairs are
+    counted in C, a year of spins in a blink."""
+    positions = numbers.translate(bytes(wheel_positions(wheel_order)) + bytes(256 - POCKETS))
+    tallies: dict[tuple[str | None, str | None], list[int]] = {}
+    for (group, previous, position), count in Counter(zip(groups[1:], positions, positions[1:])).items():
+        tally = tallies.get(keys[group])
+        if tally is None:
+            tally = tallies[keys[group]] = [0] * POCKETS
+        tally[(position - previous) % POCKETS] += count
+    return signature_groups(tallies)
+
+
+def signature_groups(tallies: dict[tuple[str | None, str | None], list[int]]) -> list[SignatureGroup]:
+    """Each (croupier, direction) group's test from its counts of distances, Holm over them all."""
     keys = sorted(tallies, key=lambda key: (str(key[0]), str(key[1])))
     tests = [chi_square_uniform(tallies[key]) for key in keys]
     adjusted = holm([test.p_value for test in tests])

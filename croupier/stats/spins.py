@@ -21,6 +21,17 @@ class CountedSpin:
     time: datetime | None = None
 
 
+@dataclass(frozen=True)
+class SpinColumns:
+    """Counted spins of one wheel as columns, for a year of them without an object per spin:
+    `numbers` one byte per spin, `groups` each spin's index into `keys`, its (croupier, direction)."""
+
+    numbers: bytes
+    groups: Sequence[int]
+    keys: Sequence[tuple[str | None, str | None]]
+    wheel: str | None = None
+
+
 def checked_number(number: object, position: int) -> int:
     """The pocket number of the spin at `position`, refusing anything that is not 0..36."""
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < POCKETS:

@@ -23,8 +23,8 @@ from functools import lru_cache
 from croupier.stats.pockets import chi_square_uniform, max_count_test, number_deviations
 from croupier.stats.power import biased, spins_for_binomial_test, spins_for_chi_square
 from croupier.stats.sectors import SECTOR_WIDTHS, sector_split, sliding_sectors
-from croupier.stats.signature import dealer_signatures
-from croupier.stats.spins import POCKETS, checked_number, direction_name
+from croupier.stats.signature import SignatureGroup, column_signatures
+from croupier.stats.spins import POCKETS, SpinColumns, checked_number, direction_name
 from croupier.stats import watch as watching
 from croupier.i18n import N_, _, ngettext
 from croupier.stats.words import grouped
@@ -260,9 +260,7 @@ def _split_section(counts: list[int], sectors: Mapping[str, frozenset[int]], alp
             "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
 
 
-def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wheel_order: Sequence[int],
-                       alpha: float) -> dict:
-    groups = dealer_signatures(results, wheel_order)
+def _signature_section(groups: list[SignatureGroup], alpha: float) -> dict:
     needed = _needed_chi_square(UNIFORM, frozenset(range(SIGNATURE_SECTOR_WIDTH)), alpha / max(1, len(groups)))
     minimum = _minimum(1 / POCKETS)  # a group's distances fall in 37 cells
     rows = []
@@ -308,33 +306,21 @@ def _signature_section(results: Iterable[tuple[int, str | None, str | None]], wh
     return {"correction": "holm", "groups": rows, "minimum_spins": minimum, "spins_needed": needed, "plain": words}
 
 
-def summarise(spins: Iterable, wheel_order: Sequence[int], sectors: Mapping[str, frozenset[int]] | None,
+def summarise(spins: Iterable | SpinColumns, wheel_order: Sequence[int], sectors: Mapping[str, frozenset[int]] | None,
               *, alpha: float = ALPHA) -> dict:
     """The summary for spins of one wheel with the given geometry (`sectors` None: no sector split,
-    as on an American-numbered wheel, where the announced sectors do not exist, `PT-A 25`)."""
+    as on an American-numbered wheel, where the announced sectors do not exist, `PT-A 25`).
+    `spins`: CountedSpin-like objects, or their columns (`SpinColumns`)."""
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be strictly between 0 and 1, got {alpha}")
     if sorted(wheel_order) != list(range(POCKETS)):
         raise ValueError("the wheel order must hold each of 0..36 exactly once")
-    counts = [0] * POCKETS
-    # One byte per number and four per (croupier, direction) group keep 500,000 spins in ~2.5 MB.
-    numbers = bytearray()
-    group_of = array("I")
-    groups: dict[tuple[str | None, str | None], int] = {}
-    wheels: set = set()
-    for position, spin in enumerate(spins):
-        number = checked_number(spin.number, position)
-        counts[number] += 1
-        numbers.append(number)
-        key = (getattr(spin, "croupier", None), direction_name(getattr(spin, "direction", None)))
-        group_of.append(groups.setdefault(key, len(groups)))
-        wheels.add(getattr(spin, "wheel", None))
-    keys = list(groups)
-    results = ((number, *keys[group]) for number, group in zip(numbers, group_of))
-    if len(wheels) > 1:
-        names = ", ".join(sorted(str(wheel) for wheel in wheels))
-        raise ValueError(f"these spins come from several wheels ({names}): summarise each wheel apart "
-                         "with summary_by_wheel")
+    columns = spins if isinstance(spins, SpinColumns) else _columns(spins)
+    numbers = columns.numbers
+    if numbers and max(numbers) >= POCKETS:
+        for position, number in enumerate(numbers):
+            checked_number(number, position)
+    counts = [numbers.count(number) for number in range(POCKETS)]
     share = alpha / (6 if sectors else 5)  # one equal share per family that runs (Bonferroni)
     sections = {
         "chi_square": _chi_square_section(counts, share),
@@ -342,13 +328,34 @@ def summarise(spins: Iterable, wheel_order: Sequence[int], sectors: Mapping[str,
         "max_count": _max_count_section(counts, share),
         "sectors": _sectors_section(counts, wheel_order, share),
         "sector_split": _split_section(counts, sectors, share) if sectors else None,
-        "signature": _signature_section(results, wheel_order, share),
+        "signature": _signature_section(column_signatures(numbers, columns.groups, columns.keys, wheel_order),
+                                        share),
     }
     alerts = [name for name, section in sections.items() if section and _is_alert(section)]
-    return {"spins": len(numbers), "wheel": next(iter(wheels), None), "alpha": alpha, "family_alpha": share,
+    return {"spins": len(numbers), "wheel": columns.wheel, "alpha": alpha, "family_alpha": share,
             "power": POWER, "bias": BIAS, "counts": counts, **sections, "alerts": alerts,
             "alert_lines": [_ALERT_LINES[name](sections[name], counts) for name in alerts],
             "watch": _watch_section(numbers, wheel_order)}
+
+
+def _columns(spins: Iterable) -> SpinColumns:
+    """CountedSpin-like objects as columns; refuses a number that is not a pocket, and spins of
+    more than one wheel."""
+    # One byte per number and four per (croupier, direction) group keep 500,000 spins in ~2.5 MB.
+    numbers = bytearray()
+    group_of = array("I")
+    groups: dict[tuple[str | None, str | None], int] = {}
+    wheels: set = set()
+    for position, spin in enumerate(spins):
+        numbers.append(checked_number(spin.number, position))
+        key = (getattr(spin, "croupier", None), direction_name(getattr(spin, "direction", None)))
+        group_of.append(groups.setdefault(key, len(groups)))
+        wheels.add(getattr(spin, "wheel", None))
+    if len(wheels) > 1:
+        names = ", ".join(sorted(str(wheel) for wheel in wheels))
+        raise ValueError(f"these spins come from several wheels ({names}): summarise each wheel apart "
+                         "with summary_by_wheel")
+    return SpinColumns(bytes(numbers), group_of, list(groups), next(iter(wheels), None))
 
 
 def _run(pockets: Sequence[int]) -> str:
@@ -447,7 +454,7 @@ def _is_alert(section: dict) -> bool:
     return bool(section["flagged"])
 
 
-def summary(spins: Iterable, numbering: str = "french", *, alpha: float = ALPHA) -> dict:
+def summary(spins: Iterable | SpinColumns, numbering: str = "french", *, alpha: float = ALPHA) -> dict:
     """`summarise` for one wheel with the given numbering ("french" or "american"). The sector
     split exists only on the French numbering (`PT-A 25`)."""
     from croupier.rules import wheel

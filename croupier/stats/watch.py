@@ -68,28 +68,31 @@ def watch(numbers: Iterable[int], wheel_order: Sequence[int]) -> list[Chart]:
     adjacent pockets (each starting at one pocket of `wheel_order`).
 
     A chart only rises when one of its pockets comes up and otherwise falls by a fixed step to 0,
-    so each is brought up to date only when it rises (six charts per spin, not 74)."""
-    rise = [_steps(1 / POCKETS, POCKET_RATIO)[0]] * POCKETS + [_steps(WIDTH / POCKETS, SECTOR_RATIO)[0]] * POCKETS
-    fall = [_steps(1 / POCKETS, POCKET_RATIO)[1]] * POCKETS + [_steps(WIDTH / POCKETS, SECTOR_RATIO)[1]] * POCKETS
-    position = {number: index for index, number in enumerate(wheel_order)}
-    # The charts each number raises: its own, and the runs it lies in.
-    raises = [(number, *(POCKETS + (position[number] - offset) % POCKETS for offset in range(WIDTH)))
-              for number in range(POCKETS)]
-    value = [0.0] * CHARTS
-    highest = [0.0] * CHARTS
-    last = [0] * CHARTS
-    alarm: list[int | None] = [None] * CHARTS
-    spin = 0
-    for spin, number in enumerate(numbers, 1):
-        for chart in raises[number]:
-            now = value[chart] - fall[chart] * (spin - 1 - last[chart])
-            now = (now if now > 0.0 else 0.0) + rise[chart]
-            value[chart], last[chart] = now, spin
-            if now > highest[chart]:
-                highest[chart] = now
-                if now >= THRESHOLD and alarm[chart] is None:
-                    alarm[chart] = spin
+    so each is brought up to date only at the spins its pockets came up (six charts per spin, not
+    74), one chart at a time."""
+    came_up: list[list[int]] = [[] for _ in range(POCKETS)]  # the spins (1-based) each number came up at
+    spins = 0
+    for spins, number in enumerate(numbers, 1):
+        came_up[number].append(spins)
+    pocket_rise, pocket_fall = _steps(1 / POCKETS, POCKET_RATIO)
+    sector_rise, sector_fall = _steps(WIDTH / POCKETS, SECTOR_RATIO)
     runs = [tuple(wheel_order[(start + i) % POCKETS] for i in range(WIDTH)) for start in range(POCKETS)]
-    return [Chart((chart,) if chart < POCKETS else runs[chart - POCKETS],
-                  max(0.0, value[chart] - fall[chart] * (spin - last[chart])), highest[chart], alarm[chart])
-            for chart in range(CHARTS)]
+    return ([_chart((number,), came_up[number], pocket_rise, pocket_fall, spins) for number in range(POCKETS)]
+            + [_chart(run, sorted(spin for number in run for spin in came_up[number]), sector_rise, sector_fall, spins)
+               for run in runs])
+
+
+def _chart(pockets: tuple[int, ...], rises: list[int], rise: float, fall: float, spins: int) -> Chart:
+    """The chart of `pockets` after `spins` spins, its pockets having come up at the spins `rises`."""
+    value = highest = 0.0
+    last = 0
+    alarm_at = None
+    for spin in rises:
+        now = value - fall * (spin - 1 - last)
+        now = (now if now > 0.0 else 0.0) + rise
+        value, last = now, spin
+        if now > highest:
+            highest = now
+            if now >= THRESHOLD and alarm_at is None:
+                alarm_at = spin
+    return Chart(pockets, max(0.0, value - fall * (spins - last)), highest, alarm_at)

@@ -44,3 +44,23 @@ def test_the_report_writes_each_spin_as_json_would():
     written = "[" + ",".join(spins.json_chunks(2)) + "]"
     assert json.loads(written) == list(spins)
     assert written == json.dumps(list(spins), ensure_ascii=False, separators=(",", ":"))
+
+
+def test_the_statistics_of_the_columns_are_those_of_the_spins_one_by_one():
+    # The report summarises its spins from their columns (corrected numbers, croupier and direction
+    # groups counted in bulk): exactly what the summary of the same spins, one object each, says.
+    import random
+
+    from croupier.stats import CountedSpin, summary
+
+    rng = random.Random(7)
+    spins = SpinList()
+    for spin in range(1, 3001):
+        spins.add(spin, {**spin_record(spin, "2025-01-06T14:01:00.000000+00:00"), "number": rng.randrange(37),
+                         "croupier": rng.choice(["Ana", "Rui", None]),
+                         "direction": rng.choice(["clockwise", "anticlockwise", None])})
+    for spin in rng.sample(range(1, 3001), 40):
+        spins.correct(spin, rng.randrange(37))
+    one_by_one = [CountedSpin(entry["number"], entry["croupier"], entry["direction"]) for entry in spins]
+    for numbering in ("french", "american"):
+        assert summary(spins.columns(), numbering) == summary(one_by_one, numbering)

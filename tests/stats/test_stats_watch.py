@@ -76,3 +76,30 @@ def test_the_statistics_say_which_rate_applies_and_one_look_raises_no_alert():
     assert "One look: number 17 came up too often" in text
     fair = statistics_text([CountedSpin(n % 37) for n in range(370)], "french", "shift 1")
     assert "ALERT:" not in fair and "No alert; highest chart now: " in fair
+
+
+
+def test_the_charts_are_those_of_every_spin_in_turn():
+    # The charts are brought up to date one chart at a time: the same figures, to the last bit, as
+    # the six charts each spin raises brought up to date spin by spin, as the watch once did.
+    from croupier.stats import watch as watching
+
+    rng = random.Random(3)
+    numbers = [rng.choice([0, 0, 32, *range(37)]) for _ in range(20_000)]
+    steps = [watching._steps(1 / 37, watching.POCKET_RATIO)] * 37 + [watching._steps(5 / 37, watching.SECTOR_RATIO)] * 37
+    position = {number: at for at, number in enumerate(french_ring)}
+    value, highest, last, alarm = [0.0] * 74, [0.0] * 74, [0] * 74, [None] * 74
+    for spin, number in enumerate(numbers, 1):
+        for chart in (number, *(37 + (position[number] - offset) % 37 for offset in range(5))):
+            rise, fall = steps[chart]
+            now = value[chart] - fall * (spin - 1 - last[chart])
+            now = (now if now > 0.0 else 0.0) + rise
+            value[chart], last[chart] = now, spin
+            if now > highest[chart]:
+                highest[chart] = now
+                if now >= THRESHOLD and alarm[chart] is None:
+                    alarm[chart] = spin
+    charts = watch(numbers, french_ring)
+    assert [(c.value, c.highest, c.alarm_at) for c in charts] == [
+        (max(0.0, value[c] - steps[c][1] * (len(numbers) - last[c])), highest[c], alarm[c]) for c in range(74)]
+    assert [c.pockets for c in charts[37:]] == [tuple(french_ring[(s + i) % 37] for i in range(5)) for s in range(37)]
