@@ -1,5 +1,7 @@
 """The 4x4 matrix keypad on mock GPIO pins, with the keypad's wiring modelled: a pressed key joins
 its row to its column, so a column reads low while its pressed key's row is driven low."""
+import time
+
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -80,8 +82,8 @@ def scan_for(pad, clock, seconds, step=0.01):
         clock.now += step
 
 
-def test_idle_rows_are_high_and_columns_pulled_up(board, keypad):
-    assert all(row.state for row in board.rows)
+def test_idle_rows_are_low_and_columns_pulled_up(board, keypad):
+    assert not any(row.state for row in board.rows)
     assert all(board.factory.pin(pin).state for pin in COLUMNS)
     assert all(board.factory.pin(pin).pull == "up" for pin in COLUMNS)
 
@@ -143,17 +145,66 @@ def test_two_keys_held_together_are_both_seen(board, keypad):
     assert sorted(pressed) == sorted([Key.VOID, Key.D7])
 
 
-def test_the_scanning_thread_reports_presses(board):
-    import time
-
+def test_the_keypads_thread_reports_presses(board):
     pressed = []
     with MatrixKeypad(ROWS, COLUMNS, pressed.append, pin_factory=board.factory) as pad:
         board.hold(3, 1)
-        deadline = time.monotonic() + 3
-        while not pressed and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert pressed == [Key.D0]
+        assert wait_for(lambda: pressed == [Key.D0])
         assert pad is not None
+
+
+def wait_for(condition, seconds=3.0):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+def row_changes(board):
+    return sum(len(row.states) for row in board.rows)
+
+
+def test_an_idle_keypad_does_not_scan(board):
+    """Nothing polls the pins while no key is down: the thread waits for a column's edge."""
+    with MatrixKeypad(ROWS, COLUMNS, lambda key: None, pin_factory=board.factory):
+        time.sleep(0.1)  # the scan made at start
+        for row in board.rows:
+            row.clear_states()
+        time.sleep(0.3)
+        assert row_changes(board) == len(ROWS)  # only each row's starting entry
+
+
+def test_the_keypad_sleeps_again_once_every_key_is_up(board):
+    pressed = []
+    with MatrixKeypad(ROWS, COLUMNS, pressed.append, pin_factory=board.factory):
+        board.hold(1, 2)
+        assert wait_for(lambda: pressed == [Key.D6])
+        board.release(1, 2)
+        time.sleep(0.3)  # the release is debounced, then the scanning stops
+        for row in board.rows:
+            row.clear_states()
+        time.sleep(0.2)
+        assert row_changes(board) == len(ROWS)
+        board.hold(1, 2)  # and the next press wakes it
+        assert wait_for(lambda: pressed == [Key.D6, Key.D6])
+
+
+def test_a_second_key_on_a_column_already_low_is_seen(board):
+    """The column is held low by the first key, so the second makes no edge; the keypad keeps
+    scanning while any key is down."""
+    pressed = []
+    with MatrixKeypad(ROWS, COLUMNS, pressed.append, pin_factory=board.factory):
+        board.hold(0, 1)
+        assert wait_for(lambda: pressed == [Key.D2])
+        board.hold(2, 1)
+        assert wait_for(lambda: pressed == [Key.D2, Key.D8])
+
+
+def test_a_key_held_when_the_keypad_starts_is_seen(board):
+    pressed = []
+    board.hold(3, 3)
+    with MatrixKeypad(ROWS, COLUMNS, pressed.append, pin_factory=board.factory):
+        assert wait_for(lambda: pressed == [Key.MENU])
 
 
 def test_pins_are_released_on_close(board):

@@ -68,8 +68,10 @@ async def hold(pilot, factory, row: int, column: int) -> None:
     """Hold the key at (row, column): the column reads low while its row is driven low."""
     row_pin, column_pin = factory.pin(row), factory.pin(column)
     column_pin._get_state = lambda: row_pin.state  # pulled up, joined to the row by the pressed key
+    column_pin.drive_low()  # the edge the press makes: every row is low while the keypad waits
     await pilot.pause(0.15)  # the scan debounces 30 ms
     del column_pin._get_state
+    column_pin.drive_high()
     await pilot.pause(0.15)
 
 
