@@ -1,7 +1,7 @@
-"""The matrix keypad's idle cost: CPU seconds it uses while no key is pressed. Run by hand, on a Pi 3
-budget as the table has it:
+"""The matrix keypad's idle cost: CPU seconds it uses while no key is pressed. Run by hand on a Pi 3
+(or on a Pi 3's budget, as the README's Benchmarks say):
 
-    ../shared/tools/pi3 -- .venv/bin/python bench/bench_keypad_idle.py [--seconds 60]
+    .venv/bin/python bench/bench_keypad_idle.py [--seconds 60]
 
 It claims the keypad on gpiozero's mock pins (no Pi needed), idles for SECONDS and prints the
 process's user and system CPU seconds for the idle part alone. Mock pins have no edge-detection
