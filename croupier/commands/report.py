@@ -108,6 +108,21 @@ def configured(option: str | None):
     return config
 
 
+def recorded_context(journal, table, notice):
+    """The journal's own currency, time zone, casino and table id (recorded at the opening): times
+    are shown in its zone from then on, and each value the configuration gives otherwise is said
+    through `notice`."""
+    from croupier.history.clock import use_zone
+    from croupier.history.context import disagreements, journal_context
+
+    context = journal_context(journal.records(["table-opened"]))
+    if context.time_zone:
+        use_zone(context.time_zone)
+    for line in disagreements(context, table):
+        notice(line)
+    return context
+
+
 def speak(option: str | None, table, machine: bool) -> None:
     """Word the report in `--language`, else the table's language, else English; --json is the
     machine's and stays in English (its plain-words texts as well). Raises CatalogError for a
@@ -147,6 +162,7 @@ def _report(args: argparse.Namespace) -> int:
 
     try:
         with Journal.open(args.db, read_only=True) as journal:
+            context = recorded_context(journal, table, notice)
             # The events up to where the fold the last report saved reached were checked then, if it
             # still checks: the whole journal's report goes on from that fold; a report over days
             # takes their records up to there as they are, found by their time.
@@ -163,7 +179,7 @@ def _report(args: argparse.Namespace) -> int:
             fold.add_all(in_range(check.records(REPORT_KINDS), args.since, args.until))
             if whole and key and check.head != reached:
                 report_cache.save(journal, fold, check.head, key, notice)
-            report = build_report((), journal.head, table.currency if table else None, fold)
+            report = build_report((), journal.head, context.currency or (table.currency if table else None), fold)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1

@@ -130,11 +130,15 @@ def main(argv: list[str]) -> int:
         print(f"croupier review: {error}", file=sys.stderr)
         return 1
     with journal:
+        from croupier.commands.report import recorded_context
+
+        context = recorded_context(journal, table, lambda text: print(f"croupier review: {text}", file=sys.stderr))
+        currency = context.currency or (table.currency if table else None)
         exports = [path for path in (args.csv_spins, args.csv_events, args.pdf) if path is not None]
         if not exports:
             from croupier.review.app import ReviewApp
 
-            ReviewApp(journal, table.currency if table else None).run()
+            ReviewApp(journal, currency).run()
             return 0
         try:
             from croupier.journal.verify import ChainCheck
@@ -156,8 +160,8 @@ def main(argv: list[str]) -> int:
                 from croupier.export.shift_report import Heading, write_shift_report
                 from croupier.review.shifts import load_entries
 
-                heading = Heading(journal.head, journal.path.name, table.currency if table else None,
-                                  args.casino or (table.casino if table else None) or None)
+                heading = Heading(journal.head, journal.path.name, currency,
+                                  args.casino or context.casino or (table.casino if table else None) or None)
                 shifts = list_shifts(journal)
                 if not shifts:
                     print(f"croupier review: {args.db} holds no events: no shift to report", file=sys.stderr)

@@ -90,7 +90,9 @@ def main(argv: list[str]) -> int:
         if state.phase is Phase.CLOSED:
             session.open_table(profile=profile.id, minimum=config.table.minimum, colours=config.colours,
                                balls=tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls),
-                               croupier=args.croupier, sensor_only=True, by=args.croupier, table_id=config.table.id)
+                               croupier=args.croupier, sensor_only=True, by=args.croupier, table_id=config.table.id,
+                               currency=config.table.currency, time_zone=config.table.time_zone,
+                               casino=config.table.casino)
             log.info("table opened on %s under %s", args.db, profile.id)
         elif state.profile != profile.id or not state.sensor_only:
             what = (f"plays {state.profile}, not {profile.id}: run it with --profile {state.profile}"

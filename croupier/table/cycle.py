@@ -69,8 +69,10 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None,
                table_id: str | None = None, house: str | None = None, sign: TableSign = NO_SIGN,
                value_only: bool = False, marked_values: tuple[Decimal | str | int, ...] = (),
-               pin: str | None = None) -> list[Event]:
-    """`pin`: the opening croupier's, checked when given (the table screen always asks it)."""
+               pin: str | None = None, currency: str | None = None, time_zone: str | None = None,
+               casino: str | None = None) -> list[Event]:
+    """`pin`: the opening croupier's, checked when given (the table screen always asks it).
+    `currency`, `time_zone`, `casino`: the table's, recorded so that every reader uses them."""
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
     rules = checked_profile(profile, house)
@@ -105,7 +107,8 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                         posted_values=tuple(amount(v, 'a posted value') for v in posted_values),
                         by=by or croupier, table_id=table_id, rules=rules.text, sign=sign.as_data() or None,
                         value_only=bool(value_only),
-                        marked_values=tuple(amount(v, "a value-marked chip's value") for v in marked_values))]
+                        marked_values=tuple(amount(v, "a value-marked chip's value") for v in marked_values),
+                        currency=currency or None, time_zone=time_zone or None, casino=casino or None)]
 
 
 def checked_chip_kinds(rules, value_only: bool, marked_values) -> None:

@@ -152,6 +152,10 @@ class TableOpened(Event):
     sign: dict[str, Decimal] | None = when_set(None)  # the table sign in force (`maximum.plein` -> amount)
     value_only: bool = when_set(False)  # PT-B 15b: a table of value chips only, no colour chips
     marked_values: tuple[Decimal, ...] = when_set(())  # PT-A 16: value-marked chips offered, on any bet
+    # What every reader shows the journal's amounts, times and paper in, as configured at the opening.
+    currency: str | None = when_set()
+    time_zone: str | None = when_set()
+    casino: str | None = when_set()
 
 
 @_event("table-closed")

@@ -62,7 +62,8 @@ def prepare(session: TableSession, config: Config) -> dict[str, str]:
                        balls=tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls),
                        croupier=croupier, inspector=inspector, posted_values=config.table.posted_values, by=boss,
                        table_id=config.table.id, house=config.table.house, sign=config.table.sign,
-                       value_only=config.table.value_only, marked_values=config.table.marked_values)
+                       value_only=config.table.value_only, marked_values=config.table.marked_values,
+                       currency=config.table.currency, time_zone=config.table.time_zone, casino=config.table.casino)
     for colour, seat, value, chips in SEATED:
         if colour in config.colours and not config.table.value_only:  # PT-B 15b: no colour chips
             session.assign_colour(colour=colour, player=_("seat {number}").format(number=seat), chip_value=value,

@@ -197,5 +197,6 @@ async def open_table(app) -> None:
                   balls=balls, croupier=croupier, pin=croupier_pin, inspector=inspector or None,
                   posted_values=config.table.posted_values, by=croupier, table_id=config.table.id,
                   house=config.table.house, sign=config.table.sign, value_only=config.table.value_only,
-                  marked_values=config.table.marked_values):
+                  marked_values=config.table.marked_values, currency=config.table.currency,
+                  time_zone=config.table.time_zone, casino=config.table.casino):
         app.say(_("The table is open: bets are open"))
