@@ -72,9 +72,15 @@ class Croupiers:
         if code is None:
             self._dealers.append(figure)
             code = self._codes[figure.name] = len(self._dealers)
-        if spin >= len(self._dealer):
+        if spin == len(self._dealer):  # the next spin, as spins come
+            self._dealer.append(code)
+            return self._keep(spin, outcomes)
+        if spin > len(self._dealer):
             self._dealer.frombytes(bytes(2 * (spin + 1 - len(self._dealer))))
         self._dealer[spin] = code
+        self._keep(spin, outcomes)
+
+    def _keep(self, spin: int, outcomes: list) -> None:
         if outcomes:
             self._outcomes[spin] = outcomes
         else:
@@ -110,10 +116,12 @@ class Croupiers:
         kind = record["kind"]
         self._last_time = record["time"]
         if kind == "result-recorded":
-            figure = self._person(record["croupier"])
+            figure = self.figures.get(record["croupier"]) or self._person(record["croupier"])
             figure.spins += 1
-            self._dealt(record["spin"], figure, record["outcomes"])
-            self._pay(figure, record["outcomes"], 1)
+            outcomes = record["outcomes"]
+            self._dealt(record["spin"], figure, outcomes)
+            if outcomes:
+                self._pay(figure, outcomes, 1)
         elif kind == "payouts-recorded" and (dealer := self._dealer_of(record["spin"])) is not None:
             self._pay(dealer, record["outcomes"], 1)
         elif kind == "result-corrected" and (dealer := self._dealer_of(record["spin"])) is not None:

@@ -75,9 +75,9 @@ class SpinList(Sequence):
             self._spin.append(record["spin"])
         self._number.append(record["number"])
         self._seq.append(seq)
-        game = -1 if record["wheel_game"] is None else record["wheel_game"]
+        game = record["wheel_game"]
         try:
-            self._game.append(game)
+            self._game.append(-1 if game is None else game)
         except OverflowError:
             self._game = array("q", self._game)
             self._game.append(game)
@@ -89,8 +89,11 @@ class SpinList(Sequence):
         except ValueError:  # read back as written
             self._odd_times[at] = time
             self._times.append(0)
-        for field, column in self._words.items():
-            column.append(self._word(record[field]))
+        codes = self._code
+        for field, column in self._words.items():  # a year of spins: each code looked up inline
+            name = record[field]
+            code = codes.get(name)
+            column.append(self._word(name) if code is None else code)
 
     def _position(self, spin: int) -> int | None:
         at = bisect_left(self._spin, spin)  # spins are numbered in journal order
@@ -125,30 +128,37 @@ class SpinList(Sequence):
         """The spins as JSON objects, comma-separated, `chunk` at a time: what json.dumps writes for
         the entries (compact, not ASCII-escaped), made here without a dict per spin, for a year."""
         dump = json.dumps
-        names = [dump(name, ensure_ascii=False) for name in self._names]
+        names = [dump(name, ensure_ascii=False).replace("%", "%%") for name in self._names]
         words = self._words
         sources, balls, croupiers, directions = words["source"], words["ball"], words["croupier"], words["direction"]
         spin, number, seq, game, times = self._spin, self._number, self._seq, self._game, self._times
         odd, corrected = self._odd_times, self._corrected_from
+        # One %-template per (source, ball, croupier, direction): a year's spins take a handful
+        templates: dict[tuple[int, int, int, int], str] = {}
         hour, hour_text = None, ""
         for start in range(0, len(self), chunk):
             parts = []
             for at in range(start, min(start + chunk, len(self))):
-                if at in odd:
-                    time = dump(odd[at], ensure_ascii=False)
-                else:  # the text of a UTC time, the hour's part made once an hour: a year is 500,000
+                key = (sources[at], balls[at], croupiers[at], directions[at])
+                template = templates.get(key)
+                if template is None:
+                    template = templates[key] = (
+                        '{"spin":%d,"number":%d,"source":' + names[key[0]] + ',"time":"%s%02d:%02d.%06d+00:00",'
+                        '"ball":' + names[key[1]] + ',"croupier":' + names[key[2]] + ',"direction":' + names[key[3]]
+                        + ',"wheel_game":%s,"event":%d')
+                wheel_game = "null" if game[at] == -1 else game[at]
+                if at in odd:  # a time not written as the journal writes UTC: as it was written
+                    text = dump(odd[at], ensure_ascii=False).replace("%", "%%")
+                    line = template.replace('"%s%02d:%02d.%06d+00:00"', text, 1) % (
+                        spin[at], number[at], wheel_game, seq[at])
+                else:  # the text of a UTC time, the hour's part made once an hour
                     seconds, micro = divmod(times[at], 1_000_000)
                     in_hour, seconds_in_hour = divmod(seconds, 3600)
                     if in_hour != hour:
                         hour, hour_text = in_hour, (EPOCH + timedelta(hours=in_hour)).strftime("%Y-%m-%dT%H:")
                     minute, second = divmod(seconds_in_hour, 60)
-                    time = f'"{hour_text}{minute:02d}:{second:02d}.{micro:06d}+00:00"'
-                parts.append(
-                    f'{{"spin":{spin[at]},"number":{number[at]},"source":{names[sources[at]]},"time":{time},'
-                    f'"ball":{names[balls[at]]},"croupier":{names[croupiers[at]]},'
-                    f'"direction":{names[directions[at]]},'
-                    f'"wheel_game":{"null" if game[at] == -1 else game[at]},"event":{seq[at]}'
-                    + (f',"corrected_from":{corrected[at]}}}' if at in corrected else "}"))
+                    line = template % (spin[at], number[at], hour_text, minute, second, micro, wheel_game, seq[at])
+                parts.append(line + (f',"corrected_from":{corrected[at]}}}' if at in corrected else "}"))
             yield ",".join(parts)
 
     def __getitem__(self, at):

@@ -36,7 +36,7 @@ def test_spin_and_game_numbers_beyond_four_bytes_are_kept():
 def test_the_report_writes_each_spin_as_json_would():
     spins = SpinList()
     spins.add(10, spin_record(1, "2025-01-06T14:01:00.000000+00:00"))
-    spins.add(11, {**spin_record(2, "2025-01-06T14:01:00+00:00", wheel_game=5), "croupier": 'O "Tio" \\ Zé',
+    spins.add(11, {**spin_record(2, "2025-01-06T14:01:00+00:00", wheel_game=5), "croupier": 'O "Tio" \\ Zé 100%s%%',
                    "ball": None})
     spins.add(12, spin_record(3, "not\ta time", wheel_game=2**35))
     spins.add(13, spin_record(4, "1969-12-31T23:59:59.999999+00:00"))
