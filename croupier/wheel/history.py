@@ -116,9 +116,13 @@ def compare(journal: Sequence[JournalResult], wheel: Sequence[WheelRecord]) -> l
         if tag == "equal":
             continue
         pairs = min(a1 - a0, b1 - b0) if tag == "replace" else 0
+        # Before the first match the records that differ lie next to it: paired from the end; elsewhere
+        # from the start, after the match before them.
+        skip_a, skip_b = (a1 - a0 - pairs, b1 - b0 - pairs) if a0 == 0 and b0 == 0 else (0, 0)
         for i in range(pairs):
-            found.append(Difference("number", journal[a0 + i], wheel[b0 + i], b0 + i + 1))
-        found += [Difference("journal-only", journal[i], None, None) for i in range(a0 + pairs, a1)]
-        found += [Difference("wheel-only", None, wheel[i], i + 1) for i in range(b0 + pairs, b1)
-                  if first_wheel <= i < last_wheel]
+            found.append(Difference("number", journal[a0 + skip_a + i], wheel[b0 + skip_b + i], b0 + skip_b + i + 1))
+        paired_a, paired_b = range(a0 + skip_a, a0 + skip_a + pairs), range(b0 + skip_b, b0 + skip_b + pairs)
+        found += [Difference("journal-only", journal[i], None, None) for i in range(a0, a1) if i not in paired_a]
+        found += [Difference("wheel-only", None, wheel[i], i + 1) for i in range(b0, b1)
+                  if i not in paired_b and first_wheel <= i < last_wheel]
     return found

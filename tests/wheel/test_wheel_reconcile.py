@@ -127,3 +127,11 @@ def test_a_journal_played_from_a_capture_reconciles_with_it_and_keeps_its_lines(
                 "--json"]) == (1 if refused else 0)
     found = json.loads(capsys.readouterr().out)["differences"]
     assert [(d["kind"], d["wheel_number"]) for d in found] == [("wheel-only", n) for n in refused]
+
+
+def test_a_journal_begun_after_the_wheel_pairs_its_first_result_with_the_wheels_next():
+    # The table's reader started after the wheel's first game (7); its first result was misheard.
+    journal = [result(1, 21), result(2, 30), result(3, 5)]
+    wheel = [WheelRecord(n) for n in (7, 12, 30, 5)]
+    assert [(d.kind, d.journal.spin, d.wheel.number, d.position) for d in compare(journal, wheel)] == [
+        ("number", 1, 12, 2)]
