@@ -12,9 +12,14 @@ It prints:
 - catch-up: from a table's link coming back to the floor holding its whole journal, after a
   one-hour outage of a table playing a spin a minute (and a 24-hour one);
 - the table's cost of publishing: CPU seconds and peak memory of `croupier run --headless` on a
-  simulated wheel for RUN_SECONDS, with and without `--floor`.
+  simulated wheel for RUN_SECONDS, with and without `--floor`;
+- a floor of FLOOR_TABLES tables at production pace (`--parts tables`): each beats every 5 s and
+  plays a spin a minute (3 events); the CPU share of one core the ingester (`croupier floor serve`,
+  its own process) takes over FLOOR_SECONDS, after a warm-up, and whether it kept up.
 
-The store is SQLite in a temporary folder unless --store names another (postgresql://...).
+The store is SQLite in a temporary folder unless --store names another (postgresql://...) or
+--postgres starts a throwaway PostgreSQL cluster (the machine's initdb/pg_ctl, as the tests do).
+`--parts` picks what runs (default: ingest,latency,catch-up,table-cost).
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ import tempfile
 import threading
 import time
 from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 from pathlib import Path
 
 from croupier.floor.broker import LocalBroker
@@ -41,7 +47,7 @@ from croupier.table.clock import FakeClock, SystemClock
 from croupier.table.events import Ball, Source
 from croupier.wheel.simulator import WheelSimulator
 
-BALLS = (Ball(id="A", diameter_mm=21), Ball(id="B", diameter_mm=21))
+BALLS = (Ball(id="A", diameter_mm=Decimal("21")), Ball(id="B", diameter_mm=Decimal("21")))
 FLOOR_EVENTS_PER_S = 50 * 3 / 60  # 50 tables, a spin a minute, ~3 events a spin
 
 
@@ -180,23 +186,119 @@ def bench_table_cost(folder: Path, seconds: float) -> None:
           f"peak memory {alone_mb} MB alone, {floor_mb} MB publishing (+{floor_mb - alone_mb} MB)")
 
 
+def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float, warm_up_s: float = 30.0) -> None:
+    """A floor of `tables` tables at a spin a minute, published as each table's publisher does (one
+    template journal's rows under every table id: each table's chain checks), heartbeats every 5 s."""
+    from croupier.floor.wire import alive_subject, connect, ensure_streams, events_subject, message_id
+    from croupier.floor.wire import Link as WireLink
+
+    template = folder / "template.db"
+    journal(template, 40)
+    with Journal.open(template, read_only=True) as source:
+        rows = [WireLink(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac) for r in source.rows()]
+    spins = [i + 1 for i, link in enumerate(rows) if link.kind == "result-recorded"]  # a spin's rows end there
+    with LocalBroker(folder / "nats-tables") as broker:
+        ingester = subprocess.Popen([sys.executable, "-m", "croupier", "floor", "serve", "--nats", broker.url,
+                                     "--store", store_url], stdout=subprocess.DEVNULL,
+                                    stderr=open(folder / "ingester.log", "wb"))
+        stop = threading.Event()
+        sent = {"events": 0, "beats": 0}
+
+        async def generate() -> None:
+            nc = await connect([broker.url])
+            await ensure_streams(nc.jetstream())  # as each table's publisher does before its first event
+            start = time.monotonic()
+            done = dict.fromkeys(range(tables), 0)  # spins published per table
+            beat_at = {t: start + 5.0 * t / tables for t in range(tables)}
+            while not stop.is_set():
+                now = time.monotonic()
+                for t in range(tables):
+                    due = int((now - start) / 60.0 + t / tables)  # spins due, tables spread over the minute
+                    while done[t] < min(due + 1, len(spins)):
+                        first = spins[done[t] - 1] if done[t] else 0
+                        for link in rows[first:spins[done[t]]]:
+                            await nc.publish(events_subject(f"F{t}"), link.encode(),
+                                             headers={"Nats-Msg-Id": message_id(f"F{t}", link.seq)})
+                            sent["events"] += 1
+                        done[t] += 1
+                    if now >= beat_at[t]:
+                        await nc.publish(alive_subject(f"F{t}"), b"0")
+                        sent["beats"] += 1
+                        beat_at[t] = now + 5.0
+                await nc.flush()
+                await asyncio.sleep(0.2)
+            await nc.close()
+
+        generator = threading.Thread(target=asyncio.run, args=(generate(),), daemon=True)
+        generator.start()
+        time.sleep(warm_up_s)
+        tick = os.sysconf("SC_CLK_TCK")
+
+        def cpu_s() -> float:
+            fields = Path(f"/proc/{ingester.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / tick
+
+        before, sent_before, started = cpu_s(), dict(sent), time.perf_counter()
+        time.sleep(seconds)
+        used, elapsed = cpu_s() - before, time.perf_counter() - started
+        events = sent["events"] - sent_before["events"]
+        beats = sent["beats"] - sent_before["beats"]
+        stop.set()
+        generator.join(10)
+        time.sleep(3)
+        with open_store(store_url, read_only=True) as reader:
+            stored = sum(t.head_seq for t in reader.tables())
+        ingester.terminate()
+        ingester.wait(15)
+        problems = [line for line in (folder / "ingester.log").read_text().splitlines() if "WARNING" in line
+                    or "ERROR" in line]
+    if problems:
+        print(f"the ingester said {len(problems)} warnings or errors, first: {problems[0]}")
+    print(f"{tables} tables at a spin a minute: {events / elapsed:.0f} events/s and {beats / elapsed:.0f} heartbeats/s; "
+          f"the ingester used {100 * used / elapsed:.1f} % of a core over {elapsed:.0f} s "
+          f"({stored} of {sent['events']} events stored 3 s after the last)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--spins", type=int, default=200)
     parser.add_argument("--store", help="a PostgreSQL URL (default: SQLite files in a temporary folder)")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster as the store")
     parser.add_argument("--run-seconds", type=float, default=30.0)
+    parser.add_argument("--parts", default="ingest,latency,catch-up,table-cost",
+                        help="comma-separated: ingest, latency, catch-up, table-cost, tables")
+    parser.add_argument("--floor-tables", type=int, default=3000)
+    parser.add_argument("--floor-seconds", type=float, default=60.0)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
-        folder = Path(tmp)
-        url = lambda name: args.store or str(folder / f"{name}.db")  # noqa: E731
-        if args.store:
-            print("note: a PostgreSQL store should be empty: each part uses its own table ids")
-        bench_ingest(folder, url("ingest"), args.tables, args.spins)
-        bench_latency(folder, url("latency"))
-        bench_catch_up(folder, url("catch-up-1"), 1)
-        bench_catch_up(folder, url("catch-up-24"), 24)
-        bench_table_cost(folder, args.run_seconds)
+    parts = set(args.parts.split(","))
+    postgres = None
+    if args.postgres:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "floor"))
+        from floor_kit import ThrowawayPostgres
+
+        postgres = ThrowawayPostgres().start()
+        args.store = postgres.url
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
+            folder = Path(tmp)
+            url = lambda name: args.store or str(folder / f"{name}.db")  # noqa: E731
+            if args.store:
+                print("note: a PostgreSQL store should be empty: each part uses its own table ids")
+            if "ingest" in parts:
+                bench_ingest(folder, url("ingest"), args.tables, args.spins)
+            if "latency" in parts:
+                bench_latency(folder, url("latency"))
+            if "catch-up" in parts:
+                bench_catch_up(folder, url("catch-up-1"), 1)
+                bench_catch_up(folder, url("catch-up-24"), 24)
+            if "table-cost" in parts:
+                bench_table_cost(folder, args.run_seconds)
+            if "tables" in parts:
+                bench_floor_tables(folder, url("tables"), args.floor_tables, args.floor_seconds)
+    finally:
+        if postgres is not None:
+            postgres.stop()
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ from croupier.table.events import FloorAnchored
 log = logging.getLogger(__name__)
 
 DURABLE = "croupier-floor"
-BATCH = 500
+BATCH = 2000
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
 MAX_DELIVER = 20  # a message is offered at most this often (a store that stays away); the re-read catches up
@@ -365,7 +365,7 @@ class Ingester:
 
     async def _anchor(self, js) -> None:
         now = time.monotonic()
-        for table_id, table in self._tables.items():
+        for table_id, table in list(self._tables.items()):  # a heartbeat may add a table while this awaits
             if not table.new_events or now - table.anchored_at < self.anchor_every_s:
                 continue
             seq, digest = table.head

@@ -198,9 +198,11 @@ class FloorStore:
                          for link in links]
                 values = (last.seq, last.hash, received, _event_time(last.body), received, stream_seq)
                 (updated if cur else inserted).append((*values, table_id) if cur else (table_id, *values))
-            if self.postgres:  # with the typed copies the views read
-                self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
-                                  "received, at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)", rows)
+            if self.postgres:  # with the typed copies the views read; COPY: one stream, not a statement a row
+                with self._conn.cursor() as cur, cur.copy("COPY floor_events (table_id, seq, time, kind, body, "
+                                                          "prev_hash, hash, mac, received, at, data) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
             else:
                 self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
                                   "received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
