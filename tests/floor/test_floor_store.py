@@ -174,3 +174,16 @@ def test_a_journal_rewritten_with_a_whole_new_chain_no_longer_matches_the_floor(
         result = compare(journal, store, "T1")
     assert not result.matches  # ...but not against the floor's copy
     assert f"event {target} of table T1 differs from the floor's copy" in result.problem
+
+
+async def test_a_heartbeat_naming_a_new_table_while_anchors_go_out(store_url, journal_path):
+    with open_store(store_url) as store:
+        ingester = Ingester(store, [], anchor_every_s=0)
+        ingester.ingest(messages(journal_path, "T1"))
+
+        class Broker:  # the heartbeat of a table not seen before arrives while the anchor is published
+            async def publish(self, subject, data):
+                await ingester._heard(Message("croupier.alive.T2", b"0"))
+
+        await ingester._anchor(Broker())
+        assert "T2" in ingester._tables and [a[0] for a in ingester._anchors] == ["T1"]
