@@ -150,7 +150,8 @@ def refresh_catalogs() -> None:
     stale = [po for po in locale.glob("*.po")
              if not po.with_suffix(".mo").exists() or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
     if stale:
-        subprocess.run([str(BIN / "python"), "-m", "croupier.i18n.catalogs"], check=True)
+        subprocess.run([str(BIN / "python"), "-c", "from croupier.i18n.catalogs import compile_all; compile_all()"],
+                       check=True)
 
 
 def main(argv: list[str]) -> int:

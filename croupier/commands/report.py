@@ -209,7 +209,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     from croupier.history.words import colour_words as colour
     from croupier.history.words import role_words as role
     from croupier.history.words import void_words as void_reason
-    from croupier.i18n import _, ngettext
+    from croupier.i18n import _, formats, ngettext
 
     lines: list[str] = []
     add = lines.append
@@ -217,10 +217,10 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     unit = report["currency"] or _("money")
     if report["currency"]:
         def money(amount) -> str:
-            return f"{amount} {unit}"
+            return formats.money(amount, unit)
     else:
         def money(amount) -> str:
-            return _("{amount} (money)").format(amount=amount)
+            return _("{amount} (money)").format(amount=formats.money(amount))
 
     def source(name: str | None) -> str:
         return source_words(name) if name else "-"
@@ -257,7 +257,8 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     for change in report["limits"]:
         if change["kind"] == "limits-changed":
             what = _("minimum {previous} -> {minimum} by {by} ({reason})").format(
-                previous=change["previous"], minimum=money(change["minimum"]), by=change["by"], reason=change["reason"])
+                previous=formats.money(change["previous"]), minimum=money(change["minimum"]), by=change["by"],
+                reason=change["reason"])
         else:
             what = _("profile {previous} -> {profile} by {by} ({reason})").format(
                 previous=change["previous"], profile=change["profile"], by=change["by"], reason=change["reason"])
@@ -308,11 +309,13 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
             f"{_('late'):>8}  {_('result'):>10}  {_('detail in chips')}")
     for c in report["colour_ledger"]:
         out = c["cashed_out"]
-        result = _("in play") if c["result_money"] is None else f"{Decimal(c['result_money']):+}"
-        add(f"  {colour(c['colour']):<8} {c['player']:<16} {c['chip_value']:>7}  {c['bought_money']:>10}  "
-            f"{out['amount'] if out else '-':>10}  {c['late_money']:>8}  {result:>10}  "
+        result = _("in play") if c["result_money"] is None else formats.signed_money(c["result_money"])
+        add(f"  {colour(c['colour']):<8} {c['player']:<16} {formats.money(c['chip_value']):>7}  "
+            f"{formats.money(c['bought_money']):>10}  {formats.money(out['amount']) if out else '-':>10}  "
+            f"{formats.money(c['late_money']):>8}  {result:>10}  "
             + _("staked {staked}, paid {paid}, collected {collected}, returned {returned}").format(
-                staked=c["staked"], paid=c["paid"], collected=c["collected"], returned=c["returned"]))
+                staked=formats.chips(c["staked"]), paid=formats.chips(c["paid"]),
+                collected=formats.chips(c["collected"]), returned=formats.chips(c["returned"])))
     if report["overpayments"]:
         add("")
         add(_("Overpayments on corrected results: {count}").format(count=len(report["overpayments"])))
@@ -333,12 +336,13 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         line = _("{opened} to {closed}: sold {sold}, cashed out {cashed_out}, late chips {late}, payouts recorded "
                  "{paid}").format(opened=stamp(shift["opened"]) if shift["opened"] else _("before the first opening"),
                                   closed=stamp(shift["closed"]) if shift["closed"] else _("still open"),
-                                  sold=shift["sold_money"], cashed_out=shift["cashed_out_money"],
-                                  late=shift["late_money"], paid=shift["paid_money"])
+                                  sold=formats.money(shift["sold_money"]),
+                                  cashed_out=formats.money(shift["cashed_out_money"]),
+                                  late=formats.money(shift["late_money"]), paid=formats.money(shift["paid_money"]))
         if shift["foreign_chips"]:
-            line += ", " + _("foreign chips paid {amount}").format(amount=shift["foreign_money"])
+            line += ", " + _("foreign chips paid {amount}").format(amount=formats.money(shift["foreign_money"]))
         line += "; " + (_("the table won {amount}") if result >= 0 else _("the table lost {amount}")).format(
-            amount=abs(result))
+            amount=formats.money(abs(result)))
         if shift["provisional"]:
             line += " " + _("(provisional: {colours} still in play)").format(
                 colours=", ".join(map(colour, shift["colours_in_play_at_end"])))
@@ -347,13 +351,16 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
             add(f"    {colour(c['colour']):<8} " + _(
                 "sold {sold} = {sold_money}, cashed out {cashed_out} = {cashed_out_money}, late {late} = "
                 "{late_money}, paid {paid} = {paid_money}").format(
-                sold=c["sold"], sold_money=c["sold_money"], cashed_out=c["cashed_out"],
-                cashed_out_money=c["cashed_out_money"], late=c["late_chips"], late_money=c["late_money"],
-                paid=c["paid"], paid_money=c["paid_money"]))
+                sold=formats.chips(c["sold"]), sold_money=formats.money(c["sold_money"]),
+                cashed_out=formats.chips(c["cashed_out"]), cashed_out_money=formats.money(c["cashed_out_money"]),
+                late=formats.chips(c["late_chips"]), late_money=formats.money(c["late_money"]),
+                paid=formats.chips(c["paid"]), paid_money=formats.money(c["paid_money"])))
         for f in shift["foreign_chips"]:
-            paid_at = f["chip_value"] or _("{minimum}, their table's minimum").format(minimum=f["table_minimum"])
-            settled = (_("won, paid {chips} x {paid_at} = {amount}").format(chips=f["chips"], paid_at=paid_at,
-                                                                           amount=f["amount"]) if f["won"]
+            paid_at = (formats.money(f["chip_value"]) if f["chip_value"] else
+                       _("{minimum}, their table's minimum").format(minimum=formats.money(f["table_minimum"] or 0)))
+            settled = (_("won, paid {chips} x {paid_at} = {amount}").format(
+                chips=formats.chips(f["chips"]), paid_at=paid_at,
+                amount=formats.money(f["amount"])) if f["won"]
                        else _("lost, {chips} taken").format(chips=f["chips"]))
             add("    " + _("foreign {colour} chips of table {table}, spin {spin}: {settled} ({by})").format(
                 colour=colour(f["colour"]), table=f["table"], spin=f["spin"] or "-", settled=settled, by=f["by"]))
@@ -361,7 +368,8 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         add("")
         add(_("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid"))
         for f in report["croupiers"]:
-            add(f"  {f['croupier']:<16} {f['spins']:>6} {f['spins_per_hour']:>6}{_('/h')}  " + _(
+            add(f"  {f['croupier']:<16} {formats.number(f['spins']):>6} "
+                f"{formats.fixed(f['spins_per_hour'], 1):>6}{_('/h')}  " + _(
                 "voids {voids}, corrections {corrections}, repeats {repeats}, late reliefs {late}, paid {paid}").format(
                 voids=f["voids"], corrections=f["corrections"], repeats=f["direction_repeats"],
                 late=f["overdue_reliefs"],

@@ -17,7 +17,8 @@ from croupier.history.procedures import Table, procedure_tables
 from croupier.history.records import records_of
 from croupier.history.spins import standing_results
 from croupier.history.statistics import entries_spins, statistics_text
-from croupier.i18n import _
+from croupier.history.words import bet_words, colour_words, direction_words, pocket_words, source_words
+from croupier.i18n import _, formats
 from croupier.rules.profiles import numbering_of
 from croupier.rules.wheel import colour
 
@@ -62,10 +63,12 @@ def spins_table(records: list[tuple[int, dict]]) -> Table:
             ((seq, r) for seq, r in records if r["kind"] == "result-recorded"),
             ((seq, r) for seq, r in records if r["kind"] == "result-corrected")):
         number = corrected["number"] if corrected else record["number"]
-        rows.append((str(record["spin"]), clock(datetime.fromisoformat(record["time"])), str(number), colour(number),
-                     record["source"] + (_(" (corrected from {number})").format(number=record["number"])
-                                         if corrected else ""),
-                     record["croupier"], record["direction"] or _("not reported"), record["ball"]))
+        rows.append((str(record["spin"]), clock(datetime.fromisoformat(record["time"])), str(number),
+                     pocket_words(colour(number)),
+                     source_words(record["source"]) + (_(" (corrected from {number})").format(number=record["number"])
+                                                       if corrected else ""),
+                     record["croupier"], direction_words(record["direction"]) if record["direction"]
+                     else _("not reported"), record["ball"]))
     return Table(_("Counted spins"), (_("spin"), _("time"), _("number"), _("colour"), _("source"), _("croupier"),
                                       _("direction"), _("ball")), rows)
 
@@ -75,8 +78,8 @@ def overpayments_table(records: list[tuple[int, dict]], currency: str | None) ->
     for seq, record in records:
         if record["kind"] in Overpayments.KINDS:
             fold.add(seq, record)
-    rows = [(str(o.spin), o.colour, str(o.paid_on), str(o.number), ", ".join(o.positions), str(o.chips),
-             "" if o.money is None else f"{o.money:.2f}") for o in fold.found()]
+    rows = [(str(o.spin), colour_words(o.colour), str(o.paid_on), str(o.number), ", ".join(map(bet_words, o.positions)),
+             formats.chips(o.chips), "" if o.money is None else formats.money(o.money)) for o in fold.found()]
     return Table(_("Overpayments to recover: payouts counted on a number later corrected"),
                  (_("spin"), _("colour"), _("paid on"), _("result"), _("positions"), _("chips"),
                   _("money ({currency})").format(currency=currency or _("money"))), rows)
@@ -171,8 +174,9 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     lines += [] if heading.croupier else [_("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
                 "{currency}, foreign chips paid {foreign} {currency}; the table's result over the colours cashed out "
                 "{result} {currency} ({in_play} still in play)").format(
-        bought=f"{money['bought']:.2f}", cashed_out=f"{money['cashed_out']:.2f}", late=f"{money['late']:.2f}",
-        foreign=f"{foreign:.2f}", result=f"{-money['players_result'] - foreign:+.2f}", in_play=money["in_play"],
+        bought=formats.money(money['bought']), cashed_out=formats.money(money['cashed_out']),
+        late=formats.money(money['late']), foreign=formats.money(foreign),
+        result=formats.signed_money(-money['players_result'] - foreign), in_play=money["in_play"],
         currency=currency), ""]
     lines += [NEW_PAGE, _("WHEEL-INTEGRITY STATISTICS"), ""]
     mine = {r.get("spin") for _seq, r in records}

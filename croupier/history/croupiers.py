@@ -13,7 +13,7 @@ from fractions import Fraction
 from croupier.history.money import chips, chips_money, json_number, owner_values
 from croupier.history.procedures import Table
 from croupier.table.events import AlarmKind, Role
-from croupier.i18n import _
+from croupier.i18n import _, formats
 
 DIRECTION_REPEATED = AlarmKind.DIRECTION_REPEATED.value
 
@@ -175,9 +175,9 @@ def _duration(delta: timedelta) -> str:
 
 
 def croupier_table(figures: list[CroupierFigures]) -> Table:
-    rows = [(f.name, _duration(f.on_duty), str(f.stints), _duration(f.longest_stint), str(f.spins),
-             f"{f.spins_per_hour:.1f}", str(f.voids), str(f.corrections), str(f.direction_repeats),
-             str(f.overdue_reliefs), str(f.paid_chips), f"{f.paid_money:.2f}") for f in figures]
+    rows = [(f.name, _duration(f.on_duty), str(f.stints), _duration(f.longest_stint), formats.number(f.spins),
+             formats.fixed(f.spins_per_hour, 1), str(f.voids), str(f.corrections), str(f.direction_repeats),
+             str(f.overdue_reliefs), formats.chips(f.paid_chips), formats.money(f.paid_money)) for f in figures]
     return Table(_("Croupiers"), (_("croupier"), _("at the wheel"), _("stints"), _("longest stint"), _("spins"),
                                   _("spins/hour"), _("voids"), _("corrections"), _("direction repeats"),
                                   _("late reliefs"), _("paid chips"), _("paid money")), rows)

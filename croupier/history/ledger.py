@@ -15,7 +15,8 @@ from fractions import Fraction
 
 from croupier.history.money import chips, chips_money, json_number
 from croupier.history.procedures import Table
-from croupier.i18n import _
+from croupier.history.words import colour_words
+from croupier.i18n import _, formats
 
 
 @dataclass
@@ -150,14 +151,16 @@ def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.
     rows = []
     for s in statements:
         out = s.cashed_out
-        cash = _("{chips} chips = {amount}").format(chips=out["chips"], amount=out["amount"]) if out else \
+        cash = _("{chips} chips = {amount}").format(chips=formats.chips(out["chips"]),
+                                                    amount=formats.money(out["amount"])) if out else \
             _("still in play")
         late = sum(late["chips"] for late in s.late_chips)
         result = s.result
-        rows.append((s.colour, s.player, str(s.chip_value), clock(s.since), f"{s.bought} = {s.bought_money:.2f}",
-                     cash, f"{late} = {s.late_money:.2f}" if late else "",
-                     _("in play") if result is None else f"{result:+.2f}",
-                     str(s.staked), str(s.paid), str(s.collected), str(s.returned)))
+        rows.append((colour_words(s.colour), s.player, formats.money(s.chip_value), clock(s.since),
+                     f"{formats.chips(s.bought)} = {formats.money(s.bought_money)}",
+                     cash, f"{formats.chips(late)} = {formats.money(s.late_money)}" if late else "",
+                     _("in play") if result is None else formats.signed_money(result),
+                     *map(formats.chips, (s.staked, s.paid, s.collected, s.returned))))
     return Table(_("Colour ledger and statements (SRIJ 29): result = cashed out + late chips - bought"),
                  (_("colour"), _("player"), _("chip value"), _("since"), _("bought"), _("cashed out"), _("late chips"),
                   _("result"), _("staked"), _("paid"), _("collected"), _("returned")), rows)

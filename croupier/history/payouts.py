@@ -12,7 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.history.words import bet_words, chips_words, colour_words
-from croupier.i18n import _
+from croupier.i18n import _, formats
 
 from croupier.history.money import chips_money, owner_values
 from croupier.rules.layout import parse_position
@@ -29,7 +29,7 @@ class Overpayment:
     positions: tuple[str, ...]  # the positions overpaid
 
     def words(self, currency: str = "") -> str:
-        money = f" = {self.money:.2f}{' ' + currency if currency else ''}" if self.money is not None else ""
+        money = f" = {formats.money(self.money, currency or None)}" if self.money is not None else ""
         chips = chips_words(self.chips) + money
         return _("spin {spin}: {colour} was paid {chips} on {positions} for {paid_on}; the result is {number}: "
                  "{chips} to recover").format(spin=self.spin, colour=colour_words(self.colour), chips=chips,

@@ -17,7 +17,7 @@ from fractions import Fraction
 from croupier.history.money import chips, chips_money, json_number
 from croupier.history.procedures import Table
 from croupier.history.words import colour_words
-from croupier.i18n import _
+from croupier.i18n import _, formats
 
 
 @dataclass
@@ -159,28 +159,35 @@ def foreign_chips_paid(results: list[dict]) -> tuple[list[dict], Decimal]:
     return found, sum((Decimal(f["amount"]) for f in found), Decimal(0))
 
 
+def _counted(chips, money) -> str:
+    """Chips and what they are worth, as the table's language writes both: 1 250 = 6 250,00."""
+    return f"{formats.chips(Fraction(str(chips)))} = {formats.money(money)}"
+
+
 def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
     """Per shift, each colour's chips and money, then the table's result (as the review and PDF show it)."""
     rows = []
     for shift in results:
         opened = clock(datetime.fromisoformat(shift["opened"])) if shift["opened"] else "-"
         for c in shift["colours"]:
-            rows.append((opened, colour_words(c["colour"]), f"{c['sold']} = {c['sold_money']}",
-                         f"{c['cashed_out']} = {c['cashed_out_money']}", f"{c['late_chips']} = {c['late_money']}",
-                         f"{json_number(Fraction(c['paid']))} = {c['paid_money']}", ""))
+            rows.append((opened, colour_words(c["colour"]), _counted(c["sold"], c["sold_money"]),
+                         _counted(c["cashed_out"], c["cashed_out_money"]), _counted(c["late_chips"], c["late_money"]),
+                         _counted(c["paid"], c["paid_money"]), ""))
         for f in shift.get("foreign_chips", ()):
-            paid_at = f["chip_value"] or _("{minimum} (their table's minimum)").format(minimum=f["table_minimum"])
-            settled = (_("paid {chips} x {paid_at} = {amount}").format(chips=f["chips"], paid_at=paid_at,
-                                                                      amount=f["amount"]) if f["won"]
-                       else _("lost: {chips} taken").format(chips=f["chips"]))
+            paid_at = (formats.money(f["chip_value"]) if f["chip_value"] else
+                       _("{minimum} (their table's minimum)").format(minimum=formats.money(f["table_minimum"] or 0)))
+            settled = (_("paid {chips} x {paid_at} = {amount}").format(
+                chips=formats.chips(f["chips"]), paid_at=paid_at,
+                amount=formats.money(f["amount"])) if f["won"]
+                else _("lost: {chips} taken").format(chips=formats.chips(f["chips"])))
             foreign = _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"])
             rows.append((opened, foreign, "", "", "", "", settled))
         result = Decimal(shift["table_result_money"])
-        verdict = (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=abs(result))
-        foreign = ("; " + _("foreign chips paid {amount}").format(amount=shift["foreign_money"])
+        verdict = (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=formats.money(abs(result)))
+        foreign = ("; " + _("foreign chips paid {amount}").format(amount=formats.money(shift["foreign_money"]))
                    if shift.get("foreign_chips") else "")
-        rows.append((opened, _("table"), shift["sold_money"], shift["cashed_out_money"], shift["late_money"],
-                     shift["paid_money"],
+        rows.append((opened, _("table"), *map(formats.money, (shift["sold_money"], shift["cashed_out_money"],
+                                                              shift["late_money"], shift["paid_money"])),
                      verdict + foreign + (" " + _("(provisional: colours in play)") if shift["provisional"] else "")))
     return Table(_("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)"),
                  (_("opened"), _("colour"), _("sold"), _("cashed out"), _("late chips"), _("payouts recorded"),

@@ -100,3 +100,15 @@ def chips(amount: Fraction | int | Decimal | str) -> str:
     if part == Fraction(1, 2):
         return f"{number(int(whole))}½" if whole else "½"  # half a chip, not "0½"
     return number(amount)
+
+
+def significant(value: float, digits: int = 2) -> str:
+    """A small measure to `digits` significant figures (a p-value: 0,043), in scientific notation
+    below a thousandth (1,2E-5)."""
+    from babel.numbers import format_decimal, format_scientific
+
+    if not value:
+        return number(0)
+    if abs(value) < 0.001:
+        return format_scientific(value, format="0." + "0" * (digits - 1) + "E0", locale=_locale())
+    return format_decimal(value, format="@" + "#" * (digits - 1), locale=_locale())

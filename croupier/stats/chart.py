@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 
 from croupier.stats.spins import POCKETS
-from croupier.i18n import _, ngettext
+from croupier.i18n import _, formats, ngettext
 from croupier.stats.words import grouped
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -46,5 +46,5 @@ def wheel_chart(counts: Sequence[int], wheel_order: Sequence[int], width: int = 
     lines.append(f"{'':>6}  {expected_mark} = " + ngettext(
         "{expected} spins per pocket on a fair wheel ({count} spin)",
         "{expected} spins per pocket on a fair wheel ({count} spins)", total).format(
-        expected=f"{expected:,.1f}", count=grouped(total)))
+        expected=formats.fixed(expected, 1), count=grouped(total)))
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from croupier.stats.sectors import SECTOR_WIDTHS, sector_split, sliding_sectors
 from croupier.stats.signature import SignatureGroup, column_signatures
 from croupier.stats.spins import POCKETS, SpinColumns, checked_number, direction_name
 from croupier.stats import watch as watching
-from croupier.i18n import N_, _, ngettext
+from croupier.i18n import N_, _, formats, ngettext
 from croupier.stats.words import grouped
 
 ALPHA = 0.05
@@ -42,11 +42,11 @@ MIN_EXPECTED = 5
 
 
 def _level(alpha: float) -> str:
-    return f"{alpha:.2g}"
+    return formats.significant(alpha)
 
 
 def _p(value: float) -> str:
-    return f"{value:.2g}" if value >= 0.001 else f"{value:.1e}"
+    return formats.significant(value)
 
 
 def _about(spins: int) -> str:
@@ -69,7 +69,7 @@ def _pockets(count: int) -> str:
 
 
 def _share(value: float) -> str:
-    return f"{value:.0%}"
+    return formats.percent(value)
 
 
 def _and(items: Iterable[str]) -> str:
@@ -141,7 +141,7 @@ def _on_one_pocket() -> str:
 
 def _times(count: int, expected: float) -> str:
     return ngettext("{count} time for {expected} expected", "{count} times for {expected} expected", count).format(
-        count=grouped(count), expected=f"{expected:.1f}")
+        count=grouped(count), expected=formats.fixed(expected, 1))
 
 
 def _time_count(count: int) -> str:
@@ -165,7 +165,7 @@ def _chi_square_section(counts: list[int], alpha: float) -> dict:
     minimum = _minimum(1 / POCKETS)
     flagged = spins >= minimum and test.p_value < alpha
     words = (_("Chi-square over the 37 pockets: {statistic} with {degrees}.").format(
-        statistic=f"{test.statistic:.1f}", degrees=_degrees(test.df)) + " "
+        statistic=formats.fixed(test.statistic, 1), degrees=_degrees(test.df)) + " "
              + _verdict(flagged, spins, needed, test.p_value, alpha, _on_one_pocket(), minimum, _("in each pocket")))
     return {"statistic": test.statistic, "df": test.df, "p_value": test.p_value, "flagged": flagged,
             "minimum_spins": minimum, "spins_needed": needed, "enough_spins": spins >= needed, "plain": words}
@@ -247,9 +247,9 @@ def _split_section(counts: list[int], sectors: Mapping[str, frozenset[int]], alp
     minimum = _minimum(smallest.pockets / POCKETS)
     flagged = spins >= minimum and test.p_value < alpha
     shares = ", ".join(_("{sector} {count} ({expected} expected)").format(
-        sector=cell.name, count=cell.count, expected=f"{cell.expected:.1f}") for cell in cells)
+        sector=cell.name, count=cell.count, expected=formats.fixed(cell.expected, 1)) for cell in cells)
     words = (_("Sectors: {shares}; chi-square {statistic} with {degrees}.").format(
-        shares=shares, statistic=f"{test.statistic:.2f}", degrees=_degrees(test.df)) + " "
+        shares=shares, statistic=formats.fixed(test.statistic, 2), degrees=_degrees(test.df)) + " "
              + _verdict(flagged, spins, needed, test.p_value, alpha,
                         _("a {bias} bias on {sector} ({pockets})").format(
                             bias=_share(BIAS), sector=smallest.name, pockets=_pockets(smallest.pockets)),
@@ -269,7 +269,7 @@ def _signature_section(groups: list[SignatureGroup], alpha: float) -> dict:
         croupier, direction = _group(group.croupier, group.direction)
         words = (_("{croupier}, {direction}: {spins}, {distance} (chi-square {statistic}, {degrees}).").format(
             croupier=croupier, direction=direction, spins=_spins(group.spins),
-            distance=_distance(group.commonest_distance), statistic=f"{group.test.statistic:.1f}",
+            distance=_distance(group.commonest_distance), statistic=formats.fixed(group.test.statistic, 1),
             degrees=_degrees(group.test.df)) + " "
                  + _verdict(flagged, group.spins, needed, group.p_adjusted, alpha,
                             _("a {bias} bias on a quarter of the wheel ({width} pockets) from the previous "

@@ -2,15 +2,12 @@
 language installed (croupier.i18n)."""
 from __future__ import annotations
 
-from croupier.i18n import language
-
-# How each language groups the thousands of a count; English's comma elsewhere.
-_GROUPING = {"pt": "\u00a0", "ru": "\u00a0", "it": "."}
+from croupier.i18n import formats
 
 
 def grouped(number: int) -> str:
     """`number` with the thousands grouped as the table's language writes them (2,400; 2 400; 2.400)."""
-    return f"{number:,}".replace(",", _GROUPING.get(language(), ","))
+    return formats.number(number)
 
 
 def counted(number: int, singular: str, plural: str | None = None) -> str:

@@ -51,39 +51,39 @@ def left_in_english(text: str, english: str) -> list[str]:
 EXPECTED = {
     "pt": ["Relatório do turno: 8 jogadas, 1 golpe nulo, 0 correções",
            "Montantes em EUR",
-           "mesa aberta com pt-americana, mínimo 5 EUR, por Ana",
-           "mínimo 5 -> 10 EUR por Boss (busy night)",
+           "mesa aberta com pt-americana, mínimo 5,00 EUR, por Ana",
+           "mínimo 5,00 -> 10,00 EUR por Boss (busy night)",
            "Golpes nulos: 1",
            "#3 Caiu uma ficha no cilindro, bola de volta ao número 0, por Ana",
            "Trocas de bola: 0",
            "Registo das cores (SRIJ 29): 1, montantes em EUR",
            "vermelho seat 1",
            "apostado 24, pago 41, recolhido 17, devolvido 7",
-           "Totais: comprado 1000 EUR, trocado 0 EUR, fichas tardias 0 EUR",
+           "Totais: comprado 1\u00a0000,00 EUR, trocado 0,00 EUR, fichas tardias 0,00 EUR",
            "Estatísticas do cilindro (8 jogadas): Qui-quadrado sobre os 37 números",
            "Topo do diário: evento"],
     "ru": ["Отчёт за смену: 8 спинов, 1 недействительный спин, 0 исправлений",
            "Суммы в EUR",
-           "стол открыт по pt-americana, минимум 5 EUR, открыл(а) Ana",
+           "стол открыт по pt-americana, минимум 5,00 EUR, открыл(а) Ana",
            "Недействительные спины: 1",
            "#3 В колесо упал жетон, шарик обратно в ячейку 0, объявил(а) Ana",
            "Смены шарика: 0",
            "Учёт цветов (SRIJ 29): 1, суммы в EUR",
            "красный  seat 1",
            "поставлено 24, выплачено 41, собрано 17, возвращено 7",
-           "Итого: куплено 1000 EUR, обменено 0 EUR, поздние жетоны 0 EUR",
+           "Итого: куплено 1\u00a0000,00 EUR, обменено 0,00 EUR, поздние жетоны 0,00 EUR",
            "Статистика колеса (8 спинов): Хи-квадрат по 37 ячейкам",
            "Конец журнала: событие"],
     "it": ["Rapporto del turno: 8 colpi, 1 colpo nullo, 0 correzioni",
            "Importi in EUR",
-           "tavolo aperto con pt-americana, minimo 5 EUR, da Ana",
+           "tavolo aperto con pt-americana, minimo 5,00 EUR, da Ana",
            "Colpi nulli: 1",
            "#3 È caduto un gettone nel cilindro, pallina di nuovo nella casella 0, da Ana",
            "Cambi di pallina: 0",
            "Registro dei colori (SRIJ 29): 1, importi in EUR",
            "rosso    seat 1",
            "puntato 24, pagato 41, raccolto 17, restituito 7",
-           "Totali: acquistato 1000 EUR, cambiato 0 EUR, gettoni in ritardo 0 EUR",
+           "Totali: acquistato 1.000,00 EUR, cambiato 0,00 EUR, gettoni in ritardo 0,00 EUR",
            "Statistiche del cilindro (8 colpi): Chi quadrato sulle 37 caselle",
            "Testa del giornale: evento"],
 }
@@ -120,7 +120,7 @@ def test_the_language_option_works_without_a_configuration(journal, capsys):
     text = report(capsys, journal, "--language", "ru")
     assert text.startswith("Отчёт за смену: 8 спинов, 1 недействительный спин, 0 исправлений\n")
     assert "Суммы — деньги в валюте стола, которую журнал не записывает (её задаёт --config)" in text
-    assert "минимум 5 (деньги)" in text
+    assert "минимум 5,00 (деньги)" in text
 
 
 def test_json_is_the_same_whatever_the_language(journal, tmp_path, capsys):
@@ -162,9 +162,9 @@ def test_the_statistics_alert_is_worded_in_the_tables_language(one_number, tmp_p
     lines = [line for line in text.splitlines() if line.startswith(alert)]
     assert lines, text
     furthest = {"en": "furthest out: number 17, 190 times for 5.1 expected",
-                "pt": "o mais afastado: número 17, 190 vezes para 5.1 esperadas",
-                "ru": "дальше всех от нормы: номер 17, 190 раз при 5.1 ожидаемых",
-                "it": "la più lontana: numero 17, 190 volte per 5.1 attese"}[language]
+                "pt": "o mais afastado: número 17, 190 vezes para 5,1 esperadas",
+                "ru": "дальше всех от нормы: номер 17, 190 раз при 5,1 ожидаемых",
+                "it": "la più lontana: numero 17, 190 volte per 5,1 attese"}[language]
     assert furthest in lines[0]
 
 

@@ -103,8 +103,8 @@ def test_the_payouts_on_a_corrected_number_are_named_as_overpaid(shift, capsys):
     assert report["totals"]["overpaid_money"] == "195"
     assert cli(["report", "--db", str(shift)]) == 0
     text = capsys.readouterr().out
-    assert "spin 3: red paid 35 chips = 175 (money) on 17 for 17; the result is 16: to recover" in text
-    assert "spin 3: blue paid 2 chips = 20 (money) on black for 17; the result is 16: to recover" in text
+    assert "spin 3: red paid 35 chips = 175.00 (money) on 17 for 17; the result is 16: to recover" in text
+    assert "spin 3: blue paid 2 chips = 20.00 (money) on black for 17; the result is 16: to recover" in text
 
 
 def test_each_croupier_s_figures_count_the_payout_sheets(shift, capsys):

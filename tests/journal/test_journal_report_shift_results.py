@@ -87,8 +87,8 @@ def test_the_text_report_says_what_the_table_won_or_lost_in_each_shift(two_shift
     text = capsys.readouterr().out
     lines = [line for line in text.splitlines() if "the table won" in line or "the table lost" in line]
     assert len(lines) == 2
-    assert "sold 1200, cashed out 1250, late chips 20, payouts recorded 225; the table lost 70" in lines[0]
-    assert lines[1].endswith("the table won 160 (provisional: yellow still in play)")
+    assert "sold 1,200.00, cashed out 1,250.00, late chips 20.00, payouts recorded 225.00; the table lost 70.00" in lines[0]
+    assert lines[1].endswith("the table won 160.00 (provisional: yellow still in play)")
 
 
 def test_the_review_and_the_pdf_show_each_shift_s_result(two_shifts):
@@ -100,5 +100,5 @@ def test_the_review_and_the_pdf_show_each_shift_s_result(two_shifts):
         records = list(records_of(journal.entries()))
     table = shift_result_table(shift_results(records))
     totals = [row for row in table.rows if row[1] == "table"]
-    assert [row[-1] for row in totals] == ["lost 70", "won 160 (provisional: colours in play)"]
-    assert ("red", "100 = 500", "130 = 650", "4 = 20", "35 = 175") in [row[1:6] for row in table.rows]
+    assert [row[-1] for row in totals] == ["lost 70.00", "won 160.00 (provisional: colours in play)"]
+    assert ("red", "100 = 500.00", "130 = 650.00", "4 = 20.00", "35 = 175.00") in [row[1:6] for row in table.rows]

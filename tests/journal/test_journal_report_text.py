@@ -34,16 +34,17 @@ def test_with_the_tables_configuration_every_amount_carries_its_currency(journal
     settings = tmp_path / "croupier.toml"
     settings.write_text('[table]\ncurrency = "RUB"\nlanguage = "en"\n')
     text = report(journal, capsys, "--config", str(settings))
-    assert "table opened under pt-americana, minimum 5 RUB, by Ana" in text
-    assert "minimum 5 -> 10 RUB by Boss (busy night)" in text
+    assert "table opened under pt-americana, minimum 5.00 RUB, by Ana" in text
+    assert "minimum 5.00 -> 10.00 RUB by Boss (busy night)" in text
     assert "Colour ledger (SRIJ 29): 1, amounts in RUB" in text
     # By hand, at 5 a chip: staked 8 spins x 3 chips = 24 chips = 120; paid 35 (17 once) + 3 x 2 (red
     # on 32, 5, 23) = 41 chips = 205; lost 7 (17 the other spins) + 5 x 2 (red on 17, 0, 26, 11, 8)
     # = 17 chips; returned the stakes that won, 1 + 3 x 2 = 7. Red bought 200 chips = 1000 and is
     # still in play: no result yet.
-    assert "red      seat 1                 5        1000           -         0     in play  staked 24, paid 41, " \
+    assert "red      seat 1              5.00    1,000.00           -      0.00     in play  staked 24, paid 41, " \
            "collected 17, returned 7" in text
-    assert "Totals: bought 1000 RUB, cashed out 0 RUB, late chips 0 RUB; the table's result 0 RUB over the colours " \
+    assert "Totals: bought 1,000.00 RUB, cashed out 0.00 RUB, late chips 0.00 RUB; the table's result 0.00 RUB over " \
+           "the colours " \
            "cashed out (1 still in play)" in text
     assert json.loads(report(journal, capsys, "--config", str(settings), "--json"))["currency"] == "RUB"
 
@@ -53,14 +54,14 @@ def test_the_environments_configuration_is_read_as_the_other_commands_read_it(jo
     settings = tmp_path / "croupier.toml"
     settings.write_text('[table]\ncurrency = "EUR"\nlanguage = "en"\n')
     monkeypatch.setenv("CROUPIER_CONFIG", str(settings))
-    assert "Totals: bought 1000 EUR, cashed out 0 EUR" in report(journal, capsys)
+    assert "Totals: bought 1,000.00 EUR, cashed out 0.00 EUR" in report(journal, capsys)
 
 
 def test_without_a_configuration_amounts_are_labelled_as_money(journal, capsys):
     text = report(journal, capsys)
     assert "Amounts are money in the table's currency, which the journal does not record" in text
-    assert "minimum 5 (money)" in text and "amounts in money" in text
-    assert "Totals: bought 1000 (money), cashed out 0 (money), late chips 0 (money);" in text
+    assert "minimum 5.00 (money)" in text and "amounts in money" in text
+    assert "Totals: bought 1,000.00 (money), cashed out 0.00 (money), late chips 0.00 (money);" in text
     assert "EUR" not in text  # the demo's default currency is not this table's
     assert json.loads(report(journal, capsys, "--json"))["currency"] is None
 

@@ -130,8 +130,8 @@ async def test_procedures_colours_and_croupiers_tabs(shift_journal):
         # red: bought 100 chips at 5 = 500, cashed out 166 chips for 830: the player's result is
         # 830 - 500 = +330. Beside it: staked 2 + 1 + 1; paid 70 (spin 3's 35 undone by the
         # correction); collected 1 + 1; returned the winning plein's 2.
-        assert red[:3] == ["red", "player-1", "5"]
-        assert red[4:] == ["100 = 500.00", "166 chips = 830", "", "+330.00", "4", "70", "2", "2"]
+        assert red[:3] == ["red", "player-1", "5.00"]
+        assert red[4:] == ["100 = 500.00", "166 chips = 830.00", "", "+330.00", "4", "70", "2", "2"]
         # blue: 50 chips at 10, still in play: no result; its 5 chips on red lost on 17.
         assert blue[4:] == ["50 = 500.00", "still in play", "", "in play", "5", "0", "5", "0"]
 

@@ -242,11 +242,11 @@ def test_the_shift_result_counts_what_the_table_paid_for_foreign_chips(clock):
     # The review's colours tab and the PDF show the same, a row per settlement and the table's line.
     rows = shift_result_table(results, clock=lambda moment: "21:00").rows
     assert [row[1:] for row in rows if row[1].startswith("foreign")] == [
-        ("foreign green (7)", "", "", "", "", "paid 35 x 2 = 70"),
-        ("foreign green (7)", "", "", "", "", "paid 35 x 10 (their table's minimum) = 350"),
+        ("foreign green (7)", "", "", "", "", "paid 35 x 2.00 = 70.00"),
+        ("foreign green (7)", "", "", "", "", "paid 35 x 10.00 (their table's minimum) = 350.00"),
         ("foreign pink (3)", "", "", "", "", "lost: 5 taken")]
     (table_row,) = [row for row in rows if row[1] == "table"]
-    assert table_row[-1] == "lost 420; foreign chips paid 420"
+    assert table_row[-1] == "lost 420.00; foreign chips paid 420.00"
 
 
 def test_this_tables_own_chips_are_not_settled_as_another_tables(clock):

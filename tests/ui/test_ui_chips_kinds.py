@@ -87,8 +87,8 @@ async def test_the_report_counts_the_foreign_chips_the_table_paid(fr_app, fr_ses
     assert report["totals"]["foreign_chips_money"] == "70"
     assert cli(["report", "--db", str(fr_session.journal.path)]) == 0
     text = capsys.readouterr().out
-    assert "foreign chips paid 70; the table won 930" in text
-    assert "foreign green chips of table 7, spin -: won, paid 35 x 2 = 70 (Ana)" in text
+    assert "foreign chips paid 70.00; the table won 930.00" in text
+    assert "foreign green chips of table 7, spin -: won, paid 35 x 2.00 = 70.00 (Ana)" in text
 
 
 async def test_a_table_without_fr_offers_no_foreign_chips(table_app, session):
