@@ -103,7 +103,8 @@ class SensorTable:
         elif isinstance(event, LinkStatus):
             log.warning("wheel link %s: %s", "up" if event.online else "down", event.detail)
             if not event.online:
-                return session.run(alarms.wheel_fault, detail=event.detail)
+                return session.run(alarms.wheel_fault, detail=event.detail, link=event.reason or None,
+                                   seconds=None if event.seconds is None else round(event.seconds))
         elif isinstance(event, WheelFault):
             log.warning("from the wheel: %s %r", event.message, event.raw)
         return []

@@ -12,7 +12,7 @@ from textual.widgets import Digits, Static
 
 from croupier.billboard.feed import JournalFeed
 from croupier.billboard.model import Billboard
-from croupier.i18n import N_, _, ngettext
+from croupier.i18n import N_, _, formats, ngettext
 from croupier.journal.store import JournalError
 from croupier.rules.wheel import colour
 from croupier.table.clock import Clock, SystemClock
@@ -120,16 +120,19 @@ class BillboardApp(App):
         return _("Hot") + f"  {hot}\n" + _("Cold") + f"  {cold}"
 
     def _shares(self, board: Billboard) -> str:
+        def share(percentage: float) -> str:
+            return formats.percent(percentage / 100)
+
         shares = board.shares()
         if shares is None:
             return ""
         d1, d2, d3 = shares.dozens
         return "\n".join([
             ngettext("Last {spins} spin", "Last {spins} spins", shares.spins).format(spins=shares.spins),
-            _("Red {red:.0f}%  Black {black:.0f}%  Zero {zero:.0f}%").format(red=shares.red, black=shares.black,
-                                                                             zero=shares.zero),
-            _("Odd {odd:.0f}%  Even {even:.0f}%").format(odd=shares.odd, even=shares.even),
-            _("Dozens {first:.0f}% {second:.0f}% {third:.0f}%").format(first=d1, second=d2, third=d3),
+            _("Red {red}  Black {black}  Zero {zero}").format(red=share(shares.red), black=share(shares.black),
+                                                              zero=share(shares.zero)),
+            _("Odd {odd}  Even {even}").format(odd=share(shares.odd), even=share(shares.even)),
+            _("Dozens {first} {second} {third}").format(first=share(d1), second=share(d2), third=share(d3)),
         ])
 
     def _limits(self, board: Billboard) -> str:

@@ -11,8 +11,9 @@ from croupier.history.clock import clock, stamp
 from croupier.history.records import Entry
 from croupier.history.money import chips_money, owner_values
 from croupier.history.payouts import Overpayment, Overpayments
-from croupier.history.words import bet_words, colour_words, direction_words, pocket_words, source_words, void_words
-from croupier.i18n import _
+from croupier.history.words import (bet_words, colour_words, direction_words, limit_cut_words, pocket_words,
+                                    source_words, void_words)
+from croupier.i18n import _, formats
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -114,7 +115,8 @@ class SpinStory:
                 f"{colour_words(colour)} " + ", ".join(f"{bet_words(s.bet)} x{s.chips}" for s in stakes)
                 for colour, stakes in payouts.stakes.items()) or _("no winner counted")))
             out += [self._outcome(outcome, "  ", currency) for outcome in payouts.outcomes]
-            out += [f"  {note}" for note in payouts.notes]
+            out += [f"  {limit_cut_words(cut, currency)}" for cut in payouts.cuts] or [
+                f"  {note}" for note in payouts.notes]  # recorded before the notes kept their facts
             if payouts.played:
                 out.append("  " + _("played: {colours}").format(colours=", ".join(map(colour_words, payouts.played))))
         out += [_("OVERPAID: {what}").format(what=found.words(currency or "")) for found in self.overpayments]
@@ -164,7 +166,7 @@ class SpinStory:
 
     def _outcome(self, outcome: ev.ColourOutcome, indent: str = "", currency: str | None = None) -> str:
         money = self.money(outcome)
-        paid = f" = {money:.2f}" + (f" {currency}" if currency else "") if money is not None else ""
+        paid = f" = {formats.money(money, currency)}" if money is not None else ""
         prison = ", " + _("{chips} en prison").format(chips=outcome.imprisoned) if outcome.imprisoned else ""
         return indent + _("{colour}: staked {staked}, paid {paid}, returned {returned}, lost {lost}").format(
             colour=colour_words(outcome.colour), staked=outcome.staked, paid=f"{outcome.won}{paid}",

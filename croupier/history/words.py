@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from croupier.i18n import N_, SOURCE_LANGUAGE, _, language, ngettext
+from croupier.i18n import N_, SOURCE_LANGUAGE, _, formats, language, ngettext
+from croupier.rules.limits import OUTCOMES, REASONS
 from croupier.rules.names import VALUE_CHIPS
 
 COLOURS = {"red": N_("red"), "black": N_("black"), "green": N_("green")}
@@ -31,6 +32,12 @@ ALARMS = {
     "relief-overdue": N_("Croupier relief overdue"), "wheel-fault": N_("Wheel sensor fault"),
     "result-mismatch": N_("Typed result and sensor differ"), "pin-locked": N_("PIN locked after wrong PINs"),
     "clock-jumped": N_("System clock jumped"),
+}
+# Kinds of bet as the table sign lists them; the announced ones by their position's name.
+BET_KINDS = {
+    "plein": N_("Plein"), "split": N_("Split"), "street": N_("Street"), "corner": N_("Corner"), "line": N_("Line"),
+    "dozen": N_("Dozen"), "column": N_("Column"), "two-dozens": N_("Two dozens"), "two-columns": N_("Two columns"),
+    "simple": N_("Simple chances"), "neighbours": N_("Neighbours"), "total": N_("Series and neighbours together"),
 }
 CASH_OUTS = {"left": N_("the player left"), "inactive": N_("no bets while players waited"),
              "table-closed": N_("the table closed")}
@@ -100,7 +107,7 @@ def chips_words(count) -> str:
     counts as more than one."""
     number = Fraction(str(count))
     return ngettext("{count} chip", "{count} chips", int(number) if number.denominator == 1 else 2).format(
-        count=count)
+        count=formats.chips(number))
 
 
 def alarm_words(kind) -> str:
@@ -155,6 +162,8 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
         return _("The wheel gave two numbers for spin {spin}: {line} on its winning-number line, {five} on its "
                  "state-5 line; neither was recorded: type the number the ball is in").format(
             spin=facts.spin, line=facts.number_line, five="--" if facts.state_five is None else facts.state_five)
+    if facts is not None and kind == "wheel-fault" and facts.link is not None:
+        return _link_words(facts.link, facts.seconds)
     if facts is not None and kind == "wheel-fault" and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)
@@ -164,6 +173,20 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
     return cited.group(1) if cited else ""
 
 
+def _link_words(link: str, seconds: int | None) -> str:
+    """Why the wheel sensor's link is down, and that the keypad takes over."""
+    if link == "silent" and seconds is not None:
+        why = _("nothing from the wheel for {seconds} s: check its cable and power").format(seconds=seconds)
+    elif link == "noise" and seconds is not None:
+        why = _("only noise from the wheel for {seconds} s: check the link's speed against the wheel's").format(
+            seconds=seconds)
+    elif link in ("lost", "cannot-open"):
+        why = _("the wheel's serial port is gone or cannot be opened: check its cable")
+    else:
+        why = _("the wheel sensor's link is down")
+    return _("{why}; type the results at the keypad meanwhile").format(why=why)
+
+
 def alarm_subject_words(facts, subject: str) -> str:
     """Whom or what an alarm is about: in English the record's own words; in another language the
     member of staff, ball or spin its facts name."""
@@ -171,6 +194,8 @@ def alarm_subject_words(facts, subject: str) -> str:
         return subject
     if facts.wall_clock is not None:
         return _("system clock")
+    if facts.link is not None:
+        return _("wheel sensor link")
     if facts.name is not None:
         return facts.name
     if facts.ball is not None:
@@ -178,3 +203,35 @@ def alarm_subject_words(facts, subject: str) -> str:
     if facts.spin is not None:
         return _("spin {spin}").format(spin=facts.spin)
     return subject
+
+
+# The facts of a limit's note that are money; the others are chips, names and positions.
+LIMIT_AMOUNTS = frozenset({"amount", "maximum", "least", "held"})
+
+
+def limit_facts(cut) -> dict:
+    """A recorded LimitCut's facts, its amounts as decimals again."""
+    from decimal import Decimal
+
+    return {key: Decimal(value) if key in LIMIT_AMOUNTS else value for key, value in cut.facts.items()}
+
+
+def limit_words(reason: str, outcome: str, facts: dict) -> str:
+    """Why the limits refused or cut down a bet and what became of it, from facts already worded."""
+    return _("{bet}: {reason}; {outcome}").format(bet=facts["bet"], reason=_(REASONS[reason]).format(**facts),
+                                                  outcome=_(OUTCOMES[outcome]).format(**facts))
+
+
+def limit_cut_words(cut, currency: str | None = None) -> str:
+    """A recorded LimitCut for the review and the papers: "red: 17: the plein maximum is ...", with its rule."""
+    facts = {}
+    for key, value in limit_facts(cut).items():
+        if key in LIMIT_AMOUNTS:
+            value = formats.money(value, currency)
+        elif key in ("position", "bet"):
+            value = bet_words(value)
+        elif key in ("kind", "series"):
+            value = (_(BET_KINDS[value]).lower() if value in BET_KINDS else
+                     _(POSITIONS[value]) if value in POSITIONS else value)
+        facts[key] = value
+    return f"{colour_words(cut.colour)}: {limit_words(cut.reason, cut.outcome, facts)} ({cut.rule})"

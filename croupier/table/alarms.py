@@ -59,12 +59,15 @@ def due(state: TableState, now: datetime) -> list[Event]:
 WHEEL_LINK = "wheel sensor link"
 
 
-def wheel_fault(state: TableState, now: datetime, *, detail: str) -> list[Event]:
-    """The wheel sensor went silent or its link failed: recorded once until a pit boss clears it."""
+def wheel_fault(state: TableState, now: datetime, *, detail: str, link: str | None = None,
+                seconds: int | None = None) -> list[Event]:
+    """The wheel sensor went silent or its link failed (`link`: why, for the screens to word it):
+    recorded once until a pit boss clears it."""
     if state.phase is Phase.CLOSED or any(a.kind is AlarmKind.WHEEL_FAULT and a.subject == WHEEL_LINK
                                           for a in state.alarms.values()):
         return []
-    return [raise_alarm(state, AlarmKind.WHEEL_FAULT, WHEEL_LINK, detail)]
+    return [raise_alarm(state, AlarmKind.WHEEL_FAULT, WHEEL_LINK, detail,
+                        facts=AlarmFacts(rule="", link=link or "down", seconds=seconds))]
 
 
 def wheel_numbers_differ(state: TableState, now: datetime, *, number_line: int | None, state_five: int | None,

@@ -15,7 +15,7 @@ from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
 from croupier.rules.limits import ADJUSTED, REFUSED, check_player
 from croupier.rules.settlement import Prisoner, settle as settle_bets
-from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, Stake, WinningBetsRebuilt
+from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, LimitCut, Stake, WinningBetsRebuilt
 from croupier.table.refusal import Refused
 from croupier.table.regulation import limits_of, profile_of
 from croupier.table.roles import known
@@ -130,18 +130,19 @@ def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[S
         raise Refused("{colour} is not in play: assign the colour before it bets", colour=colour)
     if not stakes:
         raise Refused("no bet given")
-    played, notes = within_limits(state, colour, stakes, standing=state.bets.get(colour, ()))
+    played, notes, cuts = within_limits(state, colour, stakes, standing=state.bets.get(colour, ()))
     total = sum(bet.stake for bet in played)
     if total > account.held:
         raise Refused("{colour} holds {held} chips, not the {total} these bets need",
                       colour=colour, held=_chips(account.held), total=total)
-    return [BetsPlaced(spin=state.spin, colour=colour, stakes=as_stakes(played), notes=notes)]
+    return [BetsPlaced(spin=state.spin, colour=colour, stakes=as_stakes(played), notes=notes, cuts=cuts)]
 
 
 def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
-                  standing: tuple[Stake, ...] = ()) -> tuple[list[Bet], tuple[str, ...]]:
+                  standing: tuple[Stake, ...] = ()) -> tuple[list[Bet], tuple[str, ...], tuple[LimitCut, ...]]:
     """`colour`'s `stakes` as they play, checked by the rules engine (offered, legal, within the
-    table limits with the profile's breach handling), and the notes of what was cut down. A
+    table limits with the profile's breach handling), and the notes of what was cut down (in English
+    and as facts). A
     position's maximum counts what the colour has on it already, its `standing` bets (`PT-A 32`,
     `RU 4.8`). Refused, naming every bet, when the limits refuse one."""
     profile = profile_of(state)
@@ -157,8 +158,11 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
     if refused:
         raise Refused("; ".join(f"{check.message} ({check.rule})" for check in refused), code="limits",
                       checks=tuple(refused))
+    adjusted = [check for check in checks if check.status == ADJUSTED]
     return ([check.played for check in checks if check.played is not None],  # None: refused, raised above
-            tuple(f"{check.message} ({check.rule})" for check in checks if check.status == ADJUSTED))
+            tuple(f"{check.message} ({check.rule})" for check in adjusted),
+            tuple(LimitCut(colour=colour, reason=check.reason, outcome=check.outcome, rule=check.rule,
+                           facts={key: str(value) for key, value in check.facts.items()}) for check in adjusted))
 
 
 def as_stakes(played: list[Bet], marked: tuple[Stake, ...] = ()) -> tuple[Stake, ...]:

@@ -77,6 +77,18 @@ class ColourOutcome:
 
 
 @dataclass(frozen=True, kw_only=True)
+class LimitCut:
+    """A bet the table limits cut down, its excess handed back: the facts the screens word it from
+    in the table's language (the event's `notes` keep the same in English)."""
+
+    colour: str
+    reason: str  # a key of rules.limits.REASONS
+    outcome: str  # a key of rules.limits.OUTCOMES
+    rule: str
+    facts: dict[str, str]  # the templates' fields, as text (amounts as decimals)
+
+
+@dataclass(frozen=True, kw_only=True)
 class AlarmFacts:
     """What an alarm is about, for the screens to word it in the table's language (the alarm's
     `detail` is the record's own English)."""
@@ -97,6 +109,8 @@ class AlarmFacts:
     wall_clock: datetime | None = when_set()  # clock-jumped: what the system clock read
     table_clock: datetime | None = when_set()  # and the table's own time then (the monotonic clock's)
     wheel_lines: tuple[str, ...] = when_set(())  # result-mismatch, wheel-fault: the wheel's lines that said so
+    link: str | None = when_set()  # wheel-fault, the link down: "silent", "noise", "lost", "cannot-open", "down"
+    seconds: int | None = when_set()  # how long the wheel was silent or noisy
 
 
 # The time of an event no clock has stamped yet: naive, so it can never be encoded and recorded.
@@ -342,6 +356,7 @@ class PayoutsRecorded(Event):
     stakes: dict[str, tuple[Stake, ...]]  # per colour, as they play: cut down to a maximum where the profile says so
     outcomes: tuple[ColourOutcome, ...]
     notes: tuple[str, ...] = ()  # what the limits cut down and handed back, and the rule
+    cuts: tuple[LimitCut, ...] = when_set(())  # the same, with the facts to word them in any language
     prison: dict[str, tuple[Stake, ...]] | None = None  # FR en prison: simple-chance chips held after zero
     played: tuple[str, ...] = ()  # PT-A 12: the colours that bet this spin, winners included
     by: str
@@ -397,6 +412,7 @@ class BetsPlaced(Event):
     colour: str
     stakes: tuple[Stake, ...]  # as they play: cut down to a maximum where the profile says so
     notes: tuple[str, ...] = ()  # what was cut down and handed back, and the rule
+    cuts: tuple[LimitCut, ...] = when_set(())  # the same, with the facts to word them in any language
 
 
 @_event("bets-withdrawn")

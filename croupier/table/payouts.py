@@ -16,7 +16,7 @@ from croupier.rules.layout import POSITIONS, Position
 from croupier.rules.profiles import Profile
 from croupier.table.bets import as_stakes, settle, within_limits
 from croupier.table.cycle import IN_SPIN, SENSOR, check_result_agreed
-from croupier.table.events import Event, PayoutsCompleted, PayoutsRecorded, Role, Stake
+from croupier.table.events import Event, LimitCut, PayoutsCompleted, PayoutsRecorded, Role, Stake
 from croupier.table.refusal import Refused
 from croupier.table.regulation import profile_of
 from croupier.table.roles import known
@@ -64,6 +64,7 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
     paying = {p.name for p in paying_positions(result.number, profile)}
     stakes: dict[str, tuple[Stake, ...]] = {}
     notes: list[str] = []
+    cuts: list[LimitCut] = []
     refused: list[tuple[str, Refused]] = []
     for colour, counted in paid.items():
         _in_play(state, colour)
@@ -79,12 +80,13 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
             continue
         try:
             # The colour's bets recorded before the spin count towards each position's maximum.
-            bets, cut = within_limits(state, colour, counted, standing=result.stakes.get(colour, ()))
+            bets, cut, facts = within_limits(state, colour, counted, standing=result.stakes.get(colour, ()))
         except Refused as refusal:
             refused.append((colour, refusal))
             continue
         stakes[colour] = as_stakes(bets, counted)
         notes += [f"{colour}: {note}" for note in cut]
+        cuts += facts
     if refused:
         raise Refused("; ".join(f"{colour}: {refusal}" for colour, refusal in refused), code="colours",
                       refusals=tuple(refused))
@@ -93,7 +95,7 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
     outcomes, prison = settle(state, result.number, stakes=stakes, prison={})
     marked = tuple(c for c in dict.fromkeys([*stakes, *played]) if c != VALUE_CHIPS)  # PT-A 12 counts colours
     recorded = PayoutsRecorded(spin=spin, number=result.number, stakes=stakes, outcomes=outcomes,
-                               notes=tuple(notes), prison=prison or None, played=marked, by=by)
+                               notes=tuple(notes), cuts=tuple(cuts), prison=prison or None, played=marked, by=by)
     return [recorded] if late else [recorded, PayoutsCompleted(spin=spin, by=by)]
 
 

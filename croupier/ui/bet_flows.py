@@ -68,9 +68,9 @@ async def place(app) -> None:
             break
     if events:
         placed = events[-1]
-        app.say("; ".join(placed.notes) or _("{colour}: {bet} × {chips} recorded").format(
+        app.say("; ".join(map(text.limit_cut, placed.cuts)) or _("{colour}: {bet} × {chips} recorded").format(
             colour=text.colour_name(colour), bet=text.position(placed.stakes[0].bet), chips=placed.stakes[0].chips),
-            error=bool(placed.notes))
+            error=bool(placed.cuts))
 
 
 async def withdraw(app) -> None:

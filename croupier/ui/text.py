@@ -7,8 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.history import words
-from croupier.i18n import N_, _, language
-from croupier.rules.limits import OUTCOMES, REASONS
+from croupier.i18n import N_, _, formats, language
 from croupier.rules.names import VALUE_CHIPS
 from croupier.rules.spin import Direction, VoidReason
 from croupier.rules.wheel import colour as number_colour
@@ -32,12 +31,7 @@ CATEGORIES = {
     "complete": N_("Complete"), "lines": N_("Lines"), "streets": N_("Streets"), "corners": N_("Corners"),
     "splits": N_("Splits"), "pleins": N_("Pleins"),
 }
-# Kinds of bet as the table sign lists them; the announced ones by their position's name.
-BET_KINDS = {
-    "plein": N_("Plein"), "split": N_("Split"), "street": N_("Street"), "corner": N_("Corner"), "line": N_("Line"),
-    "dozen": N_("Dozen"), "column": N_("Column"), "two-dozens": N_("Two dozens"), "two-columns": N_("Two columns"),
-    "simple": N_("Simple chances"), "neighbours": N_("Neighbours"), "total": N_("Series and neighbours together"),
-}
+BET_KINDS = words.BET_KINDS
 # A number in its colour: white on red or green; black numbers black on white, since the screen's
 # own background is black.
 NUMBER_STYLE = {"red": "bold white on red", "black": "bold black on white", "green": "bold white on green"}
@@ -141,9 +135,12 @@ def limit_check(check) -> str:
     """Why the limits refused or cut down a bet (a rules LimitCheck), in the table's language."""
     if not check.reason:
         return check.message
-    facts = worded(check.facts)
-    return _("{bet}: {reason}; {outcome}").format(bet=facts["bet"], reason=_(REASONS[check.reason]).format(**facts),
-                                                  outcome=_(OUTCOMES[check.outcome]).format(**facts))
+    return words.limit_words(check.reason, check.outcome, worded(check.facts))
+
+
+def limit_cut(cut) -> str:
+    """A bet the limits cut down as the journal records it (a LimitCut), with its rule."""
+    return f"{words.limit_words(cut.reason, cut.outcome, worded(words.limit_facts(cut)))} ({cut.rule})"
 
 
 def worded(facts: dict) -> dict:
@@ -285,13 +282,7 @@ def number_markup(number: int) -> str:
 
 def chips(amount: Fraction | int) -> str:
     """A chip count; halves happen (zero on simple chances, two-dozen bets)."""
-    amount = Fraction(amount)
-    if amount.denominator == 1:
-        return str(amount.numerator)
-    if amount.denominator == 2:
-        whole = amount.numerator // 2
-        return f"{whole}½" if whole else "½"  # half a chip, not "0½"
-    return f"{float(amount):g}"
+    return formats.chips(amount)
 
 
 _currency: str | None = None  # the table's, on every amount a refusal quotes
@@ -305,10 +296,7 @@ def use_currency(code: str | None) -> None:
 
 def money(amount: Decimal, currency: str | None = None) -> str:
     """An amount as the table's language writes it: 1 234,50 EUR in Portuguese, 1,234.50 EUR in English."""
-    text = f"{Decimal(amount):,.2f}"
-    if language() == "pt":
-        text = text.replace(",", " ").replace(".", ",")
-    return f"{text} {currency}" if currency else text
+    return formats.money(amount, currency)
 
 
 def stacks(count: int, rest: Fraction) -> str:

@@ -162,6 +162,8 @@ class LinkStatus:
     online: bool
     time: float
     detail: str
+    reason: str = ""  # why it went down: "cannot-open", "lost", "silent" or "noise" (LINK_DOWN)
+    seconds: float | None = None  # how long the wheel was silent or noisy
 
 
 WheelEvent = WheelResult | VoidSpinNumber | NumberConflict | WheelVoid | WheelState | WheelFault | CommandReply | BallPosition | LinkStatus

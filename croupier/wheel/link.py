@@ -169,7 +169,7 @@ class WheelLink:
             try:
                 port = open_port(self.device, self.baudrate, self.read_timeout)
             except (serial.SerialException, OSError, ValueError) as e:
-                self._status(False, f"cannot open {self.device}: {e}")
+                self._status(False, f"cannot open {self.device}: {e}", "cannot-open")
                 delay = self.retry_delays[min(failures, len(self.retry_delays) - 1)]
                 failures += 1
                 self._stop.wait(delay)
@@ -201,7 +201,7 @@ class WheelLink:
             try:
                 data = port.read(max(1, port.in_waiting))
             except (serial_error, OSError) as e:
-                self._status(False, f"{self.device} lost: {e}")
+                self._status(False, f"{self.device} lost: {e}", "lost")
                 return
             now = self.clock()
             if data:
@@ -221,16 +221,17 @@ class WheelLink:
             if not self._online:
                 continue
             if self.silence_timeout is not None and now - last_data > self.silence_timeout:
-                self._status(False, f"nothing from the wheel for {self.silence_timeout:g} s")
+                self._status(False, f"nothing from the wheel for {self.silence_timeout:g} s", "silent",
+                             self.silence_timeout)
             elif noise_since is not None and now - noise_since > self.noise_timeout:
                 self._status(False, f"only noise from the wheel for {self.noise_timeout:g} s, no valid line "
-                                    f"(is the baud rate {self.baudrate} the wheel's?)")
+                                    f"(is the baud rate {self.baudrate} the wheel's?)", "noise", self.noise_timeout)
 
-    def _status(self, online: bool, detail: str) -> None:
+    def _status(self, online: bool, detail: str, reason: str = "", seconds: float | None = None) -> None:
         if self._online is online:
             return
         self._online = online
-        self._emit(LinkStatus(online, self.clock(), detail))
+        self._emit(LinkStatus(online, self.clock(), detail, reason, seconds))
 
     def _emit(self, event: WheelEvent) -> None:
         for passed in self._faults.admit(event) if isinstance(event, WheelFault) else (event,):

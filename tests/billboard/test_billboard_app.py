@@ -141,3 +141,20 @@ async def test_a_table_of_value_chips_only_shows_no_colour_value_board(tmp_path)
         text = screen_text(app)
         assert "Last 1 spin" in text and "Plein" in text  # the limits are posted
         assert "Colour values" not in text and "Values available" not in text
+
+
+async def test_shares_and_amounts_are_written_as_the_tables_language_writes_them(tmp_path):
+    # Russian: a space before the percent sign and a decimal comma, as CLDR has them.
+    from croupier.i18n import install
+
+    path = tmp_path / "journal.db"
+    write(path, [opened(), *spins([17, 5])])
+    install("ru")
+    try:
+        app = BillboardApp(path, table_name="Рулетка 1", clock=FakeClock(at(10)), poll_s=0.05)
+        async with app.run_test(size=(100, 30)):
+            text = screen_text(app)
+            assert "Красное 50\u00a0%  Чёрное 50\u00a0%  Зеро 0\u00a0%" in text
+            assert "150,00" in text and "150.00" not in text
+    finally:
+        install("en")

@@ -100,7 +100,7 @@ TRANSLATED = [language for language in CATALOGS if language != "en"]
 # Texts a translation may leave as they are: markup and numbers only, or a word every language shares.
 SAME_EVERYWHERE = {"{bet}: {reason}; {outcome}", "{count} × 20", "Menu", "menu", "croupier", "nassa",
                    "Croupier: {name} · {relief}", "Croupier: —", "Croupier:", "{kind}, in {currency}:", "Serie", "Series",
-                   "Complete", "Dozens {first:.0f}% {second:.0f}% {third:.0f}%", "finale {digits}", "croupier {name}"}
+                   "Complete", "Dozens {first} {second} {third}", "finale {digits}", "croupier {name}"}
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -338,3 +338,26 @@ def test_a_bet_the_regulation_does_not_offer_is_refused_in_each_language(languag
     assert refused.value.code == "bet-error" and refused.value.facts["reason"] == "not-offered"
     assert worded.startswith(text.position("voisins") + ": ")
     assert "does not offer" not in worded and "voisins bets" not in worded
+
+
+@pytest.mark.parametrize("language, word", [("ru", "максимум"), ("it", "massimo"), ("pt", "máximo")])
+def test_a_bet_the_limits_cut_down_is_noted_in_the_tables_language(language, word, tmp_path):
+    # RU 4.8: 40 chips on a plein play to the maximum and 10 go back; the note the croupier reads, the
+    # review and the papers word it from the recorded facts, never the core's English.
+    from croupier.history.words import limit_cut_words
+    from croupier.session import TableSession
+    from croupier.table.clock import FakeClock
+    from croupier.table.events import Stake, decode, encode
+    from croupier.ui import text
+    from ui_kit import BALLS, COLOURS, register_staff
+
+    with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
+        register_staff(session)
+        session.open_table(profile="ru-american", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana", by="Marta")
+        session.assign_colour(colour="red", player="seat 1", chip_value=5, chips=100, by="Ana")
+        (placed,) = session.place_bets(colour="red", stakes=(Stake(bet="17", chips=40),))
+    assert "10 chips go back" in placed.notes[0] and decode(encode(placed)) == placed
+    install(language)
+    for worded in (text.limit_cut(placed.cuts[0]), limit_cut_words(placed.cuts[0], "RUB")):
+        assert word in worded.lower() and "RU 4.8" in worded and "10" in worded, worded
+        assert not {"maximum", "chips", "back", "plein"} & set(re.findall(r"[a-z]+", worded)), worded

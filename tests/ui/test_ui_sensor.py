@@ -77,6 +77,19 @@ async def test_a_link_that_goes_down_is_shown_and_raised(session, config):
         assert session.state.phase is Phase.SPINNING
 
 
+async def test_a_link_that_goes_down_says_why_in_the_tables_language(session, config):
+    from croupier.i18n import install
+
+    install("pt")
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await report(pilot, LinkStatus(True, 0.0, "open"),
+                     LinkStatus(False, 1.0, "nothing from the wheel for 3 s", "silent", 3.0))
+        text = " ".join(screen_text(app).split())
+        assert "Avaria do sensor do cilindro" in text
+        assert "nada do cilindro há 3 s" in text and "nothing" not in text
+
+
 async def test_results_arrive_from_a_simulated_wheel_on_a_pseudo_terminal(session, config):
     """The whole path: bytes on a pty, the reader thread, post_message, the session, the screen."""
     simulator = WheelSimulator("cammegh-ss2", speed=40, seed=3, results=[19], games=1)
