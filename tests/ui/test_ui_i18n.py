@@ -361,3 +361,30 @@ def test_a_bet_the_limits_cut_down_is_noted_in_the_tables_language(language, wor
     for worded in (text.limit_cut(placed.cuts[0]), limit_cut_words(placed.cuts[0], "RUB")):
         assert word in worded.lower() and "RU 4.8" in worded and "10" in worded, worded
         assert not {"maximum", "chips", "back", "plein"} & set(re.findall(r"[a-z]+", worded)), worded
+
+
+@pytest.mark.parametrize("language, amount, share, rate", [
+    ("en", "4,380.00 RUB", "49%", "69.0"),
+    ("pt", "4\u00a0380,00 RUB", "49%", "69,0"),
+    ("ru", "4\u00a0380,00 RUB", "49\u00a0%", "69,0"),
+    ("it", "4.380,00 RUB", "49%", "69,0"),
+])
+def test_numbers_are_written_as_each_language_writes_them(language, amount, share, rate):
+    # Not by hand with English separators: CLDR's, through Babel.
+    from decimal import Decimal
+
+    from croupier.i18n import formats
+    from croupier.ui import text
+
+    install(language)
+    assert text.money(Decimal(4380), "RUB") == amount
+    assert (formats.percent(0.486), formats.fixed(69.04, 1)) == (share, rate)
+
+
+@pytest.mark.parametrize("language, one, five", [("en", "1 chip", "5 chips"), ("ru", "1 жетон", "5 жетонов"),
+                                                 ("pt", "1 ficha", "5 fichas")])
+def test_a_count_of_chips_takes_the_plural_its_number_needs(language, one, five):
+    from croupier.history.words import chips_words
+
+    install(language)
+    assert (chips_words(1), chips_words(5)) == (one, five)
