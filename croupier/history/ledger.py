@@ -160,7 +160,8 @@ def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.
                      f"{formats.chips(s.bought)} = {formats.money(s.bought_money)}",
                      cash, f"{formats.chips(late)} = {formats.money(s.late_money)}" if late else "",
                      _("in play") if result is None else formats.signed_money(result),
-                     *map(formats.chips, (s.staked, s.paid, s.collected, s.returned))))
+                     formats.chips(s.staked), formats.chips(s.paid), formats.chips(s.collected),
+                     formats.chips(s.returned)))
     return Table(_("Colour ledger and statements (SRIJ 29): result = cashed out + late chips - bought"),
                  (_("colour"), _("player"), _("chip value"), _("since"), _("bought"), _("cashed out"), _("late chips"),
                   _("result"), _("staked"), _("paid"), _("collected"), _("returned")), rows)

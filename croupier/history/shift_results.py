@@ -186,8 +186,8 @@ def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime
         verdict = (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=formats.money(abs(result)))
         foreign = ("; " + _("foreign chips paid {amount}").format(amount=formats.money(shift["foreign_money"]))
                    if shift.get("foreign_chips") else "")
-        rows.append((opened, _("table"), *map(formats.money, (shift["sold_money"], shift["cashed_out_money"],
-                                                              shift["late_money"], shift["paid_money"])),
+        rows.append((opened, _("table"), formats.money(shift["sold_money"]), formats.money(shift["cashed_out_money"]),
+                     formats.money(shift["late_money"]), formats.money(shift["paid_money"]),
                      verdict + foreign + (" " + _("(provisional: colours in play)") if shift["provisional"] else "")))
     return Table(_("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)"),
                  (_("opened"), _("colour"), _("sold"), _("cashed out"), _("late chips"), _("payouts recorded"),

@@ -13,11 +13,13 @@ import io
 import os
 import re
 import sys
+from datetime import datetime, timezone
 
 DOMAIN = "croupier"
 SOURCE_LANGUAGE = "en"
 PACKAGED_CATALOGS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
 HOUSE_CATALOGS = "locale"  # the folder of a house directory that holds its own catalogs
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 # A line msgfmt reads: a keyword and a whole quoted string, or a string continuing the one above.
 _LINE = re.compile(r'(?:(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"((?:[^"\\]|\\.)*)"')
 
@@ -41,6 +43,8 @@ def compile_po(text: str | bytes, source: str = "<po>") -> bytes:
         raise CatalogError(f"{source}: {exc}") from None
     except ValueError as exc:  # e.g. a Plural-Forms header Babel cannot read
         raise CatalogError(f"{source}: {exc}") from None
+    # The header's dates come from the .po, not the clock: the same source always makes the same bytes.
+    catalog.creation_date = catalog.revision_date = _EPOCH
     for message in list(catalog):
         if not message.id or not isinstance(message.string, tuple):
             continue
