@@ -183,7 +183,8 @@ def test_the_pdf_shift_report_in_russian(shift_journal, tmp_path):
                     "смены дилеров 2", "Пит-босс: имя", "Инспектор: имя", "подпись", "страница 1 из",
                     "всё время в этом отчёте указано по поясу"]:
         assert heading in text, heading
-    assert re.search(r"Цвета: куплено [\d.]+ RUB, обменяно [\d.]+ RUB", text)  # amounts with their currency
+    # amounts with their currency, written as Russian writes them: 1 000,00 RUB
+    assert re.search(r"Цвета: куплено \d[\d\u00a0 ]*,\d\d RUB, обменяно \d[\d\u00a0 ]*,\d\d RUB", text)
     for english in ["CROUPIER SHIFT REPORT", "Counted spins", "WHEEL-INTEGRITY STATISTICS", "Pit boss:",
                     "Inspector:", "Head hash:", "Currency:", "Time zone:", "page 1 of", "Overpayments"]:
         assert english not in text, english
