@@ -28,6 +28,7 @@ measures the real rate and the spins a biased wheel takes to be caught.
 from __future__ import annotations
 
 import math
+from itertools import chain
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -78,8 +79,15 @@ def watch(numbers: Iterable[int], wheel_order: Sequence[int]) -> list[Chart]:
     sector_rise, sector_fall = _steps(WIDTH / POCKETS, SECTOR_RATIO)
     runs = [tuple(wheel_order[(start + i) % POCKETS] for i in range(WIDTH)) for start in range(POCKETS)]
     return ([_chart((number,), came_up[number], pocket_rise, pocket_fall, spins) for number in range(POCKETS)]
-            + [_chart(run, sorted(spin for number in run for spin in came_up[number]), sector_rise, sector_fall, spins)
+            + [_chart(run, _merged([came_up[number] for number in run]), sector_rise, sector_fall, spins)
                for run in runs])
+
+
+def _merged(runs: list[list[int]]) -> list[int]:
+    """Sorted lists of spins as one sorted list, joined and sorted in C (the sort merges the runs)."""
+    spins = list(chain.from_iterable(runs))
+    spins.sort()
+    return spins
 
 
 def _chart(pockets: tuple[int, ...], rises: list[int], rise: float, fall: float, spins: int) -> Chart:
