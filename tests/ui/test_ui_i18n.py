@@ -388,3 +388,21 @@ def test_a_count_of_chips_takes_the_plural_its_number_needs(language, one, five)
 
     install(language)
     assert (chips_words(1), chips_words(5)) == (one, five)
+
+
+# One word per thing in each language: the house's terms, and the variants a translation must not use.
+TERMS = {
+    "pt": {"pit boss": ("chefe de banca", r"chefe de mesa"), "wheel": ("cilindro", r"\broda\b"),
+           "chip": ("ficha", r"\bjetons?\b")},
+    "it": {"wheel": ("cilindro", r"\bruot[ae]\b"), "chip": ("gettone", r"\bfiches?\b")},
+    "ru": {"wheel": ("колес", r"цилиндр|рулетк"), "chip": ("жетон", r"фишк")},
+}
+
+
+@pytest.mark.parametrize("language", sorted(TERMS))
+def test_each_catalog_calls_one_thing_by_one_word(language):
+    translated = " ".join(form for forms in catalog_entries(language).values() for form in forms).lower()
+    for thing, (word, variants) in TERMS[language].items():
+        assert word in translated, (language, thing)
+        found = sorted(set(re.findall(variants, translated)))
+        assert not found, f"{language}.po calls the {thing} {word!r} and also {found}"
