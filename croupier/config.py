@@ -10,7 +10,6 @@ import logging
 import os
 import re
 import sys
-import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
@@ -20,9 +19,11 @@ from typing import Any, Mapping
 from croupier.board.names import LAMP_NAMES, SEGMENT_NAMES
 from croupier.i18n import languages
 from croupier.paths import CONFIG_LOOKUP, SYSTEM_CONFIG  # noqa: F401 (CONFIG_LOOKUP: for the commands)
-from croupier.rules.limits import (NO_SIGN, SignError, TableSign, colour_value_problem, sign_from_data,
-                                   sign_problem, table_limits)
-from croupier.rules.profiles import ProfileError, load_profile, profile_ids
+from croupier.rules.limits import (NO_SIGN, SignError, TableLimits, TableSign, colour_value_problem,
+                                   sign_from_data, sign_problem, table_limits)
+from croupier.rules.names import DEFAULT_PROFILE
+from croupier.rules.profiles import Profile, ProfileError, load_profile, profile_ids
+from croupier.rules.toml_file import MISSING, FileProblem, expected, not_one_of, parse, read, unknown_key
 
 # The wheel decoders are imported where a configuration is read, so a command's --help (which only
 # needs the names below) starts without them.
@@ -56,12 +57,8 @@ MAX_MINIMUM = Decimal(1_000_000)  # a table minimum above this is a typing slip
 MAX_PIN_LOCK_MINUTES = 24 * 60
 
 
-class ConfigError(ValueError):
+class ConfigError(FileProblem):
     """A configuration problem: which file, which key, what is wrong."""
-
-    def __init__(self, source: str, key: str, problem: str):
-        self.source, self.key, self.problem = source, key, problem
-        super().__init__(f"{source}: {key}: {problem}" if key else f"{source}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -176,18 +173,9 @@ def load_config(path: str | os.PathLike[str], environ: Mapping[str, str] | None 
     """The file at `path` over the defaults. Raises ConfigError naming the file and the key."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-        # A byte-order mark (some Windows editors write one) is not part of the text.
-        raw = tomllib.loads(data.removeprefix(b"\xef\xbb\xbf").decode("utf-8"),
-                            parse_float=Decimal)  # money and millimetres stay exact
-    except OSError as e:
-        raise ConfigError(str(path), "", f"cannot read it: {e.strerror or e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(str(path), "", f"not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(str(path), "", "not valid TOML: the file is not UTF-8 text") from None
-    except RecursionError:
-        raise ConfigError(str(path), "", "not a configuration: its values are nested too deeply") from None
+        raw = read(path)
+    except FileProblem as problem:
+        raise ConfigError(problem.source, problem.key, problem.problem) from None
     merged = _merge(_defaults_raw(), raw)
     return _build(merged, str(path), path, os.environ if environ is None else environ)
 
@@ -259,7 +247,7 @@ class _JournalFormatter(logging.Formatter):
 
 def _defaults_raw() -> dict[str, Any]:
     text = resources.files("croupier").joinpath(DEFAULTS_NAME).read_text(encoding="utf-8")
-    return tomllib.loads(text, parse_float=Decimal)
+    return parse(text, DEFAULTS_NAME)
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -279,7 +267,7 @@ class _Reader:
     def __init__(self, source: str, prefix: str, data: Any):
         self.source, self.prefix = source, prefix
         if not isinstance(data, dict):
-            raise self.error("", f"expected a table, got {_describe(data)}")
+            raise self.error("", expected("a table", data))
         self.data = data
 
     def key(self, name: str) -> str:
@@ -291,19 +279,19 @@ class _Reader:
     def only(self, *names: str) -> None:
         for name in self.data:
             if name not in names:
-                raise self.error(name, f"unknown key; known keys here: {', '.join(names)}")
+                raise self.error(name, unknown_key(names))
 
     def value(self, name: str) -> Any:
         if name not in self.data:
-            raise self.error(name, "missing")
+            raise self.error(name, MISSING)
         return self.data[name]
 
     def text(self, name: str, pattern: str | None = None, choices: tuple[str, ...] = ()) -> str:
         value = self.value(name)
         if not isinstance(value, str):
-            raise self.error(name, f"expected text, got {_describe(value)}")
+            raise self.error(name, expected("text", value))
         if choices and value not in choices:
-            raise self.error(name, f"{value!r} is not one of: {', '.join(choices)}")
+            raise self.error(name, not_one_of(value, choices))
         if not value.strip():
             raise self.error(name, "must not be empty")
         if pattern and not re.fullmatch(pattern, value):
@@ -313,13 +301,13 @@ class _Reader:
     def integer(self, name: str, value: Any = None) -> int:
         value = self.value(name) if value is None else value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(name, f"expected a whole number, got {_describe(value)}")
+            raise self.error(name, expected("a whole number", value))
         return value
 
     def number(self, name: str) -> Decimal:
         value = self.value(name)
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-            raise self.error(name, f"expected a number, got {_describe(value)}")
+            raise self.error(name, expected("a number", value))
         value = Decimal(value)
         if not value.is_finite():
             raise self.error(name, f"expected a number, got {value}")
@@ -328,13 +316,13 @@ class _Reader:
     def flag(self, name: str) -> bool:
         value = self.value(name)
         if not isinstance(value, bool):
-            raise self.error(name, f"expected true or false, got {_describe(value)}")
+            raise self.error(name, expected("true or false", value))
         return value
 
     def array(self, name: str, length: int | None = None) -> list[Any]:
         value = self.value(name)
         if not isinstance(value, list):
-            raise self.error(name, f"expected a list, got {_describe(value)}")
+            raise self.error(name, expected("a list", value))
         if length is not None and len(value) != length:
             raise self.error(name, f"expected {length} entries, got {len(value)}")
         return value
@@ -354,17 +342,6 @@ class _Reader:
 
     def section(self, name: str) -> "_Reader":
         return _Reader(self.source, self.key(name), self.value(name))
-
-
-def _describe(value: Any) -> str:
-    """How a wrong value reads in an error: its TOML kind and, when short, the value."""
-    if isinstance(value, bool):
-        return f"true/false ({str(value).lower()})"
-    if isinstance(value, (int, Decimal)):
-        return f"a number ({value})"
-    if isinstance(value, str):
-        return f"text ({value!r})"
-    return {list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
 
 
 def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping[str, str]) -> Config:
@@ -393,22 +370,48 @@ def _floor(r: _Reader) -> FloorConfig:
     r.only("url")
     url = r.value("url")
     if not isinstance(url, str):
-        raise r.error("url", f"expected text, got {_describe(url)}")
+        raise r.error("url", expected("text", url))
     url = url.strip()
     if url and not all(part.strip().startswith(("nats://", "tls://")) for part in url.split(",")):
         raise r.error("url", f"{url!r} is not a NATS URL (nats://HOST:PORT, several separated by commas)")
     return FloorConfig(url or None)
 
 
-def _table(r: _Reader, base: Path) -> TableConfig:
-    r.only("id", "name", "profile", "minimum", "currency", "language", "posted_values",
-           "house_directory", "sign", "time_zone", "casino", "value_only", "marked_values", "pin_lock_minutes",
-           "clock_tolerance_seconds")
+TABLE_KEYS = ("id", "name", "profile", "minimum", "currency", "language", "posted_values", "house_directory",
+              "sign", "time_zone", "casino", "value_only", "marked_values", "pin_lock_minutes",
+              "clock_tolerance_seconds")
+
+
+def read_sign(path: str | os.PathLike[str], profile: str | None = None,
+              house: str | os.PathLike[str] | None = None) -> tuple[Profile, TableLimits]:
+    """The profile and table limits a sign file posts: its [table] minimum and [table.sign] (a
+    configuration file will do), read and checked as the table reads its configuration. The profile
+    is `profile`, else the file's table.profile, else the default. Raises ConfigError or ProfileError."""
+    try:
+        raw = read(path)
+    except FileProblem as problem:
+        raise ConfigError(problem.source, problem.key, problem.problem) from None
+    r = _Reader(str(path), "", raw).section("table")
+    r.only(*TABLE_KEYS)
+    minimum = _minimum(r)
+    if profile is None:
+        profile = r.text("profile", choices=profile_ids(house)) if "profile" in r.data else DEFAULT_PROFILE
+    rules = load_profile(profile, house)
+    return rules, table_limits(rules, minimum, _sign(r, rules, minimum))
+
+
+def _minimum(r: _Reader) -> Decimal:
     minimum = r.number("minimum")
     if not 0 < minimum <= MAX_MINIMUM:
         raise r.error("minimum", f"the table minimum must be above zero and at most {MAX_MINIMUM}, got {minimum}")
     if minimum != minimum.quantize(Decimal("0.01")):
         raise r.error("minimum", f"the table minimum is money: at most 2 decimal places, got {minimum}")
+    return minimum
+
+
+def _table(r: _Reader, base: Path) -> TableConfig:
+    r.only(*TABLE_KEYS)
+    minimum = _minimum(r)
     house = _house(r, base)
     profile = r.text("profile", choices=profile_ids(house))
     try:
@@ -477,7 +480,7 @@ def _marked_values(r: _Reader, profile) -> tuple[Decimal, ...]:
     for i, value in enumerate(entries):
         key = f"marked_values[{i}]"
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or not Decimal(value).is_finite():
-            raise r.error(key, f"expected an amount, got {_describe(value)}")
+            raise r.error(key, expected("an amount", value))
         value = Decimal(value)
         if value <= 0 or value > MAX_MINIMUM:
             raise r.error(key, f"a chip's value is above zero and at most {MAX_MINIMUM}, not {value}")
@@ -520,7 +523,7 @@ def _sign(r: _Reader, profile, minimum: Decimal) -> TableSign:
         return NO_SIGN
     data = r.value("sign")
     if not isinstance(data, dict):
-        raise r.error("sign", f"expected a table, got {_describe(data)}")
+        raise r.error("sign", expected("a table", data))
     try:
         sign = sign_from_data(data)
         problem = sign_problem(profile, minimum, sign)
@@ -540,7 +543,7 @@ def _posted_values(r: _Reader, profile, minimum: Decimal, sign: TableSign) -> tu
     for i, value in enumerate(r.array("posted_values")):
         key = f"posted_values[{i}]"
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or not Decimal(value).is_finite():
-            raise r.error(key, f"expected an amount, got {_describe(value)}")
+            raise r.error(key, expected("an amount", value))
         value = Decimal(value)
         if value <= 0:
             raise r.error(key, f"a colour chip's value is above zero, not {value}")
@@ -560,7 +563,7 @@ def _colours(top: _Reader) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
-            raise top.error(f"colours[{i}]", f"expected a colour name, got {_describe(name)}")
+            raise top.error(f"colours[{i}]", expected("a colour name", name))
         if name.casefold() in seen:
             raise top.error(f"colours[{i}]", f"{name!r} is listed twice (also colours[{seen[name.casefold()]}])")
         seen[name.casefold()] = i

@@ -72,42 +72,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read_sign(path: str) -> dict:
-    """The [table] of a sign file; a clear error naming the file and the key otherwise."""
-    import tomllib
-
-    try:
-        with open(path, "rb") as handle:
-            table = tomllib.load(handle).get("table", {})
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read it: {error.strerror or error}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: not valid TOML: {error}") from None
-    if not isinstance(table, dict) or "minimum" not in table:
-        raise ValueError(f"{path}: table.minimum: missing (the table minimum the sign goes with)")
-    return table
-
-
-def _limits(args, profile, table: dict):
-    """The table limits the sign file posts, checked against the profile's caps."""
-    from croupier.rules.limits import SignError, sign_from_data, sign_problem, table_limits
-
-    try:
-        minimum = Decimal(str(table["minimum"]))
-        if not minimum.is_finite() or minimum <= 0:
-            raise InvalidOperation
-    except InvalidOperation:
-        raise ValueError(f"{args.sign}: table.minimum: {table['minimum']!r} is not an amount above 0") from None
-    try:
-        sign = sign_from_data(table.get("sign", {}))
-        problem = sign_problem(profile, minimum, sign)
-    except SignError as error:
-        problem = error
-    if problem is not None:
-        raise ValueError(f"{args.sign}: table.sign.{problem.key}: {problem.problem}")
-    return table_limits(profile, minimum, sign)
-
-
 def _within_limits(bets, limits, chip_values):
     """Each owner's bets checked as the table checks a player's: what plays, and what the sign
     refused or cut down (the rules' words and rule)."""
@@ -132,9 +96,12 @@ def main(argv: list[str]) -> int:
     from croupier.rules.profiles import ProfileError, load_profile
     from croupier.rules.settlement import settle
     try:
-        table = _read_sign(args.sign) if args.sign else {}
-        profile = load_profile(args.profile or table.get("profile") or DEFAULT_PROFILE, args.house)
-        limits = _limits(args, profile, table) if args.sign else None
+        if args.sign:  # read as the table reads it, with the configuration's reader
+            from croupier.config import read_sign
+
+            profile, limits = read_sign(args.sign, args.profile, args.house)
+        else:
+            profile, limits = load_profile(args.profile or DEFAULT_PROFILE, args.house), None
     except (ValueError, ProfileError) as error:
         parser.error(str(error))
     bets, problems = [], []

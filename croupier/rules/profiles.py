@@ -8,7 +8,6 @@ A profile's id is its file's name. Only the profile asked for is read.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
@@ -21,6 +20,7 @@ from croupier.rules.announced import SERIES
 from croupier.rules.layout import CATEGORY as LAYOUT_CATEGORY
 from croupier.rules.layout import KINDS as LAYOUT_KINDS
 from croupier.rules.names import DEFAULT_PROFILE  # noqa: F401 (re-exported)
+from croupier.rules.toml_file import MISSING, FileProblem, expected, not_one_of, parse, read_text, unknown_key
 from croupier.rules.wheel import NUMBERINGS
 
 PACKAGED_PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
@@ -193,13 +193,13 @@ class _Reader:
         path = f"{path}.{key}" if path else key
         value = data.get(key)
         if not isinstance(value, dict):
-            raise self.fail(path, "missing" if value is None else "must be a table")
+            raise self.fail(path, MISSING if value is None else expected("a table", value))
         for name in value:
             if name not in known:
-                raise self.fail(f"{path}.{name}", f"unknown key (known: {', '.join(known)})")
+                raise self.fail(f"{path}.{name}", unknown_key(known))
         for name, required in known.items():
             if required and name not in value:
-                raise self.fail(f"{path}.{name}", "missing")
+                raise self.fail(f"{path}.{name}", MISSING)
         return value
 
     def get(self, data: Mapping, key: str, path: str, check: Callable[[Any], Any], default=None):
@@ -212,33 +212,35 @@ class _Reader:
 
 
 def _text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError("must be a non-empty string")
+    if not isinstance(value, str):
+        raise ValueError(expected("text", value))
+    if not value.strip():
+        raise ValueError("must not be empty")
     return value
 
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError("must be true or false")
+        raise ValueError(expected("true or false", value))
     return value
 
 
 def _count(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError("must be a whole number, 0 or more")
+        raise ValueError(expected("a whole number, 0 or more", value))
     return value
 
 
 def _positive(value: Any) -> int:
     if _count(value) == 0:
-        raise ValueError("must be a whole number above 0")
+        raise ValueError(expected("a whole number above 0", value))
     return value
 
 
 def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if value not in choices:
-            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
+            raise ValueError(not_one_of(value, choices))
         return value
 
     return check
@@ -247,7 +249,7 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
 def _list_of(check: Callable[[Any], Any]) -> Callable[[Any], tuple]:
     def check_list(value: Any) -> tuple:
         if not isinstance(value, list):
-            raise ValueError("must be a list")
+            raise ValueError(expected("a list", value))
         items = tuple(check(item) for item in value)
         if len(set(items)) != len(items):
             raise ValueError("lists a value twice")
@@ -305,10 +307,10 @@ def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
     read = _Reader(source)
     for key in data:
         if key not in _TOP_KEYS:
-            raise read.fail(key, f"unknown key (known: {', '.join(_TOP_KEYS)})")
+            raise read.fail(key, unknown_key(_TOP_KEYS))
     for key in ("id", "name", "rule_set"):
         if key not in data:
-            raise read.fail(key, "missing")
+            raise read.fail(key, MISSING)
     header = {key: read.get(data, key, "", _text) for key in ("id", "name", "rule_set")}
     t = {topic: read.table(data, topic, known) for topic, known in _TOPICS.items()}
     rules = {topic: read.get(t[topic], "rule", topic, _text) for topic in _TOPICS}
@@ -487,14 +489,9 @@ def profile_file(profile_id: str, house: str | os.PathLike[str] | None = None) -
 def load_profile_file(path: str | os.PathLike[str]) -> Profile:
     """A profile from an explicit file (a house's own, or a test's malformed one)."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as error:
-        raise ProfileError(f"{path}: cannot be read: {error.strerror or error}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ProfileError(f"{path}: not valid TOML: the file is not UTF-8 text") from None
+        text = read_text(path)
+    except FileProblem as problem:
+        raise ProfileError(str(problem)) from None
     return profile_from_text(text, str(path))
 
 
@@ -502,9 +499,9 @@ def load_profile_file(path: str | os.PathLike[str]) -> Profile:
 def profile_from_text(text: str, source: str = "recorded rules") -> Profile:
     """A profile from the text of its file, as a journal records it."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ProfileError(f"{source}: not valid TOML: {error}") from None
+        data = parse(text, source)
+    except FileProblem as problem:
+        raise ProfileError(str(problem)) from None
     return replace(parse_profile(data, source), text=text)
 
 

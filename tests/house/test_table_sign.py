@@ -241,3 +241,30 @@ def test_no_sign_posts_a_plein_maximum_below_a_colour_in_play(journal, profile_i
         with pytest.raises(Refused, match=f"a colour chip of {value} is above the plein maximum {lower}"):
             session.change_sign(sign={"maximum": {"plein": lower}}, reason="quiet", by="Marta", pin=PINS["Marta"])
         assert session.seq == before
+
+
+def test_croupier_payout_reads_a_sign_file_as_the_table_does(tmp_path, capsys):
+    """A byte-order mark and a maximum with a fraction: the table takes the file, and so does payout."""
+    path = tmp_path / "sign.toml"
+    path.write_bytes('\ufeff[table]\nprofile = "pt-americana"\nminimum = 5\n[table.sign.maximum]\nplein = 62.5\n'
+                     .encode("utf-8"))
+    assert load_config(path, environ={}).table.sign.maxima["plein"] == Decimal("62.5")
+    code = payout(["--sign", str(path), "--json", "--number", "17", "17x13@red", "17x12@blue"])
+    result = json.loads(capsys.readouterr().out)
+    (note,) = result["limits"]
+    assert code == 0 and note["input"] == "17x13@red" and "62.5" in note["message"]
+
+
+@pytest.mark.parametrize("table, words", [
+    ("minimum = 5.001", "table.minimum: the table minimum is money: at most 2 decimal places"),
+    ("minimum = 5\nminimun = 10", "table.minimun: unknown key"),
+    ('minimum = 5\nprofile = "pt-american"', "table.profile: 'pt-american' is not one of: "),
+])
+def test_croupier_payout_refuses_the_sign_files_the_table_refuses(tmp_path, capsys, table, words):
+    path = write_config(tmp_path, "pt-americana", "")
+    path.write_text(f"[table]\n{table}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=words):
+        load_config(path, environ={})
+    with pytest.raises(SystemExit):
+        payout(["--sign", str(path), "--number", "17", "17"])
+    assert words in capsys.readouterr().err

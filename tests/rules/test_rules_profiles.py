@@ -130,8 +130,8 @@ def broken(tmp_path, old: str, new: str, profile_id: str = "pt-americana"):
     ("plein = 30", 'plein = "30"', "limits.plein", "whole number"),
     ("plein = 30\n", "", "limits.plein", "missing"),
     ('simple_chances = "lose"', 'simple_chances = "lost"', "zero.simple_chances",
-     "'lost' is not one of lose, half-back, en-prison"),
-    ('rule = "PT-A 28"', 'rule = ""', "zero.rule", "non-empty"),
+     "'lost' is not one of: lose, half-back, en-prison"),
+    ('rule = "PT-A 28"', 'rule = ""', "zero.rule", "must not be empty"),
     ('"series", "complete"', '"series"', "payout.order", "does not place complete"),
     ('"splits", "pleins"', '"splits", "pleins", "pleins"', "payout.order", "twice"),
     ("[ball_swap]", "[ball_swaps]", "ball_swaps", "unknown key"),
@@ -163,7 +163,7 @@ def test_a_file_that_is_not_toml_is_named(tmp_path):
 
 
 def test_a_missing_file_is_named(tmp_path):
-    with pytest.raises(ProfileError, match="nowhere.toml: cannot be read"):
+    with pytest.raises(ProfileError, match="nowhere.toml: cannot read it"):
         load_profile_file(tmp_path / "nowhere.toml")
 
 
