@@ -383,7 +383,7 @@ TABLE_KEYS = ("id", "name", "profile", "minimum", "currency", "language", "poste
 
 
 def read_sign(path: str | os.PathLike[str], profile: str | None = None,
-              house: str | os.PathLike[str] | None = None) -> tuple[Profile, TableLimits]:
+              house: str | None = None) -> tuple[Profile, TableLimits]:
     """The profile and table limits a sign file posts: its [table] minimum and [table.sign] (a
     configuration file will do), read and checked as the table reads its configuration. The profile
     is `profile`, else the file's table.profile, else the default. Raises ConfigError or ProfileError."""
