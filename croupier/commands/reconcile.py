@@ -24,6 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--wheel-log", metavar="FILE", help="the wheel's exported log (its lines, as captured)")
     parser.add_argument("--protocol", choices=PROTOCOL_NAMES, help="the protocol of --wheel-log's lines")
     parser.add_argument("--json", action="store_true", help="the differences as JSON")
+    parser.add_argument("--config", metavar="PATH", help="the table's configuration: its language (as `croupier "
+                                                          "report` finds it); times are in the journal's time zone")
+    parser.add_argument("--language", metavar="LANG", help="the language of the text (en, pt, ru, it, ...)")
     return parser
 
 
@@ -80,40 +83,70 @@ def read_wheel_log(device: str) -> list:
 
 
 def _where(result) -> str:
-    game = f", wheel game {result.wheel_game}" if result.wheel_game is not None else ""
-    return f"spin {result.spin} ({result.time}{game})"
+    from croupier.history.clock import stamp
+    from croupier.i18n import _
+
+    if result.wheel_game is None:
+        return _("spin {spin} ({time})").format(spin=result.spin, time=stamp(result.time))
+    return _("spin {spin} ({time}, wheel game {game})").format(spin=result.spin, time=stamp(result.time),
+                                                               game=result.wheel_game)
 
 
 def _record(record, position) -> str:
-    game = f", game {record.game}" if record.game is not None else ""
-    when = f", {record.time}" if record.time else ""
-    return f"the wheel's result {position}{game}{when}"
+    from croupier.history.clock import stamp
+    from croupier.i18n import _
+
+    if record.game is None and record.time is None:
+        return _("the wheel's result {position}").format(position=position)
+    return _("the wheel's result {position} (game {game}, {time})").format(
+        position=position, game="-" if record.game is None else record.game,
+        time=stamp(record.time) if record.time else "-")
 
 
 def describe(difference) -> str:
+    """A difference in one sentence, in the language installed."""
+    from croupier.history.words import source_words
+    from croupier.i18n import _
+
     journal, wheel = difference.journal, difference.wheel
     if difference.kind == "number":
-        how = f"{journal.source}" + (f", corrected from {journal.recorded}" if journal.recorded != journal.number else "")
-        return (f"{_where(journal)}: the journal counts {journal.number} ({how}); "
-                f"{_record(wheel, difference.position)} is {wheel.number}")
+        how = source_words(journal.source) + ("; " + _("corrected from {number}").format(number=journal.recorded)
+                                              if journal.recorded != journal.number else "")
+        return _("{spin}: the journal counts {number} ({how}); {record} is {wheel}").format(
+            spin=_where(journal), number=journal.number, how=how, record=_record(wheel, difference.position),
+            wheel=wheel.number)
     if difference.kind == "journal-only":
-        return f"{_where(journal)}: {journal.number} in the journal ({journal.source}); the wheel has no such result"
-    return f"{_record(wheel, difference.position)}: {wheel.number}, not in the journal"
+        return _("{spin}: {number} in the journal ({source}); the wheel has no such result").format(
+            spin=_where(journal), number=journal.number, source=source_words(journal.source))
+    return _("{record}: {number}, not in the journal").format(record=_record(wheel, difference.position),
+                                                             number=wheel.number)
 
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from croupier.journal.store import JournalError
+    from croupier.commands.report import configured, recorded_context, speak
+    from croupier.config import ConfigError
+    from croupier.i18n import CatalogError, _, ngettext
+    from croupier.journal.store import Journal, JournalError
     from croupier.wheel.capture import CaptureFormatError
     from croupier.wheel.history import LogError, compare
 
     try:
+        config = configured(args.config)
+        table = config.table if config else None
+        speak(args.language, table, args.json)
+    except (ConfigError, CatalogError) as exc:
+        print(f"croupier reconcile: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with Journal.open(args.db, read_only=True, create=False) as reader:  # its time zone, before any time
+            recorded_context(reader, table, lambda text: print(f"croupier reconcile: {text}", file=sys.stderr))
         if args.wheel_log is not None:
             if args.protocol is None:
                 raise ValueError("--wheel-log needs --protocol: the protocol its lines are in")
             wheel = logged_results(args.wheel_log, args.protocol)
         else:
-            protocol, _, device = args.wheel.partition(":")
+            protocol, _colon, device = args.wheel.partition(":")
             if protocol != "cammegh-ss2" or not device:
                 raise ValueError("--wheel reads the Slingshot's log only (cammegh-ss2:DEVICE); for another wheel "
                                  "give its exported log with --wheel-log")
@@ -134,6 +167,7 @@ def main(argv: list[str]) -> int:
     else:
         for difference in differences:
             print(describe(difference))
-        print(f"{len(journal)} results in the journal, {len(wheel)} in the wheel's record: "
-              f"{len(differences)} difference{'' if len(differences) == 1 else 's'}")
+        print(_("{journal} results in the journal, {wheel} in the wheel's record: {differences}").format(
+            journal=len(journal), wheel=len(wheel), differences=ngettext(
+                "{count} difference", "{count} differences", len(differences)).format(count=len(differences))))
     return 1 if differences else 0
