@@ -13,6 +13,8 @@ It prints:
   one-hour outage of a table playing a spin a minute (and a 24-hour one);
 - the table's cost of publishing: CPU seconds and peak memory of `croupier run --headless` on a
   simulated wheel for RUN_SECONDS, with and without `--floor`;
+- the floor view (`--parts view`): its first picture, its refreshes and its peak memory over a store
+  of VIEW_TABLES tables x VIEW_SPINS spins;
 - a floor of FLOOR_TABLES tables at production pace (`--parts tables`): each beats every 5 s and
   plays a spin a minute (3 events); the CPU share of one core the ingester (`croupier floor serve`,
   its own process) takes over FLOOR_SECONDS, after a warm-up, and whether it kept up.
@@ -259,6 +261,39 @@ def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float
           f"({stored} of {sent['events']} events stored 3 s after the last)")
 
 
+VIEW_PROBE = """
+import resource, sys, time
+from croupier.floor.store import open_store
+from croupier.floor.tiles import FloorProjection
+with open_store(sys.argv[1], read_only=True) as store:
+    projection = FloorProjection(store)
+    started = time.perf_counter(); picture = projection.picture(); first = time.perf_counter() - started
+    refreshes = []
+    for _ in range(5):
+        started = time.perf_counter(); projection.picture(); refreshes.append(time.perf_counter() - started)
+print(len(picture.tiles), first, max(refreshes), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def bench_view(folder: Path, store_url: str, tables: int, spins: int) -> None:
+    """The floor view's first picture and its refreshes (in a process of its own, for its memory) over a
+    store holding `tables` tables of `spins` spins each (one template journal's rows under every id)."""
+    from croupier.floor.wire import Link as WireLink
+
+    template = folder / "view-template.db"
+    journal(template, spins)
+    with Journal.open(template, read_only=True) as source:
+        rows = [WireLink(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac) for r in source.rows()]
+    with open_store(store_url) as store:
+        for t in range(tables):
+            store.append(f"V{t}", rows, rows[-1].time, (0, "0" * 64))
+    out = subprocess.run([sys.executable, "-c", VIEW_PROBE, store_url], capture_output=True, text=True, check=True)
+    shown, first, refresh, peak_mb = out.stdout.split()
+    print(f"floor view over {tables} tables x {spins} spins ({tables * len(rows)} events): first picture "
+          f"{float(first):.2f} s, refresh (nothing new) {1000 * float(refresh):.0f} ms at most, peak memory {peak_mb} MB "
+          f"({shown} tiles)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -267,9 +302,11 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster as the store")
     parser.add_argument("--run-seconds", type=float, default=30.0)
     parser.add_argument("--parts", default="ingest,latency,catch-up,table-cost",
-                        help="comma-separated: ingest, latency, catch-up, table-cost, tables")
+                        help="comma-separated: ingest, latency, catch-up, table-cost, tables, view")
     parser.add_argument("--floor-tables", type=int, default=3000)
     parser.add_argument("--floor-seconds", type=float, default=60.0)
+    parser.add_argument("--view-tables", type=int, default=300)
+    parser.add_argument("--view-spins", type=int, default=1000)
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     postgres = None
@@ -296,6 +333,8 @@ def main() -> None:
                 bench_table_cost(folder, args.run_seconds)
             if "tables" in parts:
                 bench_floor_tables(folder, url("tables"), args.floor_tables, args.floor_seconds)
+            if "view" in parts:
+                bench_view(folder, url("view"), args.view_tables, args.view_spins)
     finally:
         if postgres is not None:
             postgres.stop()

@@ -53,11 +53,12 @@ class FloorProjection:
         self._seqs: dict[str, int] = {}
         self._spin_records: dict[str, list[tuple[int, dict]]] = {}
         self._problems: dict[str, str] = {}
+        self._counted: dict[str, tuple[int, list, dict]] = {}  # per table: spin records seen, counted spins, statistics
 
-    def _read(self, table_id: str) -> TableState:
+    def _read(self, table_id: str, head_seq: int) -> TableState:
         state, seq = self._states.get(table_id, INITIAL), self._seqs.get(table_id, 0)
         records = self._spin_records.setdefault(table_id, [])
-        if table_id in self._problems:
+        if table_id in self._problems or head_seq <= seq:
             return state
         for link in self.store.links(table_id, after=seq):
             try:
@@ -77,9 +78,13 @@ class FloorProjection:
         tiles, wheels = [], {}
         for record in self.store.tables():
             lag = table_lag(record, now, word)
-            state = self._read(record.table_id)
-            spins = counted_spins(self._spin_records[record.table_id], wheel=record.table_id)
-            wheels[record.table_id] = summary(spins)
+            state = self._read(record.table_id, record.head_seq)
+            records = self._spin_records[record.table_id]
+            counted = self._counted.get(record.table_id)
+            if counted is None or counted[0] != len(records):  # the statistics again only for a new spin
+                spins = counted_spins(records, wheel=record.table_id)
+                counted = self._counted[record.table_id] = (len(records), spins, summary(spins))
+            _, spins, wheels[record.table_id] = counted
             heard = datetime.fromisoformat(record.last_heard) if record.last_heard else None
             online = heard is not None and (now - heard).total_seconds() <= ONLINE_S
             croupier = state.staff_on(Role.CROUPIER) if state.phase is not Phase.CLOSED else None
@@ -91,7 +96,7 @@ class FloorProjection:
                 croupier=croupier,
                 relief_in_min=_relief_in(state, now),
                 last_numbers=tuple(s.number for s in spins[-LAST_NUMBERS:])[::-1],
-                games_per_hour=sum(1 for s in spins if s.time and now - s.time <= timedelta(hours=1)),
+                games_per_hour=_games_in_the_last_hour(spins, now),
                 online=online,
                 offline_for_s=None if online or heard is None else (now - heard).total_seconds(),
                 broken_at=record.broken_at,
@@ -100,6 +105,18 @@ class FloorProjection:
                 behind_for_s=lag.lag_s,
             ))
         return FloorPicture(tuple(tiles), tuple(self.store.alarms()), wheels, word.problem)
+
+
+def _games_in_the_last_hour(spins, now: datetime) -> int:
+    """Counted from the last spin back (the journal's order): a refresh never walks a year of spins."""
+    count = 0
+    for spin in reversed(spins):
+        if spin.time is None:
+            continue
+        if now - spin.time > timedelta(hours=1):
+            break
+        count += 1
+    return count
 
 
 def _relief_in(state: TableState, now: datetime) -> int | None:
