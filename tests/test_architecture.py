@@ -125,3 +125,7 @@ def test_each_part_of_croupier_imports_only_what_the_readme_table_allows():
                       if table.get(_part(path)) is not None
                       for name in _croupier_imports(path) - table[_part(path)] - {_part(path)})
     assert breaches == []
+
+
+def test_the_players_monitor_shares_the_table_screens_words_without_importing_the_screen():
+    assert "ui" not in _import_table()["billboard"] and "screens" in _import_table()["billboard"]

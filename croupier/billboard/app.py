@@ -16,15 +16,13 @@ from croupier.i18n import N_, _, formats, ngettext
 from croupier.journal.store import JournalError
 from croupier.rules.wheel import colour
 from croupier.table.clock import Clock, SystemClock
-from croupier.ui import text
-from croupier.ui.big_digits import big
+from croupier.history.words import BET_KINDS
+from croupier.screens import words
+from croupier.screens.big_digits import big
 
 POLL_S = 0.5
 SHOWN_FOR = timedelta(minutes=2)  # how long a ball change or new limits stay announced
-LIMIT_KINDS = (
-    ("plein", N_("Plein")), ("split", N_("Split")), ("street", N_("Street")), ("corner", N_("Corner")),
-    ("line", N_("Line")), ("dozen", N_("Dozen")), ("column", N_("Column")), ("simple", N_("Simple chances")),
-)
+LIMIT_KINDS = ("plein", "split", "street", "corner", "line", "dozen", "column", "simple")
 
 
 class BillboardApp(App):
@@ -91,7 +89,7 @@ class BillboardApp(App):
 
     def show(self, board: Billboard) -> None:
         state = board.state
-        self.query_one("#bb-title", Static).update(f"[b]{escape(self.table_name)}[/]  {text.phase(state.phase)}")
+        self.query_one("#bb-title", Static).update(f"[b]{escape(self.table_name)}[/]  {words.phase(state.phase)}")
         number = self.query_one("#bb-number", Vertical)
         number.remove_class("red", "black", "green")
         shown = "" if board.last is None else f"{board.last:>2}"
@@ -101,8 +99,8 @@ class BillboardApp(App):
             self.query_one("#bb-caption", Static).update("")
         else:
             number.add_class(colour(board.last))
-            self.query_one("#bb-caption", Static).update(text.colour_name(colour(board.last)))
-        last = " ".join(text.number_markup(n) for n in board.last_numbers())
+            self.query_one("#bb-caption", Static).update(words.colour_name(colour(board.last)))
+        last = " ".join(words.number_markup(n) for n in board.last_numbers())
         self.query_one("#bb-last", Static).update(_("Last numbers") + "\n" + (last or "—"))
         self.query_one("#bb-hot-cold", Static).update(self._hot_cold(board))
         self.query_one("#bb-shares", Static).update(self._shares(board))
@@ -115,8 +113,8 @@ class BillboardApp(App):
     def _hot_cold(self, board: Billboard) -> str:
         if not board.results:
             return ""
-        hot = "  ".join(f"{text.number_markup(n)}×{c}" for n, c in board.hot())
-        cold = "  ".join(f"{text.number_markup(n)}×{c}" for n, c in board.cold())
+        hot = "  ".join(f"{words.number_markup(n)}×{c}" for n, c in board.hot())
+        cold = "  ".join(f"{words.number_markup(n)}×{c}" for n, c in board.cold())
         return _("Hot") + f"  {hot}\n" + _("Cold") + f"  {cold}"
 
     def _shares(self, board: Billboard) -> str:
@@ -141,7 +139,8 @@ class BillboardApp(App):
             return ""
         lines = [_("Table limits ({currency})").format(currency=self.currency)]
         # Columns as wide as their widest entry: a row fits half an 80-column console unwrapped.
-        rows = [(_(name), text.money(limits[kind][0]), text.money(limits[kind][1])) for kind, name in LIMIT_KINDS]
+        rows = [(_(BET_KINDS[kind]), formats.money(limits[kind][0]), formats.money(limits[kind][1]))
+                for kind in LIMIT_KINDS]
         name_w, low_w, high_w = (max(len(row[i]) for row in rows) for i in range(3))
         lines += [f"{name:<{name_w}} {low:>{low_w}} – {high:>{high_w}}" for name, low, high in rows]
         return "\n".join(lines)
@@ -150,10 +149,10 @@ class BillboardApp(App):
         values = board.colour_values()
         # PT-A 9: the value of each colour in play, shown at the table.
         lines = [_("Colour values ({currency})").format(currency=self.currency)]
-        lines += [f"{escape(text.colour_name(c)):<10}{text.money(v):>10}" for c, v in values] or ["—"]
+        lines += [f"{escape(words.colour_name(c)):<10}{formats.money(v):>10}" for c, v in values] or ["—"]
         posted = board.posted_values()
         if posted:
-            lines.append(_("Values available: {values}").format(values=" · ".join(text.money(v) for v in posted)))
+            lines.append(_("Values available: {values}").format(values=" · ".join(formats.money(v) for v in posted)))
         return "\n".join(lines)
 
     def _announce(self, board: Billboard) -> None:

@@ -9,7 +9,7 @@ from croupier.i18n import _
 from croupier.rules.wheel import colour
 from croupier.table.state import Spin
 from croupier.ui import text
-from croupier.ui.big_digits import big
+from croupier.screens.big_digits import big
 from croupier.ui.redraw import one_class
 
 COLOUR_CLASSES = ("red", "black", "green", "none")

@@ -7,23 +7,14 @@ from decimal import Decimal
 from fractions import Fraction
 
 from croupier.history import words
+from croupier.screens.words import NUMBER_STYLE, PHASES, colour_name, number_markup, phase  # noqa: F401 (the screens' words)
 from croupier.i18n import N_, _, formats, language
-from croupier.rules.names import VALUE_CHIPS
 from croupier.rules.spin import Direction, VoidReason
-from croupier.rules.wheel import colour as number_colour
 from croupier.table.events import AlarmKind, Role
 from croupier.table.notices import Notice
 from croupier.table.refusal import Refused
-from croupier.table.state import Alarm, Phase
+from croupier.table.state import Alarm
 
-PHASES = {
-    Phase.CLOSED: N_("Table closed"),
-    Phase.BETTING: N_("Place your bets"),
-    Phase.SPINNING: N_("Ball launched"),
-    Phase.NO_MORE_BETS: N_("No more bets"),  # PT-A 20: "Jogo feito, nada mais"
-    Phase.CONFIRMING: N_("Confirm the result"),
-    Phase.PAYING: N_("Payouts"),
-}
 _AMOUNTS = {"amount", "maximum", "minimum", "least", "cap", "held", "new"}  # refusal facts that are money
 CATEGORIES = {
     "columns": N_("Columns"), "simple": N_("Simple chances"), "dozens": N_("Dozens"),
@@ -32,13 +23,6 @@ CATEGORIES = {
     "splits": N_("Splits"), "pleins": N_("Pleins"),
 }
 BET_KINDS = words.BET_KINDS
-# A number in its colour: white on red or green; black numbers black on white, since the screen's
-# own background is black.
-NUMBER_STYLE = {"red": "bold white on red", "black": "bold black on white", "green": "bold white on green"}
-
-
-def phase(value: Phase) -> str:
-    return _(PHASES[value])
 
 
 def alarm(kind: AlarmKind) -> str:
@@ -220,12 +204,6 @@ def direction(value: Direction | None) -> str:
     return "?" if value is None else _(words.DIRECTIONS[value.value])
 
 
-def colour_name(name: str) -> str:
-    if name == VALUE_CHIPS:  # the owner of value chips on a payout sheet (PT-A 16, PT-B 15b)
-        return _("value chips")
-    return _(words.CHIP_COLOURS[name]) if name in words.CHIP_COLOURS else name
-
-
 def bet_kind(kind: str) -> str:
     """A kind of bet on the table sign: `Plein`, `Two dozens`, `voisins du zéro`."""
     if kind in BET_KINDS:
@@ -273,11 +251,6 @@ def position(spec: str) -> str:
     if len(numbers) in (3, 6) and "0" not in numbers:
         return f"{numbers[0]}-{numbers[-1]}"  # a street or a line, as croupiers call it: 16-18, 13-18
     return spec
-
-
-def number_markup(number: int) -> str:
-    """A result as Rich markup, in its colour."""
-    return f"[{NUMBER_STYLE[number_colour(number)]}] {number:>2} [/]"
 
 
 def chips(amount: Fraction | int) -> str:
