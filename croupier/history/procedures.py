@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.history.redaction import redacted
-from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, role_words, source_words,
-                                    void_words)
+from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, reason_words, role_words,
+                                    source_words, void_words)
 from croupier.i18n import _
 from croupier.table.events import AlarmKind
 
@@ -129,7 +129,7 @@ def procedure_tables(records: Iterable[tuple[int, Mapping]],
 
     voids = [(at(v["time"]), str(v["spin"]), void_words(v["reason"]), source_words(v["source"]), v["by"],
               "" if v["put_back"] is None else str(v["put_back"])) for v in fold.voids]
-    corrections = [(at(c["time"]), str(c["spin"]), str(c["previous"]), str(c["number"]), c["by"], c["reason"])
+    corrections = [(at(c["time"]), str(c["spin"]), str(c["previous"]), str(c["number"]), c["by"], reason_words(c["reason"]))
                    for c in fold.corrections]
     facts = {alarm: alarm_facts(record) for alarm, record in fold.raised.items()}
     alarms = [(at(a["time"]), str(a["alarm"]), alarm_words(a["kind"]),

@@ -39,6 +39,10 @@ BET_KINDS = {
     "dozen": N_("Dozen"), "column": N_("Column"), "two-dozens": N_("Two dozens"), "two-columns": N_("Two columns"),
     "simple": N_("Simple chances"), "neighbours": N_("Neighbours"), "total": N_("Series and neighbours together"),
 }
+# The reasons the table's menus offer for a limit change and a correction: recorded in the table's
+# language; one recorded in English is shown in the reader's, any other as recorded.
+LIMIT_REASONS = (N_("management decision"), N_("busy table"), N_("quiet table"))
+CORRECTION_REASONS = (N_("wrong number typed"), N_("sensor misread the pocket"), N_("ball jumped after the reading"))
 CASH_OUTS = {"left": N_("the player left"), "inactive": N_("no bets while players waited"),
              "table-closed": N_("the table closed")}
 # The bets in words (the numbers need none), as the table screen names them.
@@ -108,6 +112,11 @@ def chips_words(count) -> str:
     number = Fraction(str(count))
     return ngettext("{count} chip", "{count} chips", int(number) if number.denominator == 1 else 2).format(
         count=formats.chips(number))
+
+
+def reason_words(reason: str) -> str:
+    """A recorded reason: one the menus offer in the table's language, another as it was typed."""
+    return _(reason) if reason in LIMIT_REASONS or reason in CORRECTION_REASONS else reason
 
 
 def alarm_words(kind) -> str:

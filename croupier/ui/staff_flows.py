@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from croupier.history import words
 from croupier.i18n import N_, _
 from croupier.table.balls import check_ball_swap
 from croupier.table.cycle import check_limits_change
@@ -20,8 +21,7 @@ from croupier.ui.sign_flow import change_sign
 
 # Reasons a pit boss records, chosen with a digit (the journal keeps them in the table's language).
 CLEAR_NOTES = (N_("seen and dealt with at the table"), N_("false alarm"))
-LIMIT_REASONS = (N_("management decision"), N_("busy table"), N_("quiet table"))
-CORRECTION_REASONS = (N_("wrong number typed"), N_("sensor misread the pocket"), N_("ball jumped after the reading"))
+LIMIT_REASONS, CORRECTION_REASONS = words.LIMIT_REASONS, words.CORRECTION_REASONS
 FORCE_MAJEURE = (N_("no relief croupier available"), N_("incident at the table"))
 
 

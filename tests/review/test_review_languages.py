@@ -212,13 +212,13 @@ def test_the_csv_headers_in_italian_and_the_values_as_recorded(shift_journal, tm
     assert main(["--db", str(shift_journal), "--csv-spins", str(spins), "--csv-events", str(events),
                  "--language", "it"]) == 0
     rows = list(csv.reader(spins.open(encoding="utf-8-sig")))
-    assert rows[0] == ["colpo", "ora", "numero", "colore", "numero registrato", "origine", "confermato da",
+    assert rows[0] == ["colpo", "orario", "numero", "colore", "numero registrato", "origine", "confermato da",
                        "corretto da", "motivo della correzione", "pallina", "croupier", "senso",
                        "partita del cilindro", "evento"]
     assert rows[1][:6] == ["1", "2025-09-16T21:03:30+01:00", "17", "black", "17", "sensor"]  # not "nero"
     assert rows[3][6:10] == ["", "Marta", "sensor misread; ball seen in 24", "B1"]
     rows = list(csv.reader(events.open(encoding="utf-8-sig")))
-    assert rows[0] == ["evento", "ora", "tipo", "descrizione", "codice hash", "registrazione"]
+    assert rows[0] == ["evento", "orario", "tipo", "descrizione", "codice hash", "registrazione"]
     assert "spin-voided" in [row[2] for row in rows[1:]]  # the kinds as recorded
 
 
@@ -240,3 +240,46 @@ def test_a_language_without_a_catalog_is_refused_and_nothing_is_written(shift_jo
     assert error.startswith("croupier review: --language 'xx': there is no 'xx' catalog")
     assert "use one of en, it, pt, ru" in error
     assert list(tmp_path.glob("spins.csv*")) == []
+
+
+FRENCH_SECTORS = {"voisins", "tiers", "orphelins"}  # the wheel's sectors keep their French names everywhere
+
+
+def english_words(language: str) -> set[str]:
+    """The words of the catalogs' English source texts that the language's own translations never
+    use: any of them on a page in that language is a text left untranslated."""
+    from babel.messages.pofile import read_po
+
+    from croupier.i18n import catalog_path
+
+    with open(catalog_path(language), "rb") as handle:
+        catalog = read_po(handle)
+    words = lambda text: set(re.findall(r"[a-z]{4,}", re.sub(r"\{[^{}]*\}", "", text).lower()))
+    source, translated = set(), set()
+    for message in catalog:
+        if message.id:
+            source |= words(" ".join(message.id) if isinstance(message.id, tuple) else message.id)
+            translated |= words(" ".join(message.string) if isinstance(message.string, tuple) else message.string)
+    return source - translated
+
+
+@needs_pdf_tools
+@pytest.mark.parametrize("language", ["pt", "ru", "it"])
+def test_the_pdf_in_each_language_has_no_english_word(language, shift_journal, tmp_path):
+    # Names, the profile's id and the hash are the journal's own, in every language.
+    from croupier.table.events import to_record
+
+    target = tmp_path / "report.pdf"
+    assert main(["--db", str(shift_journal), "--pdf", str(target), "--language", language]) == 0
+    text = pdf_text(target)
+    names = {"by", "croupier", "player", "name", "incoming", "outgoing", "profile", "note", "casino", "table_id"}
+    with Journal.open(shift_journal, read_only=True) as journal:
+        records = [to_record(entry.event) for entry in journal.entries()]
+    typed_reasons = {"result-corrected", "staff-relieved", "limits-changed", "profile-changed", "ball-replaced"}
+    typed = " ".join(str(value) for record in records for key, value in record.items()  # as people typed them
+                     if key in names or key == "reason" and record["kind"] in typed_reasons)
+    kept = set(re.findall(r"[a-z]+", f"{typed} {shift_journal.name}".lower())) | FRENCH_SECTORS
+    left = sorted(word for word in set(re.findall(r"[a-z]{4,}", text.lower()))
+                  if word in english_words(language) and word not in kept)
+    assert not left, f"English in the {language} PDF: {left}"
+    assert "/ч" not in text or not re.search(r"\d\.\d/ч", text)  # 69,0/ч, not 69.0/ч

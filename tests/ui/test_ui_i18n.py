@@ -406,3 +406,18 @@ def test_each_catalog_calls_one_thing_by_one_word(language):
         assert word in translated, (language, thing)
         found = sorted(set(re.findall(variants, translated)))
         assert not found, f"{language}.po calls the {thing} {word!r} and also {found}"
+
+
+def test_russian_names_a_position_where_its_case_needs_no_preposition():
+    # "на 2-я дюжина" is wrong Russian: a position's name is nominative, so it follows a colon or "ставка".
+    wrong = [form for forms in catalog_entries("ru").values() for form in forms
+             if re.search(r"на \{(position|positions|bet)\}", form)]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_corrections_columns_have_three_different_headings(language):
+    # Italian once read "ora | era | ora": the time, the number it was and the number it is now.
+    entries = catalog_entries(language)
+    headings = [entries[(text, None)][0] for text in ("time", "was", "now")]
+    assert len(set(headings)) == 3, headings
