@@ -106,6 +106,7 @@ class Ingester:
     state: str = "starting"
     _tables: dict[str, _Table] = field(default_factory=dict)
     _anchors: list[tuple[str, int, str, str]] = field(default_factory=list)
+    _beats: dict[str, str] = field(default_factory=dict)  # heartbeats heard since the last word
     _stop: asyncio.Event | None = None
 
     def stop(self) -> None:
@@ -391,6 +392,9 @@ class Ingester:
     def _write_word(self, pending: int | None) -> None:
         """The lease renewed, the state, and what changed in memory (heartbeats, deliveries, anchors)."""
         now = time.monotonic()
+        for table_id, when in self._beats.items():
+            self._table(table_id).heard = when
+        self._beats.clear()
         updates = []
         for table_id, table in self._tables.items():
             beat = table.heard is not None and now - table.heard_written >= HEARD_EVERY_S
@@ -417,7 +421,8 @@ class Ingester:
                 table.quarantined, table.read_wanted, table.read_to, table.read_at = False, True, 0, float("-inf")
 
     async def _heard(self, msg) -> None:
+        """A table's heartbeat, noted in memory only (the store may be away): the next word writes it."""
         try:
-            self._table(table_of(msg.subject)).heard = now_text()
-        except Exception as exc:  # a heartbeat is a courtesy: never let it stop the ingester
-            log.warning("floor ingester: heartbeat on %s not recorded: %s", msg.subject, exc)
+            self._beats[table_of(msg.subject)] = now_text()
+        except WireError:
+            pass  # not a table's subject: nothing to note

@@ -186,4 +186,6 @@ async def test_a_heartbeat_naming_a_new_table_while_anchors_go_out(store_url, jo
                 await ingester._heard(Message("croupier.alive.T2", b"0"))
 
         await ingester._anchor(Broker())
-        assert "T2" in ingester._tables and [a[0] for a in ingester._anchors] == ["T1"]
+        assert [a[0] for a in ingester._anchors] == ["T1"]
+        ingester._write_word(None)  # the heartbeat reaches the table's record with the next word
+        assert ingester._tables["T2"].heard is not None
