@@ -145,8 +145,10 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
         return _("Ball {ball} has been in play for more than {minutes} min: change and announce it ({rule})").format(
             ball=facts.ball, minutes=facts.minutes, rule=facts.rule)
     if facts is not None and kind == "direction-repeated":
-        repeated = _("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
-            direction=direction_words(facts.direction) if facts.direction is not None else "?", rule=facts.rule)
+        direction = direction_words(facts.direction) if facts.direction is not None else "?"
+        repeated = (_("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
+            direction=direction, rule=facts.rule) if facts.rule else
+            _("Ball launched {direction} twice in a row: the house alternates the launch").format(direction=direction))
         if facts.wheel_restarted:
             return repeated + " " + _("The wheel was powered down and up since the last launch: the repeat is the wheel's.")
         return repeated

@@ -117,7 +117,8 @@ def check_betting(state: TableState) -> None:
     if state.phase is Phase.SPINNING:
         rule = profile_of(state).betting_period.rule
         raise Refused(f"bets closed when the ball was launched ({rule})", code="bets-closed-at-launch", rule=rule)
-    raise Refused("no more bets: none is placed or changed now (PT-A 20)", code="no-more-bets", rule="PT-A 20")
+    rule = profile_of(state).betting_period.rule  # the table's own: PT-A 20, RU 4.12, SRIJ 13-15
+    raise Refused(f"no more bets: none is placed or changed now ({rule})", code="no-more-bets", rule=rule)
 
 
 def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[Stake, ...]) -> list[Event]:

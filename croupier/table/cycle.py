@@ -27,7 +27,14 @@ from croupier.table.state import Phase, TableState
 SENSOR = "sensor"  # the name recorded for what the wheel sensor did on its own
 BALL_DIAMETER_MM = (Decimal(18), Decimal(24))  # PT-A 17, PT-B 17
 IN_SPIN = (Phase.SPINNING, Phase.NO_MORE_BETS, Phase.CONFIRMING)  # from the launch to the result
-DIRECTION_RULE = "PT-A 21, SRIJ 17"  # the launch direction alternates from game to game
+DIRECTION_RULES = ("PT-A 21", "SRIJ 17")  # the regulations that make the launch alternate from game to game
+
+
+def direction_rule(state: TableState) -> str:
+    """The rule of the table's own regulation that makes the launch alternate; "" where it states
+    none (the house's procedure then): a table never cites another regulation's rule."""
+    rule_set = profile_of(state).rule_set
+    return ", ".join(rule for rule in DIRECTION_RULES if rule.split(" ")[0] == rule_set)
 
 
 def _open(state: TableState) -> None:
@@ -232,10 +239,12 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
     if direction is not None and state.last_direction is direction:
         why = ("; the wheel was powered down and up since the last launch and restarts its rotor one way"
                if wheel_restarted else "")
+        cited = direction_rule(state)
         found.append(raise_alarm(state, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
                                  f"ball launched {direction.value} twice in a row: the launch alternates "
-                                 f"({DIRECTION_RULE}){why}", offset=sum(e.kind == "alarm-raised" for e in found),
-                                 facts=AlarmFacts(rule=DIRECTION_RULE, direction=direction, spin=state.spin,
+                                 f"({cited or 'house procedure'}){why}",
+                                 offset=sum(e.kind == "alarm-raised" for e in found),
+                                 facts=AlarmFacts(rule=cited, direction=direction, spin=state.spin,
                                                   wheel_restarted=wheel_restarted)))
     return found
 

@@ -66,8 +66,10 @@ def test_launching_the_same_way_twice_is_recorded_and_raises_an_alarm(profile, c
     assert not table.state.alarms  # alternating: PT-A 21 kept
     spin(table, 7, ACW)
     (alarm,) = table.state.alarms.values()
-    assert alarm.kind is AlarmKind.DIRECTION_REPEATED and "PT-A 21" in alarm.detail and alarm.subject == "spin 3"
-    assert (alarm.facts.direction, alarm.facts.spin) == (ACW, 3) and "PT-A 21" in alarm.facts.rule
+    # Each table cites its own regulation's rule, none where it states none (RU, PT-B, FR: the house's procedure).
+    cited = {"pt-americana": "PT-A 21", "pt-srij-french": "SRIJ 17"}.get(profile, "")
+    assert alarm.kind is AlarmKind.DIRECTION_REPEATED and f"({cited or 'house procedure'})" in alarm.detail
+    assert alarm.subject == "spin 3" and (alarm.facts.direction, alarm.facts.spin, alarm.facts.rule) == (ACW, 3, cited)
     assert table.state.recent[-1].direction is ACW and table.state.counted == 3  # the spin still counts
 
 

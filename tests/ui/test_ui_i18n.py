@@ -421,3 +421,36 @@ def test_a_corrections_columns_have_three_different_headings(language):
     entries = catalog_entries(language)
     headings = [entries[(text, None)][0] for text in ("time", "was", "now")]
     assert len(set(headings)) == 3, headings
+
+
+@pytest.mark.parametrize("profile, cited, foreign", [("ru-american", None, ("PT-A", "SRIJ")),
+                                                     ("pt-americana", "PT-A 21", ("SRIJ", "RU"))])
+def test_a_table_cites_only_its_own_regulations_rules(profile, cited, foreign, tmp_path):
+    # An RU table's direction alarm and no-more-bets refusal once cited PT-A 21, SRIJ 17 and PT-A 20.
+    from croupier.rules.spin import Direction
+    from croupier.session import TableSession
+    from croupier.table.clock import FakeClock
+    from croupier.table.events import Stake
+    from croupier.table.refusal import Refused
+    from croupier.ui import text
+    from ui_kit import BALLS, COLOURS, register_staff
+
+    install("ru")
+    with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
+        register_staff(session)
+        session.open_table(profile=profile, minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana", by="Marta")
+        session.assign_colour(colour="red", player="seat 1", chip_value=5, chips=100, by="Ana")
+        session.place_bets(colour="red", stakes=(Stake(bet="dozen1", chips=1),))
+        session.launch(direction=Direction.CLOCKWISE, bets_on_layout=True)
+        session.close_bets()
+        with pytest.raises(Refused) as refused:
+            session.place_bets(colour="red", stakes=(Stake(bet="red", chips=1),))
+        session.enter_result(number=17, by="Ana")
+        session.confirm_result(by="Ana")
+        session.payouts_done(by="Ana")
+        session.place_bets(colour="red", stakes=(Stake(bet="dozen1", chips=1),))
+        session.launch(direction=Direction.CLOCKWISE, bets_on_layout=True)
+        (alarm,) = session.state.alarms.values()
+    shown = text.refusal(refused.value) + " " + text.alarm_detail(alarm) + " " + alarm.detail
+    assert not [rule for rule in foreign if rule in shown], shown
+    assert cited is None or cited in shown
