@@ -6,7 +6,8 @@
                                                  17x10@value-marked
 
 Only the rules core and the one profile asked for are read, so the answer comes at once (no UI,
-no hardware libraries, no other profile).
+no hardware libraries, no other profile); a --sign file is read by the configuration's own reader,
+so it takes exactly what the table takes.
 """
 from __future__ import annotations
 
