@@ -84,9 +84,18 @@ def publish_all(broker: LocalBroker, paths: dict[str, Path]) -> None:
         p.stop()
 
 
+def enrol_all(store_url: str, paths: dict[str, Path]) -> None:
+    """Each table's public key enrolled, as the floor's administrator does before it joins."""
+    from croupier.floor.enrolment import enrol, table_public_key
+
+    with open_store(store_url) as store:
+        for table, path in paths.items():
+            enrol(store, table, table_public_key(path))
+
+
 def ingest_until(store_url: str, broker: LocalBroker, heads: dict[str, int], timeout: float = 600.0,
                  anchor_every_s: float = 60.0) -> float:
-    """Seconds for a fresh ingester to store every table up to its head."""
+    """Seconds for a fresh ingester to store every table up to its head (each event's signature checked)."""
     with open_store(store_url) as store:
         ingester = Ingester(store, [broker.url], anchor_every_s=anchor_every_s)
         loop = asyncio.new_event_loop()
@@ -108,6 +117,7 @@ def ingest_until(store_url: str, broker: LocalBroker, heads: dict[str, int], tim
 def bench_ingest(folder: Path, store_url: str, tables: int, spins: int) -> None:
     paths = {f"B{n}": folder / f"B{n}.db" for n in range(tables)}
     heads = {table: journal(path, spins) for table, path in paths.items()}
+    enrol_all(store_url, paths)
     events = sum(heads.values())
     with LocalBroker(folder / "nats-ingest") as broker:
         started = time.perf_counter()
@@ -124,6 +134,7 @@ def bench_latency(folder: Path, store_url: str, events: int = 300) -> None:
     path = folder / "L.db"
     with LocalBroker(folder / "nats-latency") as broker, TableSession.open(path, SystemClock()) as session:
         play(session, 1)
+        enrol_all(store_url, {"L": path})
         publisher = TablePublisher(path, "L", broker.url)
         session.subscribe(publisher.wake)
         publisher.start()
@@ -157,6 +168,7 @@ def bench_catch_up(folder: Path, store_url: str, hours: int) -> None:
     path = folder / f"C{hours}.db"
     head = journal(path, 60 * hours)  # a spin a minute while the link was down
     with LocalBroker(folder / f"nats-catch-up-{hours}") as broker:
+        enrol_all(store_url, {f"C{hours}": path})
         started = time.perf_counter()
         publisher = TablePublisher(path, f"C{hours}", broker.url).start()
         elapsed = ingest_until(store_url, broker, {f"C{hours}": head})
@@ -197,11 +209,14 @@ def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float
     template = folder / "template.db"
     journal(template, 40)
     with Journal.open(template, read_only=True) as source:
-        rows = [WireLink(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac) for r in source.rows()]
+        rows = [WireLink(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac, sig=r.sig or "")
+                for r in source.rows()]
+    enrol_all(store_url, {f"F{t}": template for t in range(tables)})  # one key pair: the template's
     spins = [i + 1 for i, link in enumerate(rows) if link.kind == "result-recorded"]  # a spin's rows end there
     with LocalBroker(folder / "nats-tables") as broker:
         ingester = subprocess.Popen([sys.executable, "-m", "croupier", "floor", "serve", "--nats", broker.url,
-                                     "--store", store_url], stdout=subprocess.DEVNULL,
+                                     "--store", store_url, "--signing-key", str(folder / "floor-signing.key")],
+                                    stdout=subprocess.DEVNULL,
                                     stderr=open(folder / "ingester.log", "wb"))
         stop = threading.Event()
         sent = {"events": 0, "beats": 0}
@@ -220,7 +235,7 @@ def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float
                         first = spins[done[t] - 1] if done[t] else 0
                         for link in rows[first:spins[done[t]]]:
                             await nc.publish(events_subject(f"F{t}"), link.encode(),
-                                             headers={"Nats-Msg-Id": message_id(f"F{t}", link.seq)})
+                                             headers={"Nats-Msg-Id": message_id(f"F{t}", link.seq, link.hash)})
                             sent["events"] += 1
                         done[t] += 1
                     if now >= beat_at[t]:

@@ -134,6 +134,9 @@ class LoggingConfig:
 @dataclass(frozen=True)
 class FloorConfig:
     url: str | None  # NATS server URL(s) of the casino floor; None: the table publishes nowhere
+    floor_key: Path | None = None  # the floor's public key: only receipts it signed are recorded
+    credentials: Path | None = None  # the table's NATS login (mode 0600), never in the URL
+    ca: Path | None = None  # the casino's CA for the broker's TLS certificate
 
 
 @dataclass(frozen=True)
@@ -360,21 +363,30 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
         logging=_logging(top.section("logging"), state_dir),
         source=path,
         journal_key=_journal_key(top.section("journal"), state_dir),
-        floor=_floor(top.section("floor")),
+        floor=_floor(top.section("floor"), Path(source).parent if path is not None else Path(".")),
     )
     _check_pins(config, source)
     return config
 
 
-def _floor(r: _Reader) -> FloorConfig:
-    r.only("url")
+def _floor(r: _Reader, base: Path) -> FloorConfig:
+    r.only("url", "floor_key", "credentials", "ca")
     url = r.value("url")
     if not isinstance(url, str):
         raise r.error("url", expected("text", url))
     url = url.strip()
+    if "@" in url:  # said before anything quotes the URL: its password never reaches a message
+        raise r.error("url", "holds a login: name the credentials file in [floor] credentials instead")
     if url and not all(part.strip().startswith(("nats://", "tls://")) for part in url.split(",")):
         raise r.error("url", f"{url!r} is not a NATS URL (nats://HOST:PORT, several separated by commas)")
-    return FloorConfig(url or None)
+
+    def file(name: str) -> Path | None:
+        value = r.data.get(name, "")
+        if not isinstance(value, str):
+            raise r.error(name, f"expected text, got {_describe(value)}")
+        return base / value.strip() if value.strip() else None
+
+    return FloorConfig(url or None, file("floor_key"), file("credentials"), file("ca"))
 
 
 TABLE_KEYS = ("id", "name", "profile", "minimum", "currency", "language", "posted_values", "house_directory",

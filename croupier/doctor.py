@@ -64,13 +64,14 @@ class Probes(Protocol):
     def ntp_synchronized(self) -> bool | None: ...  # None when it cannot be told
     def rtc(self) -> bool: ...  # a battery clock keeps the time across power cuts
     def now(self) -> datetime: ...
+    def floor_receipt(self, url: str, access, table_id: str): ...  # (problem, the floor's last anchor or None)
 
 
 def run_checks(config_argument: str | None, probes: Probes, user: str = SERVICE_USER) -> list[Finding]:
     config, finding = check_config(config_argument)
     findings = [finding]
     if config is None:
-        findings += [Finding(name, "skip", "not checked: the configuration did not load") for name in ("user", "wheel", "gpio", "journal", "key")]
+        findings += [Finding(name, "skip", "not checked: the configuration did not load") for name in ("user", "wheel", "gpio", "journal", "key", "floor")]
     else:
         service_user = probes.user(user)
         findings += [
@@ -79,6 +80,7 @@ def run_checks(config_argument: str | None, probes: Probes, user: str = SERVICE_
             check_gpio(config, probes, service_user, user),
             check_journal(config, probes, service_user, user),
             check_key(config, probes, service_user, user),
+            *check_floor(config, probes, service_user, user),
         ]
     findings.append(check_clock(probes))
     return findings
@@ -214,6 +216,129 @@ def check_key(config: Config, probes: Probes, user: UserInfo | None, user_name: 
         return Finding("key", "fail", f"{path} is not owned by {user_name}, so the table cannot read it",
                        f"`sudo chown {user_name}:{user_name} {path}`")
     return Finding("key", "ok", f"{path}: mode 600" + (f", owned by {user_name}" if user else ""))
+
+
+def check_floor(config: Config, probes: Probes, user: UserInfo | None, user_name: str) -> list[Finding]:
+    """[floor]: the link's URL and table id, its credentials file and mode, the casino's CA, the
+    floor's public key, the table's signing key, the broker answering with this login, and the table
+    enrolled (the floor's signed receipt names an event of this journal)."""
+    floor = config.floor
+    if floor.url is None:
+        return [Finding("floor", "ok", "no [floor] url: the table publishes its journal to no floor")]
+    from croupier.floor.wire import Access, WireError, check_table_id, read_credentials, tls_context
+
+    findings = []
+    try:
+        check_table_id(config.table.id)
+    except WireError as exc:
+        return [Finding("floor", "fail", f"[table] id: {exc}", "set [table] id to the id the floor knows this table by")]
+    if not probes.module_available("nats"):
+        return [Finding("floor", "fail", "the floor link needs nats-py, which is not installed",
+                        "run hw/install.sh again (it installs what the floor link needs)")]
+    tls = floor.ca is not None or all(part.strip().startswith("tls://") for part in floor.url.split(","))
+    findings.append(Finding("floor", "ok" if tls else "warn", f"table {config.table.id} publishes to {floor.url}"
+                            + ("" if tls else ": in plain text"),
+                            "" if tls else "name the casino's CA in [floor] ca and use tls:// URLs"))
+    if floor.credentials is None:
+        findings.append(Finding("floor login", "warn", "no [floor] credentials: the broker must take anyone",
+                                "ask the floor's administrator for the table's credentials file (croupier floor "
+                                "login) and name it in [floor] credentials"))
+    else:
+        findings.append(_secret_file("floor login", floor.credentials, probes, user, user_name)
+                        or _readable("floor login", lambda: read_credentials(floor.credentials)[0],
+                                     f"{floor.credentials}: user {{}}"))
+    if floor.ca is not None:
+        findings.append(_readable("floor CA", lambda: tls_context(floor.ca) and floor.ca, "{}: the casino's CA"))
+    findings.append(_floor_key(floor.floor_key))
+    signing = _signing_key(config, probes, user, user_name)
+    findings.append(signing)
+    if any(f.status == "fail" for f in findings):
+        return findings
+    problem, anchor = probes.floor_receipt(floor.url, Access(floor.credentials, floor.ca), config.table.id)
+    if problem is not None:
+        findings.append(Finding("floor broker", "fail", f"the floor's broker does not answer: {problem}",
+                                "check the URL, the network, the login and the CA with the floor's administrator"))
+        return findings
+    findings.append(Finding("floor broker", "ok", "the floor's broker answers this table's login"))
+    findings.append(_enrolled(config, anchor))
+    return findings
+
+
+def _secret_file(check: str, path: Path, probes: Probes, user: UserInfo | None, user_name: str) -> Finding | None:
+    st = probes.stat(str(path))
+    if st is None:
+        return Finding(check, "fail", f"{path} does not exist", f"put the file there (mode 600, owner {user_name})")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        return Finding(check, "fail", f"{path} has mode {stat.S_IMODE(st.st_mode):04o}: other users can read it",
+                       f"`sudo chmod 600 {path}`")
+    if user is not None and st.st_uid != user.uid:
+        return Finding(check, "fail", f"{path} is not owned by {user_name}, so the table cannot read it",
+                       f"`sudo chown {user_name}:{user_name} {path}`")
+    return None
+
+
+def _readable(check: str, read, said: str) -> Finding:
+    """ok saying `said` with what `read()` gives; fail with its error."""
+    from croupier.floor.wire import AccessError
+    from croupier.journal.signing import SigningKeyError
+
+    try:
+        return Finding(check, "ok", said.format(read()))
+    except (AccessError, SigningKeyError) as exc:
+        return Finding(check, "fail", str(exc), "replace the file with the one the floor's administrator gave")
+
+
+def _floor_key(path: Path | None) -> Finding:
+    from croupier.journal.signing import fingerprint, read_public_key
+
+    if path is None:
+        return Finding("floor key", "warn", "no [floor] floor_key: the floor's receipts are not recorded",
+                       "name the floor's public key (floor-signing.pub) in [floor] floor_key")
+    return _readable("floor key", lambda: fingerprint(read_public_key(path)), f"{path}: the floor's key {{}}")
+
+
+def _signing_key(config: Config, probes: Probes, user: UserInfo | None, user_name: str) -> Finding:
+    from croupier.journal.signing import default_signing_key_path, fingerprint, public_path, read_private_key
+
+    path = default_signing_key_path(config.journal_path)
+    if probes.stat(str(path)) is None:
+        return Finding("signing key", "warn", f"no signing key {path} yet: it is made at the first start, and the "
+                       "floor refuses the table's events until its public key is enrolled",
+                       f"make it now: `sudo -u {user_name} croupier floor table-key`, and have its .pub enrolled")
+    problem = _secret_file("signing key", path, probes, user, user_name)
+    if problem is not None:
+        return problem
+    return _readable("signing key", lambda: fingerprint(read_private_key(path).public_key()),
+                     f"{path}: fingerprint {{}} (the floor enrols {public_path(path).name}: compare)")
+
+
+def _enrolled(config: Config, anchor) -> Finding:
+    """Enrolled when the floor's last receipt is signed by the floor and names this journal's event."""
+    from croupier.journal.signing import anchor_signed, read_public_key
+    from croupier.journal.store import Journal, JournalError
+
+    if anchor is None:
+        return Finding("floor enrolment", "warn", "no receipt from the floor yet: the table has published nothing, "
+                       "or its key is not enrolled (the floor refuses its events)",
+                       "have the floor's administrator enrol the table's public key (croupier floor enrol), then "
+                       "check again after a game")
+    if config.floor.floor_key is None:
+        return Finding("floor enrolment", "warn", f"the floor holds events up to {anchor.seq}; its receipt cannot be "
+                       "checked without [floor] floor_key")
+    if not anchor_signed(read_public_key(config.floor.floor_key), config.table.id, anchor.seq, anchor.hash,
+                         anchor.time, anchor.sig):
+        return Finding("floor enrolment", "fail", "the floor's last receipt is not signed by [floor] floor_key",
+                       "check [floor] floor_key with the floor's administrator")
+    try:
+        with Journal.open(config.journal_path, read_only=True) as journal:
+            held = journal.hash_at(anchor.seq)
+    except JournalError as exc:
+        return Finding("floor enrolment", "fail", str(exc))
+    if held != anchor.hash:
+        return Finding("floor enrolment", "fail", f"the floor's receipt names event {anchor.seq} with another hash "
+                       "than this journal's", "run `croupier floor check` with the floor's administrator")
+    return Finding("floor enrolment", "ok", f"enrolled: the floor holds this table's signed events up to "
+                   f"{anchor.seq} (its signed receipt matches the journal)")
 
 
 def check_clock(probes: Probes) -> Finding:
@@ -358,3 +483,29 @@ class SystemProbes:
 
     def now(self) -> datetime:
         return datetime.now()
+
+    def floor_receipt(self, url: str, access, table_id: str):
+        """(problem, the floor's last anchor for the table or None), asking the broker with the table's login."""
+        import asyncio
+
+        from croupier.floor.wire import ANCHORS_STREAM, Anchor, WireError, anchor_subject, close_quietly, connect
+
+        async def ask():
+            from nats.js.errors import NotFoundError
+
+            nc = await connect([s.strip() for s in url.split(",") if s.strip()], access)
+            try:
+                try:
+                    msg = await nc.jetstream(timeout=5).get_last_msg(ANCHORS_STREAM, anchor_subject(table_id))
+                except NotFoundError:
+                    return None
+                return Anchor.decode(msg.data)
+            finally:
+                await close_quietly(nc)
+
+        try:
+            return None, asyncio.run(asyncio.wait_for(ask(), 15))
+        except WireError as exc:
+            return f"its receipt cannot be read ({exc})", None
+        except Exception as exc:  # unreachable, refused, TLS: said in one line
+            return f"{exc.__class__.__name__} {exc}".strip(), None

@@ -47,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--floor", metavar="URL", help="publish the journal to the casino floor's NATS server "
                                                        "(default: [floor] url of the configuration)")
     parser.add_argument("--table-id", help="the table's id on the floor (default: [table] id of the configuration)")
+    parser.add_argument("--floor-key", type=arguments.path, metavar="FILE",
+                        help="the floor's public key: receipts it signed are recorded (default: [floor] floor_key)")
+    parser.add_argument("--floor-credentials", type=arguments.path, metavar="FILE",
+                        help="the table's NATS login, a file of mode 0600 (default: [floor] credentials)")
+    parser.add_argument("--floor-ca", type=arguments.path, metavar="FILE",
+                        help="the casino's CA for the broker's TLS certificate (default: [floor] ca)")
     return parser
 
 
@@ -156,15 +162,22 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _floor_settings(args, config) -> tuple[str, str] | None:
-    """(floor URL, table id) when the table publishes to a floor; exits naming a bad one."""
+def _floor_settings(args, config) -> dict | None:
+    """What the floor link is started with, when the table publishes to a floor; exits naming a bad one."""
     url = args.floor or config.floor.url
     if not url:
         return None
-    from croupier.floor.table_link import FloorLinkError, check_floor_link
+    from croupier.floor.table_link import FloorLinkError, check_floor_link, floor_access, floor_public_key
 
     try:
-        return url, check_floor_link(args.table_id or config.table.id)
+        if "@" in url:
+            raise FloorLinkError("a URL holding a login is refused: name the credentials file in [floor] credentials")
+        floor_key = args.floor_key or config.floor.floor_key
+        floor_public_key(floor_key)
+        credentials, ca = args.floor_credentials or config.floor.credentials, args.floor_ca or config.floor.ca
+        floor_access(credentials, ca)
+        return {"url": url, "table_id": check_floor_link(args.table_id or config.table.id), "floor_key": floor_key,
+                "credentials": credentials, "ca": ca}
     except FloorLinkError as exc:
         print(f"croupier run: --floor: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -176,4 +189,4 @@ def _floor_link(session, db, settings):
         return None
     from croupier.floor.table_link import FloorLink
 
-    return FloorLink(session, db, settings[1], settings[0])
+    return FloorLink(session, db, **settings)

@@ -31,20 +31,24 @@ def free_port() -> int:
 
 
 class LocalBroker:
-    def __init__(self, store_dir: Path, port: int | None = None, log_file: Path | None = None) -> None:
+    def __init__(self, store_dir: Path, port: int | None = None, log_file: Path | None = None,
+                 config: Path | None = None, scheme: str = "nats") -> None:
         self.store_dir = Path(store_dir)
         self.port = port or free_port()
         self.log_file = log_file
+        self.config = config  # a server configuration (users, permissions, TLS); the options here win
+        self.scheme = scheme
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
-        return f"nats://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 10.0) -> "LocalBroker":
         self.store_dir.mkdir(parents=True, exist_ok=True)
         out = open(self.log_file, "ab") if self.log_file else subprocess.DEVNULL
-        self.process = subprocess.Popen([nats_server_binary(), "-a", "127.0.0.1", "-p", str(self.port), "-js",
+        config = ["-c", str(self.config)] if self.config else []
+        self.process = subprocess.Popen([nats_server_binary(), *config, "-a", "127.0.0.1", "-p", str(self.port), "-js",
                                          "-sd", str(self.store_dir)], stdout=out, stderr=out,
                                         start_new_session=True)
         deadline = time.monotonic() + timeout

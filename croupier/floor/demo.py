@@ -14,7 +14,9 @@ import time
 from pathlib import Path
 
 from croupier.floor.broker import BrokerError, LocalBroker
+from croupier.floor.enrolment import enrol, table_public_key
 from croupier.floor.store import StoreError, open_store
+from croupier.journal.signing import public_path, signing_key_for
 
 PROFILE = "pt-americana"
 
@@ -39,17 +41,27 @@ class Floor:
 
     def start(self, tables: int, speed: float) -> None:
         self.broker.start()
+        floor_key = self.folder / "floor-signing.key"
+        signing_key_for(floor_key, create=True)
+        with open_store(str(self.store)) as store:  # each table's key pair made and enrolled, as an install does
+            for n in range(1, tables + 1):
+                (self.folder / f"T{n}").mkdir()
+                enrol(store, f"T{n}", table_public_key(self.journal(n)))
+        self._spawn("ingester", "floor", "serve", "--nats", self.broker.url, "--store", str(self.store),
+                    "--anchor-every", "10", "--signing-key", str(floor_key))
         for n in range(1, tables + 1):
             link = self.folder / f"wheel-T{n}"
             self._spawn(f"wheel-T{n}", "wheel-sim", "--protocol", "cammegh-ss2", "--speed", str(speed),
                         "--seed", str(n), "--link", str(link))
             _wait_for(link.exists, 15, f"the simulated wheel of table T{n}")
-            self._spawn(f"table-T{n}", "run", "--headless", "--db", str(self.folder / f"T{n}.db"),
+            self._spawn(f"table-T{n}", "run", "--headless", "--db", str(self.journal(n)),
                         "--profile", PROFILE, "--wheel", f"cammegh-ss2:{link}", "--floor", self.broker.url,
-                        "--table-id", f"T{n}")
-        self._spawn("ingester", "floor", "serve", "--nats", self.broker.url, "--store", str(self.store),
-                    "--anchor-every", "10")
+                        "--table-id", f"T{n}", "--floor-key", str(public_path(floor_key)))
         _wait_for(self._store_ready, 30, "the floor store")
+
+    def journal(self, n: int) -> Path:
+        """Table n's journal, in a folder of its own: its keys are beside it."""
+        return self.folder / f"T{n}" / "journal.db"
 
     def _store_ready(self) -> bool:
         try:

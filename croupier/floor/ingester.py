@@ -1,6 +1,8 @@
 """The floor side: one durable JetStream consumer over every table's events, into the store.
 
-Each batch is checked link by link with the journal's own chain check, committed to the store (all
+Each message is first checked to be a table's own (croupier.floor.gate: the enrolled key's
+signature, its message id, its size): one that is not is terminated, never delivered again, never
+counted as the table's, and raises one alarm per subject and reason, counting the messages. Each batch is checked link by link with the journal's own chain check, committed to the store (all
 its tables in one transaction), and only then acknowledged: after a kill -9 the broker delivers
 again what was not acknowledged, and the store recognises by (table, seq) what it already holds, so
 every event is stored exactly once, in order.
@@ -17,7 +19,8 @@ Only one ingester stores at a time: it holds a lease in the store, renewed every
 started on the same store stands by and takes over when the lease lapses. Every `WORD_S` the active
 one writes its word (state, messages pending in the stream, each table's heartbeat and how far the
 stream has delivered it) in one transaction: heartbeats and anchors never cost a commit each.
-Every `anchor_every_s` a table whose new events are stored gets an anchor receipt (seq, hash, time).
+Every `anchor_every_s` a table whose new events are stored gets an anchor receipt (seq, hash, time),
+signed with the floor's key. The alarms a table raises become floor alarms as their events are stored.
 """
 from __future__ import annotations
 
@@ -27,14 +30,17 @@ import os
 import socket
 import time
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from croupier.floor.alarms import forward
 from croupier.floor.chain import check_links
+from croupier.floor.gate import Gate, Refused
 from croupier.floor.store import FloorStore, LeaseLost, TableUpdate, now_text
-from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Anchor,
-                                 Link, WireError,
-                                 anchor_subject, close_quietly, connect, ensure_streams, events_subject, table_of)
+from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Access,
+                                 Anchor, Link, anchor_subject, close_quietly, connect, ensure_streams,
+                                 events_subject, redacted, table_of)
+from croupier.journal.signing import Ed25519PrivateKey, sign_anchor
 from croupier.sdnotify import Notifier
 from croupier.table.events import FloorAnchored
 
@@ -94,6 +100,8 @@ def _stream_seq(msg) -> int:
 class Ingester:
     store: FloorStore
     servers: list[str]
+    signing_key: Ed25519PrivateKey | None = None  # the floor's key, which signs the anchors
+    access: Access | None = None  # its own credentials and the casino's CA
     anchor_every_s: float = ANCHOR_EVERY_S
     replicas: int | None = None  # cluster nodes keeping each stream (None: leave the streams as they are)
     stream_keep_s: float = STREAM_KEEP_S
@@ -107,6 +115,14 @@ class Ingester:
     _tables: dict[str, _Table] = field(default_factory=dict)
     _anchors: list[tuple[str, int, str, str]] = field(default_factory=list)
     _beats: dict[str, str] = field(default_factory=dict)  # heartbeats heard since the last word
+    _gate: Gate | None = None
+
+    @property
+    def gate(self) -> Gate:
+        """The check of every message against the enrolled keys (made on first use: the store may reopen)."""
+        if self._gate is None:
+            self._gate = Gate(lambda table_id: self.store.public_key(table_id))
+        return self._gate
     _stop: asyncio.Event | None = None
 
     def stop(self) -> None:
@@ -197,7 +213,7 @@ class Ingester:
         import nats
         from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
-        nc = await connect(self.servers)
+        nc = await connect(self.servers, self.access)
         reader = None
         try:
             js = nc.jetstream(timeout=5)
@@ -207,7 +223,7 @@ class Ingester:
                                     max_deliver=MAX_DELIVER, filter_subject=EVENTS_SUBJECTS)
             sub = await js.pull_subscribe(EVENTS_SUBJECTS, durable=DURABLE, stream=EVENTS_STREAM, config=config)
             await nc.subscribe(ALIVE_SUBJECTS, cb=self._heard)
-            log.info("floor ingester connected to %s", ",".join(self.servers))
+            log.info("floor ingester connected to %s", redacted(",".join(self.servers)))
             self._say("storing")
             reader = asyncio.create_task(self._read_again(js))
             next_word, next_purge = 0.0, time.monotonic() + min(self.purge_every_s, self.stream_keep_s)
@@ -268,17 +284,32 @@ class Ingester:
                     behind_since=record.behind_since if behind else None)
         return self._tables[table_id]
 
-    def ingest(self, msgs) -> Outcome:
-        """Store the messages' events (committed before this returns); repeats are skipped."""
-        by_table: dict[str, list[tuple[Link, int]]] = defaultdict(list)
+    def ingest(self, msgs, *, again: bool = False) -> Outcome:
+        """Store the messages' events (committed before this returns); repeats are skipped. A message
+        that is not a table's own is poison, its alarm recorded (one per subject and reason) unless
+        the table is read `again` from the stream (the consumer delivered and counted it already)."""
+        admitted_by_table: dict[str, list[tuple[Link, int, object]]] = defaultdict(list)
         poison: set[int] = set()
+        refusals: Counter[tuple[str, str]] = Counter()
+        details: dict[tuple[str, str], str] = {}
+
+        def refuse(refused: Refused, msg) -> None:
+            poison.add(id(msg))
+            refusals[refused.subject, refused.reason] += 1
+            details.setdefault((refused.subject, refused.reason), refused.detail)  # the first says most
+
         for msg in msgs:
-            try:
-                table_id = table_of(msg.subject)
-                by_table[table_id].append((Link.decode(msg.data), _stream_seq(msg)))
-            except WireError as exc:
-                log.warning("floor ingester: message on %s terminated: %s", msg.subject, exc)
-                poison.add(id(msg))
+            admitted = self.gate.admit(msg.subject, msg.data, getattr(msg, "headers", None), signature=False)
+            if isinstance(admitted, Refused):
+                refuse(admitted, msg)
+            else:
+                admitted_by_table[admitted[0]].append((admitted[1], _stream_seq(msg), msg))
+        signed = {table_id: self._signed(table_id, received_links, refuse)
+                  for table_id, received_links in admitted_by_table.items()}
+        for (subject, reason), count in ({} if again else refusals).items():
+            if self.store.refuse(subject, reason, details[subject, reason], count):
+                log.error("floor alarm: messages on %s refused: %s (%s)", subject, reason, details[subject, reason])
+        by_table = {table_id: links for table_id, links in signed.items() if links}  # what is checked
         received = now_text()
         batches, damaged_tables = [], []
         for table_id, received_links in by_table.items():
@@ -300,6 +331,8 @@ class Ingester:
             if table.seen <= table.head[0]:
                 table.behind_since, table.changed = None, True
             self.stored += len(good)
+            for alarm in forward(self.store, table_id, good):
+                log.warning("table alarm: table %s, %s: %s", table_id, alarm.kind, alarm.problem)
         for table_id, damaged in damaged_tables:
             verdict = damaged.verdict
             table = self._tables[table_id]
@@ -308,6 +341,43 @@ class Ingester:
                           table_id, verdict.problem)
             table.quarantined, table.read_wanted, table.changed = True, False, True
         return Outcome(frozenset(poison))
+
+    def _signed(self, table_id: str, received_links: list[tuple[Link, int, object]], refuse
+                ) -> list[tuple[Link, int]]:
+        """The links that carry the table's signature, checked where it counts (an Ed25519 check
+        costs more than the rest together): each one stored now, and beyond a gap the last one (it
+        says how far the stream holds the table). The others are left in the stream unchecked and
+        uncounted, and are checked when the table is read again. One not signed is refused."""
+        table = self._table(table_id)
+        kept: list[tuple[Link, int]] = []
+        held: list[tuple[Link, int, object]] = []
+        cursor, in_order = table.head[0], not table.quarantined
+        subject = events_subject(table_id)
+        for link, stream_seq, msg in sorted(received_links, key=lambda item: item[0].seq):
+            if link.seq <= cursor:  # delivered again: already stored, or another event in its place
+                if link.seq <= table.head[0] and self.store.stored_hash(table_id, link.seq) != link.hash:
+                    refused = self.gate.signed(subject, table_id, link)
+                    if refused is not None:
+                        refuse(refused, msg)
+                continue
+            if in_order and link.follows == cursor:
+                refused = self.gate.signed(subject, table_id, link)
+                if refused is None:
+                    kept.append((link, stream_seq))
+                    cursor = link.seq
+                    continue
+                refuse(refused, msg)
+                in_order = False
+                continue
+            in_order = False
+            held.append((link, stream_seq, msg))
+        for link, stream_seq, msg in reversed(held):
+            refused = self.gate.signed(subject, table_id, link)
+            if refused is None:
+                kept.append((link, stream_seq))
+                break
+            refuse(refused, msg)
+        return kept
 
     def _fresh(self, table: _Table, received_links: list[tuple[Link, int]], now: str) -> list[tuple[Link, int]]:
         """The leading run of the links that follows the table's head; what the stream delivered beyond it
@@ -352,7 +422,7 @@ class Ingester:
                     msgs = await sub.fetch(BATCH, timeout=1)
                 except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
                     break
-                self.ingest(msgs)
+                self.ingest(msgs, again=True)
                 table.read_to = max(table.read_to, _stream_seq(msgs[-1]))
         finally:
             try:
@@ -370,7 +440,9 @@ class Ingester:
             if not table.new_events or now - table.anchored_at < self.anchor_every_s:
                 continue
             seq, digest = table.head
-            anchor = Anchor(seq, digest, now_text())
+            when = now_text()
+            anchor = Anchor(seq, digest, when, sign_anchor(self.signing_key, table_id, seq, digest, when)
+                            if self.signing_key is not None else "")
             await js.publish(anchor_subject(table_id), anchor.encode())
             self._anchors.append((table_id, seq, digest, anchor.time))
             table.anchored, table.anchored_at, table.new_events = seq, now, False
@@ -393,7 +465,8 @@ class Ingester:
         """The lease renewed, the state, and what changed in memory (heartbeats, deliveries, anchors)."""
         now = time.monotonic()
         for table_id, when in self._beats.items():
-            self._table(table_id).heard = when
+            if self.gate.enrolled(table_id):  # a table the floor does not know gets no tile
+                self._table(table_id).heard = when
         self._beats.clear()
         updates = []
         for table_id, table in self._tables.items():

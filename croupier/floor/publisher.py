@@ -5,8 +5,12 @@ On every (re)connection it asks the stream for the last event it holds for this 
 from the next one, so an outage of any length, a restart of the table or of the broker ends with
 the stream holding every event once, in order: each message carries its id `<table>:<seq>` (the
 broker drops a repeat) and the stream sequence of the table's previous message (the broker refuses
-one out of place). Nothing here can stop or slow the table: `wake()` only schedules, errors are
-logged and retried, and the anchors the floor sends back are handed to the table's own thread.
+one out of place). A last message on the table's subject that is not the table's own (anyone who
+could reach the broker may have put it there) stops nothing: publishing goes on from the floor's
+last receipt, and the floor refuses the intruder's. Nothing here can stop or slow the table: `wake()` only schedules, errors are
+logged and retried, and the anchors the floor sends back are handed to the table's own thread once
+they carry the floor's signature and name an event of this journal with its hash; any other is
+handed over as an alarm, once.
 """
 from __future__ import annotations
 
@@ -17,10 +21,12 @@ from itertools import islice
 from pathlib import Path
 
 from croupier.floor.anchors import AnchorInbox, last_anchor
-from croupier.floor.wire import (ANCHORS_STREAM, EVENTS_STREAM, RETRY_S, Anchor, Link, WireError, alive_subject,
+from croupier.floor.wire import (ANCHORS_STREAM, EVENTS_STREAM, RETRY_S, Access, Anchor, Link, WireError, alive_subject,
                                  close_quietly, connect,
                                  anchor_subject, check_table_id, ensure_streams, events_subject, message_id,
                                  seq_of_message_id)
+from croupier.journal.signing import (SigningKeyError, anchor_signed, default_signing_key_path, event_signed,
+                                      public_path, read_public_key)
 from croupier.journal.store import Journal, JournalError
 
 log = logging.getLogger(__name__)
@@ -38,8 +44,13 @@ class BehindTheFloor(Exception):
 
 class TablePublisher:
     def __init__(self, journal_path: str | Path, table_id: str, url: str, inbox: AnchorInbox | None = None, *,
-                 poll_s: float = POLL_S, heartbeat_s: float = HEARTBEAT_S) -> None:
+                 poll_s: float = POLL_S, heartbeat_s: float = HEARTBEAT_S, floor_key=None,
+                 access: Access | None = None) -> None:
+        self.access = access  # its own credentials and the casino's CA
         self.journal_path = Path(journal_path)
+        self.floor_key = floor_key  # the floor's Ed25519 public key: only receipts it signed are recorded
+        self._refused_anchor: Anchor | None = None  # the last receipt refused (raised once)
+        self._said_no_floor_key = False
         self.table_id = check_table_id(table_id)
         self.servers = [s.strip() for s in url.split(",") if s.strip()]
         self.inbox = inbox
@@ -125,7 +136,7 @@ class TablePublisher:
     async def _session(self, journal: Journal) -> None:
         from nats.js.errors import APIError
 
-        nc = await connect(self.servers)
+        nc = await connect(self.servers, self.access)
         try:
             js = nc.jetstream(timeout=5)
             await ensure_streams(js)
@@ -141,8 +152,9 @@ class TablePublisher:
                 self._wake.clear()
                 rows = list(islice(journal.rows(self.published), BATCH))
                 for row in rows:
-                    link = Link(row.seq, row.time, row.kind, row.body, row.prev_hash, row.hash, row.mac, after=self.published)
-                    headers = {"Nats-Msg-Id": message_id(self.table_id, row.seq),
+                    link = Link(row.seq, row.time, row.kind, row.body, row.prev_hash, row.hash, row.mac,
+                                after=self.published, sig=row.sig or "")
+                    headers = {"Nats-Msg-Id": message_id(self.table_id, row.seq, row.hash),
                                "Nats-Expected-Last-Subject-Sequence": str(last_stream_seq)}
                     try:
                         ack = await js.publish(subject, link.encode(), headers=headers)
@@ -152,14 +164,15 @@ class TablePublisher:
                         # Someone else's copy got there first (a publish whose answer was lost): ask again.
                         self.published, last_stream_seq = await self._resume(js, journal)
                         break
-                    self.published, last_stream_seq = row.seq, ack.seq
+                    # A repeat the broker dropped adds nothing to the stream: the subject's last stays.
+                    self.published, last_stream_seq = row.seq, last_stream_seq if ack.duplicate else ack.seq
                 if len(rows) == BATCH or not self._caught_up(journal):
                     continue
                 if final:
                     return
                 if loop.time() >= next_beat:
                     await nc.publish(alive_subject(self.table_id), str(self.published).encode())
-                    anchored = await self._collect_anchor(js, anchored)
+                    anchored = await self._collect_anchor(js, anchored, journal)
                     next_beat = loop.time() + self.heartbeat_s
                 await self._sleep(self.poll_s)
         finally:
@@ -177,14 +190,34 @@ class TablePublisher:
             last = await js.get_last_msg(EVENTS_STREAM, events_subject(self.table_id))
         except NotFoundError:
             return 0, 0
-        seq = seq_of_message_id(self.table_id, (last.headers or {}).get("Nats-Msg-Id"))
-        head = next(iter(journal.rows(seq - 1)), None) if seq else None
-        if seq and (head is None or head.seq != seq):
-            raise BehindTheFloor(f"the floor holds events up to {seq} of table {self.table_id}, more than "
-                                 f"{self.journal_path} has: is this the table's journal? Nothing is published")
-        return seq, last.seq
+        try:
+            seq = seq_of_message_id(self.table_id, (last.headers or {}).get("Nats-Msg-Id"))
+            link = Link.decode(last.data)
+        except WireError:
+            seq, link = None, None
+        if link is not None and link.seq == seq:
+            if seq <= journal.head[0] or journal.reread_head()[0] >= seq:
+                if journal.hash_at(seq) == link.hash:
+                    return seq, last.seq
+            elif self._own(link):
+                raise BehindTheFloor(f"the floor holds events up to {seq} of table {self.table_id}, more than "
+                                     f"{self.journal_path} has: is this the table's journal? Nothing is published")
+        # Not this table's message: go on from what the floor signed for (the broker drops the repeats
+        # its de-duplication window still holds, the floor skips the others), after the intruder's.
+        resume = last_anchor(journal)
+        self._set_problem(f"the last message on {events_subject(self.table_id)} is not this table's (stream "
+                          f"sequence {last.seq}): publishing again from event {resume + 1}")
+        return resume, last.seq
 
-    async def _collect_anchor(self, js, anchored: int) -> int:
+    def _own(self, link: Link) -> bool:
+        """Signed with this table's key (its public half beside the journal's signing key)."""
+        try:
+            key = read_public_key(public_path(default_signing_key_path(self.journal_path)))
+        except SigningKeyError:
+            return False
+        return event_signed(key, link.hash, link.sig)
+
+    async def _collect_anchor(self, js, anchored: int, journal: Journal) -> int:
         """Hand the floor's latest anchor to the table when it is new; the seq now anchored."""
         from nats.js.errors import NotFoundError
 
@@ -196,9 +229,37 @@ class TablePublisher:
         except NotFoundError:
             return anchored
         except WireError as exc:
-            log.warning("floor anchor for table %s unreadable: %s", self.table_id, exc)
+            anchor = Anchor(-1, "", "", str(exc))  # refused below, as anything else not the floor's
+        if anchor.seq == anchored and anchor.seq >= 0:
             return anchored
-        if anchor.seq > anchored:
-            self.inbox.put(anchor)
-            return anchor.seq
+        if self.floor_key is None:  # a gap in the configuration, not an intruder: said once, no alarm
+            if not self._said_no_floor_key:
+                self._said_no_floor_key = True
+                log.warning("floor link of table %s: no [floor] floor_key: the floor's receipts are not checked "
+                            "and none is recorded", self.table_id)
+            return anchored
+        problem = self._anchor_problem(anchor, journal)
+        if problem is None:
+            if anchor.seq > anchored:
+                self.inbox.put(anchor)
+                return anchor.seq
+        elif anchor != self._refused_anchor:
+            self._refused_anchor = anchor
+            log.error("floor link of table %s: receipt refused: %s", self.table_id, problem)
+            self.inbox.refuse(problem)
         return anchored
+
+    def _anchor_problem(self, anchor: Anchor, journal: Journal) -> str | None:
+        """Why the table does not record this receipt, or None when it is the floor's and names an
+        event of this journal with that event's hash."""
+        if anchor.seq < 0:
+            return f"the floor's receipt for table {self.table_id} cannot be read ({anchor.sig})"
+        if not anchor_signed(self.floor_key, self.table_id, anchor.seq, anchor.hash, anchor.time, anchor.sig):
+            return f"a receipt for event {anchor.seq} of table {self.table_id} is not signed by the floor's key"
+        if anchor.seq > journal.head[0]:
+            journal.reread_head()
+        if journal.hash_at(anchor.seq) != anchor.hash:
+            return (f"the floor's receipt names event {anchor.seq} with hash {anchor.hash[:16]}…, which is not this "
+                    "table's event (the floor's copy differs from the journal)")
+        return None
+

@@ -89,9 +89,12 @@ def floor_status(store: FloorStore, now: datetime | None = None) -> dict:
             "lag_s": lag.lag_s,  # how long the store has been behind the stream for this table
             "last_heard_s": _age_s(t.last_heard, now),
         })
-    alarms = [{"table": a.table_id, "event": a.event_seq, "problem": a.problem, "raised": a.raised,
+    alarms = [{"table": a.table_id, "event": a.event_seq, "kind": a.kind, "problem": a.problem, "raised": a.raised,
                "acknowledged_by": a.acknowledged_by, "resumed_by": a.resumed_by} for a in store.alarms()]
-    return {"ingester": word.as_dict(), "tables": tables, "alarms": alarms}
+    refusals = [{"subject": r.subject, "reason": r.reason, "messages": r.messages, "detail": r.detail,
+                 "raised": r.raised, "last_seen": r.last_seen, "acknowledged_by": r.acknowledged_by}
+                for r in store.refusals()]
+    return {"ingester": word.as_dict(), "tables": tables, "alarms": alarms, "refusals": refusals}
 
 
 def format_status(status: dict) -> str:
@@ -118,5 +121,8 @@ def format_status(status: dict) -> str:
         who = f"acknowledged by {a['acknowledged_by']}" if a["acknowledged_by"] else "open"
         if a["resumed_by"]:
             who += f", resumed by {a['resumed_by']}"
-        lines.append(f"ALARM table {a['table']} event {a['event']}: {a['problem']} ({who})")
+        lines.append(f"ALARM table {a['table']} event {a['event']} {a['kind']}: {a['problem']} ({who})")
+    for r in status["refusals"]:
+        who = f"acknowledged by {r['acknowledged_by']}" if r["acknowledged_by"] else "open"
+        lines.append(f"REFUSED {r['messages']} message(s) on {r['subject']}: {r['reason']}: {r['detail']} ({who})")
     return "\n".join(lines)

@@ -2,8 +2,10 @@
 
 Each event is stored once, keyed by (table, seq), together with the table's head in one
 transaction: an event delivered again after a crash is recognised by its seq and skipped, so the
-ingester acknowledges a message only after `append` has committed it. Alarms (a broken chain) and
-anchors (the receipts sent back to the tables) are kept beside them.
+ingester acknowledges a message only after `append` has committed it. Alarms (a broken chain, or
+one a table raised) and anchors (the receipts sent back to the tables) are kept beside them, and so
+are the tables' enrolled public keys and the refusals: messages that were not a table's own (one
+open alarm per subject and reason, counting the messages).
 
     store = open_store("floor.db")                     # or "postgresql://user@host/floor"
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from croupier.floor import pg_schema
-from croupier.floor.wire import Link
+from croupier.floor.wire import Link, redacted
 
 GENESIS = "0" * 64
 BUSY_S = 2.0  # how long an SQLite call waits for another process's write lock before it fails
@@ -41,6 +43,12 @@ SCHEMA = (  # {time}: timestamptz in PostgreSQL, ISO 8601 text in SQLite; an eve
     """CREATE TABLE IF NOT EXISTS floor_ingester (
         id INTEGER PRIMARY KEY, holder TEXT NOT NULL, lease_until DOUBLE PRECISION NOT NULL,
         beat {time}, state TEXT, pending BIGINT)""",
+    """CREATE TABLE IF NOT EXISTS floor_keys (
+        table_id TEXT PRIMARY KEY, public_key TEXT NOT NULL, fingerprint TEXT NOT NULL, enrolled {time} NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS floor_refusals (
+        subject TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL, messages BIGINT NOT NULL,
+        raised {time} NOT NULL, last_seen {time} NOT NULL, acknowledged_by TEXT, acknowledged {time},
+        PRIMARY KEY (subject, reason, raised))""",
 )
 # Columns added since the first stores were made: (table, column, type), added where missing.
 ADDED_COLUMNS = (
@@ -49,7 +57,11 @@ ADDED_COLUMNS = (
     ("floor_tables", "behind_since", "{time}"),  # since when an event delivered is not stored
     ("floor_alarms", "resumed_by", "TEXT"),
     ("floor_alarms", "resumed", "{time}"),
+    ("floor_events", "sig", "TEXT NOT NULL DEFAULT ''"),  # the table's Ed25519 signature (empty before signing)
+    ("floor_alarms", "kind", "TEXT NOT NULL DEFAULT 'chain'"),  # CHAIN, or the kind of alarm a table raised
+    ("floor_alarms", "table_alarm", "BIGINT"),  # that alarm's number at the table
 )
+CHAIN = "chain"
 TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
                  "anchor_seq, anchor_hash, anchor_time, stream_seq, seen_seq, behind_since")
 
@@ -94,6 +106,22 @@ class Alarm:
     acknowledged: str | None
     resumed_by: str | None = None
     resumed: str | None = None
+    kind: str = CHAIN  # CHAIN, or the kind of alarm the table raised (croupier.table.events.AlarmKind)
+    table_alarm: int | None = None  # the alarm's number at the table
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Messages on `subject` that were not the table's own, refused for `reason` (one alarm while open)."""
+
+    subject: str
+    reason: str
+    detail: str  # what was wrong with the first of them
+    messages: int
+    raised: str
+    last_seen: str
+    acknowledged_by: str | None
+    acknowledged: str | None
 
 
 @dataclass(frozen=True)
@@ -194,18 +222,18 @@ class FloorStore:
                     raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
                                      "another ingester writes this store")
                 rows += [(table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac,
-                          received, *(pg_schema.typed(link.time, link.body) if self.postgres else ()))
+                          received, link.sig, *(pg_schema.typed(link.time, link.body) if self.postgres else ()))
                          for link in links]
                 values = (last.seq, last.hash, received, _event_time(last.body), received, stream_seq)
                 (updated if cur else inserted).append((*values, table_id) if cur else (table_id, *values))
             if self.postgres:  # with the typed copies the views read; COPY: one stream, not a statement a row
                 with self._conn.cursor() as cur, cur.copy("COPY floor_events (table_id, seq, time, kind, body, "
-                                                          "prev_hash, hash, mac, received, at, data) FROM STDIN") as copy:
+                                                          "prev_hash, hash, mac, received, sig, at, data) FROM STDIN") as copy:
                     for row in rows:
                         copy.write_row(row)
             else:
                 self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
-                                  "received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                                  "received, sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             if inserted:
                 self._executemany("INSERT INTO floor_tables (table_id, head_seq, head_hash, last_received, "
                                   "last_event_time, last_heard, stream_seq) VALUES (?, ?, ?, ?, ?, ?, ?)", inserted)
@@ -220,19 +248,62 @@ class FloorStore:
         else:
             self._conn.executemany(text, rows)
 
-    def raise_alarm(self, table_id: str, event_seq: int, problem: str) -> bool:
-        """Record a broken chain once per (table, event), and quarantine the table (nothing more is
-        stored for it until a pit boss resumes it); False when the alarm was already recorded."""
+    def raise_alarm(self, table_id: str, event_seq: int, problem: str, kind: str = CHAIN,
+                    table_alarm: int | None = None) -> bool:
+        """Record an alarm once per (table, event): a broken chain, which quarantines the table
+        (nothing more is stored for it until a pit boss resumes it), or an alarm the table raised
+        (`kind`, its number `table_alarm` there). False when the alarm was already recorded."""
         with self._transaction():
             known = self._execute("SELECT 1 FROM floor_alarms WHERE table_id = ? AND event_seq = ?",
                                   (table_id, event_seq)).fetchone()
             if not known:
-                self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised) VALUES (?, ?, ?, ?)",
-                              (table_id, event_seq, problem, now_text()))
-            self._ensure_table(table_id)
-            self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? AND broken_at IS NULL",
-                          (event_seq, problem, table_id))
+                self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised, kind, table_alarm) "
+                              "VALUES (?, ?, ?, ?, ?, ?)", (table_id, event_seq, problem, now_text(), kind, table_alarm))
+            if kind == CHAIN:
+                self._ensure_table(table_id)
+                self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? "
+                              "AND broken_at IS NULL", (event_seq, problem, table_id))
         return not known
+
+    def acknowledge_table_alarm(self, table_id: str, table_alarm: int, by: str) -> bool:
+        """The table's own acknowledgement (or clearing) of its alarm number `table_alarm`, when the
+        floor's copy of it is still open."""
+        with self._transaction():
+            return self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
+                                 "WHERE table_id = ? AND table_alarm = ? AND acknowledged IS NULL",
+                                 (by, now_text(), table_id, table_alarm)).rowcount == 1
+
+    def refuse(self, subject: str, reason: str, detail: str, messages: int = 1) -> bool:
+        """Count messages refused on `subject` for `reason`; True when this raised a new alarm (none
+        was open for that subject and reason)."""
+        now = now_text()
+        with self._transaction():
+            cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ? "
+                                "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
+                                (messages, now, subject, reason))
+            if cur.rowcount:
+                return False
+            self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen) "
+                          "VALUES (?, ?, ?, ?, ?, ?)", (subject, reason, detail, messages, now, now))
+        return True
+
+    def acknowledge_refusals(self, subject: str, by: str) -> int:
+        """Record who took up the open refusal alarms on `subject`; how many there were."""
+        with self._transaction():
+            return self._execute("UPDATE floor_refusals SET acknowledged_by = ?, acknowledged = ? "
+                                 "WHERE subject = ? AND acknowledged IS NULL", (by, now_text(), subject)).rowcount
+
+    def enrol(self, table_id: str, public_pem: str, fingerprint: str, *, replace: bool = False) -> str | None:
+        """Enrol a table's public key; the fingerprint of another key already enrolled (and kept,
+        unless `replace`), else None."""
+        with self._transaction():
+            row = self._execute("SELECT fingerprint FROM floor_keys WHERE table_id = ?", (table_id,)).fetchone()
+            if row is not None and row[0] != fingerprint and not replace:
+                return row[0]
+            self._execute("DELETE FROM floor_keys WHERE table_id = ?", (table_id,))
+            self._execute("INSERT INTO floor_keys (table_id, public_key, fingerprint, enrolled) VALUES (?, ?, ?, ?)",
+                          (table_id, public_pem, fingerprint, now_text()))
+        return None
 
     def resume(self, table_id: str, by: str) -> int | None:
         """A pit boss ends a table's quarantine: the ingester reads its events again from the stream,
@@ -332,16 +403,36 @@ class FloorStore:
     def alarms(self, open_only: bool = False) -> list[Alarm]:
         where = " WHERE acknowledged IS NULL" if open_only else ""
         cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged, resumed_by, "
-                            f"resumed FROM floor_alarms{where} ORDER BY raised")
+                            f"resumed, kind, table_alarm FROM floor_alarms{where} ORDER BY raised")
         return [Alarm(*map(_text, row)) for row in cur.fetchall()]
+
+    def refusals(self, open_only: bool = False) -> list[Refusal]:
+        where = " WHERE acknowledged IS NULL" if open_only else ""
+        cur = self._execute("SELECT subject, reason, detail, messages, raised, last_seen, acknowledged_by, acknowledged "
+                            f"FROM floor_refusals{where} ORDER BY raised")
+        return [Refusal(subject, reason, detail, int(messages), _text(raised), _text(last_seen), by, _text(when))
+                for subject, reason, detail, messages, raised, last_seen, by, when in cur.fetchall()]
+
+    def public_key(self, table_id: str) -> str | None:
+        """The PEM of the table's enrolled public key; None for a table never enrolled."""
+        row = self._execute("SELECT public_key FROM floor_keys WHERE table_id = ?", (table_id,)).fetchone()
+        return row[0] if row else None
+
+    def stored_hash(self, table_id: str, seq: int) -> str | None:
+        row = self._execute("SELECT hash FROM floor_events WHERE table_id = ? AND seq = ?", (table_id, seq)).fetchone()
+        return row[0] if row else None
+
+    def event_body(self, table_id: str, seq: int) -> str | None:
+        row = self._execute("SELECT body FROM floor_events WHERE table_id = ? AND seq = ?", (table_id, seq)).fetchone()
+        return row[0] if row else None
 
     def links(self, table_id: str, after: int = 0, upto: int | None = None) -> Iterator[Link]:
         """The stored rows of a table in seq order."""
         upto = 2**62 if upto is None else upto
-        cur = self._execute("SELECT seq, time, kind, body, prev_hash, hash, mac FROM floor_events "
+        cur = self._execute("SELECT seq, time, kind, body, prev_hash, hash, mac, sig FROM floor_events "
                             "WHERE table_id = ? AND seq > ? AND seq <= ? ORDER BY seq", (table_id, after, upto))
-        for seq, *columns in cur.fetchall():
-            yield Link(int(seq), *columns)
+        for seq, time, kind, body, prev_hash, digest, mac, sig in cur.fetchall():
+            yield Link(int(seq), time, kind, body, prev_hash, digest, mac, sig=sig)
 
     def seq_of_hash(self, table_id: str, digest: str) -> int | None:
         if digest == GENESIS:
@@ -446,9 +537,9 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
                     _make_schema(conn, True)
                     pg_schema.upgrade(conn)
         except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"{_safe(url)}: store unavailable: {exc}".strip()) from None
+            raise StoreUnavailable(f"{redacted(url)}: store unavailable: {exc}".strip()) from None
         except psycopg.Error as exc:
-            raise StoreError(f"{_safe(url)} is not a floor store or cannot be opened: {exc}".strip()) from None
+            raise StoreError(f"{redacted(url)} is not a floor store or cannot be opened: {exc}".strip()) from None
         return FloorStore(conn, url, True, read_only)
     path = Path(url.removeprefix("sqlite://"))
     if read_only and not path.is_file():
@@ -478,12 +569,3 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
     except sqlite3.Error as exc:
         raise StoreError(f"{path} is not a floor store or cannot be opened: {exc}") from None
     return FloorStore(conn, str(path), False, read_only)
-
-
-def _safe(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    scheme, sep, rest = url.partition("://")
-    userinfo, at, host = rest.rpartition("@")
-    if at and ":" in userinfo:
-        userinfo = userinfo.split(":")[0] + ":***"
-    return f"{scheme}{sep}{userinfo}{at}{host}"

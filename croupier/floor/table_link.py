@@ -6,7 +6,8 @@ from pathlib import Path
 
 from croupier.floor.anchors import AnchorInbox
 from croupier.floor.publisher import TablePublisher
-from croupier.floor.wire import WireError, check_table_id
+from croupier.floor.wire import Access, AccessError, WireError, access_options, check_table_id
+from croupier.journal.signing import SigningKeyError, read_public_key
 
 
 class FloorLinkError(Exception):
@@ -25,11 +26,34 @@ def check_floor_link(table_id: str) -> str:
         raise FloorLinkError(str(exc)) from None
 
 
+def floor_public_key(path: Path | None):
+    """The floor's public key from `path` (None: none configured). Raises FloorLinkError naming the file."""
+    if path is None:
+        return None
+    try:
+        return read_public_key(path)
+    except SigningKeyError as exc:
+        raise FloorLinkError(f"[floor] floor_key: {exc}") from None
+
+
+def floor_access(credentials: Path | None, ca: Path | None) -> Access:
+    """The table's login and CA, checked now (the mode of the credentials file included)."""
+    access = Access(credentials, ca)
+    try:
+        access_options(access)
+    except AccessError as exc:
+        raise FloorLinkError(str(exc)) from None
+    return access
+
+
 class FloorLink:
-    def __init__(self, session, journal_path: str | Path, table_id: str, url: str, **publisher_options) -> None:
+    def __init__(self, session, journal_path: str | Path, table_id: str, url: str, *, floor_key: Path | None = None,
+                 credentials: Path | None = None, ca: Path | None = None, **publisher_options) -> None:
         self.session = session
         self.inbox = AnchorInbox()
-        self.publisher = TablePublisher(journal_path, check_floor_link(table_id), url, self.inbox, **publisher_options)
+        self.publisher = TablePublisher(journal_path, check_floor_link(table_id), url, self.inbox,
+                                        floor_key=floor_public_key(floor_key),
+                                        access=floor_access(credentials, ca), **publisher_options)
         self._unsubscribe = session.subscribe(self.publisher.wake)
         self.publisher.start()
 

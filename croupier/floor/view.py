@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Callable
 
+from rich.markup import escape
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.containers import Grid, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Header, Input, Static
 
-from croupier.floor.store import FloorStore, open_store
+from croupier.floor.alarms import Shown, acknowledge, name_problem, shown
+from croupier.floor.store import FloorStore, StoreError, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, ngettext
 
 log = logging.getLogger(__name__)
 REFRESH_S = 2.0
+ALARMS_S = 0.5  # a table's alarm is on the view within 2 s of the table raising it
 
 
 def tile_text(tile: Tile) -> str:
@@ -54,17 +59,17 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
-def alarms_text(picture: FloorPicture) -> str:
-    stall = [] if picture.ingester_problem is None else ["[b red]" + _("STALLED: {problem}").format(
-        problem=picture.ingester_problem) + "[/]"]
-    if not picture.alarms:
+def alarms_text(alarms: list[Shown], stalled: str | None = None) -> str:
+    """The floor's alarms, open ones first: table, kind and detail in the view's language; first, a
+    stalled ingester."""
+    stall = [] if stalled is None else ["[b red]" + _("STALLED: {problem}").format(problem=escape(stalled)) + "[/]"]
+    if not alarms:
         return "\n".join(stall + [_("Alarms: none")])
-    lines = stall + ["[b]" + _("Alarms") + "[/]"]
-    for alarm in picture.alarms:
-        who = (_("acknowledged by {name}").format(name=alarm.acknowledged_by) if alarm.acknowledged_by
-               else "[red]" + _("open") + "[/]")
-        lines.append(_("table {table}, event {seq}: {problem} ({who})").format(
-            table=alarm.table_id, seq=alarm.event_seq, problem=alarm.problem, who=who))
+    lines = stall + ["[b]" + _("Alarms") + "[/] " + _("(a: acknowledge)")]
+    for alarm in alarms:
+        who = (_("acknowledged by {name}").format(name=escape(alarm.acknowledged_by or "")) if not alarm.open
+               else "[b red]" + _("open") + "[/]")
+        lines.append(f"[b]{escape(alarm.table)}[/] {escape(alarm.kind)}: {escape(alarm.detail)} ({who})")
     return "\n".join(lines)
 
 
@@ -81,15 +86,55 @@ def wheels_text(picture: FloorPicture) -> str:
     return "\n".join(lines)
 
 
+class AcknowledgeScreen(ModalScreen[None]):
+    """A pit boss picks an open alarm by its number and gives a name (checked as the table checks
+    one, and no markup); the view records it in the store."""
+
+    DEFAULT_CSS = """
+    AcknowledgeScreen { align: center middle; }
+    AcknowledgeScreen > Vertical { width: 76; height: auto; border: round $accent; padding: 0 1; background: $surface; }
+    """
+    BINDINGS = [Binding("escape", "dismiss", N_("back"))]
+
+    def __init__(self, alarms: list[Shown], record: Callable[[Shown, str], str | None]) -> None:
+        super().__init__()
+        self.alarms = alarms
+        self.record = record  # records the acknowledgement; what went wrong, or None
+
+    def compose(self) -> ComposeResult:
+        listed = "\n".join(f"{n}. {escape(a.table)} - {escape(a.kind)}: {escape(a.detail)}"
+                           for n, a in enumerate(self.alarms, 1))
+        with Vertical():
+            yield Static("[b]" + _("Acknowledge an alarm") + "[/]\n" + listed)
+            yield Input(placeholder=_("alarm number"), id="number")
+            yield Input(placeholder=_("your name"), id="name", max_length=80)
+            yield Static(id="problem")
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        if message.input.id == "number":
+            self.query_one("#name", Input).focus()
+            return
+        number, name = self.query_one("#number", Input).value.strip(), self.query_one("#name", Input).value
+        problem = None
+        if not number.isdigit() or not 1 <= int(number) <= len(self.alarms):
+            problem = _("give the number of an alarm listed above")
+        else:
+            problem = name_problem(name) or self.record(self.alarms[int(number) - 1], name.strip())
+        if problem:
+            self.query_one("#problem", Static).update("[red]" + escape(problem) + "[/]")
+            return
+        self.dismiss(None)
+
+
 class FloorView(App):
     CSS = """
     Grid#tiles { grid-size: 4; grid-gutter: 1; height: auto; }
     .tile { border: round $accent; padding: 0 1; height: auto; min-height: 7; }
     #alarms, #wheels { margin-top: 1; }
     """
-    BINDINGS = [Binding("q", "quit", N_("quit"))]
+    BINDINGS = [Binding("q", "quit", N_("quit")), Binding("a", "acknowledge", N_("acknowledge an alarm"))]
 
-    def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S) -> None:
+    def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S, writer_url: str | None = None) -> None:
         super().__init__()
         self.title = _("croupier floor")
         for key, bindings in self._bindings.key_to_bindings.items():  # the footer in the installed language
@@ -98,6 +143,11 @@ class FloorView(App):
         self.projection = FloorProjection(store)
         self.refresh_s = refresh_s
         self._reading = False
+        self.writer_url = writer_url  # where an acknowledgement is written (None: the view only reads)
+        self.alarms: list[Shown] = []
+        self.stalled: str | None = None  # the ingester's stall, as the last picture said
+        self._reading_alarms = False
+        self._alarm_store: FloorStore | None = None  # the alarms' reader's own connection, in its own thread
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -109,7 +159,60 @@ class FloorView(App):
 
     def on_mount(self) -> None:
         self.refresh_floor()
+        self.refresh_alarms()
         self.set_interval(self.refresh_s, self.refresh_floor)
+        self.set_interval(ALARMS_S, self.refresh_alarms)
+
+    def refresh_alarms(self) -> None:
+        """Read the alarms in a thread of their own, on a connection of their own, every half second."""
+        if self._reading_alarms:
+            return
+        self._reading_alarms = True
+        self.run_worker(self._read_alarms, thread=True, group="alarms", exit_on_error=False)
+
+    def _read_alarms(self) -> None:
+        try:
+            if self._alarm_store is None:
+                self._alarm_store = open_store(self.store.url, read_only=True)
+            alarms = shown(self._alarm_store)
+        except Exception:  # a bad read is logged and the last list stays
+            log.exception("floor view: the alarms could not be read")
+            if self._alarm_store is not None:
+                self._alarm_store.close()
+            self._alarm_store = None
+        else:
+            self.call_from_thread(self._show_alarms, alarms)
+        finally:
+            self._reading_alarms = False
+
+    def _show_alarms(self, alarms: list[Shown]) -> None:
+        self.alarms = alarms
+        self.query_one("#alarms", Static).update(alarms_text(self.alarms, self.stalled))
+
+    def on_unmount(self) -> None:
+        if self._alarm_store is not None:
+            self._alarm_store.close()
+
+    def action_acknowledge(self) -> None:
+        waiting = [alarm for alarm in self.alarms if alarm.open]
+        if not waiting:
+            self.notify(_("No open alarm."))
+            return
+        self.push_screen(AcknowledgeScreen(waiting, self._record), lambda _result: self.refresh_alarms())
+
+    def _record(self, alarm: Shown, by: str) -> str | None:
+        """Write the acknowledgement; what went wrong, or None."""
+        if self.writer_url is None:
+            return _("this view only reads the store: acknowledge with croupier floor acknowledge")
+        try:
+            with open_store(self.writer_url) as store:
+                if not acknowledge(store, alarm, by):
+                    return _("that alarm is no longer open")
+        except StoreError as exc:
+            return str(exc)
+        except Exception as exc:  # a read-only login, a store away: said, nothing recorded
+            return _("not recorded: {problem}").format(problem=exc)
+        return None
 
     def refresh_floor(self) -> None:
         """Read the store in a thread of its own (the store is used by that thread only, one read at
@@ -131,23 +234,26 @@ class FloorView(App):
             self._reading = False
 
     def _unreadable(self, problem: str) -> None:
-        self.query_one("#alarms", Static).update(
-            "[b red]" + _("STALLED: {problem}").format(problem=_("store unavailable") + f" ({problem})") + "[/]")
+        self.stalled = _("store unavailable") + f" ({problem})"
+        self._show_alarms(self.alarms)
 
     def _show(self, picture: FloorPicture) -> None:
         grid = self.query_one("#tiles", Grid)
-        shown = {widget.id: widget for widget in grid.children}
+        mounted = {widget.id: widget for widget in grid.children}
         for tile in picture.tiles:
             widget_id = f"tile-{tile.table_id}"
-            if widget_id in shown:
-                shown[widget_id].update(tile_text(tile))
+            if widget_id in mounted:
+                mounted[widget_id].update(tile_text(tile))
             else:
                 grid.mount(Static(tile_text(tile), id=widget_id, classes="tile"))
-        self.query_one("#alarms", Static).update(alarms_text(picture))
+        self.stalled = picture.ingester_problem
+        self._show_alarms(self.alarms)
         self.query_one("#wheels", Static).update(wheels_text(picture))
 
 
-def run_view(url: str) -> int:
+def run_view(url: str, acknowledge_url: str | None = None) -> int:
+    """The view on the store at `url`, read-only; `acknowledge_url`: where pit bosses' acknowledgements
+    are written (a login allowed to write the alarms), None for a view that only reads."""
     with open_store(url, read_only=True) as store:
-        FloorView(store).run()
+        FloorView(store, writer_url=acknowledge_url).run()
     return 0

@@ -1,15 +1,19 @@
 """What travels between a table and the floor: stream and subject names, message ids, payloads.
 
 Events: stream CROUPIER_EVENTS, subject `croupier.table.<table id>.events`, message id
-`<table id>:<seq>`, one message per journal row. Anchors: stream CROUPIER_ANCHORS, subject
+`<table id>:<seq>:<first 16 digits of the event's hash>`, one message per journal row, signed by the
+table's Ed25519 key. The hash in the id makes it unguessable before the event exists: nobody can
+publish an id first and have the broker drop the table's own event as its duplicate. Anchors: stream CROUPIER_ANCHORS, subject
 `croupier.anchor.<table id>`, only the latest kept per table. Heartbeats (plain NATS, not stored):
 `croupier.alive.<table id>`.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 EVENTS_STREAM = "CROUPIER_EVENTS"
 ANCHORS_STREAM = "CROUPIER_ANCHORS"
@@ -18,6 +22,8 @@ ANCHOR_SUBJECTS = "croupier.anchor.*"
 ALIVE_SUBJECTS = "croupier.alive.*"
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a NATS subject token: no '.', '*' or '>'
 RETRY_S = (0.5, 1, 2, 5)  # waits between attempts to reach the broker
+MAX_MESSAGE = 64 * 1024  # no journal row comes near it; anything bigger is refused unread
+ID_HASH = 16  # digits of the event's hash in its message id
 DUPLICATE_WINDOW_S = 3600.0  # Nats-Msg-Id de-duplication; the subject-sequence check covers the rest
 # The events stream's own cap (-1: none, the node's `jetstream { max_file_store }` is the cap). Full,
 # the broker refuses new events (each table keeps them in its journal and publishes them once there is
@@ -58,15 +64,15 @@ def table_of(subject: str) -> str:
     raise WireError(f"subject {subject!r} is not a croupier table subject")
 
 
-def message_id(table_id: str, seq: int) -> str:
-    return f"{table_id}:{seq}"
+def message_id(table_id: str, seq: int, digest: str) -> str:
+    return f"{table_id}:{seq}:{digest[:ID_HASH]}"
 
 
 def seq_of_message_id(table_id: str, msg_id: str | None) -> int:
-    table, colon, seq = (msg_id or "").rpartition(":")
-    if not colon or table != table_id or not seq.isdigit():
-        raise WireError(f"message id {msg_id!r} is not {table_id}:<seq>")
-    return int(seq)
+    parts = (msg_id or "").split(":")
+    if len(parts) != 3 or parts[0] != table_id or not parts[1].isdigit() or len(parts[2]) != ID_HASH:
+        raise WireError(f"message id {str(msg_id)[:80]!r} is not {table_id}:<seq>:<hash>")
+    return int(parts[1])
 
 
 @dataclass(frozen=True)
@@ -82,8 +88,9 @@ class Link:
     body: str
     prev_hash: str
     hash: str
-    mac: str  # the table's signature of `hash`: the floor keeps it, the table's key checks it
+    mac: str  # the table's HMAC of `hash`: the floor keeps it, the table's secret key checks it
     after: int | None = None  # None: seq - 1
+    sig: str = ""  # the table's Ed25519 signature of `hash`: the floor checks it with the enrolled public key
 
     @property
     def follows(self) -> int:
@@ -91,7 +98,8 @@ class Link:
 
     def encode(self) -> bytes:
         return json.dumps({"seq": self.seq, "time": self.time, "kind": self.kind, "body": self.body,
-                           "prev_hash": self.prev_hash, "hash": self.hash, "mac": self.mac, "after": self.follows},
+                           "prev_hash": self.prev_hash, "hash": self.hash, "mac": self.mac, "after": self.follows,
+                           "sig": self.sig},
                           separators=(",", ":")).encode()
 
     @classmethod
@@ -100,7 +108,7 @@ class Link:
             record = json.loads(data)
             link = cls(int(record["seq"]), str(record["time"]), str(record["kind"]), str(record["body"]),
                        str(record["prev_hash"]), str(record["hash"]), str(record["mac"]),
-                       int(record.get("after", int(record["seq"]) - 1)))
+                       int(record.get("after", int(record["seq"]) - 1)), str(record.get("sig", "")))
         except (ValueError, KeyError, TypeError) as exc:
             raise WireError(f"not a journal row: {exc}") from None
         return link
@@ -108,20 +116,23 @@ class Link:
 
 @dataclass(frozen=True)
 class Anchor:
-    """The floor's receipt: it holds a table's events up to `seq`, whose hash is `hash`."""
+    """The floor's receipt: it holds a table's events up to `seq`, whose hash is `hash`; `sig` is the
+    floor's Ed25519 signature of it (croupier.journal.signing.sign_anchor)."""
 
     seq: int
     hash: str
     time: str  # ISO 8601, UTC, the floor's clock
+    sig: str = ""
 
     def encode(self) -> bytes:
-        return json.dumps({"seq": self.seq, "hash": self.hash, "time": self.time}, separators=(",", ":")).encode()
+        return json.dumps({"seq": self.seq, "hash": self.hash, "time": self.time, "sig": self.sig},
+                          separators=(",", ":")).encode()
 
     @classmethod
     def decode(cls, data: bytes) -> "Anchor":
         try:
             record = json.loads(data)
-            return cls(int(record["seq"]), str(record["hash"]), str(record["time"]))
+            return cls(int(record["seq"]), str(record["hash"]), str(record["time"]), str(record.get("sig", "")))
         except (ValueError, KeyError, TypeError) as exc:
             raise WireError(f"not an anchor: {exc}") from None
 
@@ -132,7 +143,7 @@ async def ensure_streams(js, replicas: int | None = None, *, owner: bool = False
     first). The `owner` (the ingester) also sets an existing stream's limits, and with `replicas`
     how many cluster nodes keep each stream."""
     from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
-    from nats.js.errors import BadRequestError
+    from nats.js.errors import BadRequestError, NotFoundError
 
     configs = [
         StreamConfig(name=EVENTS_STREAM, subjects=[EVENTS_SUBJECTS], storage=StorageType.FILE,
@@ -144,6 +155,14 @@ async def ensure_streams(js, replicas: int | None = None, *, owner: bool = False
     for config in configs:
         config.num_replicas = replicas or 1
         try:
+            await js.stream_info(config.name)  # a table may look, not create (its permissions say so)
+        except NotFoundError:
+            pass
+        else:
+            if replicas:
+                await js.update_stream(config)
+            continue
+        try:
             await js.add_stream(config)
         except BadRequestError as exc:
             if getattr(exc, "err_code", None) != 10058:  # stream name already in use: made by another party
@@ -153,7 +172,84 @@ async def ensure_streams(js, replicas: int | None = None, *, owner: bool = False
                 await js.update_stream(config)
 
 
-async def connect(servers: list[str]):
+@dataclass(frozen=True)
+class Access:
+    """How a program logs in to the broker: its credentials file (mode 0600: `user = "..."` and
+    `password = "..."`, TOML) and the casino's CA the broker's TLS certificate is checked against.
+    Never a login in a URL, a command line or a log."""
+
+    credentials: Path | None = None
+    ca: Path | None = None
+
+
+def inbox(user: str) -> str:
+    """The prefix of a login's reply subjects: its permissions allow it to read these only."""
+    return f"_INBOX_{user}"
+
+
+class AccessError(Exception):
+    """The credentials or the CA cannot be used: the message names the file and says why."""
+
+
+def read_credentials(path: Path) -> tuple[str, str]:
+    """(user, password) from a credentials file only its owner can read."""
+    import tomllib
+
+    try:
+        mode = os.stat(path).st_mode & 0o777
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AccessError(f"the credentials file {path} cannot be read: {exc.strerror or exc}") from None
+    if mode & 0o077:
+        raise AccessError(f"the credentials file {path} has mode {mode:04o}: other users can read it; "
+                          f"run chmod 600 {path}")
+    try:
+        record = tomllib.loads(text)
+        user, password = record["user"], record["password"]
+    except (tomllib.TOMLDecodeError, KeyError):
+        raise AccessError(f"{path} is not a credentials file (user = \"...\" and password = \"...\")") from None
+    if not isinstance(user, str) or not isinstance(password, str) or not user or not password:
+        raise AccessError(f"{path}: user and password must be non-empty text")
+    return user, password
+
+
+def tls_context(ca: Path):
+    import ssl
+
+    try:
+        return ssl.create_default_context(cafile=str(ca))
+    except (OSError, ssl.SSLError) as exc:
+        raise AccessError(f"the CA file {ca} cannot be used: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def access_options(access: Access | None) -> dict:
+    """nats.connect's options for `access`. Raises AccessError naming a file that cannot be used."""
+    if access is None:
+        return {}
+    options: dict = {}
+    if access.credentials is not None:
+        user, password = read_credentials(access.credentials)
+        options.update(user=user, password=password, inbox_prefix=inbox(user))
+    if access.ca is not None:
+        options["tls"] = tls_context(access.ca)
+    return options
+
+
+def redacted(url: str) -> str:
+    """The URL(s) without any password, for every message and log."""
+    def one(part: str) -> str:
+        scheme, sep, rest = part.partition("://")
+        userinfo, at, host = rest.rpartition("@")
+        if at and ":" in userinfo:
+            userinfo = userinfo.split(":")[0] + ":***"
+        elif at and scheme in ("nats", "tls", "ws", "wss"):
+            userinfo = "***"  # NATS reads a name alone as a token
+        return f"{scheme}{sep}{userinfo}{at}{host}"
+
+    return ",".join(one(part) for part in url.split(","))
+
+
+async def connect(servers: list[str], access: Access | None = None):
     """A connection to the floor's broker. It does not reconnect by itself: its user starts again
     from what the stream holds, and says itself when the broker is away (the client stays quiet)."""
     import nats
@@ -162,7 +258,7 @@ async def connect(servers: list[str]):
         pass
 
     return await nats.connect(servers=servers, allow_reconnect=False, connect_timeout=2,
-                              error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet)
+                              error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet, **access_options(access))
 
 
 async def close_quietly(nc) -> None:

@@ -32,6 +32,7 @@ ALARMS = {
     "relief-overdue": N_("Croupier relief overdue"), "wheel-fault": N_("Wheel sensor fault"),
     "result-mismatch": N_("Typed result and sensor differ"), "pin-locked": N_("PIN locked after wrong PINs"),
     "clock-jumped": N_("System clock jumped"),
+    "floor-receipt": N_("Floor receipt refused"),
 }
 # Kinds of bet as the table sign lists them; the announced ones by their position's name.
 BET_KINDS = {

@@ -34,6 +34,8 @@ from typing import Iterable, Iterator, Sequence
 from croupier.journal.key import KeyFileError, default_key_path, key_for, key_id, mac
 from croupier.journal.witness import (Witness, WitnessWriter, anchored_path, read_witness, signed_mark,
                                       verified_path, witness_path, write_mark)
+from croupier.journal.signing import EventSigner, SigningKeyError, default_signing_key_path, fingerprint, \
+    has_signatures, signing_key_for
 from croupier.table.codec import CodecError, to_plain
 from croupier.table.events import Event, decode, encode
 
@@ -165,6 +167,7 @@ class Row:
     prev_hash: str
     hash: str
     mac: str
+    sig: str | None = None  # the table's Ed25519 signature of `hash` (None: recorded before signing)
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,9 @@ class Journal:
         self._writer_lock = writer_lock  # the file descriptor holding the one writer's lock
         self.read_only = read_only
         self.key = key
+        self.signer: EventSigner | None = None  # the table's Ed25519 signer, set once a writer's checks pass
         self._conn = conn
+        self._signed = has_signatures(conn)
         self._lock = threading.Lock()
         self._witness: WitnessWriter | None = None
         self._fault: JournalFault | None = None  # the witness could not be written: no more appends
@@ -209,12 +214,14 @@ class Journal:
 
     @classmethod
     def open(cls, path: str | Path, *, read_only: bool = False, create: bool = True,
-             key: bytes | Path | None = None, purpose: str | None = None) -> "Journal":
+             key: bytes | Path | None = None, purpose: str | None = None,
+             signing_key: Path | None = None) -> "Journal":
         """Open the journal at `path`, creating it (and the table's key, if none) when absent.
 
         `key`: the table's key, or the file holding it; for writing, by default `table.key` beside
-        the journal. `purpose`: what the writing program is (TABLE, the default, or DEMO); a journal
-        created for the other is refused. Raises JournalError saying what is wrong and how to recover.
+        the journal. `signing_key`: the file of the table's Ed25519 key (croupier.journal.signing),
+        by default `table-signing.key` beside the journal, made there when absent. `purpose`: what
+        the writing program is (TABLE, the default, or DEMO); a journal created for the other is refused. Raises JournalError saying what is wrong and how to recover.
         """
         path = Path(path)
         if not read_only:
@@ -222,7 +229,7 @@ class Journal:
         if not path.exists():
             if read_only or not create:
                 raise JournalError(f"{path}: no such journal")
-            return cls._create(path, key, purpose or TABLE)
+            return cls._create(path, key, purpose or TABLE, signing_key)
         if path.is_dir():
             raise JournalError(f"{path} is a directory, not a journal file")
         if path.stat().st_size == 0:
@@ -246,6 +253,7 @@ class Journal:
             journal = cls(path, conn, read_only, key, lock)
             if not read_only:
                 journal._check_unbroken()  # all checked before the first write, the witness's included
+                journal.signer = _signer(conn, path, signing_key)
                 journal._hold_witness()
             return journal
         except sqlite3.DatabaseError as exc:
@@ -260,7 +268,7 @@ class Journal:
             raise
 
     @classmethod
-    def _create(cls, path: Path, key: bytes | Path | None, purpose: str) -> "Journal":
+    def _create(cls, path: Path, key: bytes | Path | None, purpose: str, signing_key: Path | None) -> "Journal":
         """Make the journal under a temporary name and link it into place, so a crash while creating
         it leaves either no journal or a whole one, never a half-made file the table would refuse."""
         if not path.parent.is_dir():
@@ -288,7 +296,7 @@ class Journal:
             raise JournalError(f"cannot create journal {path}: {exc}") from None
         finally:
             making.unlink(missing_ok=True)
-        return cls.open(path, create=False, key=key, purpose=purpose)
+        return cls.open(path, create=False, key=key, purpose=purpose, signing_key=signing_key)
 
     @staticmethod
     def _configure(conn: sqlite3.Connection) -> None:
@@ -467,8 +475,8 @@ class Journal:
         """Record the events of one command in one transaction, then the new head in the witness;
         durable when this returns. Raises JournalFault, keeping what was recorded before, when the
         disk cannot take them."""
-        key, witness = self._signing_key(), self._witness
-        if witness is None:
+        key, witness, signer = self._signing_key(), self._witness, self.signer
+        if witness is None or signer is None:
             raise JournalError(f"{self.path} is closed")
         if self._fault is not None:
             raise self._fault
@@ -491,6 +499,7 @@ class Journal:
                         "INSERT INTO events (seq, time, kind, body, prev_hash, hash, mac) VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (seq, time, kind, body.decode(), prev, digest, event_mac(key, digest)),
                     )
+                    signer.record(self._conn, seq, digest)
                     entries.append(Entry(seq, event, digest))
                     prev = digest
                 self._conn.execute("COMMIT")
@@ -580,8 +589,10 @@ class Journal:
 
     def rows(self, after: int = 0) -> Iterator[Row]:
         """Stored events in sequence order, unchecked (for verification)."""
-        for row in self._read("SELECT seq, time, kind, body, prev_hash, hash, mac FROM events WHERE seq > ? "
-                              "ORDER BY seq", (after,)):
+        self._signed = self._signed or has_signatures(self._conn)  # the table may have added it since
+        sig, join = ("s.sig", " LEFT JOIN signatures s USING (seq)") if self._signed else ("NULL", "")
+        for row in self._read(f"SELECT seq, time, kind, body, prev_hash, hash, mac, {sig} FROM events{join} "
+                              "WHERE seq > ? ORDER BY seq", (after,)):
             yield Row(*row)
 
     def links(self, upto: int, after: int = 0) -> Iterator[tuple[int, str, str, str, str, str, str]]:
@@ -719,6 +730,24 @@ def _key(path: Path, key: bytes | Path | None, *, create: bool) -> bytes:
         return key_for(key or default_key_path(path), create=create)
     except KeyFileError as exc:
         raise JournalError(str(exc)) from None
+
+
+def _signer(conn: sqlite3.Connection, path: Path, signing_key: Path | None) -> EventSigner:
+    """The table's signer for a journal opened for writing; the journal remembers the key's
+    fingerprint the first time, and refuses any other key after."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'signing'").fetchone()
+    try:  # a key is made only for a journal that has none yet: a lost key is restored, not replaced
+        signer = EventSigner(signing_key_for(signing_key or default_signing_key_path(path), create=row is None))
+    except SigningKeyError as exc:
+        raise JournalError(str(exc)) from None
+    mine = fingerprint(signer.key.public_key())
+    if row is not None and row[0] != mine:
+        raise JournalError(f"{path} is signed with the key of fingerprint {row[0]}, not {mine}: use the signing key "
+                           "it was recorded with (its backup), or start the table on a new journal file")
+    if row is None or not has_signatures(conn):
+        signer.prepare(conn)
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('signing', ?)", (mine,))
+    return signer
 
 
 def _folder_state(folder: Path) -> str | None:

@@ -39,6 +39,7 @@ class AlarmKind(str, Enum):
     RESULT_MISMATCH = "result-mismatch"  # the sensor read another number than the one typed
     CLOCK_JUMPED = "clock-jumped"  # the system clock jumped against the monotonic clock; the table did not follow
     PIN_LOCKED = "pin-locked"  # a PIN refused too many times in a row: locked for a while the configuration sets
+    FLOOR_RECEIPT = "floor-receipt"  # a floor receipt not recorded: not the floor's, or not this journal's event
 
 
 class CashOutReason(str, Enum):

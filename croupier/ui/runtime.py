@@ -93,7 +93,8 @@ def floor_link(config: Config) -> Start:
     table_id = check_floor_link(config.table.id)
 
     def start(app) -> Callable[[], None]:
-        link = FloorLink(app.session, config.journal_path, table_id, config.floor.url)
+        link = FloorLink(app.session, config.journal_path, table_id, config.floor.url, floor_key=config.floor.floor_key,
+                         credentials=config.floor.credentials, ca=config.floor.ca)
         timer = app.set_interval(ANCHORS_S, link.drain)
 
         def stop() -> None:

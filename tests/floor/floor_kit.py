@@ -21,16 +21,40 @@ def environment() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "CROUPIER_CONFIG"}
 
 
+def floor_key(folder: Path) -> Path:
+    """The floor's signing key in `folder` (made once): the ingester signs with it, the tables check its .pub."""
+    from croupier.journal.signing import signing_key_for
+
+    path = Path(folder) / "floor-signing.key"
+    signing_key_for(path, create=True)
+    return path
+
+
+def enrol_journal(store_url: str, db: Path, table_id: str) -> None:
+    """The table's key pair made beside `db` and enrolled at the floor, before the table first starts."""
+    from croupier.floor.enrolment import enrol, table_public_key
+    from croupier.floor.store import open_store
+
+    with open_store(store_url) as store:
+        assert enrol(store, table_id, table_public_key(db)) is None
+
+
 def start_table(db: Path, device: str, url: str, table_id: str, log) -> subprocess.Popen:
+    """A headless table on `db` (in a folder of its own, for its keys; the floor's key one folder up)."""
     return subprocess.Popen([sys.executable, "-m", "croupier", "run", "--headless", "--db", str(db), "--profile",
                              "pt-americana", "--wheel", f"cammegh-ss2:{device}", "--floor", url,
-                             "--table-id", table_id], stdout=subprocess.DEVNULL, stderr=log, env=environment())
+                             "--table-id", table_id, "--floor-key", str(floor_key(db.parent.parent).with_suffix(".pub"))],
+                            stdout=subprocess.DEVNULL, stderr=log, env=environment())
 
 
-def start_ingester(url: str, store: str, log, anchor_every: float = 0.5, *options: str, **env: str) -> subprocess.Popen:
+def start_ingester(url: str, store: str, log, anchor_every: float = 0.5, *options: str, folder: Path | None = None,
+                   credentials: Path | None = None, ca: Path | None = None, **env: str) -> subprocess.Popen:
+    """The ingester, signing with the floor key in `folder` (the SQLite store's folder by default)."""
+    key = floor_key(folder or Path(store).parent)
+    access = [*(["--credentials", str(credentials)] if credentials else []), *(["--ca", str(ca)] if ca else [])]
     return subprocess.Popen([sys.executable, "-m", "croupier", "floor", "serve", "--nats", url, "--store", store,
-                             "--anchor-every", str(anchor_every), *options], stdout=subprocess.DEVNULL, stderr=log,
-                            env={**environment(), **env})
+                             "--anchor-every", str(anchor_every), "--signing-key", str(key), *access, *options],
+                            stdout=subprocess.DEVNULL, stderr=log, env={**environment(), **env})
 
 
 def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> int:
@@ -109,7 +133,7 @@ def journal_links(db: Path, table_id: str = "T1"):
     from croupier.journal.store import Journal
 
     with Journal.open(db, read_only=True) as journal:
-        return [Link(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac) for r in journal.rows()]
+        return [Link(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac, sig=r.sig or "") for r in journal.rows()]
 
 
 def publish(url: str, table_id: str, links, *, msg_ids: bool = True, unconfirmed: bool = False) -> None:
@@ -126,7 +150,7 @@ def publish(url: str, table_id: str, links, *, msg_ids: bool = True, unconfirmed
             js = nc.jetstream(timeout=10)
             await ensure_streams(js)
             for link in links:
-                headers = {"Nats-Msg-Id": message_id(table_id, link.seq)} if msg_ids else None
+                headers = {"Nats-Msg-Id": message_id(table_id, link.seq, link.hash)} if msg_ids else None
                 if unconfirmed:
                     await nc.publish(events_subject(table_id), link.encode(), headers=headers)
                 else:
@@ -150,3 +174,60 @@ def floor_status(url: str) -> dict:
     import json
 
     return json.loads(out.stdout)
+
+
+def throwaway_ca(folder: Path) -> tuple[Path, Path, Path]:
+    """A casino CA made for the test, and a broker certificate it signed for 127.0.0.1 and localhost:
+    (ca.pem, server.pem, server-key.pem)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    def certificate(subject: str, key, issuer: str, signer, ca: bool, names=None):
+        builder = (x509.CertificateBuilder()
+                   .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))
+                   .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer)]))
+                   .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+                   .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if names:
+            builder = builder.add_extension(x509.SubjectAlternativeName(names), critical=False)
+        return builder.sign(signer, hashes.SHA256())
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_cert = certificate("casino test CA", ca_key, "casino test CA", ca_key, True)
+    server_key = ec.generate_private_key(ec.SECP256R1())
+    server_cert = certificate("floor1", server_key, "casino test CA", ca_key, False,
+                              [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])
+    paths = (folder / "ca.pem", folder / "server.pem", folder / "server-key.pem")
+    paths[0].write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(server_cert.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(server_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                  serialization.NoEncryption()))
+    return paths
+
+
+def secured_broker_config(folder: Path, tables: tuple[str, ...]) -> tuple[Path, dict[str, Path]]:
+    """A nats-server configuration as the README gives it: TLS with the test CA's certificate, a login
+    per table and one for the ingester, each with its permissions. (config, credentials file per user)."""
+    from croupier.floor.logins import (INGESTER, ingester_permissions, table_permissions, user_entry,
+                                       write_credentials)
+
+    ca, cert, key = throwaway_ca(folder)
+    entries, files = [], {}
+    for user in (*tables, INGESTER):
+        files[user] = folder / f"{user}.creds"
+        password = write_credentials(files[user], user)
+        entries.append(user_entry(user, password, ingester_permissions(user) if user == INGESTER
+                                  else table_permissions(user)))
+    config = folder / "nats-server.conf"
+    config.write_text(f'tls {{ cert_file: "{cert}", key_file: "{key}" }}\n'
+                      f'authorization {{ users: [\n  ' + ",\n  ".join(entries) + "\n] }\n")
+    config.chmod(0o600)
+    return config, files

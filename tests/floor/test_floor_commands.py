@@ -17,7 +17,7 @@ from croupier.journal.verify import verify
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import raw, recompute_chain, write_shift  # noqa: E402
-from test_floor_store import messages, storing  # noqa: E402
+from test_floor_store import enrolled, messages, storing  # noqa: E402
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def floor(tmp_path):
     write_shift(db).close()
     url = str(tmp_path / "floor.db")
     with open_store(url) as store:
-        Ingester(store, []).ingest(messages(db, "T1"))
+        Ingester(enrolled(store, db), []).ingest(messages(db, "T1"))
         seq, digest = store.head("T1")
         store.record_anchor("T1", seq, digest, "2026-01-01T00:00:00+00:00")
         storing(store)
@@ -89,7 +89,7 @@ def test_a_pit_boss_acknowledges_a_floor_alarm_once(tmp_path, capsys):
         conn.execute("UPDATE events SET body = replace(body, 'Ana', 'Rui') WHERE seq = 4")
     url = str(tmp_path / "floor.db")
     with open_store(url) as store:
-        Ingester(store, []).ingest(messages(db, "T1"))
+        Ingester(enrolled(store, db), []).ingest(messages(db, "T1"))
     ack = ["floor", "acknowledge", "--table", "T1", "--event", "4", "--by", "Boss", "--store", url]
     assert main(ack) == 0
     assert main(ack) == 1 and "no open alarm" in capsys.readouterr().err

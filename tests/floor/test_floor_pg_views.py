@@ -14,7 +14,7 @@ from croupier.table.events import Role
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import NUMBERS, write_shift  # noqa: E402
-from test_floor_store import messages  # noqa: E402
+from test_floor_store import enrolled, messages  # noqa: E402
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def analyst(postgres, tmp_path):
     session.correct_result(spin=2, number=3, reason="misread", by="Boss", pin="9000")
     session.close()
     with open_store(postgres.url) as store:
-        Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
+        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
         store.raise_alarm("T1", 99, "a test alarm")
         store.acknowledge_alarm("T1", 99, "Boss")
     with psycopg.connect(postgres.url.replace("floor@", "analyst@"), autocommit=True) as conn:
@@ -76,7 +76,7 @@ def test_the_read_only_role_changes_nothing(analyst):
 def test_the_floor_reads_its_typed_store_back_as_it_wrote_it(postgres, tmp_path):
     write_shift(tmp_path / "T1.db").close()
     with open_store(postgres.url) as store:
-        Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
+        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
     with open_store(postgres.url, read_only=True) as store:
         record = store.table("T1")
         assert datetime.fromisoformat(record.last_received).tzinfo is not None

@@ -10,7 +10,7 @@ from pathlib import Path
 from croupier.floor.store import open_store
 from croupier.floor.wire import EVENTS_STREAM, STREAM_MAX_BYTES, Link, connect, events_subject
 
-from floor_kit import journal_links, log_text, publish, start_ingester, stop, wait_for
+from floor_kit import enrol_journal, journal_links, log_text, publish, start_ingester, stop, wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import write_shift  # noqa: E402
@@ -37,6 +37,7 @@ def test_committed_events_are_purged_and_uncommitted_ones_kept(tmp_path, broker)
            for seq in range(5, 55)]  # T9's first four events never come
     url = str(tmp_path / "floor.db")
     log_path = tmp_path / "ingester.log"
+    enrol_journal(url, tmp_path / "T1.db", "T1")
     with open(log_path, "wb") as log:
         ingester = start_ingester(broker.url, url, log, 0.5, "--stream-keep", "0")
         try:

@@ -12,9 +12,11 @@ import pytest
 
 from croupier.cli import main
 from croupier.floor.store import open_store
+from croupier.floor.enrolment import enrol
 from croupier.floor.wire import Link
+from croupier.journal.signing import Ed25519PrivateKey, sign_event
 
-from floor_kit import floor_status, journal_links, log_text, publish, start_ingester, stop, wait_for
+from floor_kit import enrol_journal, floor_status, journal_links, log_text, publish, start_ingester, stop, wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import raw, write_shift  # noqa: E402
@@ -38,19 +40,24 @@ def t1(tmp_path):
     return journal_links(tmp_path / "T1.db")
 
 
-def flood(first: int, count: int) -> list[Link]:
-    """A table's events from `first` on, its earlier ones never published."""
-    return [Link(seq, "2026-01-01T00:00:00+00:00", "result-recorded", "{}", f"{seq - 1:064x}", f"{seq:064x}", "")
-            for seq in range(first, first + count)]
+def flood(url: str, table_id: str, first: int, count: int) -> list[Link]:
+    """An enrolled table's events from `first` on, signed with its key, its earlier ones never published."""
+    key = Ed25519PrivateKey.generate()
+    with open_store(url) as store:
+        enrol(store, table_id, key.public_key())
+    return [Link(seq, "2026-01-01T00:00:00+00:00", "result-recorded", "{}", f"{seq - 1:064x}", f"{seq:064x}", "",
+                 sig=sign_event(key, f"{seq:064x}")) for seq in range(first, first + count)]
 
 
 def test_25000_messages_waiting_for_their_first_event_never_hold_up_a_healthy_table(tmp_path, broker, t1):
     url = str(tmp_path / "floor.db")
     log_path = tmp_path / "ingester.log"
+    enrol_journal(url, tmp_path / "T1.db", "T1")
+    t9 = flood(url, "T9", 2, 25_000)
     with open(log_path, "wb") as log:
         ingester = start_ingester(broker.url, url, log)
         try:
-            publish(broker.url, "T9", flood(2, 25_000), unconfirmed=True)
+            publish(broker.url, "T9", t9, unconfirmed=True)
             half = len(t1) // 2
             publish(broker.url, "T1", t1[:half])
             assert wait_for(lambda: head(url, "T1") == half, timeout=30), log_text(log_path)
@@ -77,6 +84,8 @@ def test_a_broken_chain_quarantines_its_table_until_a_pit_boss_resumes_it(tmp_pa
     t2 = journal_links(tmp_path / "T2.db")
     url = str(tmp_path / "floor.db")
     log_path = tmp_path / "ingester.log"
+    enrol_journal(url, tmp_path / "T1.db", "T1")
+    enrol_journal(url, tmp_path / "T2.db", "T2")
     with open(log_path, "wb") as log:
         ingester = start_ingester(broker.url, url, log)
         try:
@@ -105,6 +114,7 @@ def test_a_broken_chain_quarantines_its_table_until_a_pit_boss_resumes_it(tmp_pa
 def test_two_ingesters_on_one_store_one_stores_the_other_stands_by_and_takes_over(tmp_path, broker, t1):
     url = str(tmp_path / "floor.db")
     logs = [tmp_path / "ingester-1.log", tmp_path / "ingester-2.log"]
+    enrol_journal(url, tmp_path / "T1.db", "T1")
     with open(logs[0], "wb") as log1, open(logs[1], "wb") as log2:
         first = start_ingester(broker.url, url, log1)
         assert wait_for(lambda: floor_status(url)["ingester"]["state"] == "storing" if Path(url).exists() else False,

@@ -13,7 +13,8 @@ from croupier.floor.check import compare
 from croupier.floor.ingester import Ingester
 from croupier.floor.status import floor_status
 from croupier.floor.store import open_store
-from croupier.floor.wire import Link, events_subject
+from croupier.floor.wire import Link, events_subject, message_id
+from croupier.journal.signing import default_signing_key_path, fingerprint, public_pem, public_path, read_public_key
 from croupier.journal.store import Journal
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
@@ -24,12 +25,25 @@ from journal_kit import raw, recompute_chain, write_shift  # noqa: E402
 class Message:
     subject: str
     data: bytes
+    headers: dict | None = None
+
+
+def published(table_id: str, row, after: int | None = None) -> Message:
+    """A journal row as the table's publisher sends it."""
+    link = Link(row.seq, row.time, row.kind, row.body, row.prev_hash, row.hash, row.mac, after=after, sig=row.sig or "")
+    return Message(events_subject(table_id), link.encode(), {"Nats-Msg-Id": message_id(table_id, row.seq, row.hash)})
 
 
 def messages(db: Path, table_id: str, after: int = 0, upto: int = 10**9) -> list[Message]:
     with Journal.open(db, read_only=True) as journal:
-        return [Message(events_subject(table_id), Link(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac).encode())
-                for r in journal.rows(after) if r.seq <= upto]
+        return [published(table_id, r) for r in journal.rows(after) if r.seq <= upto]
+
+
+def enrolled(store, db: Path, table_id: str = "T1"):
+    """The store, with the key of the table whose journal is `db` enrolled (as `croupier floor enrol` does)."""
+    key = read_public_key(public_path(default_signing_key_path(db)))
+    store.enrol(table_id, public_pem(key).decode(), fingerprint(key))
+    return store
 
 
 def storing(store) -> None:
@@ -54,12 +68,12 @@ def journal_path(tmp_path):
 
 def test_events_delivered_again_or_out_of_step_are_stored_once_in_order(store_url, journal_path):
     with open_store(store_url) as store:
-        ingester = Ingester(store, [])
+        ingester = Ingester(enrolled(store, journal_path), [])
         all_messages = messages(journal_path, "T1")
         ingester.ingest(all_messages[:10])
         ingester.ingest(all_messages[5:20])  # a redelivery after a crash between commit and acks
         # An ingester started again reads the head from the store, not from its memory.
-        Ingester(store, []).ingest(all_messages)
+        Ingester(enrolled(store, journal_path), []).ingest(all_messages)
         stored = [link.seq for link in store.links("T1")]
         with Journal.open(journal_path, read_only=True) as journal:
             assert stored == list(range(1, journal.head[0] + 1))
@@ -72,7 +86,7 @@ def test_events_delivered_before_their_predecessors_are_kept_for_a_read_again_wi
     # while the next ones are delivered to its successor at once.
     all_messages = messages(journal_path, "T1")
     with open_store(store_url) as store:
-        ingester = Ingester(store, [])
+        ingester = Ingester(enrolled(store, journal_path), [])
         assert ingester.ingest(all_messages[:5]).poison == set()
         later = all_messages[12:]
         assert ingester.ingest(later).poison == set()  # acknowledged, not stored: the stream keeps them
@@ -89,7 +103,7 @@ def test_a_message_that_is_not_a_journal_row_is_terminated(store_url, journal_pa
     good = messages(journal_path, "T1")
     bad = [Message(events_subject("T1"), b"{not json"), Message("croupier.table.a.b.events", good[0].data)]
     with open_store(store_url) as store:
-        outcome = Ingester(store, []).ingest(good[:3] + bad)
+        outcome = Ingester(enrolled(store, journal_path), []).ingest(good[:3] + bad)
         assert outcome.poison == {id(m) for m in bad}
         assert store.head("T1")[0] == 3
 
@@ -100,10 +114,9 @@ def test_a_row_missing_from_the_journal_is_an_alarm_not_a_wait(store_url, journa
     # The publisher sends what the journal has: event 8 right after event 6.
     with Journal.open(journal_path, read_only=True) as journal:
         rows = list(journal.rows())
-    sent = [Message(events_subject("T1"), Link(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac, after=before).encode())
-            for r, before in zip(rows, [0] + [r.seq for r in rows])]
+    sent = [published("T1", r, after=before) for r, before in zip(rows, [0] + [r.seq for r in rows])]
     with open_store(store_url) as store:
-        assert Ingester(store, []).ingest(sent).poison == set()
+        assert Ingester(enrolled(store, journal_path), []).ingest(sent).poison == set()
         (alarm,) = store.alarms()
         assert alarm.event_seq == 7 and "missing" in alarm.problem
         assert store.head("T1")[0] == 6
@@ -115,7 +128,7 @@ def test_a_row_that_breaks_the_chain_raises_one_alarm_naming_table_and_event(sto
                      "SELECT min(seq) FROM events WHERE kind = 'result-recorded')")
         (bad,) = conn.execute("SELECT min(seq) FROM events WHERE kind = 'result-recorded'").fetchone()
     with open_store(store_url) as store:
-        ingester = Ingester(store, [])
+        ingester = Ingester(enrolled(store, journal_path), [])
         ingester.ingest(messages(journal_path, "T1"))
         ingester.ingest(messages(journal_path, "T1"))  # delivered again: no second alarm
         assert [link.seq for link in store.links("T1")] == list(range(1, bad))  # nothing past the break
@@ -134,7 +147,7 @@ def test_a_row_that_breaks_the_chain_raises_one_alarm_naming_table_and_event(sto
 
 def anchored_copy(store_url: str, journal_path: Path) -> None:
     with open_store(store_url) as store:
-        Ingester(store, []).ingest(messages(journal_path, "T1"))
+        Ingester(enrolled(store, journal_path), []).ingest(messages(journal_path, "T1"))
         seq, digest = store.head("T1")
         store.record_anchor("T1", seq, digest, "2026-01-01T00:00:00+00:00")
 
@@ -178,7 +191,8 @@ def test_a_journal_rewritten_with_a_whole_new_chain_no_longer_matches_the_floor(
 
 async def test_a_heartbeat_naming_a_new_table_while_anchors_go_out(store_url, journal_path):
     with open_store(store_url) as store:
-        ingester = Ingester(store, [], anchor_every_s=0)
+        enrolled(store, journal_path, "T2")  # T2's heartbeat counts: it is enrolled
+        ingester = Ingester(enrolled(store, journal_path), [], anchor_every_s=0)
         ingester.ingest(messages(journal_path, "T1"))
 
         class Broker:  # the heartbeat of a table not seen before arrives while the anchor is published

@@ -15,7 +15,7 @@ import pytest
 
 from croupier.floor.store import open_store
 
-from floor_kit import floor_status, journal_links, log_text, publish, start_ingester, stop, wait_for
+from floor_kit import enrol_journal, floor_status, journal_links, log_text, publish, start_ingester, stop, wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import write_shift  # noqa: E402
@@ -53,6 +53,7 @@ def test_a_failed_begin_releases_the_stores_own_lock(tmp_path):
 def test_an_sqlite_write_lock_held_10_s_delays_the_ingester_and_sigterm_stops_it(tmp_path, broker, links):
     url = str(tmp_path / "floor.db")
     log_path = tmp_path / "ingester.log"
+    enrol_journal(url, tmp_path / "T1.db", "T1")
     with open(log_path, "wb") as log:
         ingester = start_ingester(broker.url, url, log)
         try:
@@ -87,8 +88,9 @@ def test_an_sqlite_write_lock_held_10_s_delays_the_ingester_and_sigterm_stops_it
 
 def test_postgresql_restarting_mid_ingest(tmp_path, broker, postgres, links):
     log_path = tmp_path / "ingester.log"
+    enrol_journal(postgres.url, tmp_path / "T1.db", "T1")
     with open(log_path, "wb") as log:
-        ingester = start_ingester(broker.url, postgres.url, log)
+        ingester = start_ingester(broker.url, postgres.url, log, folder=tmp_path)
         try:
             publish(broker.url, "T1", links[:10])
             assert wait_for(lambda: stored(postgres.url) == 10, timeout=30), log_text(log_path)

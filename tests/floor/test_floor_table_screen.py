@@ -18,7 +18,7 @@ from croupier.ui.app import TableApp
 from croupier.ui.runtime import Devices, floor_link
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))
-from floor_kit import start_ingester, stop  # noqa: E402
+from floor_kit import enrol_journal, floor_key, start_ingester, stop  # noqa: E402
 from ui_kit import config_for, open_table, play_spins, register_staff  # noqa: E402
 
 
@@ -31,13 +31,14 @@ async def until(condition, timeout: float = 60.0):
 
 async def test_the_table_screen_publishes_its_journal_and_records_the_floors_anchors(tmp_path, broker):
     config = config_for(tmp_path)
-    config = dataclasses.replace(config, floor=FloorConfig(broker.url),
-                                 table=dataclasses.replace(config.table, id="T9"))
     store = str(tmp_path / "floor.db")
+    config = dataclasses.replace(config, floor=FloorConfig(broker.url, floor_key=floor_key(tmp_path).with_suffix(".pub")),
+                                 table=dataclasses.replace(config.table, id="T9"))
     with TableSession.open(config.journal_path, FakeClock()) as session:
         register_staff(session)
         open_table(session)
         play_spins(session, 17, 0)
+    enrol_journal(store, config.journal_path, "T9")
     with open(tmp_path / "ingester.log", "w") as log:
         ingester = start_ingester(broker.url, store, log)
         try:

@@ -11,7 +11,7 @@ from croupier.floor.view import FloorView
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import NUMBERS, raw, write_shift  # noqa: E402
-from test_floor_store import messages, storing  # noqa: E402
+from test_floor_store import enrolled, messages, storing  # noqa: E402
 
 
 async def shown(url: str, *tables: str) -> dict[str, str]:
@@ -34,6 +34,7 @@ async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
     with open_store(url) as store:
         ingester = Ingester(store, [])
         for table in ("T1", "T2"):
+            enrolled(store, tmp_path / f"{table}.db", table)
             ingester.ingest(messages(tmp_path / f"{table}.db", table))
         storing(store)
         (alarm,) = store.alarms()
@@ -44,7 +45,7 @@ async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
     assert "T1" in t1 and "OPEN" in t1 and "croupier Ana" in t1
     assert "last: " + " ".join(str(n) for n in reversed(NUMBERS)) in t1
     assert "chain broken at event" in t2
-    assert f"table T2, event {alarm.event_seq}" in alarms and "acknowledged by Pit boss" in alarms
+    assert f"T2 chain broken: at event {alarm.event_seq}" in alarms and "acknowledged by Pit boss" in alarms
     assert f"T1: {len(NUMBERS)} spins" in wheels and "5% of wheel-years, however often it is looked at" in wheels
     assert (tmp_path / "floor.db").read_bytes() == before  # read-only
 
@@ -55,7 +56,7 @@ async def test_the_floor_view_in_portuguese(tmp_path):
     write_shift(tmp_path / "T1.db").close()
     url = str(tmp_path / "floor.db")
     with open_store(url) as store:
-        Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
+        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
         storing(store)
     install("pt")
     screen = await shown(url, "T1")
@@ -72,7 +73,7 @@ async def test_the_store_is_read_off_the_screens_thread_and_a_failed_read_shows(
     write_shift(tmp_path / "T1.db").close()
     url = str(tmp_path / "floor.db")
     with open_store(url) as store:
-        Ingester(store, []).ingest(messages(tmp_path / "T1.db", "T1"))
+        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
         storing(store)
     with open_store(url, read_only=True) as store:
         app = FloorView(store, refresh_s=60)

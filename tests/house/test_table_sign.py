@@ -50,7 +50,7 @@ def staffed(tmp_path_factory):
 @pytest.fixture
 def journal(staffed, tmp_path):
     path = tmp_path / "journal.db"
-    for name in ("staffed.db", "staffed.db.head", "table.key"):  # the journal, its head witness, the table's key
+    for name in ("staffed.db", "staffed.db.head", "table.key", "table-signing.key"):  # the journal, its witness, keys
         shutil.copy(staffed.with_name(name), tmp_path / name.replace("staffed.db", "journal.db"))
     return path
 

@@ -83,10 +83,11 @@ def stored_head(path: Path) -> tuple[int, str]:
 
 
 def copy_journal(source: Path, to: Path) -> Path:
-    """The journal at `source` with its head witness and the table's key, as a backup holds them."""
+    """The journal at `source` with its head witness and the table's keys, as a backup holds them."""
     shutil.copy(source, to)
     shutil.copy(source.with_name(source.name + ".head"), to.with_name(to.name + ".head"))
-    shutil.copy(source.with_name("table.key"), to.with_name("table.key"))
+    for name in ("table.key", "table-signing.key", "table-signing.pub"):
+        shutil.copy(source.with_name(name), to.with_name(name))
     return to
 
 

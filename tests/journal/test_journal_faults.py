@@ -194,7 +194,7 @@ except JournalFault as fault:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
 def test_a_full_disk_is_said_plainly_and_keeps_every_confirmed_result(tmp_path):
-    with small_disk(tmp_path, "600k") as disk:
+    with small_disk(tmp_path, "1m") as disk:  # the shift, its signatures and its WAL fit; the players fill the rest
         journal = disk / "journal.db"
         run = subprocess.run([sys.executable, "-c", FILL, str(journal), str(Path(__file__).parent)],
                              capture_output=True, text=True, timeout=300)

@@ -107,7 +107,7 @@ def only_failure(config: str, machine: FakeMachine) -> Finding:
 
 def test_a_healthy_pi_passes_every_check(table_config):
     findings = run_checks(table_config, FakeMachine())
-    assert [f.check for f in findings] == ["config", "user", "wheel", "gpio", "journal", "key", "clock"]
+    assert [f.check for f in findings] == ["config", "user", "wheel", "gpio", "journal", "key", "floor", "clock"]
     assert all(f.status == "ok" for f in findings), findings
     assert report(findings).endswith("Ready.")
     by_check = {f.check: f for f in findings}

@@ -37,9 +37,9 @@ def register_staff(session: TableSession) -> None:
 
 def staffed_journal(template: Path, folder: Path) -> Path:
     """A copy of the template journal (staff registered once: scrypt is slow on purpose), with its
-    head witness and the table's key."""
+    head witness and the table's keys."""
     path = folder / "journal.db"
-    for name in ("journal.db", "journal.db.head", "table.key"):
+    for name in ("journal.db", "journal.db.head", "table.key", "table-signing.key", "table-signing.pub"):
         shutil.copy(template.with_name(name), folder / name)
     return path
 

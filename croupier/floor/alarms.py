@@ -1,0 +1,116 @@
+"""The floor's alarms: a table's broken chain, every alarm a table raises (wheel offline, typed and
+sensor numbers differing, two numbers, PIN locked, relief or ball swap overdue, a refused floor
+receipt...), and the messages the floor refused. The ingester records a table's alarm as soon as it
+stores the event that raised it, and the table's own acknowledgement or clearing when that comes;
+the view words each in its language and a pit boss acknowledges it there or with `floor acknowledge`.
+"""
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+from croupier.floor.store import CHAIN, Alarm, FloorStore, Refusal
+from croupier.floor.wire import Link
+from croupier.history.words import alarm_detail_words, alarm_subject_words, alarm_words
+from croupier.i18n import N_, _
+from croupier.table.codec import CodecError
+from croupier.table.events import AlarmAcknowledged, AlarmCleared, AlarmRaised, decode
+
+MAX_NAME = 60  # as the table records a person's name
+MARKUP = set("[]<>")  # Rich's and HTML's markup: a name is shown on screens and pages
+REASONS = {  # croupier.floor.gate's reasons, in words
+    "oversized": N_("oversized"), "not a table subject": N_("not a table subject"),
+    "unknown table": N_("unknown table"), "malformed": N_("malformed"), "no message id": N_("no message id"),
+    "wrong message id": N_("wrong message id"), "missing signature": N_("missing signature"),
+    "bad signature": N_("bad signature"),
+}
+KINDS = (AlarmRaised.kind, AlarmAcknowledged.kind, AlarmCleared.kind)
+
+
+def forward(store: FloorStore, table_id: str, links: Sequence[Link]) -> list[Alarm]:
+    """Record the alarms the stored `links` raise, acknowledge or clear at the table; the new ones."""
+    raised = []
+    for link in links:
+        if link.kind not in KINDS:
+            continue
+        try:
+            record = json.loads(link.body)
+        except ValueError:
+            continue  # the chain check read it; a body that is not JSON names no alarm
+        if link.kind == AlarmRaised.kind:
+            alarm = Alarm(table_id, link.seq, str(record.get("detail", "")), "", None, None,
+                          kind=str(record.get("alarm_kind", "")), table_alarm=record.get("alarm"))
+            if store.raise_alarm(table_id, link.seq, alarm.problem, alarm.kind, alarm.table_alarm):
+                raised.append(alarm)
+        else:
+            store.acknowledge_table_alarm(table_id, record.get("alarm"), f"{record.get('by', '?')} (at the table)")
+    return raised
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One alarm as the view shows it: in the view's language, no markup in it."""
+
+    table: str  # the table id, or the subject of refused messages
+    kind: str
+    detail: str
+    open: bool
+    acknowledged_by: str | None
+    alarm: Alarm | None = None
+    refusal: Refusal | None = None
+
+
+def shown(store: FloorStore) -> list[Shown]:
+    """Every floor alarm, open ones first, each worded in the installed language."""
+    found = [_worded_alarm(store, alarm) for alarm in store.alarms()]
+    found += [Shown(refusal.subject, _("messages refused"),
+                    _("{reason}: {count} message(s), the first: {detail}").format(
+                        reason=_(REASONS.get(refusal.reason, refusal.reason)), count=refusal.messages,
+                        detail=refusal.detail),
+                    refusal.acknowledged is None, refusal.acknowledged_by, refusal=refusal)
+              for refusal in store.refusals()]
+    return sorted(found, key=lambda item: not item.open)
+
+
+def _worded_alarm(store: FloorStore, alarm: Alarm) -> Shown:
+    if alarm.kind == CHAIN:
+        return Shown(alarm.table_id, _("chain broken"), _("at event {seq}: {problem}").format(
+            seq=alarm.event_seq, problem=alarm.problem), alarm.acknowledged is None, alarm.acknowledged_by, alarm)
+    event = None
+    body = store.event_body(alarm.table_id, alarm.event_seq)
+    try:
+        event = decode(body) if body else None
+    except CodecError:
+        event = None
+    if isinstance(event, AlarmRaised):
+        subject = alarm_subject_words(event.facts, event.subject)
+        detail = alarm_detail_words(event.alarm_kind, event.facts, event.detail)
+        text = f"{subject}: {detail}" if detail else subject
+    else:
+        text = alarm.problem
+    return Shown(alarm.table_id, alarm_words(alarm.kind), text, alarm.acknowledged is None, alarm.acknowledged_by,
+                 alarm)
+
+
+def name_problem(text: str) -> str | None:
+    """What is wrong with a name to record (as the table checks one, and no markup), or None."""
+    name = text.strip()
+    if not name:
+        return _("a name cannot be empty")
+    if len(name) > MAX_NAME:
+        return _("a name has at most {limit} characters").format(limit=MAX_NAME)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        return _("a name is printable text: no control characters")
+    if MARKUP & set(name):
+        return _("a name holds no markup: no brackets")
+    return None
+
+
+def acknowledge(store: FloorStore, item: Shown, by: str) -> bool:
+    """A pit boss takes up `item` (checked name); False when it was no longer open."""
+    if item.refusal is not None:
+        return store.acknowledge_refusals(item.refusal.subject, by) > 0
+    assert item.alarm is not None
+    return store.acknowledge_alarm(item.alarm.table_id, item.alarm.event_seq, by)

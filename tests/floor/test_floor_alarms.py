@@ -1,0 +1,148 @@
+"""The tables' alarms are the floor's alarms: each alarm a table raises is a floor alarm as soon as
+its event is stored, worded in the view's language with its table and kind; the table's own
+acknowledgement reaches it, and a pit boss acknowledges it from the view or `floor acknowledge`
+under a checked name."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from croupier.cli import main
+from croupier.floor.alarms import name_problem, shown
+from croupier.floor.ingester import Ingester
+from croupier.floor.store import open_store
+from croupier.floor.view import FloorView
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+from croupier.table.alarms import acknowledge, wheel_fault
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
+from journal_kit import write_shift  # noqa: E402
+from test_floor_store import enrolled, messages  # noqa: E402
+
+
+@pytest.fixture
+def floor_with_a_wheel_fault(tmp_path):
+    """T1 raised a wheel-fault alarm; the floor stored its events."""
+    db = tmp_path / "T1.db"
+    with write_shift(db) as session:
+        session.run(wheel_fault, detail="the wheel sensor went silent for 3 s")
+    url = str(tmp_path / "floor.db")
+    with open_store(url) as store:
+        Ingester(enrolled(store, db), []).ingest(messages(db, "T1"))
+    return db, url
+
+
+def test_a_tables_alarm_is_a_floor_alarm_with_its_kind_and_not_a_broken_chain(floor_with_a_wheel_fault):
+    db, url = floor_with_a_wheel_fault
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+        assert (alarm.table_id, alarm.kind, alarm.acknowledged) == ("T1", "wheel-fault", None)
+        assert "went silent" in alarm.problem
+        assert store.table("T1").broken_at is None  # the chain is whole
+        (item,) = shown(store)
+        assert (item.table, item.kind, item.open) == ("T1", "wheel-fault", True)  # as every English reader words it
+
+
+def test_the_tables_own_acknowledgement_reaches_the_floor(floor_with_a_wheel_fault):
+    db, url = floor_with_a_wheel_fault
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    with TableSession.open(db, FakeClock()) as session:
+        session.run(acknowledge, alarm=alarm.table_alarm, by="Ana")
+    with open_store(url) as store:
+        Ingester(store, []).ingest(messages(db, "T1", after=alarm.event_seq))
+        (alarm,) = store.alarms()
+    assert alarm.acknowledged_by == "Ana (at the table)"
+
+
+async def test_the_view_words_it_in_its_language_and_a_pit_boss_acknowledges_it_there(floor_with_a_wheel_fault):
+    from croupier.i18n import install
+
+    _db, url = floor_with_a_wheel_fault
+    install("pt")
+    try:
+        with open_store(url, read_only=True) as store:
+            app = FloorView(store, refresh_s=60, writer_url=url)
+            async with app.run_test(size=(160, 48)) as pilot:
+                await pilot.pause()
+                alarms = str(app.query_one("#alarms").render())
+                assert "T1 Avaria do sensor do cilindro" in alarms and "aberto" in alarms
+                await pilot.press("a")
+                await until(pilot, lambda: app.screen.query("#number"))
+                await pilot.press("1", "enter", *"[b]Rui", "enter")  # markup in a name: refused
+                await until(pilot, lambda: "marcação" in str(app.screen.query_one("#problem").render()))
+                app.screen.query_one("#name").value = ""
+                await pilot.press(*"Rui Costa", "enter")
+                await until(pilot, lambda: "Rui Costa" in str(app.query_one("#alarms").render()))
+                assert "Rui Costa" in str(app.query_one("#alarms").render())
+    finally:
+        install("en")
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    assert alarm.acknowledged_by == "Rui Costa"
+
+
+async def until(pilot, condition, timeout: float = 10.0) -> None:
+    """Let the app run until `condition()` holds (a loaded machine draws late), at most `timeout`."""
+    for _ in range(int(timeout / 0.1)):
+        if condition():
+            return
+        await pilot.pause(0.1)
+
+
+@pytest.mark.parametrize("name", ["", " ", "x" * 61, "Rui\x1b[2J", "[red]Rui", "<b>Rui</b>", "Rui\u202e"])
+def test_floor_acknowledge_checks_the_name_as_the_table_does(floor_with_a_wheel_fault, name, capsys):
+    _db, url = floor_with_a_wheel_fault
+    assert name_problem(name) is not None
+    with pytest.raises(SystemExit) as exit:
+        main(["floor", "acknowledge", "--table", "T1", "--event", "1", "--by", name, "--store", url])
+    assert exit.value.code == 2
+    with open_store(url, read_only=True) as store:
+        assert all(alarm.acknowledged is None for alarm in store.alarms())
+
+
+def test_floor_acknowledge_takes_a_tables_alarm(floor_with_a_wheel_fault, capsys):
+    _db, url = floor_with_a_wheel_fault
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    assert main(["floor", "acknowledge", "--table", "T1", "--event", str(alarm.event_seq), "--by", "Marta",
+                 "--store", url]) == 0
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    assert alarm.acknowledged_by == "Marta"
+
+
+def test_a_wheel_unplugged_at_a_live_table_is_an_alarm_on_the_floor(tmp_path, broker):
+    """A real nats-server, a headless table and the ingester: the wheel-fault alarm the table raises
+    when its wheel goes away is a floor alarm as soon as it is stored (the view reads alarms every
+    0.5 s). Prints how long after the table's commit the floor held it."""
+    import time
+
+    from croupier.journal.store import Journal
+    from test_floor_attacks import a_floor
+
+    with a_floor(tmp_path, broker) as floor:
+        wheel = floor.wheel
+        wheel.unplug()
+
+        def committed():
+            with Journal.open(floor.db, read_only=True) as journal:
+                return [seq for seq, r in journal.records(["alarm-raised"]) if r["alarm_kind"] == "wheel-fault"]
+
+        def on_floor():
+            with open_store(floor.store, read_only=True) as store:
+                return [a for a in store.alarms() if a.kind == "wheel-fault"]
+
+        deadline = time.monotonic() + 30
+        while not committed() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        seen_at = time.monotonic()
+        assert committed(), "the table raised no wheel-fault alarm"
+        while not on_floor() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        print(f"wheel-fault alarm on the floor {time.monotonic() - seen_at:.2f} s after the table committed it")
+        (alarm,) = on_floor()
+        assert alarm.event_seq == committed()[0] and alarm.table_id == "T9"

@@ -1,0 +1,167 @@
+"""What the ingester lets through, without a broker: only a table's own signed events; anything else
+is refused with its reason, one alarm per subject and reason, and never counts as the table's. And
+what an inspector checks with the table's public key alone."""
+from __future__ import annotations
+
+import sqlite3
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from croupier.cli import main
+from croupier.floor.check import compare
+from croupier.floor.ingester import Ingester
+from croupier.floor.store import open_store
+from croupier.floor.wire import MAX_MESSAGE, Link, events_subject, message_id
+from croupier.journal.signing import default_signing_key_path, public_path, sign_event
+from croupier.journal.store import Journal
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
+from journal_kit import raw, recompute_chain, write_shift  # noqa: E402
+from test_floor_store import Message, enrolled, messages  # noqa: E402
+
+
+@pytest.fixture
+def journal_path(tmp_path):
+    path = tmp_path / "T1.db"
+    write_shift(path).close()
+    return path
+
+
+def resigned(message: Message, **changes) -> Message:
+    link = replace(Link.decode(message.data), **changes)
+    return Message(message.subject, link.encode(), message.headers)
+
+
+def test_each_message_not_the_tables_own_is_refused_with_its_reason(tmp_path, journal_path):
+    genuine = messages(journal_path, "T1")
+    first = genuine[0]
+    link = Link.decode(first.data)
+    intruder = Ed25519PrivateKey.generate()
+    sent = {
+        "oversized": Message(first.subject, first.data + b" " * MAX_MESSAGE, first.headers),
+        "not a table subject": Message("croupier.table.T1.x.events", first.data, first.headers),
+        "unknown table": Message(events_subject("T2"), first.data, {"Nats-Msg-Id": "T2:1:" + link.hash[:16]}),
+        "malformed": Message(first.subject, b"\x1b[2J not json", first.headers),
+        "no message id": Message(first.subject, first.data, None),
+        "wrong message id": Message(first.subject, first.data, {"Nats-Msg-Id": "T1:1"}),
+        "missing signature": resigned(first, sig=""),
+        "bad signature": resigned(first, sig=sign_event(intruder, link.hash)),
+    }
+    with open_store(str(tmp_path / "floor.db")) as store:
+        ingester = Ingester(enrolled(store, journal_path), [])
+        handled = ingester.ingest(list(sent.values()) * 2)
+        assert handled.poison == {id(m) for m in sent.values()}
+        assert list(store.links("T1")) == []
+        refusals = {r.reason: r for r in store.refusals()}
+        assert set(refusals) == set(sent)
+        assert {r.reason: r.messages for r in refusals.values()} == dict.fromkeys(sent, 2)  # one alarm each, counting
+        assert [t.table_id for t in store.tables()] == []  # no tile for any of it
+        assert store.alarms() == []
+        # The genuine events all go in after it.
+        assert ingester.ingest(genuine).poison == set()
+        assert len(list(store.links("T1"))) == len(genuine)
+        # Refused again after a pit boss took the alarm up: a new alarm.
+        assert store.acknowledge_refusals(events_subject("T1"), "Pit boss") == 6  # the other two are on other subjects
+        other = replace(link, hash="f" * 64, sig=sign_event(intruder, "f" * 64))  # another event 1, not the table's
+        ingester.ingest([Message(first.subject, other.encode(), {"Nats-Msg-Id": message_id("T1", 1, other.hash)})])
+        assert [r.reason for r in store.refusals(open_only=True) if r.subject == events_subject("T1")] == ["bad signature"]
+
+
+def test_a_journal_rechained_without_the_tables_key_is_refused_at_the_floor(tmp_path, journal_path):
+    with raw(journal_path) as conn:
+        (target,) = conn.execute("SELECT min(seq) FROM events WHERE kind = 'result-recorded'").fetchone()
+        (body,) = conn.execute("SELECT body FROM events WHERE seq = ?", (target,)).fetchone()
+        conn.execute("UPDATE events SET body = ? WHERE seq = ?", (body.replace('"number":17', '"number":18'), target))
+        recompute_chain(conn, journal_path, target)
+    with open_store(str(tmp_path / "floor.db")) as store:
+        Ingester(enrolled(store, journal_path), []).ingest(messages(journal_path, "T1"))
+        assert store.head("T1")[0] == target - 1
+        (refusal,) = store.refusals()
+        assert refusal.reason == "bad signature" and f"event {target} " in refusal.detail
+
+
+def test_verify_with_the_public_key_alone_names_the_first_unsigned_event(tmp_path, journal_path, capsys):
+    public = public_path(default_signing_key_path(journal_path))
+    assert main(["verify", "--db", str(journal_path), "--public-key", str(public)]) == 0
+    assert "signed: all" in capsys.readouterr().out
+    with raw(journal_path) as conn:
+        (target,) = conn.execute("SELECT min(seq) FROM events WHERE kind = 'result-recorded'").fetchone()
+        (body,) = conn.execute("SELECT body FROM events WHERE seq = ?", (target,)).fetchone()
+        conn.execute("UPDATE events SET body = ? WHERE seq = ?", (body.replace('"number":17', '"number":18'), target))
+        recompute_chain(conn, journal_path, target)
+    assert main(["verify", "--db", str(journal_path)]) == 0  # the re-chained journal checks by itself...
+    capsys.readouterr()
+    assert main(["verify", "--db", str(journal_path), "--public-key", str(public)]) == 1  # ...but not signed
+    assert f"event {target} is not signed by this key" in capsys.readouterr().err
+
+
+def test_verify_checks_the_floors_copy_and_floor_check_names_the_genuine_copy(tmp_path, journal_path, capsys):
+    url = str(tmp_path / "floor.db")
+    public = public_path(default_signing_key_path(journal_path))
+    with open_store(url) as store:
+        Ingester(enrolled(store, journal_path), []).ingest(messages(journal_path, "T1"))
+        seq, digest = store.head("T1")
+        store.record_anchor("T1", seq, digest, "2026-01-01T00:00:00+00:00")
+    assert main(["verify", "--store", url, "--table", "T1", "--public-key", str(public)]) == 0
+    assert f"intact: {seq} events, every one signed" in capsys.readouterr().out
+    with raw(journal_path) as conn:  # the table's journal re-chained by someone without its key
+        (target,) = conn.execute("SELECT min(seq) FROM events WHERE kind = 'result-recorded'").fetchone()
+        (body,) = conn.execute("SELECT body FROM events WHERE seq = ?", (target,)).fetchone()
+        conn.execute("UPDATE events SET body = ? WHERE seq = ?", (body.replace('"number":17', '"number":18'), target))
+        recompute_chain(conn, journal_path, target)
+    with Journal.open(journal_path, read_only=True) as journal, open_store(url, read_only=True) as store:
+        result = compare(journal, store, "T1")
+    assert f"event {target} of table T1 differs" in result.problem
+    assert "the floor's copy carries the table's signature and the journal's event does not" in result.problem
+    # The other way round: the floor's copy altered in the store.
+    other = tmp_path / "T2" / "T2.db"  # a table of its own, with its own key
+    other.parent.mkdir()
+    write_shift(other).close()
+    with open_store(url) as store:
+        Ingester(enrolled(store, other, "T2"), []).ingest(messages(other, "T2"))
+        seq, digest = store.head("T2")
+        store.record_anchor("T2", seq, digest, "2026-01-01T00:00:00+00:00")
+    with sqlite3.connect(tmp_path / "floor.db") as conn:
+        conn.execute("UPDATE floor_events SET hash = (CASE WHEN hash LIKE 'f%' THEN '0' ELSE 'f' END) || substr(hash, 2), "
+                     "sig = '' WHERE table_id = 'T2' AND seq = 3")
+    with Journal.open(other, read_only=True) as journal, open_store(url, read_only=True) as store:
+        result = compare(journal, store, "T2")
+    assert "the journal's event carries the table's signature and the floor's does not: the journal is genuine" \
+        in result.problem
+
+
+def test_enrol_takes_a_public_key_once_and_refuses_another_without_replace(tmp_path, journal_path, capsys):
+    url = str(tmp_path / "floor.db")
+    public = public_path(default_signing_key_path(journal_path))
+    assert main(["floor", "enrol", "--table", "T1", "--public-key", str(public), "--store", url]) == 0
+    assert "fingerprint" in capsys.readouterr().out
+    assert main(["floor", "enrol", "--table", "T1", "--public-key", str(default_signing_key_path(journal_path)),
+                 "--store", url]) == 2  # the private key never goes to the floor
+    assert "private key" in capsys.readouterr().err
+    other = tmp_path / "other" / "j.db"
+    other.parent.mkdir()
+    write_shift(other).close()
+    public_other = public_path(default_signing_key_path(other))
+    assert main(["floor", "enrol", "--table", "T1", "--public-key", str(public_other), "--store", url]) == 1
+    assert "--replace" in capsys.readouterr().err
+    assert main(["floor", "enrol", "--table", "T1", "--public-key", str(public_other), "--store", url,
+                 "--replace"]) == 0
+
+
+def test_table_key_makes_the_pair_before_the_first_start_and_enrol_prints_the_same_fingerprint(tmp_path, capsys):
+    db = tmp_path / "state" / "journal.db"
+    db.parent.mkdir()
+    assert main(["floor", "table-key", "--db", str(db)]) == 0
+    shown = capsys.readouterr().out
+    private = default_signing_key_path(db)
+    assert private.stat().st_mode & 0o777 == 0o600 and not db.exists()
+    assert main(["floor", "enrol", "--table", "T7", "--public-key", str(public_path(private)),
+                 "--store", str(tmp_path / "floor.db")]) == 0
+    fingerprint = shown.split("fingerprint: ")[1].strip()
+    assert fingerprint in capsys.readouterr().out
+    write_shift(db).close()  # the table's first start signs with that pair
+    assert main(["verify", "--db", str(db), "--public-key", str(public_path(private))]) == 0
