@@ -38,7 +38,7 @@ from croupier.floor.chain import check_links
 from croupier.floor.gate import Gate, Refused
 from croupier.floor.store import FloorStore, LeaseLost, TableUpdate, now_text
 from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Access,
-                                 Anchor, Link, anchor_subject, close_quietly, connect, ensure_streams,
+                                 Anchor, Link, WireError, anchor_subject, close_quietly, connect, ensure_streams,
                                  events_subject, redacted, table_of)
 from croupier.journal.signing import Ed25519PrivateKey, sign_anchor
 from croupier.sdnotify import Notifier
