@@ -383,7 +383,7 @@ def _floor(r: _Reader, base: Path) -> FloorConfig:
     def file(name: str) -> Path | None:
         value = r.data.get(name, "")
         if not isinstance(value, str):
-            raise r.error(name, f"expected text, got {_describe(value)}")
+            raise r.error(name, expected("text", value))
         return base / value.strip() if value.strip() else None
 
     return FloorConfig(url or None, file("floor_key"), file("credentials"), file("ca"))
