@@ -69,7 +69,7 @@ def test_25000_messages_waiting_for_their_first_event_never_hold_up_a_healthy_ta
             status = floor_status(url)
             assert not status["ingester"]["stalled"]
             assert head(url, "T9") == 0 and status_of(url, "T1")["behind"] == 0
-            assert "waits for event 1" in log_text(log_path)
+            assert wait_for(lambda: "waits for event 1" in log_text(log_path), timeout=20), log_text(log_path)
             assert ingester.poll() is None
         finally:
             assert stop(ingester) == 0
