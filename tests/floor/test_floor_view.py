@@ -14,6 +14,16 @@ from journal_kit import NUMBERS, raw, write_shift  # noqa: E402
 from test_floor_store import enrolled, messages, storing  # noqa: E402
 
 
+def stored_shift(tmp_path) -> str:
+    """A floor store holding one table's shift, T1, as the ingester stored it: its URL."""
+    write_shift(tmp_path / "T1.db").close()
+    url = str(tmp_path / "floor.db")
+    with open_store(url) as store:
+        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
+        storing(store)
+    return url
+
+
 async def shown(url: str, *tables: str) -> dict[str, str]:
     """What the floor view, on the store read-only, shows: each table's tile, the alarms, the wheels."""
     with open_store(url, read_only=True) as store:
@@ -53,11 +63,7 @@ async def test_tiles_alarms_and_wheels_from_the_store(tmp_path):
 async def test_the_floor_view_in_portuguese(tmp_path):
     from croupier.i18n import install
 
-    write_shift(tmp_path / "T1.db").close()
-    url = str(tmp_path / "floor.db")
-    with open_store(url) as store:
-        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
-        storing(store)
+    url = stored_shift(tmp_path)
     install("pt")
     screen = await shown(url, "T1")
     t1, alarms, wheels = screen["tile-T1"], screen["alarms"], screen["wheels"]
@@ -70,11 +76,7 @@ async def test_the_floor_view_in_portuguese(tmp_path):
 async def test_the_store_is_read_off_the_screens_thread_and_a_failed_read_shows(tmp_path):
     import threading
 
-    write_shift(tmp_path / "T1.db").close()
-    url = str(tmp_path / "floor.db")
-    with open_store(url) as store:
-        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
-        storing(store)
+    url = stored_shift(tmp_path)
     with open_store(url, read_only=True) as store:
         app = FloorView(store, refresh_s=60)
         readers = []
