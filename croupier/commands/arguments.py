@@ -6,31 +6,20 @@ import argparse
 import math
 import os
 import sys
-import unicodedata
 from pathlib import Path
 
-MAX_NAME = 60  # a person's name as the journal records it
+from croupier.table.names import MAX_NAME, control_characters, is_control
+
 MAX_PATH = 4096  # Linux PATH_MAX
 MAX_PATH_PART = 255  # NAME_MAX of every Linux file system
 MAX_DIGITS = 9  # a count, a shift number: far below Python's 4,300-digit limit
-CONTROL_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")  # controls, bidi overrides and zero-width marks, line breaks
-
-
-def control_characters(text: str) -> bool:
-    """Whether `text` holds characters that move the cursor, colour or hide text on a terminal
-    (ESC, CR, bidirectional overrides...)."""
-    return any(map(_is_control, text))
 
 
 def printable(text: str) -> str:
     """`text` safe to print on a terminal: each control character shown as an escape (\\x1b)."""
     if not control_characters(text):
         return text
-    return "".join(c.encode("unicode_escape").decode("ascii") if _is_control(c) else c for c in text)
-
-
-def _is_control(c: str) -> bool:
-    return unicodedata.category(c) in CONTROL_CATEGORIES
+    return "".join(c.encode("unicode_escape").decode("ascii") if is_control(c) else c for c in text)
 
 
 def name(text: str) -> str:

@@ -7,7 +7,6 @@ the view words each in its language and a pit boss acknowledges it there or with
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -16,9 +15,9 @@ from croupier.floor.wire import Link
 from croupier.history.words import alarm_detail_words, alarm_subject_words, alarm_words
 from croupier.i18n import N_, _
 from croupier.table.codec import CodecError
+from croupier.table.names import MAX_NAME, control_characters
 from croupier.table.events import AlarmAcknowledged, AlarmCleared, AlarmRaised, decode
 
-MAX_NAME = 60  # as the table records a person's name
 MARKUP = set("[]<>")  # Rich's and HTML's markup: a name is shown on screens and pages
 REASONS = {  # croupier.floor.gate's reasons, in words
     "oversized": N_("oversized"), "not a table subject": N_("not a table subject"),
@@ -101,7 +100,7 @@ def name_problem(text: str) -> str | None:
         return _("a name cannot be empty")
     if len(name) > MAX_NAME:
         return _("a name has at most {limit} characters").format(limit=MAX_NAME)
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+    if control_characters(name):
         return _("a name is printable text: no control characters")
     if MARKUP & set(name):
         return _("a name holds no markup: no brackets")
