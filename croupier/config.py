@@ -31,7 +31,7 @@ from croupier.rules.toml_file import MISSING, FileProblem, expected, not_one_of,
 
 def __getattr__(name: str) -> Any:
     if name == "WHEEL_PROTOCOLS":  # the wheel decoders' names, as the configuration accepts them
-        from croupier.wheel.names import PROTOCOL_NAMES
+        from croupier.wheel.registry import PROTOCOL_NAMES
 
         return PROTOCOL_NAMES
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -614,7 +614,7 @@ def _staff(top: _Reader) -> tuple[StaffMember, ...]:
 
 def _wheel(r: _Reader) -> WheelConfig | None:
     r.only("protocol", "device", "baud")
-    from croupier.wheel.names import PROTOCOL_NAMES
+    from croupier.wheel.registry import PROTOCOL_NAMES
 
     protocol = r.text("protocol", choices=(*PROTOCOL_NAMES, NO_WHEEL))
     device = r.text("device")

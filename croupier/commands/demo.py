@@ -38,7 +38,7 @@ def _between(least: float, most: float, unit: str = ""):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.wheel.names import PROTOCOL_NAMES as WHEEL_PROTOCOLS
+    from croupier.wheel.registry import PROTOCOL_NAMES as WHEEL_PROTOCOLS
     from croupier.i18n import languages
 
     parser = argparse.ArgumentParser(prog="croupier demo", description=SUMMARY[0].upper() + SUMMARY[1:] + ". "

@@ -10,7 +10,7 @@ SUMMARY = "compare the journal's results with the wheel's own record and name ev
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.wheel.names import PROTOCOL_NAMES
+    from croupier.wheel.registry import PROTOCOL_NAMES
 
     parser = argparse.ArgumentParser(
         prog="croupier reconcile",
@@ -130,6 +130,7 @@ def main(argv: list[str]) -> int:
     from croupier.journal.store import Journal, JournalError
     from croupier.wheel.capture import CaptureFormatError
     from croupier.wheel.history import LogError, compare
+    from croupier.wheel.registry import PROTOCOLS
 
     try:
         config = configured(args.config)
@@ -147,7 +148,7 @@ def main(argv: list[str]) -> int:
             wheel = logged_results(args.wheel_log, args.protocol)
         else:
             protocol, _colon, device = args.wheel.partition(":")
-            if protocol != "cammegh-ss2" or not device:
+            if not device or protocol not in PROTOCOLS or not PROTOCOLS[protocol].log_queries:
                 raise ValueError("--wheel reads the Slingshot's log only (cammegh-ss2:DEVICE); for another wheel "
                                  "give its exported log with --wheel-log")
             wheel = read_wheel_log(device)

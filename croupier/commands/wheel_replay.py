@@ -10,7 +10,7 @@ SUMMARY = "decode a wheel capture (timestamped log or raw lines) and print its e
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.wheel.names import PROTOCOL_NAMES
+    from croupier.wheel.registry import PROTOCOL_NAMES
 
     parser = argparse.ArgumentParser(
         prog="croupier wheel-replay",

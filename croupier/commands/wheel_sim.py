@@ -44,7 +44,7 @@ def _positive(kind: type):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from croupier.wheel.names import FAULTS, PROTOCOL_NAMES
+    from croupier.wheel.registry import FAULTS, PROTOCOL_NAMES
 
     parser = argparse.ArgumentParser(
         prog="croupier wheel-sim",

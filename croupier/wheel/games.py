@@ -37,15 +37,15 @@ from dataclasses import dataclass, field, replace
 
 from croupier.rules.spin import Direction
 
-from croupier.wheel.names import FAULTS  # noqa: E402
-FLAGLESS = ("cammegh-m360-basic", "line")  # protocols whose lines carry no warning flags
+from croupier.wheel.registry import FAULTS, Family, protocol as protocol_named
+
 STATUS_INTERVAL_S = 0.5
 _NOISE_BYTES = bytes(range(0x80, 0x100)) + b"abcdefghijklmnopqrstuvwxyz!?#%&()"  # never a digit, ';' or '*'
 
 
 def faults_shown(protocol: str) -> tuple[str, ...]:
     """The faults a protocol's lines can show: without flags, only noise on the line."""
-    return ("garbage",) if protocol in FLAGLESS else FAULTS
+    return FAULTS if protocol_named(protocol).flags else ("garbage",)
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,7 @@ class SimulatedWheel:
     """One wheel's state from game to game: counter, last number, rotor direction."""
 
     def __init__(self, protocol: str, rng: random.Random, first_game: int = 1):
-        if protocol not in ("cammegh-ss2", "cammegh-m360-basic", "cammegh-m360-advanced", "cammegh-m360-extended", "line"):
-            raise ValueError(f"the simulator does not play {protocol!r}")
+        self.kind = protocol_named(protocol)  # what its lines show, not its name, decides what is written
         self.protocol = protocol
         self.rng = rng
         self.spin = (first_game - 1) % 256 + 1  # SS2: spins since power on, 1-256
@@ -111,10 +110,10 @@ class SimulatedWheel:
     def opening(self) -> tuple[Emission, ...]:
         """What the wheel sends between power-on and the first game."""
         script = _Script()
-        if self.protocol == "cammegh-ss2":
+        if self.kind.family is Family.SS2:
             for _ in range(4):
                 self._ss2(script, 1, 0, 165)
-        elif self.protocol.startswith("cammegh-m360") and self.protocol != "cammegh-m360-basic":
+        elif self.kind.family is Family.M360 and self.kind.status_lines:
             for _ in range(3):
                 self._m360(script, 1, 0, 240, _Ball(present=False))
         return tuple(script.emissions)
@@ -134,16 +133,16 @@ class SimulatedWheel:
         elif number not in range(37):
             raise ValueError(f"{number} is not a pocket (0-36)")
         script = _Script()
-        if self.protocol == "cammegh-ss2":
+        if self.kind.family is Family.SS2:
             game = self.spin
             direction = self._ss2_game(script, number, fault)
             self.spin = self.spin % 256 + 1
-        elif self.protocol == "line":
+        elif self.kind.family is Family.LINE:
             game, direction = None, self.direction.opposite()
             script.launches.append(direction)
             self._line_game(script, number)
         else:
-            game = (self.completed + 1) % 256 if self.protocol != "cammegh-m360-basic" else None
+            game = (self.completed + 1) % 256 if self.kind.game_counter else None
             direction = self._m360_game(script, number, fault)
         self.direction = direction
         self.last_number = number
@@ -223,7 +222,7 @@ class SimulatedWheel:
         direction = direction or self.direction
         counter = self.completed if counter is None else counter
         text = f"*X;{state};{counter:03d};{_pocket(self.last_number)};{flags:X};{rpm:03d};{_code(direction)}"
-        if self.protocol == "cammegh-m360-extended":
+        if self.kind.ball_fields:
             ext = 0x02 if 100 <= rpm <= 300 else 0x08 if rpm else 0x01  # guide 4.6.1, written out here
             ext |= 0x10 if direction is Direction.CLOCKWISE else 0x20
             if not ball.present:
@@ -260,7 +259,7 @@ class SimulatedWheel:
         rng = self.rng
         rotor = self.direction.opposite()  # PT-A 21: launch direction alternates, rotor against the ball
         rpm = rng.randint(200, 280)
-        basic = self.protocol == "cammegh-m360-basic"
+        basic = not self.kind.status_lines  # packets only: *S, *N, *W
         if basic:
             script.add("*S", 2.5)
         else:

@@ -1,12 +1,10 @@
-"""The wheel protocols by the name configuration and the command line use for them."""
+"""What every wheel decoder is, and a fresh one by its protocol's name (croupier.wheel.registry)."""
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Protocol
 
 from croupier.wheel.events import WheelEvent
-from croupier.wheel.line import PlainLineDecoder
-from croupier.wheel.m360 import M360AdvancedDecoder, M360BasicDecoder, M360ExtendedDecoder
-from croupier.wheel.ss2 import Ss2Decoder
+from croupier.wheel.registry import PROTOCOL_NAMES, UnknownProtocol, protocol  # noqa: F401 (the names a user types)
 
 
 class WheelDecoder(Protocol):
@@ -22,26 +20,7 @@ class WheelDecoder(Protocol):
     def mark_reported(self, game: int | None, number: int) -> None: ...
 
 
-DECODERS: dict[str, Callable[..., WheelDecoder]] = {
-    "cammegh-ss2": Ss2Decoder,
-    "cammegh-m360-basic": M360BasicDecoder,
-    "cammegh-m360-advanced": M360AdvancedDecoder,
-    "cammegh-m360-extended": M360ExtendedDecoder,
-    "line": PlainLineDecoder,
-}
-
-from croupier.wheel.names import PROTOCOL_NAMES  # noqa: E402,F401 (the names a user types, one per decoder)
-
-
-class UnknownProtocol(ValueError):
-    pass
-
-
-def make_decoder(protocol: str, min_ball_revolutions: int | None = None) -> WheelDecoder:
+def make_decoder(name: str, min_ball_revolutions: int | None = None) -> WheelDecoder:
     """A fresh decoder. `min_ball_revolutions` (RU 4.12: 5, SRIJ 23: 3) is used where the protocol
     counts revolutions (the M360 extended protocol)."""
-    try:
-        factory = DECODERS[protocol]
-    except KeyError:
-        raise UnknownProtocol(f"unknown wheel protocol {protocol!r}; use one of: {', '.join(DECODERS)}") from None
-    return factory(min_ball_revolutions=min_ball_revolutions)
+    return protocol(name).make_decoder(min_ball_revolutions)

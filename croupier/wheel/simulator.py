@@ -220,7 +220,7 @@ class WheelSimulator:
         """The replies to the complete commands received (the Slingshot's log queries; any other
         command is ignored, as before)."""
         *commands, self._commands = self._commands.replace(b"\n", b"\r").split(b"\r")
-        if self.protocol != "cammegh-ss2":
+        if not self.wheel.kind.log_queries:
             return b""
         out = b""
         for command in (c.strip().decode("latin-1") for c in commands):
@@ -287,7 +287,7 @@ class WheelSimulator:
             if self._on_game is not None:
                 self._on_game(game)
             index += 1
-        if self._rest and self.protocol == "cammegh-ss2":
+        if self._rest and self.wheel.kind.log_queries:
             while self._play(self.wheel.closed()):  # at rest, answering the log queries until stopped
                 pass
 
