@@ -20,6 +20,7 @@ from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
+from croupier.stats import power_known
 from croupier.stats.pockets import chi_square_uniform, max_count_test, number_deviations
 from croupier.stats.power import biased, spins_for_binomial_test, spins_for_chi_square
 from croupier.stats.sectors import SECTOR_WIDTHS, sector_split, sliding_sectors
@@ -150,12 +151,15 @@ def _time_count(count: int) -> str:
 
 @lru_cache(maxsize=64)
 def _needed_chi_square(null: tuple[float, ...], favoured: frozenset[int], alpha: float) -> int:
-    return spins_for_chi_square(null, biased(null, favoured, BIAS), alpha, POWER)
+    known = power_known.CHI_SQUARE.get((null, favoured, alpha))
+    return known if known is not None else spins_for_chi_square(null, biased(null, favoured, BIAS), alpha, POWER)
 
 
 @lru_cache(maxsize=64)
 def _needed_proportion(share: float, alpha: float, two_sided: bool) -> int:
-    return spins_for_binomial_test(share, share * (1 + BIAS), alpha, POWER, two_sided)
+    known = power_known.BINOMIAL.get((share, alpha, two_sided))
+    return (known if known is not None
+            else spins_for_binomial_test(share, share * (1 + BIAS), alpha, POWER, two_sided))
 
 
 def _chi_square_section(counts: list[int], alpha: float) -> dict:
@@ -307,10 +311,11 @@ def _signature_section(groups: list[SignatureGroup], alpha: float) -> dict:
 
 
 def summarise(spins: Iterable | SpinColumns, wheel_order: Sequence[int], sectors: Mapping[str, frozenset[int]] | None,
-              *, alpha: float = ALPHA) -> dict:
+              *, alpha: float = ALPHA, watched: tuple[Sequence[watching.Chart], int] | None = None) -> dict:
     """The summary for spins of one wheel with the given geometry (`sectors` None: no sector split,
     as on an American-numbered wheel, where the announced sectors do not exist, `PT-A 25`).
-    `spins`: CountedSpin-like objects, or their columns (`SpinColumns`)."""
+    `spins`: CountedSpin-like objects, or their columns (`SpinColumns`). `watched`: the watch's
+    charts after the first of these spins (charts, how many), which it goes on from."""
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be strictly between 0 and 1, got {alpha}")
     if sorted(wheel_order) != list(range(POCKETS)):
@@ -335,7 +340,7 @@ def summarise(spins: Iterable | SpinColumns, wheel_order: Sequence[int], sectors
     return {"spins": len(numbers), "wheel": columns.wheel, "alpha": alpha, "family_alpha": share,
             "power": POWER, "bias": BIAS, "counts": counts, **sections, "alerts": alerts,
             "alert_lines": [_ALERT_LINES[name](sections[name], counts) for name in alerts],
-            "watch": _watch_section(numbers, wheel_order)}
+            "watch": _watch_section(numbers, wheel_order, watched)}
 
 
 def _columns(spins: Iterable) -> SpinColumns:
@@ -370,10 +375,12 @@ def _watch_alarm(chart: watching.Chart) -> str:
         pockets=_run(chart.pockets), spin=grouped(at))
 
 
-def _watch_section(numbers: Sequence[int], wheel_order: Sequence[int]) -> dict:
+def _watch_section(numbers: Sequence[int], wheel_order: Sequence[int],
+                   watched: tuple[Sequence[watching.Chart], int] | None = None) -> dict:
     """The continuous watch (croupier.stats.watch): the only alerts that keep their rate however
     often the figures are looked at."""
-    charts = watching.watch(numbers, wheel_order)
+    since, spun = watched or ((), 0)
+    charts = watching.watch(numbers[spun:], wheel_order, since, spun)
     alarms = sorted((chart for chart in charts if chart.alarm_at is not None), key=lambda chart: chart.alarm_at or 0)
     top = max(charts, key=lambda chart: chart.value)
     rate = _("Alerts come from the continuous watch: a fair wheel raises one in at most {share} of wheel-years, "
@@ -454,7 +461,8 @@ def _is_alert(section: dict) -> bool:
     return bool(section["flagged"])
 
 
-def summary(spins: Iterable | SpinColumns, numbering: str = "french", *, alpha: float = ALPHA) -> dict:
+def summary(spins: Iterable | SpinColumns, numbering: str = "french", *, alpha: float = ALPHA,
+            watched: tuple[Sequence[watching.Chart], int] | None = None) -> dict:
     """`summarise` for one wheel with the given numbering ("french" or "american"). The sector
     split exists only on the French numbering (`PT-A 25`)."""
     from croupier.rules import wheel
@@ -463,7 +471,7 @@ def summary(spins: Iterable | SpinColumns, numbering: str = "french", *, alpha: 
     if numbering == "french":
         sectors = {"voisins": frozenset(wheel.VOISINS), "tiers": frozenset(wheel.TIERS),
                    "orphelins": frozenset(wheel.ORPHELINS)}
-    return summarise(spins, wheel.numbering(numbering), sectors, alpha=alpha)
+    return summarise(spins, wheel.numbering(numbering), sectors, alpha=alpha, watched=watched)
 
 
 def summary_by_wheel(spins: Iterable, numbering: str = "french", *, alpha: float = ALPHA) -> dict:

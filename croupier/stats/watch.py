@@ -53,6 +53,8 @@ class Chart:
     value: float
     highest: float
     alarm_at: int | None
+    risen: float = 0.0  # its value just after its pockets last came up, at spin `last`: where it goes on from
+    last: int = 0
 
     @property
     def kind(self) -> str:
@@ -64,23 +66,30 @@ def _steps(share: float, ratio: float) -> tuple[float, float]:
     return math.log(ratio), -math.log((1 - share * ratio) / (1 - share))
 
 
-def watch(numbers: Iterable[int], wheel_order: Sequence[int]) -> list[Chart]:
+def watch(numbers: Iterable[int], wheel_order: Sequence[int], since: Sequence[Chart] = (), spun: int = 0
+          ) -> list[Chart]:
     """Every chart after the `numbers` in the order they came: 37 pockets, then 37 runs of WIDTH
-    adjacent pockets (each starting at one pocket of `wheel_order`).
+    adjacent pockets (each starting at one pocket of `wheel_order`). `since`: the charts `watch`
+    gave after the first `spun` spins, when `numbers` are the spins that followed them: the charts
+    go on from there to exactly what one pass over all the spins gives.
 
     A chart only rises when one of its pockets comes up and otherwise falls by a fixed step to 0,
     so each is brought up to date only at the spins its pockets came up (six charts per spin, not
     74), one chart at a time."""
     came_up: list[list[int]] = [[] for _ in range(POCKETS)]  # the spins (1-based) each number came up at
-    spins = 0
-    for spins, number in enumerate(numbers, 1):
+    spins = spun
+    for spins, number in enumerate(numbers, spun + 1):
         came_up[number].append(spins)
     pocket_rise, pocket_fall = _steps(1 / POCKETS, POCKET_RATIO)
     sector_rise, sector_fall = _steps(WIDTH / POCKETS, SECTOR_RATIO)
     runs = [tuple(wheel_order[(start + i) % POCKETS] for i in range(WIDTH)) for start in range(POCKETS)]
-    return ([_chart((number,), came_up[number], pocket_rise, pocket_fall, spins) for number in range(POCKETS)]
-            + [_chart(run, _merged([came_up[number] for number in run]), sector_rise, sector_fall, spins)
-               for run in runs])
+    before = list(since) or [None] * CHARTS
+    if len(before) != CHARTS or any(chart is not None and chart.last > spun for chart in before):
+        raise ValueError(f"the charts to go on from are not {CHARTS} charts after {spun} spins")
+    return ([_chart((number,), came_up[number], pocket_rise, pocket_fall, spins, before[number])
+             for number in range(POCKETS)]
+            + [_chart(run, _merged([came_up[number] for number in run]), sector_rise, sector_fall, spins,
+                      before[POCKETS + at]) for at, run in enumerate(runs)])
 
 
 def _merged(runs: list[list[int]]) -> list[int]:
@@ -90,11 +99,12 @@ def _merged(runs: list[list[int]]) -> list[int]:
     return spins
 
 
-def _chart(pockets: tuple[int, ...], rises: list[int], rise: float, fall: float, spins: int) -> Chart:
-    """The chart of `pockets` after `spins` spins, its pockets having come up at the spins `rises`."""
-    value = highest = 0.0
-    last = 0
-    alarm_at = None
+def _chart(pockets: tuple[int, ...], rises: list[int], rise: float, fall: float, spins: int,
+           before: Chart | None = None) -> Chart:
+    """The chart of `pockets` after `spins` spins, its pockets having come up at the spins `rises`
+    (after those `before` had seen)."""
+    value, highest, last, alarm_at = ((before.risen, before.highest, before.last, before.alarm_at) if before
+                                      else (0.0, 0.0, 0, None))
     for spin in rises:
         now = value - fall * (spin - 1 - last)
         now = (now if now > 0.0 else 0.0) + rise
@@ -103,4 +113,4 @@ def _chart(pockets: tuple[int, ...], rises: list[int], rise: float, fall: float,
             highest = now
             if now >= THRESHOLD and alarm_at is None:
                 alarm_at = spin
-    return Chart(pockets, max(0.0, value - fall * (spins - last)), highest, alarm_at)
+    return Chart(pockets, max(0.0, value - fall * (spins - last)), highest, alarm_at, value, last)

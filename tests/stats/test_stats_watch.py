@@ -103,3 +103,18 @@ def test_the_charts_are_those_of_every_spin_in_turn():
     assert [(c.value, c.highest, c.alarm_at) for c in charts] == [
         (max(0.0, value[c] - steps[c][1] * (len(numbers) - last[c])), highest[c], alarm[c]) for c in range(74)]
     assert [c.pockets for c in charts[37:]] == [tuple(french_ring[(s + i) % 37] for i in range(5)) for s in range(37)]
+
+
+def test_charts_taken_up_after_some_spins_end_exactly_where_one_pass_does():
+    """A report from a checkpoint goes on from the charts the table kept: bit for bit the charts of
+    one pass, at any split (the watch depends on the order of the spins)."""
+    numbers = biased(random.Random(11), 20_000, {5, 24}, 1.3)
+    whole = watch(numbers, french_ring)
+    for split in (0, 1, 37, 9_999, 19_999, 20_000):
+        first = watch(numbers[:split], french_ring)
+        assert watch(numbers[split:], french_ring, first, split) == whole
+
+
+def test_charts_of_other_spins_are_not_taken_up():
+    with pytest.raises(ValueError):
+        watch([1, 2], french_ring, watch(range(37), french_ring), 10)
