@@ -35,6 +35,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="the table's key (default: the configuration's [journal] key, else table.key beside "
                              "the journal): a fold is saved and taken up only when it can be read, signed with a key "
                              "derived from it")
+    parser.add_argument("--public-key", type=arguments.path, metavar="FILE",
+                        help="the table's public key (default: table-signing.pub beside the journal): the report "
+                             "starts from the newest checkpoint the table signed with it, and folds only the events "
+                             "after it")
     parser.add_argument("--config", metavar="PATH",
                         help=f"the table's configuration, for the currency the journal does not record and the "
                              f"table's language (default: {CONFIG_LOOKUP}; without one, amounts are labelled as "
@@ -136,10 +140,24 @@ def speak(option: str | None, table, machine: bool) -> None:
     install(SOURCE_LANGUAGE if machine else wanted, house)
 
 
+def public_key(args: argparse.Namespace, notice):
+    """The table's public key the checkpoints must be signed with: --public-key, else
+    table-signing.pub beside the journal; None (with a notice) when it cannot be read."""
+    from croupier.journal.signing import SigningKeyError, default_signing_key_path, public_path, read_public_key
+
+    path = args.public_key or public_path(default_signing_key_path(args.db))
+    try:
+        return read_public_key(path)
+    except SigningKeyError as exc:
+        if args.public_key or Path(path).exists():
+            notice(f"no checkpoint of the table is used: {exc}")
+        return None
+
+
 def _report(args: argparse.Namespace) -> int:
     from croupier.config import ConfigError
     from croupier.i18n import CatalogError
-    from croupier.journal import report_cache
+    from croupier.journal import checkpoints, report_cache
     from croupier.journal.report import REPORT_KINDS, ReportFold, build_report, write_json
     from croupier.journal.key import default_key_path
     from croupier.journal.store import GENESIS, Journal, JournalError
@@ -167,10 +185,14 @@ def _report(args: argparse.Namespace) -> int:
             # still checks: the whole journal's report goes on from that fold; a report over days
             # takes their records up to there as they are, found by their time.
             whole = args.since is None and args.until is None
-            key = report_cache.fold_key(key_path, args.db, notice)
+            # A whole report starts from the newest checkpoint the table signed (its own fold of the
+            # events before it), else from the fold the last report saved here, if it still checks.
+            start = (checkpoints.newest(journal, public_key(args, notice), notice)
+                     if whole and not args.fresh else None)
+            key = None if start else report_cache.fold_key(key_path, args.db, notice)
             saved = report_cache.load(journal, key, notice, mark_only=not whole) if key and not args.fresh else None
-            reached = saved[1] if saved else (0, GENESIS)
-            fold = saved[0] if saved and whole else ReportFold()
+            reached = start.reached if start else saved[1] if saved else (0, GENESIS)
+            fold = start.fold if start else saved[0] if saved and whole else ReportFold()
             if not whole and saved:
                 fold.add_all(journal.records(REPORT_KINDS, upto=reached[0], times=time_range(args.since, args.until)))
             # Then one pass: each event is checked against the hash chain as the report reads it, and
@@ -179,7 +201,8 @@ def _report(args: argparse.Namespace) -> int:
             fold.add_all(in_range(check.records(REPORT_KINDS), args.since, args.until))
             if whole and key and check.head != reached:
                 report_cache.save(journal, fold, check.head, key, notice)
-            report = build_report((), journal.head, context.currency or (table.currency if table else None), fold)
+            report = build_report((), journal.head, context.currency or (table.currency if table else None), fold,
+                                  watched=start.watched if start else None)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1
@@ -191,7 +214,10 @@ def _report(args: argparse.Namespace) -> int:
               f"run `croupier verify --db {args.db}`", file=sys.stderr)
         return 1
     report["range"] = {"from": args.since and args.since.isoformat(), "to": args.until and args.until.isoformat()}
-    report["checked_before"] = reached[0]  # events up to this one: checked and folded by an earlier report
+    # events up to this one: folded by the table (its checkpoint) or checked and folded by an earlier report
+    report["checked_before"] = reached[0]
+    report["checkpoint"] = ({"event": start.reached[0], "sha256": start.reached[1], "signed_by": start.fingerprint}
+                            if start else None)
     if args.json:
         write_json(report, sys.stdout)
     else:
@@ -241,7 +267,13 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         add(_("From {since} to {until}, days of the table's time zone").format(
             since=report["range"]["from"] or _("the first event"), until=report["range"]["to"] or _("the last")))
     add(_("Times in the table's time zone: {zone}").format(zone=zone_label()))
-    if report["checked_before"]:
+    if report.get("checkpoint"):
+        point = report["checkpoint"]
+        add(_("Events 1-{event} were folded by the table itself: its checkpoint after event {event}, signed with its "
+              "key {fingerprint}, was taken up and only the events after it were checked here; `croupier verify` "
+              "checks them all, --fresh folds them all again").format(event=point["event"],
+                                                                       fingerprint=point["signed_by"]))
+    elif report["checked_before"]:
         add(_("Events 1-{event} were checked and folded by an earlier report of this journal (its saved fold was "
               "taken up); --fresh checks and folds them all again").format(event=report["checked_before"]))
     add(_("Amounts in {currency}").format(currency=unit) if report["currency"] else

@@ -9,7 +9,7 @@ report is put together: a new section is one more key there.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import TextIO
 
@@ -52,10 +52,11 @@ class ReportFold:
 
 
 def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], currency: str | None = None,
-                 fold: ReportFold | None = None) -> dict:
+                 fold: ReportFold | None = None, watched: Callable[[bytes], tuple | None] | None = None) -> dict:
     """The report of the journal whose REPORT_KINDS records are given, in order (after those already
     in `fold`, when given). The journal does not record the currency: `currency` is the
-    configuration's, None when unknown."""
+    configuration's, None when unknown. `watched`: given the spins' numbers, the watch's charts
+    after the first of them to go on from (a checkpoint's), or None."""
     fold = fold or ReportFold()
     fold.add_all(records)
     spins, procedures, ledger, croupiers = fold.spins, fold.procedures, fold.ledger, fold.croupiers
@@ -66,6 +67,7 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
     foreign, foreign_money = foreign_chips_paid(results)  # FR: another table's colour chips settled here
     found = overpayments.found()
     alarms = procedures.alarms
+    columns = spins.columns()
     repeats = procedures.direction_repeats
     return {
         "head": {"event": head[0], "sha256": head[1]},
@@ -92,7 +94,8 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
         "foreign_chips": foreign,
         "winning_bets_rebuilt": procedures.rebuilt,
         # The same wheel-integrity summary the review app shows, over every counted spin.
-        "statistics": summary(spins.columns(), numbering_of(procedures.profile)),
+        "statistics": summary(columns, numbering_of(procedures.profile),
+                              watched=watched(columns.numbers) if watched else None),
         "totals": {
             "spins": len(spins), "voids": len(procedures.voids), "corrections": len(procedures.corrections),
             "direction_repeats": len(repeats), "ball_swaps": len(procedures.swaps),

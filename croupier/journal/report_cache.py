@@ -41,19 +41,6 @@ def cache_dir() -> Path:
     return Path(base) / "croupier"
 
 
-def _fold_stamp() -> str:
-    """The code that makes the fold's figures (the report, every projection, the fold's format): a
-    fold saved by other code is not taken up."""
-    import croupier.history
-    import croupier.journal.report
-
-    digest = hashlib.sha256()
-    for path in [Path(croupier.journal.report.__file__), Path(fold_codec.__file__),
-                 *sorted(Path(croupier.history.__file__).parent.glob("*.py"))]:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 def _resolved(journal: Journal) -> str:
     return str(Path(journal.path).resolve())
 
@@ -134,7 +121,7 @@ def load(journal: Journal, key: bytes, notice: Notice, *,
             saved.seek(body)
             header, document = fold_codec.read_header(saved)
             reached = tuple(header["reached"])
-            if header["stamp"] != _fold_stamp():
+            if header["stamp"] != fold_codec.stamp():
                 raise fold_codec.FoldFormatError("it was made by another version of the report")
             if header["journal"] != _resolved(journal):
                 raise fold_codec.FoldFormatError(f"it is the fold of {header['journal']}")
@@ -157,7 +144,7 @@ def save(journal: Journal, fold: ReportFold, reached: tuple[int, str], key: byte
         with open(os.open(partial, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600), "w+b") as out:
             # magic, signature, the fold; signed as read back: nothing twice in memory
             out.write(MAGIC + bytes(SIGNATURE_BYTES))
-            header = {"stamp": _fold_stamp(), "journal": _resolved(journal), "reached": list(reached)}
+            header = {"stamp": fold_codec.stamp(), "journal": _resolved(journal), "reached": list(reached)}
             fold_codec.write(fold, header, out)
             out.seek(len(MAGIC) + SIGNATURE_BYTES)
             signature = _signature(key, out)

@@ -25,6 +25,7 @@ PRIVATE_NAME = "table-signing.key"
 PUBLIC_SUFFIX = ".pub"
 EVENT = b"croupier event\n"
 ANCHOR = b"croupier anchor\n"
+CHECKPOINT = b"croupier report checkpoint\n"
 
 SCHEMA = ("CREATE TABLE IF NOT EXISTS signatures (seq INTEGER PRIMARY KEY, sig TEXT NOT NULL);\n"
           + "".join(f"CREATE TRIGGER IF NOT EXISTS signatures_no_{verb.lower()} BEFORE {verb} ON signatures "
@@ -156,6 +157,15 @@ def anchor_signed(key: Ed25519PublicKey, table_id: str, seq: int, digest: str, t
                   signature: str | None) -> bool:
     """The floor holding `key` sent this receipt, for this table."""
     return _checks(key, signature, _anchor_message(table_id, seq, digest, time))
+
+
+def sign_checkpoint(key: Ed25519PrivateKey, message: bytes) -> str:
+    return key.sign(CHECKPOINT + message).hex()
+
+
+def checkpoint_signed(key: Ed25519PublicKey, message: bytes, signature: str | None) -> bool:
+    """The table holding `key` made this report checkpoint (croupier.journal.checkpoints)."""
+    return _checks(key, signature, CHECKPOINT + message)
 
 
 class EventSigner:

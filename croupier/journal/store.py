@@ -31,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from croupier.journal.checkpoints import CheckpointWriter, last_made
 from croupier.journal.key import KeyFileError, default_key_path, key_for, key_id, mac
 from croupier.journal.witness import (Witness, WitnessWriter, anchored_path, read_witness, signed_mark,
                                       verified_path, witness_path, write_mark)
@@ -203,6 +204,7 @@ class Journal:
         self.read_only = read_only
         self.key = key
         self.signer: EventSigner | None = None  # the table's Ed25519 signer, set once a writer's checks pass
+        self.checkpoints: CheckpointWriter | None = None  # the report's checkpoints, made as the table writes
         self._conn = conn
         self._signed = has_signatures(conn)
         self._lock = threading.Lock()
@@ -254,6 +256,8 @@ class Journal:
             if not read_only:
                 journal._check_unbroken()  # all checked before the first write, the witness's included
                 journal.signer = _signer(conn, path, signing_key)
+                journal.checkpoints = CheckpointWriter(path, journal._signing_key(), journal.signer.key,
+                                                       last_made(conn))
                 journal._hold_witness()
             return journal
         except sqlite3.DatabaseError as exc:
@@ -512,6 +516,8 @@ class Journal:
                 self._rollback()
                 raise
             self._head = (seq, prev)
+            if self.checkpoints is not None:
+                self.checkpoints.after(seq)
             try:
                 witness.record(seq, prev, sync=not all(event.kind in WITNESS_MAY_WAIT for event in events))
             except OSError as exc:

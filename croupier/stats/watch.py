@@ -83,7 +83,7 @@ def watch(numbers: Iterable[int], wheel_order: Sequence[int], since: Sequence[Ch
     pocket_rise, pocket_fall = _steps(1 / POCKETS, POCKET_RATIO)
     sector_rise, sector_fall = _steps(WIDTH / POCKETS, SECTOR_RATIO)
     runs = [tuple(wheel_order[(start + i) % POCKETS] for i in range(WIDTH)) for start in range(POCKETS)]
-    before = list(since) or [None] * CHARTS
+    before: list[Chart | None] = list(since) or [None] * CHARTS
     if len(before) != CHARTS or any(chart is not None and chart.last > spun for chart in before):
         raise ValueError(f"the charts to go on from are not {CHARTS} charts after {spun} spins")
     return ([_chart((number,), came_up[number], pocket_rise, pocket_fall, spins, before[number])

@@ -160,11 +160,9 @@ def test_a_cache_directory_that_cannot_be_written_changes_nothing(table, capsys,
 
 
 def test_a_fold_saved_by_other_code_is_not_taken_up(table, capsys, monkeypatch):
-    from croupier.journal import report_cache
-
     journal = Path(table.journal.path)
     report(capsys, journal)
-    monkeypatch.setattr(report_cache, "_fold_stamp", lambda: b"the projections of another version")
+    monkeypatch.setattr(fold_codec, "stamp", lambda: b"the projections of another version")
     play(table, 5)
     again = report(capsys, journal)
     assert again["checked_before"] == 0 and again["totals"]["spins"] == 9
@@ -211,7 +209,7 @@ def test_a_fold_of_36s_under_a_swapped_report_key_changes_nothing(table, capsys)
     forged = ReportFold()
     with Journal.open(journal, read_only=True) as opened:
         forged.add_all(opened.records(REPORT_KINDS))
-        header = {"stamp": report_cache._fold_stamp(), "journal": str(journal.resolve()), "reached": list(opened.head)}
+        header = {"stamp": fold_codec.stamp(), "journal": str(journal.resolve()), "reached": list(opened.head)}
     forged.spins._number[:] = bytes([36]) * len(forged.spins._number)
     buffer = io.BytesIO()
     fold_codec.write(forged, header, buffer)
