@@ -71,6 +71,8 @@ class BatchedTable:
         while len(self.pending) < worst:
             play_one_more()
         self.journal.append(self.pending[:worst])
+        if self.journal.checkpoints is not None:
+            self.journal.checkpoints.wait()  # the report's checkpoint the table was making
         self.journal.close()
 
 

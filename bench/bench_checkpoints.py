@@ -1,0 +1,97 @@
+"""The report's checkpoints: what they cost the table, and the first report of a journal never
+reported before (no saved fold in the cache) that they make fast: aim < 2 s at 500,000 spins, and
+< 3 s at 100,000 spins on a Pi 3's budget (`--pi3 TOOL`, as root).
+
+Run by hand (the journals take minutes to write the first time; --dir keeps them):
+
+    .venv/bin/python bench/bench_checkpoints.py --dir DIR [--spins 100000,500000] [--pi3 TOOL]
+        [--python OLD_PYTHON --python NEW_PYTHON] [--turns 3]
+
+Each `--python` is an interpreter with croupier installed (normally, not editable); their reports are
+run in turns, so a noisy machine weighs on each alike. The report runs in a process of its own with an
+empty cache directory: the first report of the journal, from its newest checkpoint (or, for a
+version without checkpoints, from its first event).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_journal import sensor_journal  # noqa: E402  (the same journals bench_journal writes)
+
+
+def table_cost(path: Path) -> None:
+    """One checkpoint made at the journal's head (the table's thread does it): CPU seconds, and
+    per event over the events between two checkpoints at this size."""
+    from croupier.journal import checkpoints
+    from croupier.journal.signing import default_signing_key_path, read_private_key
+    from croupier.journal.key import default_key_path, read_key
+    from croupier.journal.store import Journal
+
+    with Journal.open(path, read_only=True) as journal:
+        head = journal.head[0]
+    key, signing = read_key(default_key_path(path)), read_private_key(default_signing_key_path(path))
+    with tempfile.TemporaryDirectory(prefix="bench-checkpoint-") as folder:
+        copy = Path(folder) / path.name
+        copy.write_bytes(path.read_bytes())
+        for name in ("table.key", "table-signing.key", "table-signing.pub"):
+            (Path(folder) / name).write_bytes(path.with_name(name).read_bytes())
+        started, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_utime
+        assert checkpoints.write(copy, key, signing, head, print)
+        cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu
+        seconds = time.perf_counter() - started
+        size = max(len(row) for (row,) in __import__("sqlite3").connect(copy).execute(
+            "SELECT fold FROM report_checkpoints"))
+    interval = max(checkpoints.EVERY, head // checkpoints.SHARE)
+    print(f"one checkpoint at event {head:,}: {seconds:.2f} s ({cpu:.2f} s CPU), {size / 2**20:.1f} MiB; "
+          f"one every {interval:,} events: {cpu / interval * 1e6:.0f} us CPU and {size / interval:.0f} bytes per event")
+
+
+def first_report(python: str, path: Path, pi3: str | None) -> tuple[float, int]:
+    """Seconds and exit status of `croupier report --db PATH` in a new process, nothing cached."""
+    with tempfile.TemporaryDirectory(prefix="bench-report-cache-") as cache, open(os.devnull, "wb") as sink:
+        command = [python, "-m", "croupier", "report", "--db", str(path)]
+        if pi3:
+            command = [pi3, "--", *command]
+        started = time.perf_counter()
+        done = subprocess.run(command, stdout=sink, stderr=subprocess.PIPE,
+                              env={**os.environ, "XDG_CACHE_HOME": cache})
+        return time.perf_counter() - started, done.returncode
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dir", type=Path, required=True, help="folder for the journals (kept for the next run)")
+    parser.add_argument("--spins", default="100000,500000", help="spins of each journal (100000,500000)")
+    parser.add_argument("--python", action="append", help="an interpreter with croupier installed (repeat to "
+                                                           "compare, in turns; default: this one)")
+    parser.add_argument("--pi3", metavar="TOOL", help="run each report under this Pi 3 budget tool")
+    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--no-cost", action="store_true", help="skip the table's cost")
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    pythons = args.python or [sys.executable]
+    for spins in (int(n) for n in args.spins.split(",")):
+        path = sensor_journal(args.dir, spins)
+        if not args.no_cost:
+            table_cost(path)
+        times: dict[str, list[float]] = {python: [] for python in pythons}
+        for _ in range(args.turns):
+            for python in pythons:
+                seconds, status = first_report(python, path, args.pi3)
+                assert status == 0, f"{python}: report failed on {path}"
+                times[python].append(seconds)
+        for python, seconds in times.items():
+            print(f"first report, {spins:,} spins{' under ' + args.pi3 if args.pi3 else ''}, {python}: "
+                  + ", ".join(f"{s:.2f}" for s in seconds) + f" s (best {min(seconds):.2f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
