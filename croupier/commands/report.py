@@ -229,8 +229,9 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     """The text report, in the language installed (croupier.i18n). `raised`: each alarm's
     alarm-raised record, whose facts word its detail in that language."""
     from croupier.history.clock import stamp, zone_label
+    from croupier.history.payouts import Overpayment
     from croupier.history.procedures import alarm_facts
-    from croupier.history.words import (alarm_detail_words, alarm_words, bet_words, chips_words, direction_words,
+    from croupier.history.words import (alarm_detail_words, alarm_words, chips_words, direction_words,
                                         source_words)
     from croupier.history.words import colour_words as colour
     from croupier.history.words import role_words as role
@@ -351,14 +352,8 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     if report["overpayments"]:
         add("")
         add(_("Overpayments on corrected results: {count}").format(count=len(report["overpayments"])))
-        for o in report["overpayments"]:
-            paid = chips_words(o["chips"])
-            if o["money"] is not None:
-                paid += f" = {money(o['money'])}"
-            add("  " + _("spin {spin}: {colour} paid {paid} on {positions} for {paid_on}; the result is {number}: "
-                         "to recover").format(spin=o["spin"], colour=colour(o["colour"]), paid=paid,
-                                              positions=", ".join(map(bet_words, o["positions"])), paid_on=o["paid_on"],
-                                              number=o["number"]))
+        for entry in report["overpayments"]:
+            add("  " + Overpayment.from_entry(entry).words(report["currency"] or ""))
     if report["shift_results"]:
         add("")
         add(_("The table's result per shift (sold - cashed out - late chips - foreign chips paid), amounts in "
@@ -412,10 +407,12 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
         late=money(totals["late_chips_money"]))
         + (", " + _("foreign chips paid {amount}").format(amount=money(totals["foreign_chips_money"]))
            if report["foreign_chips"] else "")
-        + "; " + _("the table's result {result} over the colours cashed out ({count} still in play); overpaid "
-                   "{overpaid}; direction repeats {repeats}, breaches {breaches}, alarms open {alarms}").format(
+        + "; " + _("the table's result {result} over the colours cashed out ({count} still in play); to recover "
+                   "after corrections {overpaid}, owed to players {owed}; direction repeats {repeats}, breaches "
+                   "{breaches}, alarms open {alarms}").format(
             result=money(totals["table_result_money"]), count=totals["colours_in_play"],
-            overpaid=money(totals["overpaid_money"]), repeats=totals["direction_repeats"],
+            overpaid=money(totals["overpaid_money"]), owed=money(totals["owed_money"]),
+            repeats=totals["direction_repeats"],
             breaches=totals["breaches"], alarms=totals["alarms_open"]))
     statistics = report["statistics"]
     add("")

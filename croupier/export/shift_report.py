@@ -79,10 +79,9 @@ def overpayments_table(records: list[tuple[int, dict]], currency: str | None) ->
         if record["kind"] in Overpayments.KINDS:
             fold.add(seq, record)
     rows = [(str(o.spin), colour_words(o.colour), str(o.paid_on), str(o.number), ", ".join(map(bet_words, o.positions)),
-             formats.chips(o.chips), "" if o.money is None else formats.money(o.money)) for o in fold.found()]
-    return Table(_("Overpayments to recover: payouts counted on a number later corrected"),
-                 (_("spin"), _("colour"), _("paid on"), _("result"), _("positions"), _("chips"),
-                  _("money ({currency})").format(currency=currency or _("money"))), rows)
+             o.amount_words(currency or "")) for o in fold.found()]
+    return Table(_("To recover after corrected results: payouts and stakes kept on a number later corrected"),
+                 (_("spin"), _("colour"), _("paid on"), _("result"), _("positions"), _("to recover")), rows)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
-"""Payouts recorded on a number that a correction later replaced: what was paid on positions that
-do not win on the number that stands is an overpayment, the amount to recover from the player.
+"""What to recover after a paid spin's result was corrected, per colour: the figure the correction
+recorded (`croupier.table.recovery`: payouts handed on the number replaced and stakes kept on bets
+the corrected number makes losers, less what it now owes), with the positions concerned named.
 
-A position that wins on both numbers (a split 16/17 when 17 is corrected to 16) is not overpaid.
+A correction recorded before it carried that figure is counted as it was then: the payouts on
+positions the standing number does not win, their stakes added (the players kept them).
 A bet name the layout does not know is left out and named, never guessed.
 """
 from __future__ import annotations
@@ -18,23 +20,48 @@ from croupier.history.money import chips_money, owner_values
 from croupier.rules.layout import parse_position
 
 
+def amount_words(won: Fraction, kept: Fraction, money: Decimal | None, currency: str = "") -> str:
+    """What a correction leaves to recover, as the table screen and every paper write it:
+    "36 chips = 180.00 EUR to recover (35 paid, 1 stakes kept)", or what the player is owed."""
+    chips = won + kept
+    amount = chips_words(abs(chips)) + (f" = {formats.money(abs(money), currency or None)}" if money is not None else "")
+    if chips < 0:
+        return _("{amount} owed to the player").format(amount=amount)
+    return _("{amount} to recover ({won} paid, {kept} stakes kept)").format(
+        amount=amount, won=formats.chips(won), kept=formats.chips(kept))
+
+
 @dataclass(frozen=True)
 class Overpayment:
     spin: int
     colour: str
     paid_on: int  # the number the payouts were counted for
     number: int  # the number that stands
-    chips: Fraction  # paid on positions that lose on `number`
-    money: Decimal | None  # at the colour's chip value, when known
-    positions: tuple[str, ...]  # the positions overpaid
+    won: Fraction  # payouts handed that `number` does not pay
+    kept: Fraction  # stakes left with the player that `number` takes
+    money: Decimal | None  # the whole at the colour's chip value, when known
+    positions: tuple[str, ...]  # the positions counted at the payouts that `number` does not win
+
+    @classmethod
+    def from_entry(cls, entry: Mapping) -> Overpayment:
+        """One of the shift report's `overpayments` entries, read back."""
+        return cls(entry["spin"], entry["colour"], entry["paid_on"], entry["number"], Fraction(entry["won"]),
+                   Fraction(entry["kept"]), None if entry["money"] is None else Decimal(entry["money"]),
+                   tuple(entry["positions"]))
+
+    @property
+    def chips(self) -> Fraction:
+        """What to recover (negative: what the colour is owed)."""
+        return self.won + self.kept
+
+    def amount_words(self, currency: str = "") -> str:
+        return amount_words(self.won, self.kept, self.money, currency)
 
     def words(self, currency: str = "") -> str:
-        money = f" = {formats.money(self.money, currency or None)}" if self.money is not None else ""
-        chips = chips_words(self.chips) + money
-        return _("spin {spin}: {colour} was paid {chips} on {positions} for {paid_on}; the result is {number}: "
-                 "{chips} to recover").format(spin=self.spin, colour=colour_words(self.colour), chips=chips,
-                                              positions=", ".join(map(bet_words, self.positions)), paid_on=self.paid_on,
-                                              number=self.number)
+        positions = ", ".join(map(bet_words, self.positions)) or "-"
+        return _("spin {spin}: {colour} paid on {positions} for {paid_on}; the result is {number}: {amount}").format(
+            spin=self.spin, colour=colour_words(self.colour), positions=positions, paid_on=self.paid_on,
+            number=self.number, amount=self.amount_words(currency))
 
 
 def overpaid(stakes: Iterable[tuple[str, int]], paid_on: int, number: int) -> tuple[Fraction, tuple[str, ...]]:
@@ -55,8 +82,8 @@ def overpaid(stakes: Iterable[tuple[str, int]], paid_on: int, number: int) -> tu
 
 
 class Overpayments:
-    """Folds payouts-recorded, result-corrected and colour-assigned records; `found()` lists the
-    overpayments against the numbers that stand at the end."""
+    """Folds payouts-recorded, result-corrected and colour-assigned records; `found()` lists per
+    corrected spin and colour what to recover against the numbers that stand at the end."""
 
     KINDS = ("colour-assigned", "payouts-recorded", "result-corrected")
 
@@ -64,6 +91,10 @@ class Overpayments:
         self._values: dict[str, Decimal] = owner_values()
         self._paid: list[tuple[int, int, str, tuple[tuple[str, int], ...], Decimal | None]] = []
         self._standing: dict[int, int] = {}
+        self._first: dict[int, int] = {}  # spin -> the number its first correction replaced
+        # (spin, colour) -> payouts, stakes kept and money the corrections recorded to recover
+        self._recover: dict[tuple[int, str], list] = {}
+        self._counted: set[int] = set()  # spins whose corrections recorded the figure
 
     def add(self, seq: int, record: Mapping) -> None:
         kind = record["kind"]
@@ -74,14 +105,31 @@ class Overpayments:
                 self._paid.append((record["spin"], record["number"], colour,
                                    tuple((s["bet"], s["chips"]) for s in stakes), self._values.get(colour)))
         elif kind == "result-corrected":
-            self._standing[record["spin"]] = record["number"]
+            spin = record["spin"]
+            self._standing[spin] = record["number"]
+            self._first.setdefault(spin, record["previous"])
+            if "recover" in record:
+                self._counted.add(spin)
+            for item in record.get("recover", ()):
+                won, kept = Fraction(item["won"]), Fraction(item["kept"])
+                value = None if item["chip_value"] is None else Decimal(item["chip_value"])
+                figure = self._recover.setdefault((spin, item["colour"]), [Fraction(0), Fraction(0), Decimal(0)])
+                figure[0] += won
+                figure[1] += kept
+                figure[2] = None if value is None or figure[2] is None else figure[2] + chips_money(won + kept, value)
 
     def found(self) -> list[Overpayment]:
-        out = []
+        positions: dict[tuple[int, str], tuple[str, ...]] = {}
+        legacy: list[Overpayment] = []
         for spin, paid_on, colour, stakes, value in self._paid:
             number = self._standing.get(spin, paid_on)
-            count, positions = overpaid(stakes, paid_on, number)
-            if count:
-                out.append(Overpayment(spin, colour, paid_on, number, count,
-                                       None if value is None else chips_money(count, value), positions))
-        return out
+            count, named = overpaid(stakes, paid_on, number)
+            positions[spin, colour] = positions.get((spin, colour), ()) + named
+            if count and spin not in self._counted:
+                kept = Fraction(sum(chips for bet, chips in stakes if bet in named))
+                legacy.append(Overpayment(spin, colour, paid_on, number, count, kept,
+                                          None if value is None else chips_money(count + kept, value), named))
+        found = [Overpayment(spin, colour, self._first[spin], self._standing[spin], won, kept, money,
+                             positions.get((spin, colour), ()))
+                 for (spin, colour), (won, kept, money) in self._recover.items() if won or kept]
+        return sorted(found + legacy, key=lambda o: o.spin)

@@ -119,7 +119,7 @@ class SpinStory:
                 f"  {note}" for note in payouts.notes]  # recorded before the notes kept their facts
             if payouts.played:
                 out.append("  " + _("played: {colours}").format(colours=", ".join(map(colour_words, payouts.played))))
-        out += [_("OVERPAID: {what}").format(what=found.words(currency or "")) for found in self.overpayments]
+        out += [_("AFTER CORRECTION: {what}").format(what=found.words(currency or "")) for found in self.overpayments]
         return out
 
     def _evidence(self) -> list[str]:

@@ -78,8 +78,10 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
         "spins": spins,
         "voids": procedures.voids,
         "corrections": procedures.corrections,
+        # Per corrected spin and colour, what to recover: payouts and stakes kept (negative: owed).
         "overpayments": [{"spin": o.spin, "colour": o.colour, "paid_on": o.paid_on, "number": o.number,
-                          "chips": str(o.chips), "money": None if o.money is None else str(o.money),
+                          "chips": str(o.chips), "won": str(o.won), "kept": str(o.kept),
+                          "money": None if o.money is None else str(o.money),
                           "positions": list(o.positions)} for o in found],
         "ball_swaps": procedures.swaps,
         "ball_replacements": procedures.replacements,
@@ -108,7 +110,9 @@ def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], cur
             "foreign_chips_money": str(foreign_money),
             "table_result_money": str(-money["players_result"] - foreign_money),
             "colours_in_play": money["in_play"],
-            "overpaid_money": str(sum((o.money for o in found if o.money is not None), Decimal(0))),
+            # To recover from the players, and owed to them, after corrections of paid spins.
+            "overpaid_money": str(sum((o.money for o in found if o.money is not None and o.money > 0), Decimal(0))),
+            "owed_money": str(-sum((o.money for o in found if o.money is not None and o.money < 0), Decimal(0))),
         },
     }
 

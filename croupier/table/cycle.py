@@ -10,14 +10,16 @@ from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from croupier.rules.spin import Direction, VoidReason
+from croupier.rules.bets import VALUE_CHIPS
 from croupier.rules.wheel import check_number
 from croupier.table.alarms import raise_alarm
-from croupier.table.bets import settle
+from croupier.table.bets import chip_value, settle
 from croupier.table.events import (
     AlarmFacts, AlarmKind, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
     ProfileChanged, ResultCorrected, ResultEntered, ResultRecorded, Role, Source, SpinVoided, TableClosed,
     TableOpened, VoidAcknowledged,
 )
+from croupier.table.recovery import recovery
 from croupier.table.refusal import Refused, choice
 from croupier.rules.limits import NO_SIGN, TableSign, sign_problem
 from croupier.table.regulation import ball_in_play_of, checked_profile, checked_sign, minimum_of, profile_of, sign_of
@@ -440,5 +442,11 @@ def correct_result(state: TableState, now: datetime, *, spin: int, number: int, 
     if recorded.number == number:
         raise Refused("spin {spin} is already recorded as {number}", spin=spin, number=number)
     outcomes, _ = settle(state, number, stakes=recorded.stakes, prison=recorded.prison)
+    # The winners counted at the payouts were handed on the number replaced: settled on both numbers.
+    counted_before, _ = settle(state, recorded.number, stakes=recorded.paid, prison={})
+    counted_after, _ = settle(state, number, stakes=recorded.paid, prison={})
+    values = {colour: chip_value(state, colour) if colour == VALUE_CHIPS or colour in state.accounts else None
+              for colour in {*recorded.stakes, *recorded.prison, *recorded.paid}}
+    recover = recovery((*recorded.outcomes, *counted_before), (*outcomes, *counted_after), values)
     return [ResultCorrected(spin=spin, previous=recorded.number, number=number, reason=reason.strip(),
-                            by=by, outcomes=outcomes)]
+                            by=by, outcomes=outcomes, recover=recover)]

@@ -78,6 +78,26 @@ class ColourOutcome:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Recovery:
+    """What one colour was handed on a spin's first number that the corrected number does not give
+    it: payouts, and stakes left with the player on bets that now lose (negative: what it is owed)."""
+
+    colour: str
+    won: Fraction  # payouts handed that the corrected number does not pay
+    kept: Fraction  # stakes left with the player that the corrected number takes
+    chip_value: Decimal | None  # the colour's chip value then (value chips: 1); None: cashed out before
+
+    @property
+    def chips(self) -> Fraction:
+        return self.won + self.kept
+
+    @property
+    def money(self) -> Decimal | None:
+        chips = self.chips
+        return None if self.chip_value is None else Decimal(chips.numerator) * self.chip_value / chips.denominator
+
+
+@dataclass(frozen=True, kw_only=True)
 class LimitCut:
     """A bet the table limits cut down, its excess handed back: the facts the screens word it from
     in the table's language (the event's `notes` keep the same in English)."""
@@ -393,6 +413,9 @@ class ResultCorrected(Event):
     reason: str
     by: str
     outcomes: tuple[ColourOutcome, ...] = ()  # the spin settled again on the corrected number
+    # Per colour, what the players hold from the number replaced that the corrected one does not give
+    # them, the payouts counted after the result included: the one figure every screen and paper shows.
+    recover: tuple[Recovery, ...] = when_set(())
 
 
 @_event("winning-bets-rebuilt")

@@ -18,12 +18,13 @@ from typing import Any, Callable
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table import events as ev
 from croupier.table.codec import canonical_json, from_plain, to_plain
+from croupier.table.recovery import merged
 from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, Source, Stake
 
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
 PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN for a while (never the last pit boss's)
-VERSION = 8  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+VERSION = 9  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -68,6 +69,7 @@ class Spin:
     paid: dict[str, tuple[Stake, ...]] = field(default_factory=dict)  # winning layout bets counted at the payouts
     outcomes: tuple[ColourOutcome, ...] = ()
     corrected_from: int | None = None
+    recover: tuple[ev.Recovery, ...] = ()  # what its corrections leave the players to give back, per colour
     completed_by: str | None = None  # who marked its payouts done ("sensor": the wheel moved on first)
 
 
@@ -405,6 +407,7 @@ def _result_corrected(s: TableState, e: ev.ResultCorrected) -> TableState:
             accounts = _settle_accounts(accounts, spin.outcomes, -1)
             accounts = _settle_accounts(accounts, e.outcomes)
             recent[i] = dataclasses.replace(spin, number=e.number, outcomes=e.outcomes,
+                                            recover=merged(spin.recover, e.recover),
                                             corrected_from=spin.corrected_from if spin.corrected_from is not None
                                             else spin.number)
     return _replace(s, recent=tuple(recent), accounts=accounts, corrections=s.corrections + 1)

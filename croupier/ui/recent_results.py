@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from croupier.history.payouts import amount_words
 from croupier.i18n import _
 from croupier.table.state import Spin
-from croupier.ui.text import number_markup
+from croupier.ui.text import colour_name, number_markup
 
 
 class RecentResults(Static):
     _shown: tuple[Spin, ...] | None = None
 
-    def show(self, recent: tuple[Spin, ...]) -> None:
+    def show(self, recent: tuple[Spin, ...], currency: str = "") -> None:
         if recent == self._shown:
             return
         self._shown = recent
@@ -19,4 +20,9 @@ class RecentResults(Static):
         corrected = [spin for spin in recent if spin.corrected_from is not None][-1:]
         note = "".join("  " + _("(spin {spin} corrected from {number})").format(spin=s.spin, number=s.corrected_from)
                        for s in corrected)
+        # What the correction of a paid spin leaves to recover, per colour: the table's one figure.
+        recover = [f"{colour_name(r.colour)} {amount_words(r.won, r.kept, r.money, currency)}"
+                   for s in corrected for r in s.recover]
+        if recover:
+            note += "\n" + _("After the correction: {amounts}").format(amounts="; ".join(recover))
         self.update(_("Last results:") + " " + (numbers or "—") + note)

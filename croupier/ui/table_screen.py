@@ -90,7 +90,7 @@ class TableScreen(KeypadScreen[None]):
                f"[b]{escape(config.name)}[/] · {escape(state.profile or config.profile)}{limits}")
         self.query_one(WinningNumber).show(state.last_result)
         self.query_one(TableStatus).show(state, now, app.sensor_online)
-        self.query_one(RecentResults).show(state.recent)
+        self.query_one(RecentResults).show(state.recent, config.currency)
         if state is not self._shown_state:  # the state is never changed in place: a new one is a change
             self.query_one(ColoursPanel).show(state, config.currency)
             self._shown_state = state

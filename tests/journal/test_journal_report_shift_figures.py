@@ -37,7 +37,8 @@ def shift(tmp_path_factory):
     spin 1: 17 black. Sheet: red plein 17 x1 -> paid 35; blue black x5 -> paid 5.
     spin 2: 20 black. Sheet: blue black x3 -> paid 3.
     spin 3: 17 typed and paid (red plein 17 x1 -> 35, blue black x2 -> 2), then corrected to 16 red:
-            red was overpaid 35 chips = 175.00, blue 2 chips = 20.00; 195.00 to recover.
+            red was paid 35 and kept its chip: 36 chips = 180.00 to recover; blue paid 2 and kept 2:
+            4 chips = 40.00; 220.00 to recover.
     red cashes out 130 chips = 650.00, then 4 late red chips come back at the minimum: 20.00.
     blue cashes out 60 chips = 600.00.
     Results: red 650 + 20 - 500 = +170.00; blue 600 - 700 = -100.00; players +70.00, the table -70.00.
@@ -98,13 +99,16 @@ def test_each_colour_s_result_is_cashed_out_plus_late_chips_minus_bought(shift, 
 
 def test_the_payouts_on_a_corrected_number_are_named_as_overpaid(shift, capsys):
     report = report_json(shift, capsys)
-    assert sorted((o["spin"], o["colour"], o["paid_on"], o["number"], o["chips"], o["money"])
-                  for o in report["overpayments"]) == [(3, "blue", 17, 16, "2", "20"), (3, "red", 17, 16, "35", "175")]
-    assert report["totals"]["overpaid_money"] == "195"
+    assert sorted((o["spin"], o["colour"], o["paid_on"], o["number"], o["won"], o["kept"], o["chips"], o["money"])
+                  for o in report["overpayments"]) == [(3, "blue", 17, 16, "2", "2", "4", "40"),
+                                                       (3, "red", 17, 16, "35", "1", "36", "180")]
+    assert (report["totals"]["overpaid_money"], report["totals"]["owed_money"]) == ("220", "0")
     assert cli(["report", "--db", str(shift)]) == 0
     text = capsys.readouterr().out
-    assert "spin 3: red paid 35 chips = 175.00 (money) on 17 for 17; the result is 16: to recover" in text
-    assert "spin 3: blue paid 2 chips = 20.00 (money) on black for 17; the result is 16: to recover" in text
+    assert "spin 3: red paid on 17 for 17; the result is 16: 36 chips = 180.00 to recover (35 paid, 1 stakes kept)" \
+        in text
+    assert "spin 3: blue paid on black for 17; the result is 16: 4 chips = 40.00 to recover (2 paid, 2 stakes kept)" \
+        in text
 
 
 def test_each_croupier_s_figures_count_the_payout_sheets(shift, capsys):
@@ -124,7 +128,7 @@ def test_the_review_shows_the_same_figures_and_the_overpayment_in_the_spin_detai
     ana, rui = croupier_figures(records_of(entries))
     assert (ana.paid_money, rui.paid_money) == (Decimal("255"), Decimal("195"))
     lines = spin_story(entries, 3).lines()
-    assert "OVERPAID: spin 3: red was paid 35 chips = 175.00 on 17 for 17; the result is 16: 35 chips = 175.00 " \
-           "to recover" in lines
-    assert any(line.startswith("OVERPAID: spin 3: blue was paid 2 chips = 20.00 on black") for line in lines)
-    assert not any("OVERPAID" in line for line in spin_story(entries, 1).lines())
+    assert "AFTER CORRECTION: spin 3: red paid on 17 for 17; the result is 16: 36 chips = 180.00 to recover " \
+           "(35 paid, 1 stakes kept)" in lines
+    assert any(line.startswith("AFTER CORRECTION: spin 3: blue paid on black") for line in lines)
+    assert not any("AFTER CORRECTION" in line for line in spin_story(entries, 1).lines())

@@ -178,7 +178,7 @@ def test_the_pdf_shift_report_in_russian(shift_journal, tmp_path):
     for heading in ["CROUPIER - ОТЧЁТ ЗА СМЕНУ", "Казино: Казино Сочи", "Валюта: RUB",
                     f"Хеш последнего события: {digest}", "Засчитанные спины (4)", "Недействительные спины (1)",
                     "Исправления (1)", "Тревоги (1)", "Шарики (1)", "Смены дилеров (2)", "Дилеры (2)",
-                    "Переплаты к возврату", "Учёт цветов и выписки (SRIJ 29)", "СТАТИСТИКА ИСПРАВНОСТИ КОЛЕСА",
+                    "К возврату после исправленных результатов", "Учёт цветов и выписки (SRIJ 29)", "СТАТИСТИКА ИСПРАВНОСТИ КОЛЕСА",
                     "Засчитанные спины 4, недействительные спины 1, исправления 1, тревоги 1, смены шарика 1, "
                     "смены дилеров 2", "Пит-босс: имя", "Инспектор: имя", "подпись", "страница 1 из",
                     "всё время в этом отчёте указано по поясу"]:
@@ -186,7 +186,7 @@ def test_the_pdf_shift_report_in_russian(shift_journal, tmp_path):
     # amounts with their currency, written as Russian writes them: 1 000,00 RUB
     assert re.search(r"Цвета: куплено \d[\d\u00a0 ]*,\d\d RUB, обменяно \d[\d\u00a0 ]*,\d\d RUB", text)
     for english in ["CROUPIER SHIFT REPORT", "Counted spins", "WHEEL-INTEGRITY STATISTICS", "Pit boss:",
-                    "Inspector:", "Head hash:", "Currency:", "Time zone:", "page 1 of", "Overpayments"]:
+                    "Inspector:", "Head hash:", "Currency:", "Time zone:", "page 1 of", "To recover after"]:
         assert english not in text, english
     assert "Rui" in text and "Marta" in text  # names as recorded
 
