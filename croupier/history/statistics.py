@@ -9,6 +9,7 @@ from croupier.history.spins import SPIN_KINDS, counted_spins
 from croupier.i18n import _, ngettext
 from croupier.rules.wheel import numbering as wheel_numbering
 from croupier.stats import CountedSpin, summary, wheel_chart
+from croupier.stats.spins import SpinColumns
 from croupier.stats.words import grouped
 from croupier.table.events import to_record
 
@@ -25,8 +26,10 @@ def one_look_words() -> str:
              "them. They raise no alert.")
 
 
-def statistics_text(spins: list[CountedSpin], numbering: str, scope: str, ascii: bool = False) -> str:
-    result = summary(spins, numbering)
+def statistics_text(spins: list[CountedSpin] | SpinColumns, numbering: str, scope: str, ascii: bool = False,
+                    watched: tuple | None = None) -> str:
+    """`watched`: the watch's charts after the first of these spins, to go on from (a checkpoint's)."""
+    result = summary(spins, numbering, watched=watched)
     counted = ngettext("{count} counted spin", "{count} counted spins", result["spins"]).format(
         count=grouped(result["spins"]))
     lines = [f"{scope}: {counted}", ""]

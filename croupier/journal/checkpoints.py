@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from croupier.journal import fold_stamp
 from croupier.journal.signing import fingerprint, sign_checkpoint
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def newest(journal, public_key, notice: Notice) -> Start | None:
             skip(f"it is not signed by the table's key, fingerprint {fingerprint(public_key)}: forged, altered or "
                  "another table's")
             continue
-        stamp = stamp or fold_codec.stamp()
+        stamp = stamp or fold_stamp.stamp()
         if made_by != stamp:
             skip("it was made by another version of croupier")
             continue
@@ -129,6 +130,33 @@ def newest(journal, public_key, notice: Notice) -> Start | None:
             continue
         return Start(fold, (seq, event_hash), fingerprint(public_key), charts, watch["spun"], watch["numbers"])
     return None
+
+
+def table_public_key(journal_path: Path):
+    """The table's public key beside its journal (table-signing.pub), None when it cannot be read."""
+    from croupier.journal.signing import SigningKeyError, default_signing_key_path, public_path, read_public_key
+
+    try:
+        return read_public_key(public_path(default_signing_key_path(journal_path)))
+    except SigningKeyError:
+        return None
+
+
+def journal_spins(journal, public_key, notice: Notice):
+    """Every counted spin of the journal in columns (`SpinColumns`), from the newest checkpoint that
+    checks and the results recorded after it (read as `Journal.records` reads them); the watch's
+    charts to go on from (or None); and the event the checkpoint reached (0: none was taken up)."""
+    from croupier.history.spins import SPIN_KINDS, SpinList
+
+    start = newest(journal, public_key, notice)
+    spins = start.fold.spins if start else SpinList()
+    for seq, record in journal.records(SPIN_KINDS, after=start.reached[0] if start else 0):
+        if record["kind"] == "result-recorded":
+            spins.add(seq, record)
+        else:
+            spins.correct(record["spin"], record["number"])
+    columns = spins.columns()
+    return columns, start.watched(columns.numbers) if start else None, start.reached[0] if start else 0
 
 
 def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warning) -> bytes | None:
@@ -155,7 +183,7 @@ def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warni
     order = wheel.numbering(numbering_of(fold.procedures.profile))
     went_on = start.watched(numbers) if start else None
     charts = watch(numbers[went_on[1]:], order, *went_on) if went_on else watch(numbers, order)
-    header = {"reached": list(check.head), "stamp": fold_codec.stamp(),
+    header = {"reached": list(check.head), "stamp": fold_stamp.stamp(),
               "watch": {"spun": len(numbers), "numbers": hashlib.sha256(numbers).hexdigest(),
                         "charts": [[list(c.pockets), c.value, c.highest, c.alarm_at, c.risen, c.last]
                                    for c in charts]}}
@@ -175,7 +203,7 @@ def write(path: Path, key: bytes, signing_key, upto: int, notice: Notice = log.w
         event_hash = journal.hash_at(upto)
     if fold is None or event_hash is None:
         return False
-    stamp = fold_codec.stamp()
+    stamp = fold_stamp.stamp()
     signature = sign_checkpoint(signing_key, _message(upto, event_hash, stamp, fold))
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
     try:
@@ -192,9 +220,11 @@ def write(path: Path, key: bytes, signing_key, upto: int, notice: Notice = log.w
 
 
 def last_made(conn: sqlite3.Connection) -> int:
-    """The event the newest checkpoint reached (0: none), unchecked: when the next one is due."""
+    """The event the newest checkpoint of this code reached (0: none), unchecked: when the next one
+    is due. After an upgrade the table makes one at once."""
     try:
-        return conn.execute("SELECT coalesce(max(seq), 0) FROM report_checkpoints").fetchone()[0]
+        return conn.execute("SELECT coalesce(max(seq), 0) FROM report_checkpoints WHERE stamp = ?",
+                            (fold_stamp.stamp(),)).fetchone()[0]
     except sqlite3.OperationalError:  # none made yet
         return 0
 

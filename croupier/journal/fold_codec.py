@@ -7,14 +7,12 @@ croupier's figures, on the wheel and in the list) stay shared.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from array import array
 from collections import Counter, defaultdict
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import BinaryIO
 
 from croupier.history.croupiers import CroupierFigures, Croupiers
@@ -31,19 +29,6 @@ CLASSES: dict[str, type] = {cls.__name__: cls for cls in (
     ShiftResults, Shift, ColourInShift)}
 FACTORIES: dict[str, type] = {f.__name__: f for f in (list, dict, set, int, Decimal, Fraction)}  # of a defaultdict
 COLUMNS = frozenset("bBhHiIlLqQfd")  # array typecodes, each of a fixed size
-
-
-def stamp() -> str:
-    """The code that makes the fold's figures (the report, every projection, this format): a fold
-    saved or kept by other code is not taken up."""
-    import croupier.history
-    import croupier.journal.report
-
-    digest = hashlib.sha256()
-    for path in [Path(croupier.journal.report.__file__), Path(__file__),
-                 *sorted(Path(croupier.history.__file__).parent.glob("*.py"))]:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 class FoldFormatError(ValueError):

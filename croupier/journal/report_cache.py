@@ -26,7 +26,7 @@ import stat
 from pathlib import Path
 from typing import Callable
 
-from croupier.journal import fold_codec
+from croupier.journal import fold_codec, fold_stamp
 from croupier.journal.key import KeyFileError, mode_problem, read_key
 from croupier.journal.report import ReportFold
 from croupier.journal.store import Journal
@@ -121,7 +121,7 @@ def load(journal: Journal, key: bytes, notice: Notice, *,
             saved.seek(body)
             header, document = fold_codec.read_header(saved)
             reached = tuple(header["reached"])
-            if header["stamp"] != fold_codec.stamp():
+            if header["stamp"] != fold_stamp.stamp():
                 raise fold_codec.FoldFormatError("it was made by another version of the report")
             if header["journal"] != _resolved(journal):
                 raise fold_codec.FoldFormatError(f"it is the fold of {header['journal']}")
@@ -144,7 +144,7 @@ def save(journal: Journal, fold: ReportFold, reached: tuple[int, str], key: byte
         with open(os.open(partial, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600), "w+b") as out:
             # magic, signature, the fold; signed as read back: nothing twice in memory
             out.write(MAGIC + bytes(SIGNATURE_BYTES))
-            header = {"stamp": fold_codec.stamp(), "journal": _resolved(journal), "reached": list(reached)}
+            header = {"stamp": fold_stamp.stamp(), "journal": _resolved(journal), "reached": list(reached)}
             fold_codec.write(fold, header, out)
             out.seek(len(MAGIC) + SIGNATURE_BYTES)
             signature = _signature(key, out)

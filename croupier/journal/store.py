@@ -627,10 +627,11 @@ class Journal:
                                    + RECOVERY.format(path=self.path)) from None
             yield Entry(seq, event, digest)
 
-    def records(self, kinds: Iterable[str], *, upto: int | None = None, times: tuple[str, str] | None = None
-                ) -> Iterator[tuple[int, dict]]:
+    def records(self, kinds: Iterable[str], *, upto: int | None = None, times: tuple[str, str] | None = None,
+                after: int = 0) -> Iterator[tuple[int, dict]]:
         """(seq, plain record) of the events of the given kinds, in order, for reports over a long
-        history; unchecked (`croupier verify` checks the chain). `upto`: events up to this one only;
+        history; unchecked (`croupier verify` checks the chain). `after`: events after this one only;
+        `upto`: events up to this one only;
         `times`: from the first event recorded at or after the first time to the first recorded at or
         after the second (excluded): in recorded order, so an event whose clock was set back is
         filed with the events before it, not with a day already past."""
@@ -640,6 +641,9 @@ class Journal:
         if upto is not None:
             sql += " AND seq <= ?"
             parameters.append(upto)
+        if after:
+            sql += " AND seq > ?"
+            parameters.append(after)
         if times is not None:
             sql += (" AND seq >= coalesce((SELECT min(seq) FROM events WHERE time >= ?), 1 << 62)"
                     " AND seq < coalesce((SELECT min(seq) FROM events WHERE time >= ?), 1 << 62)")

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
 from croupier.i18n import N_, _
+from croupier.journal import checkpoints
 from croupier.journal.store import Entry, Journal, JournalError
 from croupier.history.croupiers import croupier_figures, croupier_table
 from croupier.history.ledger import colour_ledger, ledger_table
@@ -33,7 +34,6 @@ from croupier.review.statistics_pane import StatisticsPane
 from croupier.review.tables_pane import TablesPane
 from croupier.history.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
-from croupier.history.spins import SPIN_KINDS, counted_spins
 
 
 # The chain check's own process (croupier.journal.verify.chain_check_of_file), given the journal's path.
@@ -298,8 +298,15 @@ class ReviewApp(App):
 
     @work(thread=True, exclusive=True)
     def _journal_statistics(self) -> None:
-        spins = counted_spins(self.journal.records(SPIN_KINDS))
-        text = statistics_text(spins, self.numbering, _("whole journal"))
+        # From the newest checkpoint the table signed, and the spins since: seconds fewer for a year.
+        notices: list[str] = []
+        spins, watched, after = checkpoints.journal_spins(self.journal, checkpoints.table_public_key(self.journal.path),
+                                                          notices.append)
+        scope = (_("whole journal (spins to event {event} as the table's signed checkpoint holds them)").format(
+            event=after) if after else _("whole journal"))
+        text = statistics_text(spins, self.numbering, scope, watched=watched)
+        for notice in notices:
+            self.call_from_thread(self.notify, notice, severity="warning")
         self.call_from_thread(self.query_one(StatisticsPane).show, text)
 
     async def on_spin_chosen(self, message: SpinChosen) -> None:

@@ -190,10 +190,10 @@ def test_an_older_checkpoint_is_taken_up_when_the_newest_does_not_check(table, c
 
 
 def test_a_checkpoint_of_other_code_is_ignored(table, capsys, monkeypatch):
-    from croupier.journal import fold_codec
+    from croupier.journal import fold_stamp
 
     checkpoint(table)
-    monkeypatch.setattr(fold_codec, "stamp", lambda: "the projections of another version")
+    monkeypatch.setattr(fold_stamp, "stamp", lambda: "the projections of another version")
     ignored(capsys, Path(table.journal.path), "made by another version of croupier")
 
 
@@ -207,3 +207,35 @@ def test_without_the_table_s_public_key_no_checkpoint_is_taken_up(table, capsys,
     path.with_name("table-signing.pub").unlink()
     started, notices = report(capsys, path)
     assert started["checkpoint"] is None and "public key" in notices
+
+
+def test_after_an_upgrade_the_table_makes_a_checkpoint_at_once(table, monkeypatch):
+    from croupier.journal import fold_stamp
+    from croupier.journal.store import Journal
+
+    made = checkpoint(table)
+    path = Path(table.journal.path)
+    table.close()
+    with Journal.open(path) as journal:
+        assert journal.checkpoints.last == made
+    monkeypatch.setattr(fold_stamp, "stamp", lambda: "the projections of another version")
+    with Journal.open(path) as journal:
+        assert journal.checkpoints.last == 0 and checkpoints.due(journal.head[0] + checkpoints.EVERY, 0)
+
+
+def test_the_review_s_whole_journal_statistics_start_from_the_checkpoint(table):
+    from croupier.history.statistics import statistics_text
+    from croupier.stats import summary
+
+    made = checkpoint(table)
+    play(table, 17, 4)
+    table.correct_result(spin=2, number=3, reason="misread", by="Boss", pin="9000")
+    notices: list[str] = []
+    columns, watched, after = checkpoints.journal_spins(
+        table.journal, checkpoints.table_public_key(table.journal.path), notices.append)
+    assert after == made and watched is None and notices == []  # a spin the charts saw was corrected
+    from croupier.history.spins import SPIN_KINDS, counted_spins
+
+    every = counted_spins(table.journal.records(SPIN_KINDS))
+    assert summary(columns) == summary(every)
+    assert statistics_text(columns, "french", "x", watched=watched) == statistics_text(every, "french", "x")

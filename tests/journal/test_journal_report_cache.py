@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from croupier.cli import main as cli
-from croupier.journal import fold_codec, report_cache
+from croupier.journal import fold_codec, fold_stamp, report_cache
 from croupier.journal.key import read_key
 from croupier.journal.report import REPORT_KINDS, ReportFold
 from croupier.journal.store import Journal
@@ -162,7 +162,7 @@ def test_a_cache_directory_that_cannot_be_written_changes_nothing(table, capsys,
 def test_a_fold_saved_by_other_code_is_not_taken_up(table, capsys, monkeypatch):
     journal = Path(table.journal.path)
     report(capsys, journal)
-    monkeypatch.setattr(fold_codec, "stamp", lambda: b"the projections of another version")
+    monkeypatch.setattr(fold_stamp, "stamp", lambda: b"the projections of another version")
     play(table, 5)
     again = report(capsys, journal)
     assert again["checked_before"] == 0 and again["totals"]["spins"] == 9
@@ -209,7 +209,7 @@ def test_a_fold_of_36s_under_a_swapped_report_key_changes_nothing(table, capsys)
     forged = ReportFold()
     with Journal.open(journal, read_only=True) as opened:
         forged.add_all(opened.records(REPORT_KINDS))
-        header = {"stamp": fold_codec.stamp(), "journal": str(journal.resolve()), "reached": list(opened.head)}
+        header = {"stamp": fold_stamp.stamp(), "journal": str(journal.resolve()), "reached": list(opened.head)}
     forged.spins._number[:] = bytes([36]) * len(forged.spins._number)
     buffer = io.BytesIO()
     fold_codec.write(forged, header, buffer)
