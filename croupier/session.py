@@ -15,14 +15,15 @@ import secrets
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Callable
+from datetime import datetime
+from typing import Callable, Concatenate, ParamSpec, TypeVar
 
 from croupier.journal.key import pepper
 from croupier.journal.store import Journal, JournalError
 from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles, sign, timekeeping
 from croupier.table.clock import Clock, GuardedClock
 from croupier.table.codec import CodecError
-from croupier.table.commands import Command, execute, tick
+from croupier.table.commands import execute, tick
 from croupier.table.events import Event, FloorAnchored, Role
 from croupier.table.notices import Notice, notices
 from croupier.table.refusal import Refused
@@ -31,20 +32,31 @@ from croupier.table.state import INITIAL, VERSION, TableState, apply, decode_sta
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Event, TableState], None]
+P = ParamSpec("P")
+E = TypeVar("E", bound=Event)
 
 SNAPSHOT_EVERY = 500  # events between snapshots: start-up folds at most this many
 PIN_ARGUMENTS = ("pin", "by_pin")  # the commands' PIN arguments, peppered with the table's key
 
 
-def _command(command: Command):
-    """A session method running `command` (arguments by keyword, as the command takes them)."""
+def _command(command: Callable[Concatenate[TableState, datetime, P], list[Event]]
+             ) -> Callable[Concatenate[TableSession, P], list[Event]]:
+    """A session method running `command`, taking the arguments the command takes after the state
+    and the time, with their types."""
 
-    def method(self: "TableSession", **arguments) -> list[Event]:
-        return self.run(command, **arguments)
+    def method(self: TableSession, /, *args: P.args, **arguments: P.kwargs) -> list[Event]:
+        return self.run(command, *args, **arguments)
 
     method.__name__ = command.__name__
     method.__doc__ = command.__doc__
     return method
+
+
+def recorded(events: list[Event] | None, kind: type[E]) -> E | None:
+    """The event of `kind` a command recorded (after any alarm that fell due with it); None when
+    the command was refused or recorded none."""
+    found = [event for event in events or () if isinstance(event, kind)]
+    return found[-1] if found else None
 
 
 def _fold(journal: Journal, path) -> tuple[TableState, int]:
@@ -117,13 +129,16 @@ class TableSession:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def run(self, command: Command, **arguments) -> list[Event]:
+    def run(self, command: Callable[Concatenate[TableState, datetime, P], list[Event]], /,
+            *args: P.args, **arguments: P.kwargs) -> list[Event]:
         """Run one command now; its events (with any alarm that fell due) are committed together.
         A wrong PIN, or one typed while its PIN waits, is recorded (and the one that locks the PIN
         raises an alarm) before the refusal reaches the caller."""
+        if args:
+            raise TypeError(f"{command.__name__} takes its arguments by keyword")
         for name in PIN_ARGUMENTS:
-            if isinstance(arguments.get(name), str):
-                arguments[name] = roles.Pin(arguments[name], self._pepper, self.clock.now())
+            if isinstance(typed := arguments.get(name), str):
+                arguments[name] = roles.Pin(typed, self._pepper, self.clock.now())
         try:
             return self._commit(command, arguments)
         except Refused as refusal:
@@ -145,7 +160,7 @@ class TableSession:
         elif refusal.code in ("pin-delayed", "pin-locked"):
             self._commit(roles.pin_attempt_waiting, {"name": refusal.facts["name"]})
 
-    def _commit(self, command: Command, arguments: dict) -> list[Event]:
+    def _commit(self, command: Callable[..., list[Event]], arguments: dict) -> list[Event]:
         with self._lock:
             now = self.clock.now()
             if isinstance(self.clock, GuardedClock) and not self.journal.read_only:

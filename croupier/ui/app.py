@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Concatenate, ParamSpec
 
 from rich.markup import escape
 from textual.app import App
@@ -28,7 +28,7 @@ from croupier.table.events import Role
 from croupier.table.notices import notices
 from croupier.table.payouts import payouts_open
 from croupier.table.refusal import Refused
-from croupier.table.state import Phase
+from croupier.table.state import Phase, TableState
 from croupier.ui import text
 from croupier.ui.key_routing import KeyRouter
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
@@ -37,6 +37,7 @@ from croupier.ui.screen_bug import log_bug, survived
 from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 # The table moving on: what was said before is about a moment gone.
 MOVES_ON = (ev.BallLaunched, ev.BetsClosed, ev.ResultRecorded, ev.SpinVoided, ev.PayoutsCompleted)
@@ -68,7 +69,7 @@ class TableApp(App):
         self.devices = devices or Devices()
         self.banner = banner
         self.payout_sheet = None  # the PayoutSheet of the result being paid, kept while away from it
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._shown_time: tuple | None = None
         self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
         self._redraw_due = False  # a redraw of the table screen waits in the message queue
@@ -84,7 +85,7 @@ class TableApp(App):
         self.table_screen = TableScreen(show_board=self.show_board)
         self.push_screen(self.table_screen)
         self._events_seen = self.session.seq
-        self._unsubscribe = self.session.subscribe(lambda event, state: self.post_message(TableRecorded(event, state)))
+        self._unsubscribe = self.session.subscribe(self._recorded)
         if self.board_output is not None:
             self.board_output(self.board)
         self.set_interval(CLOCK_S, self._clock)
@@ -96,6 +97,10 @@ class TableApp(App):
             self.start_flow("setup")
         # READY once the screen is drawn: systemd starts counting the watchdog from there.
         self.call_after_refresh(self.notifier.ready, f"table {self.config.table.id} ready")
+
+    def _recorded(self, event: ev.Event, state: TableState) -> None:
+        """From the session's thread: the screen hears of it in its own loop."""
+        self.post_message(TableRecorded(event, state))
 
     @cached_property
     def sensor(self):
@@ -182,10 +187,13 @@ class TableApp(App):
 
     # --- commands to the session --------------------------------------------------------------
 
-    def record(self, command: str, **arguments) -> list[ev.Event] | None:
-        """Run one session command; a refusal is shown (and nothing is recorded). None when refused."""
+    def record(self, command: Callable[P, list[ev.Event]], /, *args: P.args, **arguments: P.kwargs
+               ) -> list[ev.Event] | None:
+        """Run one session command (`app.record(app.session.void_spin, reason=..., by=...)`, its
+        arguments checked against the command's); a refusal is shown (and nothing is recorded).
+        None when refused."""
         try:
-            events = getattr(self.session, command)(**arguments)
+            events = command(*args, **arguments)
         except Refused as refusal:
             self.refused(refusal)
             return None
@@ -195,7 +203,8 @@ class TableApp(App):
         self.say("")
         return events
 
-    def check(self, rule_check, *arguments, **keywords) -> bool:
+    def check(self, rule_check: Callable[Concatenate[TableState, P], object], /, *arguments: P.args,
+              **keywords: P.kwargs) -> bool:
         """Run a check of the table core against the state now (before asking for more keys);
         a refusal is shown at once. True when it passes."""
         try:
@@ -220,8 +229,8 @@ class TableApp(App):
     def record_result(self, number: int) -> None:
         """A number typed and confirmed with the keypad rule: entered, then confirmed."""
         croupier = self.croupier()
-        if self.record("enter_result", number=number, by=croupier) is not None:
-            self.record("confirm_result", number=number, by=croupier)
+        if self.record(self.session.enter_result, number=number, by=croupier) is not None:
+            self.record(self.session.confirm_result, number=number, by=croupier)
 
     def croupier(self) -> str | None:
         return self.session.state.staff_on(Role.CROUPIER)
@@ -231,11 +240,11 @@ class TableApp(App):
         sensor first, then the alarms."""
         void = self.session.state.last_void
         if void is not None and void.awaits_acknowledgement:
-            self.record("acknowledge_void", by=self.croupier())
+            self.record(self.session.acknowledge_void, by=self.croupier())
             return True
         for alarm in self.session.state.alarms.values():
             if alarm.acknowledged_by is None:
-                self.record("acknowledge_alarm", alarm=alarm.id, by=self.croupier() or "")
+                self.record(self.session.acknowledge_alarm, alarm=alarm.id, by=self.croupier() or "")
                 return True
         return False
 

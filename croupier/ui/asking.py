@@ -2,7 +2,7 @@
 backs out with *. Run them from a worker (`app.start_flow`)."""
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import TYPE_CHECKING, Sequence, TypeVar
 
 from croupier.i18n import _
 from croupier.table.events import Role
@@ -10,18 +10,21 @@ from croupier.ui import text
 from croupier.ui.choice_screen import ChoiceScreen
 from croupier.ui.number_screen import NumberScreen
 
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
+
 Value = TypeVar("Value")
 PIN_DIGITS = 8
 
 
-async def choose(app, title: str, options: Sequence[tuple[str, Value]], note: str = "") -> Value | None:
+async def choose(app: TableApp, title: str, options: Sequence[tuple[str, Value]], note: str = "") -> Value | None:
     if not options:
         app.say(_("{title}: there is nothing to choose").format(title=title), error=True)
         return None
     return await app.push_screen_wait(ChoiceScreen(title, options, note))
 
 
-async def number(app, title: str, prompt: str, *, note: str = "", most: int | None = None,
+async def number(app: TableApp, title: str, prompt: str, *, note: str = "", most: int | None = None,
                  least: int = 0, max_digits: int = 6, initial: int | None = None) -> int | None:
     """A whole number from `least` to `most`; a number out of range is asked again. `initial`: a
     number offered, taken with # or typed over."""
@@ -39,12 +42,12 @@ async def number(app, title: str, prompt: str, *, note: str = "", most: int | No
             if most is not None else _("{value} is below {least}").format(value=value, least=least)
 
 
-async def pin(app, title: str, name: str) -> str | None:
+async def pin(app: TableApp, title: str, name: str) -> str | None:
     return await app.push_screen_wait(NumberScreen(title, _("PIN of {name}:").format(name=name), secret=True,
                                                    max_digits=PIN_DIGITS))
 
 
-async def new_pin(app, name: str) -> str | None:
+async def new_pin(app: TableApp, name: str) -> str | None:
     """A new PIN typed twice, for `name`."""
     title, note = _("New PIN for {name}").format(name=name), ""
     while True:
@@ -62,12 +65,12 @@ async def new_pin(app, name: str) -> str | None:
         note = _("The two PINs differ: type them again")
 
 
-async def staff_member(app, title: str, role: Role, *, besides: str | None = None) -> str | None:
+async def staff_member(app: TableApp, title: str, role: Role, *, besides: str | None = None) -> str | None:
     names = [name for name, member in app.session.state.staff.items() if member.role is role and name != besides]
     return await choose(app, title, [(name, name) for name in names])
 
 
-async def pit_boss(app, to: str) -> tuple[str, str] | None:
+async def pit_boss(app: TableApp, to: str) -> tuple[str, str] | None:
     """A pit boss's name and PIN, checked now (`to` says what for); None when refused or backed out."""
     name = await staff_member(app, _("Pit boss"), Role.PIT_BOSS)
     if name is None:
@@ -81,6 +84,6 @@ async def pit_boss(app, to: str) -> tuple[str, str] | None:
     return name, typed
 
 
-async def colour_in_play(app, title: str) -> str | None:
+async def colour_in_play(app: TableApp, title: str) -> str | None:
     state = app.session.state
     return await choose(app, title, [(f"{text.colour_name(c)} · {a.player}", c) for c, a in state.accounts.items()])

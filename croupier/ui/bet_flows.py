@@ -4,16 +4,23 @@ when the result comes. A colour may take its bets back; winning bets disturbed o
 layout are rebuilt from the record (`PT-A 31`)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from croupier.i18n import _
 from croupier.rules.announced import A_CHEVAL_PAIRS, SERIES
+from croupier.session import recorded
+from croupier.table import events as ev
 from croupier.table.bets import check_betting
 from croupier.table.events import Stake
 from croupier.table.regulation import profile_of
 from croupier.ui import text
 from croupier.ui.asking import choose, colour_in_play, number
 
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
 
-async def _spec(app) -> str | None:
+
+async def _spec(app: TableApp) -> str | None:
     """The bet to place, as the rules' grammar writes it; only what the profile offers."""
     profile = profile_of(app.session.state)
     kinds = [(text.position(name), name) for name in SERIES if profile.offers(name)]
@@ -47,7 +54,7 @@ async def _spec(app) -> str | None:
     return None if each is None else f"neighbours:{centre}:{each}"
 
 
-async def place(app) -> None:
+async def place(app: TableApp) -> None:
     if not app.check(check_betting):  # PT-A 20: refused before anything is typed
         return
     colour = await colour_in_play(app, _("Bet for which colour?"))
@@ -63,28 +70,27 @@ async def place(app) -> None:
         # The session checks the bet against the profile and the limits (PT-A 32), counting what the
         # colour has on the layout already; a bet over a maximum is refused, or cut down where the
         # profile plays it to the maximum.
-        events = app.record("place_bets", colour=colour, stakes=(Stake(bet=spec, chips=chips),))
+        events = app.record(app.session.place_bets, colour=colour, stakes=(Stake(bet=spec, chips=chips),))
         if events is not None or not app.check(check_betting):  # placed, or no more bets now
             break
-    if events:
-        placed = events[-1]
+    placed = recorded(events, ev.BetsPlaced)
+    if placed:
         app.say("; ".join(map(text.limit_cut, placed.cuts)) or _("{colour}: {bet} × {chips} recorded").format(
             colour=text.colour_name(colour), bet=text.position(placed.stakes[0].bet), chips=placed.stakes[0].chips),
             error=bool(placed.cuts))
 
 
-async def withdraw(app) -> None:
+async def withdraw(app: TableApp) -> None:
     if not app.check(check_betting):
         return
     state = app.session.state
     colour = await choose(app, _("Take the bets back"), [(text.colour_name(c), c) for c in state.bets])
     if colour is not None:
-        app.record("withdraw_bets", colour=colour)
+        app.record(app.session.withdraw_bets, colour=colour)
 
 
-async def rebuild(app) -> None:
-    events = app.record("rebuild_winning_bets", by=app.croupier())
-    if events:
-        rebuilt = events[-1]
+async def rebuild(app: TableApp) -> None:
+    rebuilt = recorded(app.record(app.session.rebuild_winning_bets, by=app.croupier() or ""), ev.WinningBetsRebuilt)
+    if rebuilt:
         app.say("; ".join(f"{text.colour_name(colour)}: " + ", ".join(
             f"{text.position(s.bet)} × {s.chips}" for s in stakes) for colour, stakes in rebuilt.stakes.items()))

@@ -8,21 +8,27 @@ taken if they lose."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from croupier.history.words import CHIP_COLOURS
 from croupier.i18n import N_, _
 from croupier.table.colours import check_chip_value, check_colour_chips, check_foreign_chips, must_exchange
 from croupier.table.regulation import profile_of
+from croupier.session import recorded
+from croupier.table import events as ev
 from croupier.table.events import CashOutReason
 from croupier.ui import text
 from croupier.ui.asking import choose, colour_in_play, number
+
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
 
 
 def seat(number_: int) -> str:
     return _("seat {number}").format(number=number_)
 
 
-async def assign(app) -> None:
+async def assign(app: TableApp) -> None:
     state = app.session.state
     if state.waiting:
         player = state.waiting[0]  # PT-A 12: the first who waits has the next free colour
@@ -47,23 +53,23 @@ async def assign(app) -> None:
     chips = await number(app, _("Chips for {colour}").format(colour=text.colour_name(colour)), _("Chips:"), least=1)
     if chips is None:
         return
-    if app.record("assign_colour", colour=colour, player=player, chip_value=Decimal(value), chips=chips,
-                  by=app.croupier()):
+    if app.record(app.session.assign_colour, colour=colour, player=player, chip_value=Decimal(value), chips=chips,
+                  by=app.croupier() or ""):
         app.say(_("{colour} to {player}: {chips} chips of {value}").format(
             colour=text.colour_name(colour), player=player, chips=chips,
             value=text.money(Decimal(value), app.config.table.currency)))
 
 
-async def add_chips(app) -> None:
+async def add_chips(app: TableApp) -> None:
     colour = await colour_in_play(app, _("Add chips to"))
     if colour is None:
         return
     chips = await number(app, _("Chips for {colour}").format(colour=text.colour_name(colour)), _("Chips:"), least=1)
     if chips is not None:
-        app.record("issue_chips", colour=colour, chips=chips, by=app.croupier())
+        app.record(app.session.issue_chips, colour=colour, chips=chips, by=app.croupier() or "")
 
 
-async def cash_out(app) -> None:
+async def cash_out(app: TableApp) -> None:
     state = app.session.state
     colour = await colour_in_play(app, _("Cash out"))
     if colour is None:
@@ -74,16 +80,16 @@ async def cash_out(app) -> None:
     if chips is None:
         return
     reason = CashOutReason.INACTIVE if must_exchange(state, account) else CashOutReason.LEFT
-    events = app.record("cash_out", colour=colour, chips=chips, by=app.croupier(), reason=reason)
-    if events:
-        paid = events[-1]
+    paid = recorded(app.record(app.session.cash_out, colour=colour, chips=chips, by=app.croupier() or "",
+                               reason=reason), ev.ColourCashedOut)
+    if paid:
         app.say(_("{colour}: {chips} chips × {value} = {amount}").format(
             colour=text.colour_name(colour), chips=paid.chips,
             value=text.money(paid.chip_value, app.config.table.currency),
             amount=text.money(paid.amount, app.config.table.currency)))
 
 
-async def late_chips(app) -> None:
+async def late_chips(app: TableApp) -> None:
     state = app.session.state
     colour = await choose(app, _("Late colour chips"), [(text.colour_name(c), c) for c in state.colours],
                           note=_("Chips presented late are worth the table minimum each"))
@@ -92,26 +98,27 @@ async def late_chips(app) -> None:
     chips = await number(app, _("Late {colour} chips").format(colour=text.colour_name(colour)), _("Chips:"), least=1)
     if chips is None:
         return
-    events = app.record("exchange_late_chips", colour=colour, chips=chips, by=app.croupier())
-    if events:
+    exchanged = recorded(app.record(app.session.exchange_late_chips, colour=colour, chips=chips,
+                                    by=app.croupier() or ""), ev.LateChipsExchanged)
+    if exchanged:
         app.say(_("{chips} late chips = {amount}").format(
-            chips=chips, amount=text.money(events[-1].amount, app.config.table.currency)))
+            chips=chips, amount=text.money(exchanged.amount, app.config.table.currency)))
 
 
-async def join_waiting_list(app) -> None:
+async def join_waiting_list(app: TableApp) -> None:
     found = await number(app, _("Waiting list"), _("Seat of the player:"), least=1, max_digits=2)
     if found is not None:
-        app.record("join_waiting_list", player=seat(found))
+        app.record(app.session.join_waiting_list, player=seat(found))
 
 
-async def leave_waiting_list(app) -> None:
+async def leave_waiting_list(app: TableApp) -> None:
     state = app.session.state
     player = await choose(app, _("Leaves the waiting list"), [(p, p) for p in state.waiting])
     if player is not None:
-        app.record("leave_waiting_list", player=player)
+        app.record(app.session.leave_waiting_list, player=player)
 
 
-async def foreign_chips(app) -> None:
+async def foreign_chips(app: TableApp) -> None:
     """FR: colour chips of another table, played here by mistake."""
     if not app.check(check_foreign_chips):
         return
@@ -146,10 +153,10 @@ async def foreign_chips(app) -> None:
                          _("Chips the win pays:") if won else _("Chips taken:"), least=1)
     if chips is None:
         return
-    events = app.record("settle_foreign_chips", colour=colour, table=str(table), chips=chips, won=won,
-                        chip_value=value, table_minimum=minimum, by=app.croupier())
-    if events:
-        settled = events[-1]
+    settled = recorded(app.record(app.session.settle_foreign_chips, colour=colour, table=str(table), chips=chips,
+                                  won=won, chip_value=value, table_minimum=minimum, by=app.croupier() or ""),
+                       ev.ForeignChipsSettled)
+    if settled:
         if settled.won:
             app.say(_("{colour} chips of table {table}: {chips} × {value} = {amount} paid").format(
                 colour=text.colour_name(colour), table=table, chips=settled.chips,
@@ -173,7 +180,7 @@ MENU = (
 FOREIGN = (N_("Another table's colour chips"), foreign_chips)  # FR only
 
 
-async def menu(app) -> None:
+async def menu(app: TableApp) -> None:
     if not app.check(check_colour_chips):  # PT-B 15b: a table of value chips only has no colours
         return
     entries = MENU + ((FOREIGN,) if profile_of(app.session.state).colour_chips.foreign_rule else ())

@@ -1,12 +1,20 @@
 """What the croupier does through the menu (D) and the golpe nulo key (A): each a short series of
 keypad questions ending in one session command. The session decides; a refusal is shown as it says.
+
+A flow takes the app as `TableApp` and calls a command as the session's typed method,
+`app.record(app.session.void_spin, reason=..., by=...)`: mypy checks its arguments against the core's.
 """
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from croupier.i18n import N_, _
 from croupier.rules.spin import VoidReason
 from croupier.ui import bet_flows, colour_flows, staff_flows, text
 from croupier.ui.asking import choose
+
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
 
 # The reasons offered first, in the order croupiers meet them (PT-A 22 lists the first three).
 VOID_ORDER = (
@@ -16,11 +24,11 @@ VOID_ORDER = (
 )
 
 
-async def void(app) -> None:
+async def void(app: TableApp) -> None:
     """Golpe nulo in two keys: A, then the reason's digit. The screen then says where the ball goes."""
     reason = await choose(app, _("Void spin: why?"), [(text.void_reason(r), r) for r in VOID_ORDER])
     if reason is not None:
-        app.record("void_spin", reason=reason, by=app.croupier())
+        app.record(app.session.void_spin, reason=reason, by=app.croupier())
 
 
 MENU = (
@@ -34,7 +42,7 @@ MENU = (
 )
 
 
-async def menu(app) -> None:
+async def menu(app: TableApp) -> None:
     from croupier.table.state import Phase
 
     if app.session.state.phase is Phase.CLOSED:

@@ -16,11 +16,16 @@ count's question was drawn).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import logging
 import time
 from collections import deque
 
 from croupier.keypad.entry import Key
+
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +36,7 @@ def now() -> float:
 
 
 class KeyRouter:
-    def __init__(self, app) -> None:
+    def __init__(self, app: TableApp) -> None:
         self.app = app
         self.flows = 0  # flows under way (a flow cancelled by the next ends after the next began)
         self.closed_at = 0.0  # when the last dialog or sheet closed, or the last flow ended

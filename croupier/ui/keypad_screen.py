@@ -3,13 +3,18 @@ from the USB keypad through Textual's key events and from the GPIO matrix throug
 app's key router decides which screen a key typed ahead is for (croupier.ui.key_routing)."""
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import events
 from textual.screen import ModalScreen, Screen
 
 from croupier.keypad.entry import Key
 from croupier.ui.keys import table_key
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from croupier.ui.app import TableApp
 
 Result = TypeVar("Result")
 
@@ -19,6 +24,8 @@ class KeypadKeys:
     A screen that has closed takes no more keys."""
 
     closed = False
+    if TYPE_CHECKING:  # the screens' `app` below: the table's
+        app: TableApp
 
     def on_key(self, event: events.Key) -> None:
         key = table_key(event)
@@ -40,8 +47,10 @@ class KeypadKeys:
 
 
 class KeypadScreen(KeypadKeys, Screen[Result]):
-    pass
+    if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only
+        app = getters.app(TableApp)
 
 
 class KeypadModal(KeypadKeys, ModalScreen[Result]):
-    pass
+    if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only
+        app = getters.app(TableApp)

@@ -351,7 +351,7 @@ class PayoutScreen(KeypadScreen[None]):
             app.bell()
             return
         late = app.session.state.phase is not Phase.PAYING  # the wheel already launched the next ball
-        if app.record("record_payouts", spin=self.sheet.spin, paid=self.sheet.paid(),
+        if app.record(app.session.record_payouts, spin=self.sheet.spin, paid=self.sheet.paid(),
                       played=self.sheet.played_colours(), by=app.croupier()) is not None:
             app.say(_("Payouts of spin {spin} recorded").format(spin=self.sheet.spin) if late
                     else _("Payouts recorded: bets are open"))

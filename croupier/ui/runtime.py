@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TYPE_CHECKING
 
 from croupier.config import Config, LoggingConfig, setup_logging
 from croupier.ui.messages import KeypadPressed, WheelReport
+
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +45,7 @@ class Devices:
         """A device already running (the display board, opened before the app to fail early)."""
         self._stops.append(stop)
 
-    def start(self, app) -> None:
+    def start(self, app: TableApp) -> None:
         for start in self._starts:
             self._stops.append(start(app))
 
@@ -59,7 +62,7 @@ def wheel_link(config: Config, device: str | None = None, *, clock: Callable[[],
                silence_timeout: float | None = -1.0) -> Start:
     """The serial link to the wheel (config.wheel; `device` overrides its path), posting WheelReport."""
 
-    def start(app) -> Callable[[], None]:
+    def start(app: TableApp) -> Callable[[], None]:
         from croupier.table.regulation import profile_of
         from croupier.wheel.link import WheelLink
         from croupier.wheel.protocols import make_decoder
@@ -92,7 +95,7 @@ def floor_link(config: Config) -> Start:
 
     table_id = check_floor_link(config.table.id)
 
-    def start(app) -> Callable[[], None]:
+    def start(app: TableApp) -> Callable[[], None]:
         link = FloorLink(app.session, config.journal_path, table_id, config.floor.url, floor_key=config.floor.floor_key,
                          credentials=config.floor.credentials, ca=config.floor.ca)
         timer = app.set_interval(ANCHORS_S, link.drain)
@@ -115,7 +118,7 @@ def matrix_keypad(config: Config) -> Start:
     keypad = MatrixKeypad(config.keypad.rows, config.keypad.columns,
                           lambda key: running["app"].post_message(KeypadPressed(key)))
 
-    def start(app) -> Callable[[], None]:
+    def start(app: TableApp) -> Callable[[], None]:
         running["app"] = app
         keypad.start()
         return keypad.close

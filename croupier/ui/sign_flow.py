@@ -3,6 +3,8 @@ minimum and a maximum per kind of bet): one entry at a time, a whole amount type
 within the profile's cap; recorded with the new sign's content, between spins."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from decimal import Decimal
 
 from croupier.i18n import _
@@ -11,10 +13,13 @@ from croupier.table.regulation import limits_of, sign_of
 from croupier.ui import text
 from croupier.ui.asking import choose, number
 
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
+
 RESET, CONFIGURED = "reset", "configured"  # choices besides one entry: the profile's caps, the configuration's sign
 
 
-def _entries(app) -> list[tuple[str, tuple[str, str]]]:
+def _entries(app: TableApp) -> list[tuple[str, tuple[str, str]]]:
     """(label, (section, kind)): each maximum and minimum the sign may post, with what stands now."""
     state, currency = app.session.state, app.config.table.currency
     limits = limits_of(state)
@@ -36,7 +41,7 @@ def _entries(app) -> list[tuple[str, tuple[str, str]]]:
     return entries
 
 
-async def change_sign(app, boss: str, boss_pin: str) -> None:
+async def change_sign(app: TableApp, boss: str, boss_pin: str) -> None:
     state = app.session.state
     sign = sign_of(state).as_data()
     options = _entries(app) + [(_("The configuration's sign"), (CONFIGURED, "")),
@@ -57,5 +62,5 @@ async def change_sign(app, boss: str, boss_pin: str) -> None:
     from croupier.ui.staff_flows import LIMIT_REASONS  # the menu that offers this flow
 
     reason = await choose(app, _("Why?"), [(_(r), r) for r in LIMIT_REASONS])
-    if reason is not None and app.record("change_sign", sign=sign, reason=_(reason), by=boss, pin=boss_pin):
+    if reason is not None and app.record(app.session.change_sign, sign=sign, reason=_(reason), by=boss, pin=boss_pin):
         app.say(_("The table sign is changed: tell the players"))

@@ -5,6 +5,8 @@ boss's PIN, the staff's PINs, who is on duty.
 PINs are set and typed at the table, never written in the configuration."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from decimal import Decimal
 
 from croupier.history import words
@@ -19,24 +21,27 @@ from croupier.ui import text
 from croupier.ui.asking import choose, new_pin, number, pin, pit_boss, staff_member
 from croupier.ui.sign_flow import change_sign
 
+if TYPE_CHECKING:
+    from croupier.ui.app import TableApp
+
 # Reasons a pit boss records, chosen with a digit (the journal keeps them in the table's language).
 CLEAR_NOTES = (N_("seen and dealt with at the table"), N_("false alarm"))
 LIMIT_REASONS, CORRECTION_REASONS = words.LIMIT_REASONS, words.CORRECTION_REASONS
 FORCE_MAJEURE = (N_("no relief croupier available"), N_("incident at the table"))
 
 
-async def swap_ball(app) -> None:
+async def swap_ball(app: TableApp) -> None:
     if not app.check(check_ball_swap):  # refused before the ball is chosen
         return
     state = app.session.state
     others = [b for b in state.balls if b != state.ball_in_play]
     ball = await choose(app, _("Ball swap: put in play"), [(_("ball {ball}").format(ball=b), b) for b in others],
                         note=_("Announce the change to the players"))
-    if ball is not None and app.record("swap_ball", ball=ball, by=app.croupier()):
+    if ball is not None and app.record(app.session.swap_ball, ball=ball, by=app.croupier() or ""):
         app.say(_("Ball {ball} in play: announce it").format(ball=ball))
 
 
-async def relief(app) -> None:
+async def relief(app: TableApp) -> None:
     state = app.session.state
     roles = [Role.CROUPIER] + ([Role.INSPECTOR] if Role.INSPECTOR in state.on_duty else [])
     role = roles[0] if len(roles) == 1 else await choose(app, _("Relief of"), [(text.role(r), r) for r in roles])
@@ -58,14 +63,14 @@ async def relief(app) -> None:
         if note is None:
             return
         reason = _(note)
-    if app.record("relieve", role=role, incoming=incoming, pin=typed, reason=reason):
+    if app.record(app.session.relieve, role=role, incoming=incoming, pin=typed, reason=reason):
         app.say(_("{name} is on as {role}").format(name=incoming, role=text.role(role)))
 
 
 # --- the pit boss ------------------------------------------------------------------------------
 
 
-async def clear_alarm(app, boss: str, boss_pin: str) -> None:
+async def clear_alarm(app: TableApp, boss: str, boss_pin: str) -> None:
     alarms = list(app.session.state.alarms.values())
     alarm = await choose(app, _("Clear which alarm?"),
                          [(f"{text.alarm(a.kind)} · {text.alarm_detail(a)}", a.id) for a in alarms])
@@ -73,10 +78,10 @@ async def clear_alarm(app, boss: str, boss_pin: str) -> None:
         return
     note = await choose(app, _("Note"), [(_(n), n) for n in CLEAR_NOTES])
     if note is not None:
-        app.record("clear_alarm", alarm=alarm, note=_(note), by=boss, pin=boss_pin)
+        app.record(app.session.clear_alarm, alarm=alarm, note=_(note), by=boss, pin=boss_pin)
 
 
-async def change_minimum(app, boss: str, boss_pin: str) -> None:
+async def change_minimum(app: TableApp, boss: str, boss_pin: str) -> None:
     if not app.check(check_limits_change):  # refused before the new minimum is typed
         return
     state = app.session.state
@@ -87,10 +92,10 @@ async def change_minimum(app, boss: str, boss_pin: str) -> None:
         return
     reason = await choose(app, _("Why?"), [(_(r), r) for r in LIMIT_REASONS])
     if reason is not None:
-        app.record("change_limits", minimum=Decimal(minimum), reason=_(reason), by=boss, pin=boss_pin)
+        app.record(app.session.change_limits, minimum=Decimal(minimum), reason=_(reason), by=boss, pin=boss_pin)
 
 
-async def correct_result(app, boss: str, boss_pin: str) -> None:
+async def correct_result(app: TableApp, boss: str, boss_pin: str) -> None:
     recent = list(reversed(app.session.state.recent))
     spin = await choose(app, _("Correct which result?"),
                         [(_("spin {spin}: {number}").format(spin=s.spin, number=s.number), s.spin) for s in recent])
@@ -106,22 +111,22 @@ async def correct_result(app, boss: str, boss_pin: str) -> None:
         return
     reason = await choose(app, _("Why?"), [(_(r), r) for r in CORRECTION_REASONS])
     if reason is not None:
-        app.record("correct_result", spin=spin, number=correct, reason=_(reason), by=boss, pin=boss_pin)
+        app.record(app.session.correct_result, spin=spin, number=correct, reason=_(reason), by=boss, pin=boss_pin)
 
 
-async def close_table(app, boss: str, boss_pin: str) -> None:
-    if app.record("close_table", by=boss):
+async def close_table(app: TableApp, boss: str, boss_pin: str) -> None:
+    if app.record(app.session.close_table, by=boss):
         app.say(_("The table is closed"))
 
 
-async def register(app, boss: str, boss_pin: str) -> None:
+async def register(app: TableApp, boss: str, boss_pin: str) -> None:
     """A member of staff from the configuration gets a PIN (or a new one)."""
     member = await choose(app, _("PIN for"), [(f"{m.name} ({text.role(Role(m.role))})", m)
                                               for m in app.config.staff])
     if member is None:
         return
     typed = await new_pin(app, member.name)
-    if typed is not None and app.record("register_staff", name=member.name, role=Role(member.role), pin=typed,
+    if typed is not None and app.record(app.session.register_staff, name=member.name, role=Role(member.role), pin=typed,
                                         by=boss, by_pin=boss_pin):
         app.say(_("PIN set for {name}").format(name=member.name))
 
@@ -136,7 +141,7 @@ PIT_BOSS_MENU = (
 )
 
 
-async def pit_boss_menu(app) -> None:
+async def pit_boss_menu(app: TableApp) -> None:
     """Every action here is the pit boss's: the PIN is asked (and checked) first."""
     boss = await pit_boss(app, _("act as pit boss"))
     if boss is None:
@@ -149,7 +154,7 @@ async def pit_boss_menu(app) -> None:
 # --- a new journal -----------------------------------------------------------------------------
 
 
-async def setup(app) -> None:
+async def setup(app: TableApp) -> None:
     """Open the table: on a new journal, first the pit boss's PIN and the staff's PINs."""
     state = app.session.state
     boss_pin = None
@@ -164,20 +169,20 @@ async def setup(app) -> None:
         if not app.check(first_pit_boss_allowed):
             return
         boss_pin = await new_pin(app, boss)
-        if boss_pin is None or not app.record("register_staff", name=boss, role=Role.PIT_BOSS, pin=boss_pin):
+        if boss_pin is None or not app.record(app.session.register_staff, name=boss, role=Role.PIT_BOSS, pin=boss_pin):
             return
         for member in app.config.staff:
             if member.name in app.session.state.staff:
                 continue
             typed = await new_pin(app, f"{member.name} ({text.role(Role(member.role))})")
             if typed is not None:
-                app.record("register_staff", name=member.name, role=Role(member.role), pin=typed, by=boss,
+                app.record(app.session.register_staff, name=member.name, role=Role(member.role), pin=typed, by=boss,
                            by_pin=boss_pin)
     if app.session.state.phase is Phase.CLOSED:
         await open_table(app)
 
 
-async def open_table(app) -> None:
+async def open_table(app: TableApp) -> None:
     config = app.config
     croupier = await staff_member(app, _("Open the table: croupier at the wheel"), Role.CROUPIER)
     if croupier is None:
@@ -193,7 +198,7 @@ async def open_table(app) -> None:
         if inspector is None:
             return
     balls = tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls)
-    if app.record("open_table", profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
+    if app.record(app.session.open_table, profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                   balls=balls, croupier=croupier, pin=croupier_pin, inspector=inspector or None,
                   posted_values=config.table.posted_values, by=croupier, table_id=config.table.id,
                   house=config.table.house, sign=config.table.sign, value_only=config.table.value_only,

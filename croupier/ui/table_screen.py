@@ -228,14 +228,14 @@ class TableScreen(KeypadScreen[None]):
             return
         if state.phase is Phase.BETTING:
             if self._keypad_launch():
-                if app.record("launch", direction=self._next_direction(state),
+                if app.record(app.session.launch, direction=self._next_direction(state),
                               bets_on_layout=bets_to_declare(state)):
                     self.launch_direction = None
             else:
                 self.say(_("The wheel sensor reports the launch"))
         elif state.phase is Phase.SPINNING:
-            app.record("close_bets")
+            app.record(app.session.close_bets)
         elif state.phase is Phase.CONFIRMING and state.pending is not None:
-            app.record("confirm_result", number=state.pending.number)
+            app.record(app.session.confirm_result, number=state.pending.number)
         elif state.phase is Phase.PAYING:
             app.open_payouts()
