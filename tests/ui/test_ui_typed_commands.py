@@ -1,6 +1,7 @@
 """The screens call the session's commands as typed methods: a command's arguments are the table
 core's, checked by mypy where a flow calls it (`app.record(app.session.void_spin, ...)`), and a flow
 knows its app is the table's."""
+import re
 import textwrap
 from pathlib import Path
 
@@ -29,8 +30,7 @@ def test_a_flow_calling_a_command_with_a_wrong_argument_is_a_type_error(tmp_path
     (tmp_path / "flow.py").write_text(FLOW, encoding="utf-8")
     monkeypatch.chdir(ROOT)  # the project's configuration and cache
     out, _err, _status = api.run([str(tmp_path / "flow.py")])
-    errors = sorted({int(line.split(":")[1]) for line in out.splitlines() if line.startswith(str(tmp_path))
-                     and ": error:" in line})
+    errors = sorted({int(found[1]) for found in re.finditer(r"flow\.py:(\d+): error:", out)})
     assert errors == [9, 10, 11, 12], out
 
 
