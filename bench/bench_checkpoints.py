@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -28,30 +29,32 @@ from bench_journal import sensor_journal  # noqa: E402  (the same journals bench
 
 
 def table_cost(path: Path) -> None:
-    """One checkpoint made at the journal's head (the table's thread does it): CPU seconds, and
-    per event over the events between two checkpoints at this size."""
+    """What the table's thread does once per checkpoint: the checkpoint before taken up, the events
+    since folded and checked, the fold written and signed. Made here as the table would, at the
+    event that leaves a reader the longest tail (a checkpoint's worth of events less one), after one
+    made from the first event (as after an upgrade). CPU seconds, and per event between two."""
     from croupier.journal import checkpoints
-    from croupier.journal.signing import default_signing_key_path, read_private_key
     from croupier.journal.key import default_key_path, read_key
+    from croupier.journal.signing import default_signing_key_path, read_private_key
     from croupier.journal.store import Journal
 
     with Journal.open(path, read_only=True) as journal:
         head = journal.head[0]
+    interval = max(checkpoints.EVERY, head // checkpoints.SHARE)
     key, signing = read_key(default_key_path(path)), read_private_key(default_signing_key_path(path))
-    with tempfile.TemporaryDirectory(prefix="bench-checkpoint-") as folder:
-        copy = Path(folder) / path.name
-        copy.write_bytes(path.read_bytes())
-        for name in ("table.key", "table-signing.key", "table-signing.pub"):
-            (Path(folder) / name).write_bytes(path.with_name(name).read_bytes())
+    with sqlite3.connect(path) as conn:  # the ones the table made as the journal was written: made again here
+        conn.execute(checkpoints.SCHEMA)
+        conn.execute("DELETE FROM report_checkpoints")
+    for upto, what in ((head - 2 * interval + 1, "from the first event"), (head - interval + 1, "from the one before")):
         started, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_utime
-        assert checkpoints.write(copy, key, signing, head, print)
+        assert checkpoints.write(path, key, signing, upto, print)
         cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu
         seconds = time.perf_counter() - started
-        size = max(len(row) for (row,) in __import__("sqlite3").connect(copy).execute(
-            "SELECT fold FROM report_checkpoints"))
-    interval = max(checkpoints.EVERY, head // checkpoints.SHARE)
-    print(f"one checkpoint at event {head:,}: {seconds:.2f} s ({cpu:.2f} s CPU), {size / 2**20:.1f} MiB; "
-          f"one every {interval:,} events: {cpu / interval * 1e6:.0f} us CPU and {size / interval:.0f} bytes per event")
+        with sqlite3.connect(path) as conn:
+            (size,) = conn.execute("SELECT length(fold) FROM report_checkpoints WHERE seq = ?", (upto,)).fetchone()
+        print(f"checkpoint at event {upto:,} {what}: {seconds:.2f} s ({cpu:.2f} s CPU), {size / 2**20:.1f} MiB")
+    print(f"one every {interval:,} events at this size: {cpu / interval * 1e6:.0f} us CPU and {size / interval:.0f} "
+          f"bytes per event; a report folds at most {interval - 1:,} events after it")
 
 
 def first_report(python: str, path: Path, pi3: str | None) -> tuple[float, int]:

@@ -112,14 +112,16 @@ def configured(option: str | None):
     return config
 
 
-def recorded_context(journal, table, notice):
+def recorded_context(journal, table, notice, start=None):
     """The journal's own currency, time zone, casino and table id (recorded at the opening): times
     are shown in its zone from then on, and each value the configuration gives otherwise is said
-    through `notice`."""
+    through `notice`. `start`: a checkpoint taken up, which holds the last opening before it."""
     from croupier.history.clock import use_zone
     from croupier.history.context import disagreements, journal_context
 
-    context = journal_context(journal.records(["table-opened"]))
+    after = start.reached[0] if start else 0
+    before = [(after, start.opening)] if start and start.opening else []
+    context = journal_context([*before, *journal.records(["table-opened"], after=after)])
     if context.time_zone:
         use_zone(context.time_zone)
     for line in disagreements(context, table):
@@ -180,7 +182,6 @@ def _report(args: argparse.Namespace) -> int:
 
     try:
         with Journal.open(args.db, read_only=True) as journal:
-            context = recorded_context(journal, table, notice)
             # The events up to where the fold the last report saved reached were checked then, if it
             # still checks: the whole journal's report goes on from that fold; a report over days
             # takes their records up to there as they are, found by their time.
@@ -189,6 +190,7 @@ def _report(args: argparse.Namespace) -> int:
             # events before it), else from the fold the last report saved here, if it still checks.
             start = (checkpoints.newest(journal, public_key(args, notice), notice)
                      if whole and not args.fresh else None)
+            context = recorded_context(journal, table, notice, start)
             key = None if start else report_cache.fold_key(key_path, args.db, notice)
             saved = report_cache.load(journal, key, notice, mark_only=not whole) if key and not args.fresh else None
             reached = start.reached if start else saved[1] if saved else (0, GENESIS)

@@ -43,8 +43,8 @@ log = logging.getLogger(__name__)
 SCHEMA = ("CREATE TABLE IF NOT EXISTS report_checkpoints (seq INTEGER PRIMARY KEY, event_hash TEXT NOT NULL, "
           "stamp TEXT NOT NULL, fold BLOB NOT NULL, sig TEXT NOT NULL)")
 KEEP = 2  # the newest, and the one before in case the newest cannot be read
-EVERY = 10_000  # events between checkpoints at the least ...
-SHARE = 16  # ... and at most this share of the journal: a reader folds at most 1/16 of it
+EVERY = 5_000  # events between checkpoints at the least ...
+SHARE = 64  # ... and at most this share of the journal: a reader folds at most 1/64 of it
 Notice = Callable[[str], None]
 
 
@@ -70,6 +70,7 @@ class Start:
     charts: list
     spun: int
     numbers_digest: str
+    opening: dict | None  # the last table-opened record up to `reached`: the journal's context
 
     def watched(self, numbers: bytes) -> tuple[Sequence, int] | None:
         """The charts to go on from, for the spins `numbers` (all, after the events since): None
@@ -128,7 +129,8 @@ def newest(journal, public_key, notice: Notice) -> Start | None:
         except (zlib.error, fold_codec.FoldFormatError, KeyError, TypeError, ValueError) as exc:
             skip(f"it cannot be read: {exc}")
             continue
-        return Start(fold, (seq, event_hash), fingerprint(public_key), charts, watch["spun"], watch["numbers"])
+        return Start(fold, (seq, event_hash), fingerprint(public_key), charts, watch["spun"], watch["numbers"],
+                     header.get("opening"))
     return None
 
 
@@ -183,7 +185,9 @@ def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warni
     order = wheel.numbering(numbering_of(fold.procedures.profile))
     went_on = start.watched(numbers) if start else None
     charts = watch(numbers[went_on[1]:], order, *went_on) if went_on else watch(numbers, order)
-    header = {"reached": list(check.head), "stamp": fold_stamp.stamp(),
+    openings = [(0, start.opening)] if start and start.opening else []
+    openings += journal.records(["table-opened"], after=since[0], upto=upto)
+    header = {"reached": list(check.head), "stamp": fold_stamp.stamp(), "opening": openings[-1][1] if openings else None,
               "watch": {"spun": len(numbers), "numbers": hashlib.sha256(numbers).hexdigest(),
                         "charts": [[list(c.pockets), c.value, c.highest, c.alarm_at, c.risen, c.last]
                                    for c in charts]}}
