@@ -58,6 +58,9 @@ class SpinList(Sequence):
         self._names: list[str | None] = []  # the few names the word columns point into
         self._code: dict[str | None, int] = {}
         self._corrected_from: dict[int, int] = {}
+        # each spin's (croupier, direction) group, kept as spins come: the statistics take it as it is
+        self._groups = array("I")
+        self._group_of: dict[tuple[int, int], int] = {}
 
     def _word(self, name: str | None) -> int:
         code = self._code.get(name)
@@ -94,6 +97,11 @@ class SpinList(Sequence):
             name = record[field]
             code = codes.get(name)
             column.append(self._word(name) if code is None else code)
+        pair = (self._words["croupier"][-1], self._words["direction"][-1])
+        group = self._group_of.get(pair)
+        if group is None:
+            group = self._group_of[pair] = len(self._group_of)
+        self._groups.append(group)
 
     def _position(self, spin: int) -> int | None:
         at = bisect_left(self._spin, spin)  # spins are numbered in journal order
@@ -115,14 +123,10 @@ class SpinList(Sequence):
 
     def columns(self) -> SpinColumns:
         """The spins as the wheel statistics take them in bulk: numbers as they stand after
-        corrections, grouped by croupier and direction, made from the columns without a pass in Python."""
+        corrections, grouped by croupier and direction as they came, without a pass in Python."""
         names = self._names
-        pairs: dict[tuple[int, int], int] = {}
-        for pair in set(zip(self._words["croupier"], self._words["direction"])):
-            pairs[pair] = len(pairs)
-        keys = [(names[croupier], direction_name(names[direction])) for croupier, direction in pairs]
-        groups = array("I", map(pairs.__getitem__, zip(self._words["croupier"], self._words["direction"])))
-        return SpinColumns(bytes(self._number), groups, keys)
+        keys = [(names[croupier], direction_name(names[direction])) for croupier, direction in self._group_of]
+        return SpinColumns(bytes(self._number), array("I", self._groups), keys)
 
     def json_chunks(self, chunk: int = 10_000) -> Iterator[str]:
         """The spins as JSON objects, comma-separated, `chunk` at a time: what json.dumps writes for
