@@ -13,8 +13,9 @@ It prints:
   one-hour outage of a table playing a spin a minute (and a 24-hour one);
 - the table's cost of publishing: CPU seconds and peak memory of `croupier run --headless` on a
   simulated wheel for RUN_SECONDS, with and without `--floor`;
-- the floor view (`--parts view`): its first picture, its refreshes and its peak memory over a store
-  of VIEW_TABLES tables x VIEW_SPINS spins;
+- the floor view (`--parts view`): its first picture, its refreshes (nothing new, and a tenth of the
+  tables moved) and its peak memory over a store of VIEW_TABLES tables whose summaries count
+  VIEW_SPINS spins each (a year at a spin a minute by default);
 - a floor of FLOOR_TABLES tables at production pace (`--parts tables`): each beats every 5 s and
   plays a spin a minute (3 events); the CPU share of one core the ingester (`croupier floor serve`,
   its own process) takes over FLOOR_SECONDS, after a warm-up, and whether it kept up.
@@ -280,33 +281,52 @@ VIEW_PROBE = """
 import resource, sys, time
 from croupier.floor.store import open_store
 from croupier.floor.tiles import FloorProjection
-with open_store(sys.argv[1], read_only=True) as store:
+url, moving = sys.argv[1], int(sys.argv[2])
+with open_store(url, read_only=True) as store, open_store(url) as writer:
     projection = FloorProjection(store)
     started = time.perf_counter(); picture = projection.picture(); first = time.perf_counter() - started
-    refreshes = []
-    for _ in range(5):
-        started = time.perf_counter(); projection.picture(); refreshes.append(time.perf_counter() - started)
-print(len(picture.tiles), first, max(refreshes), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    idle, moved = [], []
+    for n in range(5):
+        started = time.perf_counter(); projection.picture(); idle.append(time.perf_counter() - started)
+        with writer._transaction():  # `moving` tables stored an event: their heads and summaries moved
+            for t in range(n * moving, (n + 1) * moving):
+                for table in ("floor_tables SET head_seq = head_seq", "floor_summaries SET seq = seq"):
+                    writer._execute(f"UPDATE {table} + 1 WHERE table_id = ?", (f"V{t}",))
+        started = time.perf_counter(); projection.picture(); moved.append(time.perf_counter() - started)
+print(len(picture.tiles), first, max(idle), max(moved), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
 
 
-def bench_view(folder: Path, store_url: str, tables: int, spins: int) -> None:
+def bench_view(folder: Path, store_url: str, tables: int, spins: int, events_spins: int = 1000) -> None:
     """The floor view's first picture and its refreshes (in a process of its own, for its memory) over a
-    store holding `tables` tables of `spins` spins each (one template journal's rows under every id)."""
+    store of `tables` tables whose summaries count `spins` spins each: one template journal of
+    `events_spins` spins stored under every id, its summary's watch carried on to `spins` (the view
+    reads the summaries, never the events: their number does not change what it reads)."""
+    import random
+
+    from croupier.floor.store import Batch
+    from croupier.floor.summaries import fold
     from croupier.floor.wire import Link as WireLink
 
     template = folder / "view-template.db"
-    journal(template, spins)
+    journal(template, events_spins)
     with Journal.open(template, read_only=True) as source:
         rows = [WireLink(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac) for r in source.rows()]
+    summary = fold([(row.seq, row.kind, row.body) for row in rows])
+    numbers = random.Random(7)
+    while summary.watch.spins < spins:
+        summary.watch.add(numbers.randrange(37))
+    tile, state = summary.tile_text(), summary.state_text()
     with open_store(store_url) as store:
         for t in range(tables):
-            store.append(f"V{t}", rows, rows[-1].time, (0, "0" * 64))
-    out = subprocess.run([sys.executable, "-c", VIEW_PROBE, store_url], capture_output=True, text=True, check=True)
-    shown, first, refresh, peak_mb = out.stdout.split()
-    print(f"floor view over {tables} tables x {spins} spins ({tables * len(rows)} events): first picture "
-          f"{float(first):.2f} s, refresh (nothing new) {1000 * float(refresh):.0f} ms at most, peak memory {peak_mb} MB "
-          f"({shown} tiles)")
+            store.append_many([Batch(f"V{t}", rows, (0, "0" * 64), tile=tile, state=state)], rows[-1].time)
+    moving = max(1, tables // 10)
+    out = subprocess.run([sys.executable, "-c", VIEW_PROBE, store_url, str(moving)], capture_output=True, text=True,
+                         check=True)
+    shown, first, idle, moved, peak_mb = out.stdout.split()
+    print(f"floor view over {tables} tables x {spins} spins (summaries; {tables * len(rows)} events stored): first "
+          f"picture {float(first):.2f} s, refresh {1000 * float(idle):.0f} ms at most with nothing new, "
+          f"{1000 * float(moved):.0f} ms with {moving} tables moved; peak memory {peak_mb} MB ({shown} tiles)")
 
 
 def main() -> None:
@@ -321,7 +341,7 @@ def main() -> None:
     parser.add_argument("--floor-tables", type=int, default=3000)
     parser.add_argument("--floor-seconds", type=float, default=60.0)
     parser.add_argument("--view-tables", type=int, default=300)
-    parser.add_argument("--view-spins", type=int, default=1000)
+    parser.add_argument("--view-spins", type=int, default=525_600, help="spins each summary counts (a year)")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     postgres = None

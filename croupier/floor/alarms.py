@@ -1,7 +1,7 @@
 """The floor's alarms: a table's broken chain, every alarm a table raises (wheel offline, typed and
 sensor numbers differing, two numbers, PIN locked, relief or ball swap overdue, a refused floor
 receipt...), and the messages the floor refused. The ingester records a table's alarm as soon as it
-stores the event that raised it, and the table's own acknowledgement or clearing when that comes;
+stores the event that raised it, and the table's own acknowledgement or clearing when that comes (in the transaction that stores them);
 the view words each in its language and a pit boss acknowledges it there or with `floor acknowledge`.
 """
 from __future__ import annotations
@@ -28,9 +28,11 @@ REASONS = {  # croupier.floor.gate's reasons, in words
 KINDS = (AlarmRaised.kind, AlarmAcknowledged.kind, AlarmCleared.kind)
 
 
-def forward(store: FloorStore, table_id: str, links: Sequence[Link]) -> list[Alarm]:
-    """Record the alarms the stored `links` raise, acknowledge or clear at the table; the new ones."""
-    raised = []
+def table_alarms(table_id: str, links: Sequence[Link]) -> tuple[list[Alarm], list[tuple[int | None, str]]]:
+    """The alarms the `links` raise at the table, and those they acknowledge or clear there (the
+    table's alarm number, by whom): the store records them with the links, in one transaction."""
+    raised: list[Alarm] = []
+    cleared: list[tuple[int | None, str]] = []
     for link in links:
         if link.kind not in KINDS:
             continue
@@ -39,13 +41,11 @@ def forward(store: FloorStore, table_id: str, links: Sequence[Link]) -> list[Ala
         except ValueError:
             continue  # the chain check read it; a body that is not JSON names no alarm
         if link.kind == AlarmRaised.kind:
-            alarm = Alarm(table_id, link.seq, str(record.get("detail", "")), "", None, None,
-                          kind=str(record.get("alarm_kind", "")), table_alarm=record.get("alarm"))
-            if store.raise_alarm(table_id, link.seq, alarm.problem, alarm.kind, alarm.table_alarm):
-                raised.append(alarm)
+            raised.append(Alarm(table_id, link.seq, str(record.get("detail", "")), "", None, None,
+                                kind=str(record.get("alarm_kind", "")), table_alarm=record.get("alarm")))
         else:
-            store.acknowledge_table_alarm(table_id, record.get("alarm"), f"{record.get('by', '?')} (at the table)")
-    return raised
+            cleared.append((record.get("alarm"), f"{record.get('by', '?')} (at the table)"))
+    return raised, cleared
 
 
 @dataclass(frozen=True)

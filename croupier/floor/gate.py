@@ -6,14 +6,19 @@ any further: the ingester terminates it (never redelivered), and it never counts
 """
 from __future__ import annotations
 
+import atexit
+import os
 import time
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
+from functools import lru_cache
+from typing import Callable, Sequence
 
 from croupier.floor.wire import MAX_MESSAGE, Link, WireError, message_id, table_of
 from croupier.journal.signing import SigningKeyError, event_signed, parse_public_key
 
 KEYS_FOR_S = 5.0  # an enrolment (or a new key) is seen within this long, without a store query per message
+SHARED_FROM = 256  # signatures in one batch from which the other cores check a share of them (below: not worth the trip)
 
 # The reasons a message is refused (the alarm names one, with the subject).
 OVERSIZED = "oversized"
@@ -44,9 +49,13 @@ class Gate:
     def __init__(self, public_key_of: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic):
         self._public_key_of = public_key_of
         self._clock = clock
-        self._keys: dict[str, tuple[float, object]] = {}
+        self._keys: dict[str, tuple[float, object, str | None]] = {}
+        self._proven: dict[tuple[str, str, str], bool] = {}  # (table, hash, signature): checked ahead by `prove`
 
     def _key(self, table_id: str):
+        return self._cached(table_id)[1]
+
+    def _cached(self, table_id: str) -> tuple[float, object, str | None]:
         now = self._clock()
         cached = self._keys.get(table_id)
         if cached is None or now - cached[0] > KEYS_FOR_S:
@@ -54,9 +63,34 @@ class Gate:
             try:
                 key = parse_public_key(pem.encode(), f"the key enrolled for table {table_id}") if pem else None
             except SigningKeyError:
-                key = None
-            cached = self._keys[table_id] = (now, key)
-        return cached[1]
+                key, pem = None, None
+            cached = self._keys[table_id] = (now, key, pem if key is not None else None)
+        return cached
+
+    def prove(self, links: Sequence[tuple[str, Link]]) -> None:
+        """Check the signatures of many links at once, a share of them on the machine's other cores
+        (Ed25519 holds the interpreter's lock: threads would not help); `signed` then takes each verdict
+        instead of checking again. Only a verdict is kept, never a link: nothing is stored unchecked."""
+        work = [(table_id, link.hash, link.sig, pem) for table_id, link in links if link.sig
+                for pem in [self._cached(table_id)[2]] if pem is not None]
+        pool = _pool() if len(work) >= SHARED_FROM else None
+        if pool is None:
+            return
+        workers = _WORKERS
+        share = len(work) * workers // (workers + 1)  # this process checks a share too
+        chunk = -(-share // workers)
+        futures = [(part, pool.submit(_verify, [(pem, digest, sig) for _t, digest, sig, pem in part]))
+                   for part in (work[i:i + chunk] for i in range(0, share, chunk))]
+        mine = work[share:]
+        for (table_id, digest, sig, pem), verdict in zip(mine, _verify([(pem, d, sg) for _t, d, sg, pem in mine])):
+            self._proven[table_id, digest, sig] = verdict
+        for part, future in futures:
+            try:
+                verdicts = future.result()
+            except Exception:  # a worker lost: `signed` checks these itself
+                continue
+            for (table_id, digest, sig, _pem), verdict in zip(part, verdicts):
+                self._proven[table_id, digest, sig] = verdict
 
     def admit(self, subject: str, data: bytes, headers: dict | None, *, signature: bool = True
               ) -> tuple[str, Link] | Refused:
@@ -94,10 +128,61 @@ class Gate:
         key = self._key(table_id)
         if not link.sig:
             return Refused(printable(subject), UNSIGNED, f"event {link.seq} is not signed")
-        if key is None or not event_signed(key, link.hash, link.sig):
+        proven = self._proven.pop((table_id, link.hash, link.sig), None) if key is not None else None
+        if key is None or not (proven if proven is not None else event_signed(key, link.hash, link.sig)):
             return Refused(printable(subject), BAD_SIGNATURE,
                            f"event {link.seq} is not signed by the key enrolled for table {table_id}")
         return None
 
     def enrolled(self, table_id: str) -> bool:
         return self._key(table_id) is not None
+
+    def forget_proven(self) -> None:
+        """Verdicts `prove` kept that no `signed` took (the batch's links held or repeated)."""
+        self._proven.clear()
+
+
+_WORKERS = max(1, min(4, (os.cpu_count() or 1) - 1))
+_POOL: list[Executor | None] = []
+
+
+def _pool() -> Executor | None:
+    """The processes that check signatures beside the ingester's own (None on a single core)."""
+    if not _POOL:
+        if (os.cpu_count() or 1) < 2:
+            _POOL.append(None)
+        else:
+            import multiprocessing
+
+            # Forked: "spawn" starts multiprocessing's resource tracker, which unblocks SIGTERM in this
+            # thread, where the ingester keeps it blocked for its own signal thread (croupier floor serve).
+            pool = ProcessPoolExecutor(_WORKERS, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_worker_start, initargs=(os.getpid(),))
+            atexit.register(pool.shutdown, wait=False, cancel_futures=True)
+            _POOL.append(pool)
+    return _POOL[0]
+
+
+def _worker_start(parent: int) -> None:
+    """A checking process takes signals again, and ends with the ingester, however that ends."""
+    import signal
+    import threading
+
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+@lru_cache(maxsize=4096)
+def _public(pem: str):
+    return parse_public_key(pem.encode(), "an enrolled key")
+
+
+def _verify(work: Sequence[tuple[str, str, str]]) -> list[bool]:
+    """(key's PEM, event hash, signature) -> whether that key signed that hash (in a worker, or here)."""
+    return [event_signed(_public(pem), digest, sig) for pem, digest, sig in work]

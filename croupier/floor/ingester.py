@@ -25,6 +25,7 @@ signed with the floor's key. The alarms a table raises become floor alarms as th
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import socket
@@ -33,13 +34,15 @@ import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from croupier.floor.alarms import forward
+from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
 from croupier.floor.gate import Gate, Refused
-from croupier.floor.store import FloorStore, LeaseLost, TableUpdate, now_text
+from croupier.floor.store import Batch, FloorStore, LeaseLost, TableUpdate, now_text
+from croupier.floor.summaries import Summary, fold
 from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Access,
                                  Anchor, Link, WireError, anchor_subject, close_quietly, connect, ensure_streams,
                                  events_subject, redacted, table_of)
+from croupier.history.spins import SPIN_KINDS
 from croupier.journal.signing import Ed25519PrivateKey, sign_anchor
 from croupier.sdnotify import Notifier
 from croupier.table.events import FloorAnchored
@@ -81,6 +84,7 @@ class _Table:
     heard: str | None = None  # the last heartbeat, not yet written
     heard_written: float = float("-inf")
     changed: bool = True  # something to write with the next word
+    summary: Summary | None = None  # what the view shows of the table, as of its head (read when first needed)
 
 
 @dataclass(frozen=True)
@@ -304,8 +308,14 @@ class Ingester:
                 refuse(admitted, msg)
             else:
                 admitted_by_table[admitted[0]].append((admitted[1], _stream_seq(msg), msg))
-        signed = {table_id: self._signed(table_id, received_links, refuse)
-                  for table_id, received_links in admitted_by_table.items()}
+        self.gate.prove([(table_id, link) for table_id, received_links in admitted_by_table.items()
+                         for table in [self._table(table_id)] if not table.quarantined
+                         for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
+        try:
+            signed = {table_id: self._signed(table_id, received_links, refuse)
+                      for table_id, received_links in admitted_by_table.items()}
+        finally:
+            self.gate.forget_proven()
         for (subject, reason), count in ({} if again else refusals).items():
             if self.store.refuse(subject, reason, details[subject, reason], count):
                 log.error("floor alarm: messages on %s refused: %s (%s)", subject, reason, details[subject, reason])
@@ -323,7 +333,14 @@ class Ingester:
                 batches.append((table_id, good, table.head, fresh[len(good) - 1][1] or None))
             if damaged is not None:
                 damaged_tables.append((table_id, damaged))
-        self.store.append_many(batches, received, self.holder)
+        try:
+            raised = self.store.append_many([self._batch(table_id, good, head, stream_seq)
+                                             for table_id, good, head, stream_seq in batches], received, self.holder)
+        except self.store.failures:
+            self._tables.clear()  # summaries folded for a commit that may not have happened: the store says
+            raise
+        for alarm in raised:
+            log.warning("table alarm: table %s, %s: %s", alarm.table_id, alarm.kind, alarm.problem)
         for table_id, good, _head, stream_seq in batches:
             table = self._tables[table_id]
             table.head, table.stream_seq = (good[-1].seq, good[-1].hash), stream_seq or table.stream_seq
@@ -331,8 +348,6 @@ class Ingester:
             if table.seen <= table.head[0]:
                 table.behind_since, table.changed = None, True
             self.stored += len(good)
-            for alarm in forward(self.store, table_id, good):
-                log.warning("table alarm: table %s, %s: %s", table_id, alarm.kind, alarm.problem)
         for table_id, damaged in damaged_tables:
             verdict = damaged.verdict
             table = self._tables[table_id]
@@ -341,6 +356,27 @@ class Ingester:
                           table_id, verdict.problem)
             table.quarantined, table.read_wanted, table.changed = True, False, True
         return Outcome(frozenset(poison))
+
+    def _batch(self, table_id: str, good: list[Link], head: tuple[int, str], stream_seq: int | None) -> Batch:
+        """The links with the table's summary after them and the alarms they raise or clear: one commit."""
+        table = self._tables[table_id]
+        if table.summary is None:
+            stored = self.store.summary(table_id)
+            if stored is not None and stored[0] == table.head[0]:
+                table.summary = Summary.read(*stored)
+            else:  # a store from before the summaries: the table's events folded once
+                table.summary = fold([(link.seq, link.kind, link.body) for link in self.store.links(table_id)])
+                table.summary.duty_changed = True
+        summary = table.summary
+        for at, link in enumerate(good):
+            if not summary.add(link.seq, link.kind, link.body):  # a correction: the results counted again
+                summary.recount(self.store.spin_records(table_id) + [
+                    (earlier.seq, json.loads(earlier.body)) for earlier in good[:at + 1] if earlier.kind in SPIN_KINDS],
+                    link.seq)
+        state = summary.state_text() if summary.duty_changed else None
+        summary.duty_changed = False
+        raised, cleared = table_alarms(table_id, good)
+        return Batch(table_id, good, head, stream_seq, summary.tile_text(), state, raised, cleared)
 
     def _signed(self, table_id: str, received_links: list[tuple[Link, int, object]], refuse
                 ) -> list[tuple[Link, int]]:
@@ -351,11 +387,14 @@ class Ingester:
         table = self._table(table_id)
         kept: list[tuple[Link, int]] = []
         held: list[tuple[Link, int, object]] = []
+        kept_hashes: dict[int, str] = {}
         cursor, in_order = table.head[0], not table.quarantined
         subject = events_subject(table_id)
         for link, stream_seq, msg in sorted(received_links, key=lambda item: item[0].seq):
-            if link.seq <= cursor:  # delivered again: already stored, or another event in its place
-                if link.seq <= table.head[0] and self.store.stored_hash(table_id, link.seq) != link.hash:
+            if link.seq <= cursor:  # delivered again: already stored (or kept just now), or another event in its place
+                known = kept_hashes.get(link.seq) or (
+                    self.store.stored_hash(table_id, link.seq) if link.seq <= table.head[0] else None)
+                if known != link.hash:
                     refused = self.gate.signed(subject, table_id, link)
                     if refused is not None:
                         refuse(refused, msg)
@@ -364,10 +403,9 @@ class Ingester:
                 refused = self.gate.signed(subject, table_id, link)
                 if refused is None:
                     kept.append((link, stream_seq))
-                    cursor = link.seq
-                    continue
-                refuse(refused, msg)
-                in_order = False
+                    cursor, kept_hashes[link.seq] = link.seq, link.hash
+                else:  # a forgery holds up nothing: the table's own event may come beside it
+                    refuse(refused, msg)
                 continue
             in_order = False
             held.append((link, stream_seq, msg))

@@ -100,7 +100,7 @@ def upgrade(conn) -> None:
         conn.execute(view)
     if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (READ_ROLE,)).fetchone():
         conn.execute(f"GRANT USAGE ON SCHEMA public TO {READ_ROLE}")
-        conn.execute(f"GRANT SELECT ON floor_events, floor_tables, floor_alarms, floor_ingester, "
+        conn.execute(f"GRANT SELECT ON floor_events, floor_tables, floor_alarms, floor_ingester, floor_summaries, "
                      f"{', '.join(VIEW_NAMES)} TO {READ_ROLE}")
 
 

@@ -21,6 +21,7 @@ from typing import Any, Iterator, Sequence
 
 from croupier.floor import pg_schema
 from croupier.floor.wire import Link, redacted
+from croupier.history.spins import SPIN_KINDS
 
 GENESIS = "0" * 64
 BUSY_S = 2.0  # how long an SQLite call waits for another process's write lock before it fails
@@ -49,6 +50,10 @@ SCHEMA = (  # {time}: timestamptz in PostgreSQL, ISO 8601 text in SQLite; an eve
         subject TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL, messages BIGINT NOT NULL,
         raised {time} NOT NULL, last_seen {time} NOT NULL, acknowledged_by TEXT, acknowledged {time},
         PRIMARY KEY (subject, reason, raised))""",
+    # Each table's summary after its event `seq` (croupier.floor.summaries), written with the events:
+    # `tile` is what the view reads, `state` the fold the ingester goes on from.
+    """CREATE TABLE IF NOT EXISTS floor_summaries (
+        table_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, tile TEXT NOT NULL, state TEXT NOT NULL)""",
 )
 # Columns added since the first stores were made: (table, column, type), added where missing.
 ADDED_COLUMNS = (
@@ -196,25 +201,22 @@ class FloorStore:
 
     # --- writing (the ingester) ---------------------------------------------------------------
 
-    def append(self, table_id: str, links: Sequence[Link], received: str, head: tuple[int, str],
-               stream_seq: int | None = None) -> None:
-        """Store `links` (already checked to follow `head`) and move the table's head, in one transaction."""
-        self.append_many([(table_id, links, head, stream_seq)], received)
-
-    def append_many(self, batches: Sequence[tuple[str, Sequence[Link], tuple[int, str], int | None]], received: str,
-                    holder: str | None = None) -> None:
-        """Several tables' links (each run checked to follow its head), in one transaction. With
+    def append_many(self, batches: Sequence["Batch"], received: str, holder: str | None = None) -> list[Alarm]:
+        """Several tables' links (each run checked to follow its head), their summaries and the alarms
+        they raise or clear, in one transaction; the alarms raised that were not recorded before. With
         `holder`, only while that ingester holds the lease: a paused one that lost it writes nothing."""
-        batches = [batch for batch in batches if batch[1]]
+        batches = [batch for batch in batches if batch.links]
         if not batches:
-            return
+            return []
+        raised: list[Alarm] = []
         with self._transaction():
             if holder is not None:
                 self._check_holder(holder)
             rows: list[tuple] = []
             inserted: list[tuple] = []
             updated: list[tuple] = []
-            for table_id, links, head, stream_seq in batches:
+            for batch in batches:
+                table_id, links, head = batch.table_id, batch.links, batch.head
                 last = links[-1]
                 cur = self._execute("SELECT head_seq FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
                 stored = cur[0] if cur else 0
@@ -224,7 +226,7 @@ class FloorStore:
                 rows += [(table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac,
                           received, link.sig, *(pg_schema.typed(link.time, link.body) if self.postgres else ()))
                          for link in links]
-                values = (last.seq, last.hash, received, _event_time(last.body), received, stream_seq)
+                values = (last.seq, last.hash, received, _event_time(last.body), received, batch.stream_seq)
                 (updated if cur else inserted).append((*values, table_id) if cur else (table_id, *values))
             if self.postgres:  # with the typed copies the views read; COPY: one stream, not a statement a row
                 with self._conn.cursor() as cur, cur.copy("COPY floor_events (table_id, seq, time, kind, body, "
@@ -240,6 +242,22 @@ class FloorStore:
             if updated:
                 self._executemany("UPDATE floor_tables SET head_seq = ?, head_hash = ?, last_received = ?, "
                                   "last_event_time = ?, last_heard = ?, stream_seq = ? WHERE table_id = ?", updated)
+            tiles = [(b.table_id, b.links[-1].seq, b.tile, b.state or "") for b in batches if b.tile is not None]
+            if tiles:  # a state left out (unchanged) is kept
+                self._executemany("INSERT INTO floor_summaries (table_id, seq, tile, state) VALUES (?, ?, ?, ?) "
+                                  "ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, tile = excluded.tile, "
+                                  "state = CASE WHEN excluded.state = '' THEN floor_summaries.state "
+                                  "ELSE excluded.state END", tiles)
+            for batch in batches:
+                for alarm in batch.raised:
+                    if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, alarm.kind,
+                                          alarm.table_alarm):
+                        raised.append(alarm)
+                for table_alarm, by in batch.cleared:
+                    self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
+                                  "WHERE table_id = ? AND table_alarm = ? AND acknowledged IS NULL",
+                                  (by, now_text(), batch.table_id, table_alarm))
+        return raised
 
     def _executemany(self, text: str, rows) -> None:
         if self.postgres:
@@ -254,24 +272,19 @@ class FloorStore:
         (nothing more is stored for it until a pit boss resumes it), or an alarm the table raised
         (`kind`, its number `table_alarm` there). False when the alarm was already recorded."""
         with self._transaction():
-            known = self._execute("SELECT 1 FROM floor_alarms WHERE table_id = ? AND event_seq = ?",
-                                  (table_id, event_seq)).fetchone()
-            if not known:
-                self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised, kind, table_alarm) "
-                              "VALUES (?, ?, ?, ?, ?, ?)", (table_id, event_seq, problem, now_text(), kind, table_alarm))
-            if kind == CHAIN:
-                self._ensure_table(table_id)
-                self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? "
-                              "AND broken_at IS NULL", (event_seq, problem, table_id))
-        return not known
+            return self._record_alarm(table_id, event_seq, problem, kind, table_alarm)
 
-    def acknowledge_table_alarm(self, table_id: str, table_alarm: int, by: str) -> bool:
-        """The table's own acknowledgement (or clearing) of its alarm number `table_alarm`, when the
-        floor's copy of it is still open."""
-        with self._transaction():
-            return self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
-                                 "WHERE table_id = ? AND table_alarm = ? AND acknowledged IS NULL",
-                                 (by, now_text(), table_id, table_alarm)).rowcount == 1
+    def _record_alarm(self, table_id: str, event_seq: int, problem: str, kind: str, table_alarm: int | None) -> bool:
+        known = self._execute("SELECT 1 FROM floor_alarms WHERE table_id = ? AND event_seq = ?",
+                              (table_id, event_seq)).fetchone()
+        if not known:
+            self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised, kind, table_alarm) "
+                          "VALUES (?, ?, ?, ?, ?, ?)", (table_id, event_seq, problem, now_text(), kind, table_alarm))
+        if kind == CHAIN:
+            self._ensure_table(table_id)
+            self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? "
+                          "AND broken_at IS NULL", (event_seq, problem, table_id))
+        return not known
 
     def refuse(self, subject: str, reason: str, detail: str, messages: int = 1) -> bool:
         """Count messages refused on `subject` for `reason`; True when this raised a new alarm (none
@@ -445,6 +458,40 @@ class FloorStore:
         cur = self._execute(f"SELECT seq, body FROM floor_events WHERE table_id = ? AND seq > ? AND kind IN ({marks}) "
                             "ORDER BY seq", (table_id, since_seq, *kinds))
         return [(int(seq), body) for seq, body in cur.fetchall()]
+
+
+    def summary(self, table_id: str) -> tuple[int, str, str] | None:
+        """The table's stored summary: (seq, tile, state), as croupier.floor.summaries wrote them."""
+        row = self._execute("SELECT seq, tile, state FROM floor_summaries WHERE table_id = ?", (table_id,)).fetchone()
+        return (int(row[0]), row[1], row[2]) if row else None
+
+    def tiles(self, table_ids: Sequence[str] | None = None) -> dict[str, tuple[int, str]]:
+        """The tables' stored summaries as the view reads them, (seq, tile); every table's, or these."""
+        if table_ids is not None and not table_ids:
+            return {}
+        where = "" if table_ids is None else f" WHERE table_id IN ({','.join('?' * len(table_ids))})"
+        cur = self._execute(f"SELECT table_id, seq, tile FROM floor_summaries{where}", tuple(table_ids or ()))
+        return {table_id: (int(seq), tile) for table_id, seq, tile in cur.fetchall()}
+
+    def spin_records(self, table_id: str) -> list[tuple[int, dict]]:
+        """The table's stored results and corrections, as (seq, record) in order."""
+        cur = self._execute("SELECT seq, body FROM floor_events WHERE table_id = ? AND kind IN (?, ?) ORDER BY seq",
+                            (table_id, *SPIN_KINDS))
+        return [(int(seq), json.loads(body)) for seq, body in cur.fetchall()]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One table's run of links to store (checked to follow `head`), with what goes with them."""
+
+    table_id: str
+    links: Sequence[Link]
+    head: tuple[int, str]
+    stream_seq: int | None = None  # the stream sequence of the last link
+    tile: str | None = None  # the table's summary after the links (croupier.floor.summaries)
+    state: str | None = None  # and its state, when it changed (None: the stored one stands)
+    raised: Sequence[Alarm] = ()  # the alarms the links raise at the table
+    cleared: Sequence[tuple[int | None, str]] = ()  # (the table's alarm number, by whom) acknowledged or cleared
 
 
 class _Transaction:

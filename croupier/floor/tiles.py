@@ -1,20 +1,17 @@
-"""What the floor view shows, taken from the floor's copy of the journals: each table's state is the
-table's own fold (croupier.table.state) over its stored events, its wheel statistics those of
-croupier.stats over its counted spins. Read incrementally: a refresh reads only the new events."""
+"""What the floor view shows, taken from the floor's copy of the journals: each table's stored
+summary (croupier.floor.summaries: the table's own fold of the events a tile shows, and its wheel's
+continuous watch, croupier.stats), which the ingester writes with the events. The view never folds
+a year of events: it starts from 300 small rows, and a refresh reads the summaries of the tables
+that moved."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from croupier.floor.status import ingester_word, table_lag
-from croupier.floor.store import Alarm, FloorStore
-from croupier.history.spins import SPIN_KINDS, counted_spins
-from croupier.stats.summary import summary
-from croupier.table.codec import CodecError
-from croupier.table.events import Role, decode
-from croupier.table.regulation import relief_interval
-from croupier.table.state import INITIAL, Phase, TableState, apply
+from croupier.floor.store import FloorStore, TableRecord
+from croupier.floor.summaries import TileFacts, fold
+from croupier.stats.summary import watch_section
 
 ONLINE_S = 15.0  # a table heard within this long is online (its publisher beats every 5 s)
 LAST_NUMBERS = 12
@@ -41,62 +38,54 @@ class Tile:
 @dataclass(frozen=True)
 class FloorPicture:
     tiles: tuple[Tile, ...]
-    alarms: tuple[Alarm, ...]
     wheels: dict[str, dict]  # table id -> croupier.stats summary of its wheel's counted spins
     ingester_problem: str | None = None  # the ingester stalled, or not storing: why
 
 
 class FloorProjection:
+    """The floor as the view shows it, from each table's stored summary (croupier.floor.summaries):
+    a refresh reads the tables' heads and only the summaries of the tables that moved."""
+
     def __init__(self, store: FloorStore) -> None:
         self.store = store
-        self._states: dict[str, TableState] = {}
-        self._seqs: dict[str, int] = {}
-        self._spin_records: dict[str, list[tuple[int, dict]]] = {}
-        self._problems: dict[str, str] = {}
-        self._counted: dict[str, tuple[int, list, dict]] = {}  # per table: spin records seen, counted spins, statistics
+        self._facts: dict[str, TileFacts] = {}
+        self._wheels: dict[str, tuple[int, dict]] = {}  # per table: the spins its watch words were made for
 
-    def _read(self, table_id: str, head_seq: int) -> TableState:
-        state, seq = self._states.get(table_id, INITIAL), self._seqs.get(table_id, 0)
-        records = self._spin_records.setdefault(table_id, [])
-        if table_id in self._problems or head_seq <= seq:
-            return state
-        for link in self.store.links(table_id, after=seq):
-            try:
-                state = apply(state, decode(link.body))
-            except (CodecError, KeyError, ValueError, TypeError) as exc:
-                self._problems[table_id] = f"event {link.seq} cannot be folded ({exc})"
-                break
-            if link.kind in SPIN_KINDS:
-                records.append((link.seq, json.loads(link.body)))
-            seq = link.seq
-        self._states[table_id], self._seqs[table_id] = state, seq
-        return state
+    def _read(self, records: list[TableRecord]) -> None:
+        moved = [r.table_id for r in records
+                 if r.table_id not in self._facts or self._facts[r.table_id].seq != r.head_seq]
+        for table_id, (seq, tile) in self.store.tiles(moved if len(moved) < len(records) else None).items():
+            self._facts[table_id] = TileFacts.read(seq, tile)
+        for record in records:  # a store from before the summaries: the table's events folded here, once
+            if record.table_id not in self._facts:
+                summary = fold([(link.seq, link.kind, link.body) for link in self.store.links(record.table_id)])
+                self._facts[record.table_id] = TileFacts.read(summary.seq, summary.tile_text())
 
     def picture(self, now: datetime | None = None) -> FloorPicture:
         now = now or datetime.now(timezone.utc)
         word = ingester_word(self.store.ingester(), now)
+        records = self.store.tables()
+        self._read(records)
         tiles, wheels = [], {}
-        for record in self.store.tables():
+        for record in records:
             lag = table_lag(record, now, word)
-            state = self._read(record.table_id, record.head_seq)
-            records = self._spin_records[record.table_id]
-            counted = self._counted.get(record.table_id)
-            if counted is None or counted[0] != len(records):  # the statistics again only for a new spin
-                spins = counted_spins(records, wheel=record.table_id)
-                counted = self._counted[record.table_id] = (len(records), spins, summary(spins))
-            _, spins, wheels[record.table_id] = counted
+            facts = self._facts[record.table_id]
+            wheel = self._wheels.get(record.table_id)
+            if wheel is None or wheel[0] != facts.watch.spins:  # the watch's words again only after a new spin
+                wheel = self._wheels[record.table_id] = (facts.watch.spins, {
+                    "spins": facts.watch.spins, "watch": watch_section(facts.watch.charts())})
+            wheels[record.table_id] = wheel[1]
             heard = datetime.fromisoformat(record.last_heard) if record.last_heard else None
             online = heard is not None and (now - heard).total_seconds() <= ONLINE_S
-            croupier = state.staff_on(Role.CROUPIER) if state.phase is not Phase.CLOSED else None
             tiles.append(Tile(
                 table_id=record.table_id,
-                open=state.phase is not Phase.CLOSED,
-                profile=state.profile,
-                minimum=None if state.minimum is None else str(state.minimum),
-                croupier=croupier,
-                relief_in_min=_relief_in(state, now),
-                last_numbers=tuple(s.number for s in spins[-LAST_NUMBERS:])[::-1],
-                games_per_hour=_games_in_the_last_hour(spins, now),
+                open=facts.open,
+                profile=facts.profile,
+                minimum=facts.minimum,
+                croupier=facts.croupier,
+                relief_in_min=facts.relief_in_min(now),
+                last_numbers=facts.last_numbers(LAST_NUMBERS),
+                games_per_hour=facts.games_since(now - timedelta(hours=1)),
                 online=online,
                 offline_for_s=None if online or heard is None else (now - heard).total_seconds(),
                 broken_at=record.broken_at,
@@ -104,26 +93,4 @@ class FloorProjection:
                 behind=lag.behind,
                 behind_for_s=lag.lag_s,
             ))
-        return FloorPicture(tuple(tiles), tuple(self.store.alarms()), wheels, word.problem)
-
-
-def _games_in_the_last_hour(spins, now: datetime) -> int:
-    """Counted from the last spin back (the journal's order): a refresh never walks a year of spins."""
-    count = 0
-    for spin in reversed(spins):
-        if spin.time is None:
-            continue
-        if now - spin.time > timedelta(hours=1):
-            break
-        count += 1
-    return count
-
-
-def _relief_in(state: TableState, now: datetime) -> int | None:
-    duty = state.on_duty.get(Role.CROUPIER)
-    if state.phase is Phase.CLOSED or duty is None or state.profile is None:
-        return None
-    interval = relief_interval(state, Role.CROUPIER)
-    if interval is None:
-        return None
-    return int((duty.since + interval - now).total_seconds() // 60)
+        return FloorPicture(tuple(tiles), wheels, word.problem)

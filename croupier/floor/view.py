@@ -148,6 +148,7 @@ class FloorView(App):
         self.stalled: str | None = None  # the ingester's stall, as the last picture said
         self._reading_alarms = False
         self._alarm_store: FloorStore | None = None  # the alarms' reader's own connection, in its own thread
+        self._shown: dict[str, str] = {}  # each tile's text on screen
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -228,8 +229,9 @@ class FloorView(App):
         except Exception as exc:  # a bad read is logged and shown; the last picture stays
             log.exception("floor view: the store could not be read")
             self.call_from_thread(self._unreadable, " ".join(str(exc).split())[:200])
-        else:
-            self.call_from_thread(self._show, picture)
+        else:  # the texts made here too: the screen's thread only puts on screen what changed
+            texts = [(f"tile-{tile.table_id}", tile_text(tile)) for tile in picture.tiles]
+            self.call_from_thread(self._show, picture, texts, wheels_text(picture))
         finally:
             self._reading = False
 
@@ -237,18 +239,20 @@ class FloorView(App):
         self.stalled = _("store unavailable") + f" ({problem})"
         self._show_alarms(self.alarms)
 
-    def _show(self, picture: FloorPicture) -> None:
+    def _show(self, picture: FloorPicture, texts: list[tuple[str, str]], wheels: str) -> None:
         grid = self.query_one("#tiles", Grid)
         mounted = {widget.id: widget for widget in grid.children}
-        for tile in picture.tiles:
-            widget_id = f"tile-{tile.table_id}"
-            if widget_id in mounted:
-                mounted[widget_id].update(tile_text(tile))
-            else:
-                grid.mount(Static(tile_text(tile), id=widget_id, classes="tile"))
+        for widget_id, text in texts:  # only a tile whose text changed is drawn again
+            if widget_id not in mounted:
+                grid.mount(Static(text, id=widget_id, classes="tile"))
+            elif self._shown.get(widget_id) != text:
+                mounted[widget_id].update(text)
+            self._shown[widget_id] = text
         self.stalled = picture.ingester_problem
         self._show_alarms(self.alarms)
-        self.query_one("#wheels", Static).update(wheels_text(picture))
+        if wheels != self._shown.get("wheels"):
+            self.query_one("#wheels", Static).update(wheels)
+            self._shown["wheels"] = wheels
 
 
 def run_view(url: str, acknowledge_url: str | None = None) -> int:

@@ -380,7 +380,11 @@ def _watch_section(numbers: Sequence[int], wheel_order: Sequence[int],
     """The continuous watch (croupier.stats.watch): the only alerts that keep their rate however
     often the figures are looked at."""
     since, spun = watched or ((), 0)
-    charts = watching.watch(numbers[spun:], wheel_order, since, spun)
+    return watch_section(watching.watch(numbers[spun:], wheel_order, since, spun))
+
+
+def watch_section(charts: Sequence[watching.Chart]) -> dict:
+    """The summary's "watch" section from the charts as they stand (`watch`'s, or charts kept)."""
     alarms = sorted((chart for chart in charts if chart.alarm_at is not None), key=lambda chart: chart.alarm_at or 0)
     top = max(charts, key=lambda chart: chart.value)
     rate = _("Alerts come from the continuous watch: a fair wheel raises one in at most {share} of wheel-years, "
@@ -472,6 +476,14 @@ def summary(spins: Iterable | SpinColumns, numbering: str = "french", *, alpha: 
         sectors = {"voisins": frozenset(wheel.VOISINS), "tiers": frozenset(wheel.TIERS),
                    "orphelins": frozenset(wheel.ORPHELINS)}
     return summarise(spins, wheel.numbering(numbering), sectors, alpha=alpha, watched=watched)
+
+
+def watch_on(numbers: Sequence[int], since: Sequence[watching.Chart] = (), spun: int = 0,
+             numbering: str = "french") -> list[watching.Chart]:
+    """`watch` on a wheel with this numbering ("french" or "american"), going on from `since`."""
+    from croupier.rules import wheel
+
+    return watching.watch(numbers, wheel.numbering(numbering), since, spun)
 
 
 def summary_by_wheel(spins: Iterable, numbering: str = "french", *, alpha: float = ALPHA) -> dict:

@@ -1,0 +1,213 @@
+"""Each table's summary: what its tile and its wheel's watch show, kept by the ingester as it
+stores the table's events and written in the same transaction, so the floor view starts from 300
+small rows instead of folding a year of every table's events.
+
+It is a fold of the table's typed events, like the table's own state, but of the few that change
+what a tile shows: the table opened or closed, its limits, profile and croupier on duty (the
+table's own handlers, croupier.table.state.apply, on a state that sees only those events), and its
+counted results (the last ones, and the continuous watch of croupier.stats.watch, one spin at a
+time). A correction changes a past number, which the watch cannot take back: the summary is then
+counted again from all the table's results (`recount`). Pure: no I/O.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Iterable, Sequence
+
+from croupier.history.spins import counted_spins
+from croupier.stats.summary import watch_on
+from croupier.stats.watch import Chart
+from croupier.table.codec import CodecError
+from croupier.table.events import (LimitsChanged, ProfileChanged, ResultCorrected, ResultRecorded, Role,
+                                   StaffRelieved, TableClosed, TableOpened, decode)
+from croupier.table.regulation import relief_interval
+from croupier.table.state import INITIAL, Phase, TableState, apply, decode_state, encode_state
+
+RECENT = 120  # results kept for the tile: the last numbers, and the games of the last hour (40 an hour at most)
+DUTY = (TableOpened, TableClosed, LimitsChanged, ProfileChanged, StaffRelieved)  # they alone set a tile's duty fields
+SPINS = (ResultRecorded, ResultCorrected)
+KINDS = frozenset(cls.kind for cls in DUTY + SPINS)
+
+
+class Watch:
+    """A wheel's continuous watch (croupier.stats.watch) kept between batches: its charts after
+    `spins` spins, and the numbers since, which go into the charts when they are next read."""
+
+    def __init__(self, spins: int = 0, charts: Sequence[Chart] = ()) -> None:
+        self._spins = spins
+        self._charts: list[Chart] = list(charts)
+        self._new: list[int] = []
+
+    def add(self, number: int) -> None:
+        self._new.append(number)
+
+    @property
+    def spins(self) -> int:
+        return self._spins + len(self._new)
+
+    def charts(self) -> list[Chart]:
+        if self._new or not self._charts:
+            self._charts = watch_on(self._new, self._charts, self._spins)
+            self._spins, self._new = self._spins + len(self._new), []
+        return self._charts
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Watch) and (self.spins, self.charts()) == (other.spins, other.charts())
+
+    def to_plain(self) -> dict:
+        return {"spins": self.spins, "charts": [[c.value, c.highest, c.alarm_at, c.risen, c.last] for c in self.charts()]}
+
+    @classmethod
+    def from_plain(cls, plain: dict) -> "Watch":
+        fresh = watch_on([])
+        if len(plain["charts"]) != len(fresh):
+            raise ValueError(f"a stored watch holds {len(fresh)} charts")
+        return cls(int(plain["spins"]), [
+            Chart(chart.pockets, float(value), float(highest), None if alarm_at is None else int(alarm_at),
+                  float(risen), int(last))
+            for chart, (value, highest, alarm_at, risen, last) in zip(fresh, plain["charts"])])
+
+
+@dataclass(frozen=True)
+class RecentSpin:
+    spin: int
+    number: int
+    time: str
+
+
+@dataclass
+class Summary:
+    """One table's summary after its event `seq`."""
+
+    seq: int = 0
+    duty: TableState = INITIAL  # the table's own fold, of the DUTY events only
+    relief_due: str | None = None  # when the croupier on duty is to be relieved (None: no rule, or closed)
+    recent: list[RecentSpin] = field(default_factory=list)  # newest last
+    watch: Watch = field(default_factory=Watch)
+    problem: str | None = None  # an event that could not be folded: the summary stops there
+    duty_changed: bool = False  # `duty` changed since it was last stored
+
+    @property
+    def open(self) -> bool:
+        return self.duty.phase is not Phase.CLOSED
+
+    @property
+    def croupier(self) -> str | None:
+        return self.duty.staff_on(Role.CROUPIER) if self.open else None
+
+    def add(self, seq: int, kind: str, body: str) -> bool:
+        """Fold one stored event; False when it corrects a result (the summary must be `recount`ed).
+        Sets `duty_changed` when the state the ingester stores beside the tile changed."""
+        if self.problem is None and kind in KINDS:
+            try:
+                event = decode(body)
+            except (CodecError, KeyError, ValueError, TypeError) as exc:
+                self.problem = f"event {seq} cannot be folded ({exc})"
+                return True
+            if isinstance(event, ResultRecorded):
+                self._spin(RecentSpin(event.spin, event.number, event.time.isoformat()))
+            elif isinstance(event, ResultCorrected):
+                self.seq = seq
+                return False
+            else:
+                self.duty = apply(self.duty, event)
+                self.duty_changed = True
+                self._relief()
+        self.seq = seq
+        return True
+
+    def recount(self, records: Iterable[tuple[int, dict]], seq: int) -> None:
+        """The results counted again from the table's `records` of its results and corrections
+        (croupier.history.spins), up to its event `seq`."""
+        spins = counted_spins(records)
+        self.watch = Watch()
+        for spin in spins:
+            self.watch.add(spin.number)
+        numbered = [(record["spin"], record) for _seq, record in records if record.get("kind") == ResultRecorded.kind]
+        recent = numbered[-RECENT:]
+        self.recent = [RecentSpin(spin, counted.number, datetime.fromisoformat(record["time"]).isoformat())
+                       for (spin, record), counted in zip(recent, spins[len(spins) - len(recent):])]
+        self.seq = seq
+
+    def _spin(self, spin: RecentSpin) -> None:
+        self.watch.add(spin.number)
+        self.recent.append(spin)
+        del self.recent[:-RECENT]
+
+    def _relief(self) -> None:
+        duty = self.duty.on_duty.get(Role.CROUPIER)
+        interval = relief_interval(self.duty, Role.CROUPIER) if self.open and duty and self.duty.profile else None
+        self.relief_due = None if interval is None or duty is None else (duty.since + interval).isoformat()
+
+    # --- stored --------------------------------------------------------------------------------
+
+    def tile_text(self) -> str:
+        """What the view reads: small, without the state the ingester folds on."""
+        return json.dumps({
+            "open": self.open, "profile": self.duty.profile,
+            "minimum": None if self.duty.minimum is None else str(self.duty.minimum),
+            "croupier": self.croupier, "relief_due": self.relief_due,
+            "recent": [[s.spin, s.number, s.time] for s in self.recent],
+            "watch": self.watch.to_plain(), "problem": self.problem}, separators=(",", ":"))
+
+    def state_text(self) -> str:
+        return encode_state(self.duty).decode()
+
+    @classmethod
+    def read(cls, seq: int, tile: str, state: str) -> "Summary":
+        facts = json.loads(tile)
+        return cls(int(seq), decode_state(state), facts["relief_due"],
+                   [RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"]],
+                   Watch.from_plain(facts["watch"]), facts["problem"])
+
+
+@dataclass(frozen=True)
+class TileFacts:
+    """A stored summary as the floor view reads it (no state: only what a tile and a wheel show)."""
+
+    seq: int
+    open: bool
+    profile: str | None
+    minimum: str | None
+    croupier: str | None
+    relief_due: datetime | None
+    recent: tuple[RecentSpin, ...]
+    watch: Watch
+    problem: str | None
+
+    @classmethod
+    def read(cls, seq: int, tile: str) -> "TileFacts":
+        facts = json.loads(tile)
+        return cls(int(seq), bool(facts["open"]), facts["profile"], facts["minimum"], facts["croupier"],
+                   datetime.fromisoformat(facts["relief_due"]) if facts["relief_due"] else None,
+                   tuple(RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"]),
+                   Watch.from_plain(facts["watch"]), facts["problem"])
+
+    def last_numbers(self, count: int) -> tuple[int, ...]:
+        return tuple(spin.number for spin in self.recent[-count:])[::-1]
+
+    def games_since(self, since: datetime) -> int:
+        """Results recorded after `since`, counted from the last back."""
+        count = 0
+        for spin in reversed(self.recent):
+            if datetime.fromisoformat(spin.time) <= since:
+                break
+            count += 1
+        return count
+
+    def relief_in_min(self, now: datetime) -> int | None:
+        return None if self.relief_due is None else int((self.relief_due - now).total_seconds() // 60)
+
+
+def fold(links: Sequence[tuple[int, str, str]]) -> Summary:
+    """A table's summary from all its (seq, kind, body) in order, counted again at each correction."""
+    summary = Summary()
+    records: list[tuple[int, dict]] = []
+    for seq, kind, body in links:
+        if kind in (ResultRecorded.kind, ResultCorrected.kind):
+            records.append((seq, json.loads(body)))
+        if not summary.add(seq, kind, body):
+            summary.recount(records, seq)
+    return summary

@@ -1,0 +1,224 @@
+"""The floor at scale, against a real nats-server and a real PostgreSQL: a batch holding a forgery
+stores the rest at once; a store error in the middle of a batch acknowledges nothing and the batch
+is stored when the store answers; each table's stored summary is the fold of its events, after
+ingest and after the ingester restarts."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from croupier.floor.ingester import DURABLE
+from croupier.floor.store import open_store
+from croupier.floor.summaries import RECENT, TileFacts, fold as summary_fold
+from croupier.floor.wire import EVENTS_STREAM, Link, events_subject, message_id
+from croupier.history.spins import SPIN_KINDS, counted_spins
+from croupier.journal.signing import sign_event
+from croupier.journal.store import Journal, event_hash
+from croupier.journal.verify import verify
+from croupier.rules.wheel import numbering
+from croupier.stats.watch import watch
+from croupier.table.alarms import wheel_fault
+from croupier.table.events import Role, decode
+from croupier.table.regulation import relief_interval
+from croupier.table.state import Phase, fold
+
+from floor_kit import enrol_journal, journal_links, log_text, publish, start_ingester, stop, wait_for
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
+from journal_kit import write_shift  # noqa: E402
+
+pytest.importorskip("nats", reason="nats-py comes with the floor extra: pip install '.[floor-server]'")
+
+
+def a_day(db: Path) -> None:
+    """A shift with what a summary must follow: a relief, a correction, a table alarm, and more spins."""
+    session = write_shift(db)
+    session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
+    session.relieve(role=Role.CROUPIER, incoming="Rui", pin="2222")
+    session.correct_result(spin=2, number=3, reason="misread", by="Boss", pin="9000")
+    session.run(wheel_fault, detail="the wheel sensor went silent for 3 s")
+    session.close()
+
+
+def head(url: str, table_id: str = "T1") -> int:
+    try:
+        with open_store(url, read_only=True) as store:
+            return store.head(table_id)[0]
+    except Exception:  # not made yet, or restarting
+        return -1
+
+
+def consumer(url: str):
+    import nats
+
+    async def ask():
+        nc = await nats.connect(url)
+        try:
+            return await nc.jetstream().consumer_info(EVENTS_STREAM, DURABLE)
+        finally:
+            await nc.close()
+
+    return asyncio.run(ask())
+
+
+def assert_summary_is_the_fold(url: str, db: Path, table_id: str = "T1") -> None:
+    """The stored summary equals the table's own fold of its journal, its counted spins and its watch."""
+    with Journal.open(db, read_only=True) as journal:
+        rows = list(journal.rows())
+    state = fold(decode(row.body) for row in rows)
+    spins = counted_spins([(row.seq, json.loads(row.body)) for row in rows if row.kind in SPIN_KINDS])
+    with open_store(url, read_only=True) as store:
+        seq, tile = store.tiles([table_id])[table_id]
+        stored = [(link.seq, link.kind, link.body) for link in store.links(table_id)]
+    facts = TileFacts.read(seq, tile)
+    duty = state.on_duty.get(Role.CROUPIER)
+    assert seq == rows[-1].seq
+    assert (facts.open, facts.profile, facts.minimum, facts.croupier) == (
+        state.phase is not Phase.CLOSED, state.profile, str(state.minimum), state.staff_on(Role.CROUPIER))
+    assert facts.croupier == "Rui"
+    assert facts.relief_due == duty.since + relief_interval(state, Role.CROUPIER)
+    assert [s.number for s in facts.recent] == [s.number for s in spins][-RECENT:]
+    assert 3 in [s.number for s in facts.recent]  # the correction counts
+    assert facts.watch.charts() == watch([s.number for s in spins], numbering("french"))
+    assert TileFacts.read(seq, summary_fold(stored).tile_text()) == facts
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "floor.db")
+    return request.getfixturevalue("postgres").url
+
+
+def test_the_summary_is_the_fold_of_the_events_after_ingest_and_after_a_restart(tmp_path, broker, store_url):
+    a_day(tmp_path / "T1.db")
+    links = journal_links(tmp_path / "T1.db")
+    corrected = next(link.seq for link in links if link.kind == "result-corrected")
+    enrol_journal(store_url, tmp_path / "T1.db", "T1")
+    log_path = tmp_path / "ingester.log"
+    with open(log_path, "wb") as log:
+        publish(broker.url, "T1", links[:corrected - 3])
+        ingester = start_ingester(broker.url, store_url, log, folder=tmp_path)
+        try:
+            assert wait_for(lambda: head(store_url) == corrected - 3, timeout=60), log_text(log_path)
+            assert stop(ingester) == 0
+            publish(broker.url, "T1", links[corrected - 3:])  # the relief, the correction, the alarm
+            ingester = start_ingester(broker.url, store_url, log, folder=tmp_path)
+            assert wait_for(lambda: head(store_url) == len(links), timeout=60), log_text(log_path)
+        finally:
+            stop(ingester)
+    assert_summary_is_the_fold(store_url, tmp_path / "T1.db")
+    with open_store(store_url, read_only=True) as store:
+        assert [alarm.kind for alarm in store.alarms()] == ["wheel-fault"]  # recorded with its event
+
+
+def forged(links: list[Link], seq: int) -> Link:
+    """Event `seq` made again with another number: hashed right, following its predecessor, signed by a
+    key not the table's."""
+    row = links[seq - 1]
+    record = json.loads(row.body)
+    record["number"] = (record["number"] + 1) % 37
+    body = json.dumps(record, separators=(",", ":"))
+    digest = event_hash(row.prev_hash, seq, row.time, row.kind, body.encode())
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Link(seq, row.time, row.kind, body, row.prev_hash, digest, "0" * 64,
+                sig=sign_event(Ed25519PrivateKey.generate(), digest))
+
+
+def test_a_forgery_in_the_middle_of_a_batch_is_terminated_alone_and_the_rest_stored(tmp_path, broker, postgres):
+    write_shift(tmp_path / "T1.db").close()
+    links = journal_links(tmp_path / "T1.db")
+    middle = next(link.seq for link in links[len(links) // 2:] if link.kind == "result-recorded")
+    forgery = forged(links, middle)
+    enrol_journal(postgres.url, tmp_path / "T1.db", "T1")
+    # One batch: the table's events, the forgery just before the genuine event it imitates.
+    publish(broker.url, "T1", [*links[:middle - 1], forgery, *links[middle - 1:]])
+    log_path = tmp_path / "ingester.log"
+    with open(log_path, "wb") as log:
+        ingester = start_ingester(broker.url, postgres.url, log, folder=tmp_path)
+        try:
+            assert wait_for(lambda: head(postgres.url) == len(links), timeout=60), log_text(log_path)
+            assert wait_for(lambda: consumer(broker.url).num_ack_pending == 0, timeout=20)
+        finally:
+            stop(ingester)
+    info = consumer(broker.url)
+    assert info.num_pending == 0 and info.num_redelivered == 0  # terminated, never offered again
+    assert "waits for event" not in log_text(log_path)  # nothing held up: stored in the one pass
+    with Journal.open(tmp_path / "T1.db", read_only=True) as journal, open_store(postgres.url, read_only=True) as store:
+        verdict = verify(journal)
+        assert (store.table("T1").head_seq, store.table("T1").head_hash) == verdict.head
+        assert [(link.seq, link.hash) for link in store.links("T1")] == [(link.seq, link.hash) for link in links]
+        (refusal,) = store.refusals()
+        assert (refusal.subject, refusal.reason, refusal.messages) == (events_subject("T1"), "bad signature", 1)
+        assert f"event {middle} is not signed by the key enrolled for table T1" in refusal.detail
+        assert store.alarms() == []  # no chain alarm: the forgery never counted as the table's
+    assert_no_forgery_in_summary(postgres.url, links)
+
+
+def assert_no_forgery_in_summary(url: str, links: list[Link]) -> None:
+    with open_store(url, read_only=True) as store:
+        seq, tile = store.tiles(["T1"])["T1"]
+    expected = summary_fold([(link.seq, link.kind, link.body) for link in links])
+    assert TileFacts.read(seq, tile) == TileFacts.read(expected.seq, expected.tile_text())
+
+
+def test_a_store_error_in_the_middle_of_a_batch_acknowledges_nothing_and_the_batch_is_stored_later(
+        tmp_path, broker, postgres):
+    import psycopg
+
+    write_shift(tmp_path / "T1.db").close()
+    links = journal_links(tmp_path / "T1.db")
+    enrol_journal(postgres.url, tmp_path / "T1.db", "T1")
+    middle = len(links) // 2
+    with psycopg.connect(postgres.url, autocommit=True) as admin:  # the store fails on the middle event's row
+        admin.execute("CREATE TABLE broken (seq BIGINT)")
+        admin.execute(f"INSERT INTO broken VALUES ({middle})")
+        admin.execute("CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN "
+                      "IF EXISTS (SELECT 1 FROM broken WHERE seq = NEW.seq) THEN RAISE EXCEPTION 'disk failure'; "
+                      "END IF; RETURN NEW; END $$ LANGUAGE plpgsql")
+        admin.execute("CREATE TRIGGER refuse BEFORE INSERT ON floor_events FOR EACH ROW EXECUTE FUNCTION refuse()")
+    publish(broker.url, "T1", links)
+    log_path = tmp_path / "ingester.log"
+    with open(log_path, "wb") as log:
+        ingester = start_ingester(broker.url, postgres.url, log, folder=tmp_path)
+        try:
+            assert wait_for(lambda: log_text(log_path).count("store unavailable") >= 2, timeout=60), \
+                log_text(log_path)
+            assert head(postgres.url) == 0  # the batch's transaction, rolled back whole
+            assert consumer(broker.url).ack_floor.stream_seq == 0  # nothing acknowledged that was not committed
+            with psycopg.connect(postgres.url, autocommit=True) as admin:
+                admin.execute("DELETE FROM broken")
+            # The same process stores it all: its transaction let go of its lock when the store failed.
+            assert wait_for(lambda: head(postgres.url) == len(links), timeout=60), log_text(log_path)
+            assert ingester.poll() is None
+        finally:
+            stop(ingester)
+    assert "disk failure" in log_text(log_path)
+    assert_no_forgery_in_summary(postgres.url, links)
+
+
+def test_one_pass_over_a_batch_with_a_forgery_stores_every_genuine_event(tmp_path, postgres):
+    from croupier.floor.ingester import Ingester
+    from test_floor_store import Message, enrolled, messages
+
+    write_shift(tmp_path / "T1.db").close()
+    batch = messages(tmp_path / "T1.db", "T1")
+    links = journal_links(tmp_path / "T1.db")
+    middle = next(link.seq for link in links[len(links) // 2:] if link.kind == "result-recorded")
+    forgery = forged(links, middle)
+    intruder = Message(events_subject("T1"), forgery.encode(), {"Nats-Msg-Id": message_id("T1", middle, forgery.hash)})
+    for at in (middle - 1, middle):  # before the genuine event, and after it
+        with open_store(postgres.url) as store:
+            store._execute("DELETE FROM floor_events")
+            store._execute("DELETE FROM floor_tables")
+            store._execute("DELETE FROM floor_summaries")
+            store._execute("DELETE FROM floor_refusals")
+            outcome = Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest([*batch[:at], intruder, *batch[at:]])
+            assert outcome.poison == {id(intruder)}  # terminated alone
+            assert store.head("T1") == (links[-1].seq, links[-1].hash)  # the rest, stored in this one pass
+            assert [r.reason for r in store.refusals()] == ["bad signature"]
