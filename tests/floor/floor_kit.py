@@ -231,3 +231,22 @@ def secured_broker_config(folder: Path, tables: tuple[str, ...]) -> tuple[Path, 
                       f'authorization {{ users: [\n  ' + ",\n  ".join(entries) + "\n] }\n")
     config.chmod(0o600)
     return config, files
+
+
+def consumer_state(url: str):
+    """The ingester's durable consumer as the broker sees it (pending, acknowledged, redelivered)."""
+    import asyncio
+
+    import nats
+
+    from croupier.floor.ingester import DURABLE
+    from croupier.floor.wire import EVENTS_STREAM
+
+    async def ask():
+        nc = await nats.connect(url)
+        try:
+            return await nc.jetstream().consumer_info(EVENTS_STREAM, DURABLE)
+        finally:
+            await nc.close()
+
+    return asyncio.run(ask())

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from croupier.floor.ingester import DURABLE
 from croupier.floor.store import open_store
 from croupier.floor.wire import ANCHORS_STREAM, EVENTS_STREAM, Anchor, Link, anchor_subject, events_subject, message_id
 from croupier.journal.signing import sign_event
@@ -21,7 +20,7 @@ from croupier.journal.store import Journal, event_hash
 from croupier.journal.verify import verify
 from croupier.wheel.simulator import WheelSimulator
 
-from floor_kit import enrol_journal, start_ingester, start_table, stop, wait_for
+from floor_kit import consumer_state, enrol_journal, start_ingester, start_table, stop, wait_for
 
 pytest.importorskip("nats", reason="nats-py comes with the floor extra: pip install '.[floor]'")
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
@@ -100,19 +99,6 @@ def publish(url: str, subject: str, data: bytes, headers: dict | None = None, st
             await nc.close()
 
     asyncio.run(send())
-
-
-def consumer_state(url: str):
-    import nats
-
-    async def ask():
-        nc = await nats.connect(url)
-        try:
-            return await nc.jetstream().consumer_info(EVENTS_STREAM, DURABLE)
-        finally:
-            await nc.close()
-
-    return asyncio.run(ask())
 
 
 def forged_result(floor: Floor) -> Link:

@@ -4,17 +4,15 @@ is stored when the store answers; each table's stored summary is the fold of its
 ingest and after the ingester restarts."""
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from croupier.floor.ingester import DURABLE
 from croupier.floor.store import open_store
 from croupier.floor.summaries import RECENT, TileFacts, fold as summary_fold
-from croupier.floor.wire import EVENTS_STREAM, Link, events_subject, message_id
+from croupier.floor.wire import Link, events_subject, message_id
 from croupier.history.spins import SPIN_KINDS, counted_spins
 from croupier.journal.signing import sign_event
 from croupier.journal.store import Journal, event_hash
@@ -26,7 +24,7 @@ from croupier.table.events import Role, decode
 from croupier.table.regulation import relief_interval
 from croupier.table.state import Phase, fold
 
-from floor_kit import enrol_journal, journal_links, log_text, publish, start_ingester, stop, wait_for
+from floor_kit import consumer_state, enrol_journal, journal_links, log_text, publish, start_ingester, stop, wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import write_shift  # noqa: E402
@@ -50,19 +48,6 @@ def head(url: str, table_id: str = "T1") -> int:
             return store.head(table_id)[0]
     except Exception:  # not made yet, or restarting
         return -1
-
-
-def consumer(url: str):
-    import nats
-
-    async def ask():
-        nc = await nats.connect(url)
-        try:
-            return await nc.jetstream().consumer_info(EVENTS_STREAM, DURABLE)
-        finally:
-            await nc.close()
-
-    return asyncio.run(ask())
 
 
 def assert_summary_is_the_fold(url: str, db: Path, table_id: str = "T1") -> None:
@@ -143,10 +128,10 @@ def test_a_forgery_in_the_middle_of_a_batch_is_terminated_alone_and_the_rest_sto
         ingester = start_ingester(broker.url, postgres.url, log, folder=tmp_path)
         try:
             assert wait_for(lambda: head(postgres.url) == len(links), timeout=60), log_text(log_path)
-            assert wait_for(lambda: consumer(broker.url).num_ack_pending == 0, timeout=20)
+            assert wait_for(lambda: consumer_state(broker.url).num_ack_pending == 0, timeout=20)
         finally:
             stop(ingester)
-    info = consumer(broker.url)
+    info = consumer_state(broker.url)
     assert info.num_pending == 0 and info.num_redelivered == 0  # terminated, never offered again
     assert "waits for event" not in log_text(log_path)  # nothing held up: stored in the one pass
     with Journal.open(tmp_path / "T1.db", read_only=True) as journal, open_store(postgres.url, read_only=True) as store:
@@ -190,7 +175,7 @@ def test_a_store_error_in_the_middle_of_a_batch_acknowledges_nothing_and_the_bat
             assert wait_for(lambda: log_text(log_path).count("store unavailable") >= 2, timeout=60), \
                 log_text(log_path)
             assert head(postgres.url) == 0  # the batch's transaction, rolled back whole
-            assert consumer(broker.url).ack_floor.stream_seq == 0  # nothing acknowledged that was not committed
+            assert consumer_state(broker.url).ack_floor.stream_seq == 0  # nothing acknowledged that was not committed
             with psycopg.connect(postgres.url, autocommit=True) as admin:
                 admin.execute("DELETE FROM broken")
             # The same process stores it all: its transaction let go of its lock when the store failed.
