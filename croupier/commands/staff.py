@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     from croupier.config import ConfigError, config_from_argument
-    from croupier.journal.store import JournalError
+    from croupier.journal.store import JournalBusy, JournalError
     from croupier.session import TableSession
     from croupier.table.clock import SystemClock
     from croupier.table.refusal import Refused
@@ -42,6 +42,12 @@ def main(argv: list[str]) -> int:
             raise JournalError(f"{path}: no such journal")
         with TableSession.open(path, SystemClock(), key=config.journal_key) as session:
             session.unlock_pin(name=args.name, operator=getpass.getuser())
+    except JournalBusy:
+        print(f"croupier staff: the table is running on {path}, and a journal has one writer: nothing was recorded. "
+              "The lock ends on its own after [table] pin_lock_minutes, or when a pit boss clears its alarm at the "
+              "table; to unlock it now, stop the table (systemctl stop croupier-table), run this again, then start "
+              "the table", file=sys.stderr)
+        return 2
     except (ConfigError, JournalError) as exc:
         print(f"croupier staff: {exc}", file=sys.stderr)
         return 2

@@ -232,6 +232,16 @@ def test_an_acknowledgement_naming_a_pit_boss_does_not_end_his_run_of_wrong_pins
     assert table.state.wrong_pins["Boss"] == 4 and "Boss" in table.state.pin_waits
 
 
+def test_staff_unlock_while_the_table_runs_is_refused_saying_what_to_do(table, capsys):
+    wrong_pins(table, 5)
+    path = table.journal.path
+    before = [row.kind for row in rows_of(path)]
+    assert cli(["staff", "unlock", "Boss", "--db", str(path)]) == 2
+    said = capsys.readouterr().err
+    assert "the table is running" in said and "nothing was recorded" in said and "stop the table" in said
+    assert [row.kind for row in rows_of(path)] == before and "Boss" in table.state.pin_waits
+
+
 def test_staff_unlock_at_the_console_frees_a_pin_and_records_who(table, capsys):
     wrong_pins(table, 5)
     path = table.journal.path
