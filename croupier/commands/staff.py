@@ -32,7 +32,9 @@ def main(argv: list[str]) -> int:
     from croupier.config import ConfigError, config_from_argument
     from croupier.journal.store import JournalBusy, JournalError
     from croupier.session import TableSession
-    from croupier.table.clock import SystemClock
+    from datetime import timedelta
+
+    from croupier.table.clock import GuardedClock
     from croupier.table.refusal import Refused
 
     try:
@@ -40,7 +42,10 @@ def main(argv: list[str]) -> int:
         path = args.db or config.journal_path
         if not path.is_file():  # opening would make a new journal
             raise JournalError(f"{path}: no such journal")
-        with TableSession.open(path, SystemClock(), key=config.journal_key) as session:
+        # The table's clock, as the table keeps it: never before the journal's last event (a Pi
+        # restarted without a battery clock), a jump recorded with both readings.
+        clock = GuardedClock(timedelta(seconds=config.table.clock_tolerance_seconds))
+        with TableSession.open(path, clock, key=config.journal_key) as session:
             session.unlock_pin(name=args.name, operator=getpass.getuser())
     except JournalBusy:
         print(f"croupier staff: the table is running on {path}, and a journal has one writer: nothing was recorded. "

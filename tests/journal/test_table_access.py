@@ -242,6 +242,26 @@ def test_staff_unlock_while_the_table_runs_is_refused_saying_what_to_do(table, c
     assert [row.kind for row in rows_of(path)] == before and "Boss" in table.state.pin_waits
 
 
+def test_staff_unlock_keeps_the_table_s_clock_never_recording_before_the_last_event(tmp_path, capsys):
+    """A Pi restarted without a battery clock: the wall clock is days behind the journal."""
+    from datetime import datetime, timezone
+
+    clock = FakeClock(datetime.now(timezone.utc) + timedelta(days=3))
+    session = TableSession.open(tmp_path / "j.db", clock)
+    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+    session.register_staff(name="Chief", role=Role.PIT_BOSS, pin="8000", by="Boss", by_pin="9000")
+    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    wrong_pins(session, 5)
+    session.close()
+    assert cli(["staff", "unlock", "Boss", "--db", str(tmp_path / "j.db")]) == 0
+    records = [json.loads(row.body) for row in rows_of(tmp_path / "j.db")]
+    assert records[-1]["kind"] == "pin-unlocked"
+    assert records[-2]["alarm_kind"] == "clock-jumped"  # the jump recorded, with both readings
+    times = [r["time"] for r in records]
+    assert times == sorted(times)
+
+
 def test_staff_unlock_at_the_console_frees_a_pin_and_records_who(table, capsys):
     wrong_pins(table, 5)
     path = table.journal.path
