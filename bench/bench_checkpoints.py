@@ -57,6 +57,46 @@ def table_cost(path: Path) -> None:
           f"bytes per event; a report folds at most {interval - 1:,} events after it")
 
 
+# The table's own cost per spin, in the interpreter measured: a sensor table's session (launch, no
+# more bets, result: three events a spin, each appended and synced), its checkpoints included.
+TABLE_SPINS = """
+import sys, tempfile, threading, time
+from decimal import Decimal
+from pathlib import Path
+from croupier.rules.spin import Direction
+from croupier.session import TableSession
+from croupier.table.clock import FakeClock
+from croupier.table.events import Ball, Source
+
+spins = int(sys.argv[1])
+with tempfile.TemporaryDirectory(dir=sys.argv[2]) as folder:
+    clock = FakeClock()
+    session = TableSession.open(Path(folder) / "journal.db", clock)
+    balls = tuple(Ball(id=name, diameter_mm=Decimal(21)) for name in "AB")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=balls, croupier="Ana",
+                       sensor_only=True)
+    direction, cpu, started = Direction.CLOCKWISE, time.process_time(), time.perf_counter()
+    for n in range(spins):
+        clock.advance(seconds=30)
+        session.launch(direction=direction, source=Source.SENSOR, wheel_game=n % 256 + 1)
+        session.close_bets(source=Source.SENSOR)
+        session.sensor_result(number=n * 11 % 37, wheel_game=n % 256 + 1, direction=direction)
+        direction = direction.opposite()
+    for thread in threading.enumerate():
+        if thread.name == "report-checkpoint":
+            thread.join()
+    print(time.perf_counter() - started, time.process_time() - cpu, session.seq)
+    session.close()
+"""
+
+
+def table_per_spin(python: str, spins: int, folder: Path) -> tuple[float, float, int]:
+    done = subprocess.run([python, "-c", TABLE_SPINS, str(spins), str(folder)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    seconds, cpu, events = done.stdout.split()
+    return float(seconds), float(cpu), int(events)
+
+
 def first_report(python: str, path: Path, pi3: str | None) -> tuple[float, int]:
     """Seconds and exit status of `croupier report --db PATH` in a new process, nothing cached."""
     with tempfile.TemporaryDirectory(prefix="bench-report-cache-") as cache, open(os.devnull, "wb") as sink:
@@ -78,9 +118,22 @@ def main() -> None:
     parser.add_argument("--pi3", metavar="TOOL", help="run each report under this Pi 3 budget tool")
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--no-cost", action="store_true", help="skip the table's cost")
+    parser.add_argument("--table-spins", type=int, metavar="N",
+                        help="only the table's own cost: N sensor spins through the session, per interpreter, in "
+                             "turns, the journal in --dir (its disk's syncs included)")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     pythons = args.python or [sys.executable]
+    if args.table_spins:
+        costs: dict[str, list[tuple[float, float, int]]] = {python: [] for python in pythons}
+        for _ in range(args.turns):
+            for python in pythons:
+                costs[python].append(table_per_spin(python, args.table_spins, args.dir))
+        for python, runs in costs.items():
+            print(f"table, {args.table_spins:,} sensor spins ({runs[0][2]:,} events), {python}: "
+                  + ", ".join(f"{seconds / args.table_spins * 1e3:.2f} ms ({cpu / args.table_spins * 1e3:.2f} ms CPU)"
+                              for seconds, cpu, _ in runs) + " a spin")
+        return
     for spins in (int(n) for n in args.spins.split(",")):
         path = sensor_journal(args.dir, spins)
         if not args.no_cost:
