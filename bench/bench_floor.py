@@ -17,7 +17,7 @@ It prints:
   tables moved) and its peak memory over a store of VIEW_TABLES tables whose summaries count
   VIEW_SPINS spins each (a year at a spin a minute by default);
 - a floor of FLOOR_TABLES tables at production pace (`--parts tables`): each beats every 5 s and
-  plays a spin a minute (3 events); the CPU share of one core the ingester (`croupier floor serve`,
+  plays a spin every 90 s (40 an hour, 3 events each); the CPU share of one core the ingester (`croupier floor serve`,
   its own process) takes over FLOOR_SECONDS, after a warm-up, and whether it kept up.
 
 The store is SQLite in a temporary folder unless --store names another (postgresql://...) or
@@ -201,8 +201,9 @@ def bench_table_cost(folder: Path, seconds: float) -> None:
           f"peak memory {alone_mb} MB alone, {floor_mb} MB publishing (+{floor_mb - alone_mb} MB)")
 
 
-def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float, warm_up_s: float = 30.0) -> None:
-    """A floor of `tables` tables at a spin a minute, published as each table's publisher does (one
+def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float, warm_up_s: float = 30.0,
+                       spin_every_s: float = 90.0) -> None:
+    """A floor of `tables` tables at a spin every `spin_every_s` (40 an hour), published as each table's publisher does (one
     template journal's rows under every table id: each table's chain checks), heartbeats every 5 s."""
     from croupier.floor.wire import alive_subject, connect, ensure_streams, events_subject, message_id
     from croupier.floor.wire import Link as WireLink
@@ -231,7 +232,7 @@ def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float
             while not stop.is_set():
                 now = time.monotonic()
                 for t in range(tables):
-                    due = int((now - start) / 60.0 + t / tables)  # spins due, tables spread over the minute
+                    due = int((now - start) / spin_every_s + t / tables)  # spins due, tables spread over the interval
                     while done[t] < min(due + 1, len(spins)):
                         first = spins[done[t] - 1] if done[t] else 0
                         for link in rows[first:spins[done[t]]]:
@@ -272,7 +273,7 @@ def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float
                     or "ERROR" in line]
     if problems:
         print(f"the ingester said {len(problems)} warnings or errors, first: {problems[0]}")
-    print(f"{tables} tables at a spin a minute: {events / elapsed:.0f} events/s and {beats / elapsed:.0f} heartbeats/s; "
+    print(f"{tables} tables at a spin every {spin_every_s:.0f} s: {events / elapsed:.0f} events/s and {beats / elapsed:.0f} heartbeats/s; "
           f"the ingester used {100 * used / elapsed:.1f} % of a core over {elapsed:.0f} s "
           f"({stored} of {sent['events']} events stored 3 s after the last)")
 

@@ -19,6 +19,7 @@ from croupier.journal.signing import SigningKeyError, event_signed, parse_public
 
 KEYS_FOR_S = 5.0  # an enrolment (or a new key) is seen within this long, without a store query per message
 SHARED_FROM = 256  # signatures in one batch from which the other cores check a share of them (below: not worth the trip)
+CHUNK = 128  # signatures handed to another core at a time
 
 # The reasons a message is refused (the alarm names one, with the subject).
 OVERSIZED = "oversized"
@@ -76,20 +77,21 @@ class Gate:
         pool = _pool() if len(work) >= SHARED_FROM else None
         if pool is None:
             return
-        workers = _WORKERS
-        share = len(work) * workers // (workers + 1)  # this process checks a share too
-        chunk = -(-share // workers)
-        futures = [(part, pool.submit(_verify, [(pem, digest, sig) for _t, digest, sig, pem in part]))
-                   for part in (work[i:i + chunk] for i in range(0, share, chunk))]
-        mine = work[share:]
-        for (table_id, digest, sig, pem), verdict in zip(mine, _verify([(pem, d, sg) for _t, d, sg, pem in mine])):
-            self._proven[table_id, digest, sig] = verdict
-        for part, future in futures:
-            try:
-                verdicts = future.result()
-            except Exception:  # a worker lost: `signed` checks these itself
-                continue
-            for (table_id, digest, sig, _pem), verdict in zip(part, verdicts):
+        # In chunks: the other cores take them from the first, this process from the last (each one
+        # no worker has begun), so both are busy until all are checked, however loaded either is.
+        chunks = [work[i:i + CHUNK] for i in range(0, len(work), CHUNK)]
+        futures = [pool.submit(_verify, [(pem, digest, sig) for _t, digest, sig, pem in part]) for part in chunks]
+        verdicts: list[list[bool] | None] = [None] * len(chunks)
+        for at in reversed(range(len(chunks))):
+            if futures[at].cancel():
+                verdicts[at] = _verify([(pem, digest, sig) for _t, digest, sig, pem in chunks[at]])
+        for at, future in enumerate(futures):
+            if verdicts[at] is None:
+                try:
+                    verdicts[at] = future.result()
+                except Exception:  # a worker lost: `signed` checks these itself
+                    continue
+            for (table_id, digest, sig, _pem), verdict in zip(chunks[at], verdicts[at] or ()):
                 self._proven[table_id, digest, sig] = verdict
 
     def admit(self, subject: str, data: bytes, headers: dict | None, *, signature: bool = True
@@ -97,10 +99,8 @@ class Gate:
         """(table id, link) for a table's own message; Refused saying why for anything else. Without
         `signature` all but the signature is checked (`signed` checks it: the costly part, done only
         for what is stored or counted)."""
-        shown = printable(subject)
-
-        def refuse(reason: str, detail: str) -> Refused:
-            return Refused(shown, reason, printable(detail, 200))
+        def refuse(reason: str, detail: str) -> Refused:  # the subject made printable only for a refusal
+            return Refused(printable(subject), reason, printable(detail, 200))
 
         if len(data) > MAX_MESSAGE:
             return refuse(OVERSIZED, f"{len(data)} bytes, more than {MAX_MESSAGE}")

@@ -18,6 +18,7 @@ from typing import Iterable, Sequence
 
 from croupier.history.spins import counted_spins
 from croupier.stats.summary import watch_on
+from croupier.stats.spins import checked_number
 from croupier.stats.watch import Chart
 from croupier.table.codec import CodecError
 from croupier.table.events import (LimitsChanged, ProfileChanged, ResultCorrected, ResultRecorded, Role,
@@ -99,22 +100,25 @@ class Summary:
 
     def add(self, seq: int, kind: str, body: str) -> bool:
         """Fold one stored event; False when it corrects a result (the summary must be `recount`ed).
-        Sets `duty_changed` when the state the ingester stores beside the tile changed."""
+        Sets `duty_changed` when the state the ingester stores beside the tile changed. A result is
+        read from its record, as croupier.history.spins reads a year of them (its outcomes are
+        never needed here); the duty events are the table's own typed events."""
         if self.problem is None and kind in KINDS:
             try:
-                event = decode(body)
+                if kind == ResultRecorded.kind:
+                    record = json.loads(body)
+                    self._spin(RecentSpin(int(record["spin"]), checked_number(record["number"], int(record["spin"]) - 1),
+                                          datetime.fromisoformat(record["time"]).isoformat()))
+                elif kind == ResultCorrected.kind:
+                    self.seq = seq
+                    return False
+                else:
+                    self.duty = apply(self.duty, decode(body))
+                    self.duty_changed = True
+                    self._relief()
             except (CodecError, KeyError, ValueError, TypeError) as exc:
                 self.problem = f"event {seq} cannot be folded ({exc})"
                 return True
-            if isinstance(event, ResultRecorded):
-                self._spin(RecentSpin(event.spin, event.number, event.time.isoformat()))
-            elif isinstance(event, ResultCorrected):
-                self.seq = seq
-                return False
-            else:
-                self.duty = apply(self.duty, event)
-                self.duty_changed = True
-                self._relief()
         self.seq = seq
         return True
 
