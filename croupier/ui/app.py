@@ -31,6 +31,7 @@ from croupier.table.refusal import Refused
 from croupier.table.state import Phase, TableState
 from croupier.ui import text
 from croupier.ui.key_routing import KeyRouter
+from croupier.ui.redraw import release_styles_caches
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
 from croupier.ui.runtime import Devices
 from croupier.ui.screen_bug import log_bug, survived
@@ -329,6 +330,7 @@ class TableApp(App):
             self.board_output(self.board)
         interrupted = ""
         if isinstance(event, (ev.ResultRecorded, ev.SpinVoided)):
+            release_styles_caches()  # once a spin: what the screens drew before is not kept
             if event.source is ev.Source.SENSOR:
                 interrupted = self.table_screen.entry.typed
             self.table_screen.entry.reset()  # a number half typed for this spin means nothing now

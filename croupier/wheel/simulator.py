@@ -78,7 +78,7 @@ class WheelSimulator:
         self._link_path = None if link_path is None else Path(link_path)
         self._on_game = on_game
         self._rest = rest
-        self.played: list[PlannedGame] = []  # games written in full, in order
+        self.played: list[PlannedGame] = []  # games written in full, in order (without their bytes: a demo runs for days)
         self._lock = threading.Lock()
         self._played_changed = threading.Condition(self._lock)
         self._stop = threading.Event()
@@ -282,7 +282,7 @@ class WheelSimulator:
                     return
             with self._played_changed:
                 self.log.append(Logged(game.number))
-                self.played.append(game)
+                self.played.append(replace(game, emissions=()))
                 self._played_changed.notify_all()
             if self._on_game is not None:
                 self._on_game(game)
