@@ -205,7 +205,7 @@ class WheelSimulator:
             master = self._master
             if master is None:
                 return  # unplugged
-            if data.startswith(b"*X;"):
+            if data[:3] == b"*X;" and data[3:4].isdigit():  # a line split by noise may end at the ';'
                 self._state = data[3] - ord("0")
             try:
                 readable, _, _ = select.select([master], [], [], 0)

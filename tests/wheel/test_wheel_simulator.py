@@ -187,3 +187,14 @@ def test_simulator_unplug_and_replug_behind_its_link_path(tmp_path):
     assert len(results) == len(set(results))  # nothing twice
     played = [(g.game, g.number) for g in sim.played]
     assert results[0] == played[0] and results[-1] == played[3]
+
+
+def test_simulator_plays_on_after_a_line_split_right_after_its_state_field():
+    """Noise may split `*X;5;...` after `*X;`: the simulator reads the state from whole fields only
+    (it stopped the demo's wheel after about 45 games with an IndexError)."""
+    wheel = SimulatedWheel("cammegh-ss2", random.Random(37))
+    list(wheel.opening())
+    assert b"*X;" in [e.data for e in wheel.play(None, "garbage").emissions]  # seed 37's first game has that split
+    sim = WheelSimulator("cammegh-ss2", faults=["garbage"], fault_every=1, speed=50, seed=37, games=2)
+    with sim:
+        assert sim.wait_for_games(2, 60)
