@@ -8,6 +8,9 @@ on another pseudo-terminal whose other end this script writes, as a Cammegh SS2 
 - start-up: from starting the process to a usable screen (the key legend drawn);
 - sensor to screen: from writing the winning-number line to the payout sheet for that number
   drawn on the terminal (reader thread, journal commit with synchronous=FULL, redraw), per spin;
+- bytes per result: what the table writes to its terminal from the winning-number line until it
+  has been quiet for half a second (one payout sheet is about 2.8 KB at 80x24; on a Pi's framebuffer
+  console every byte is drawn);
 - idle CPU of the running table (bets open, nothing happening), in % of one core;
 - memory: the child's peak resident set.
 
@@ -41,6 +44,8 @@ class Terminal:
     def __init__(self, master: int) -> None:
         self.master = master
         self.text = bytearray()
+        self.written = 0  # bytes, escape sequences included
+        self.last_write = time.monotonic()
         self.changed = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -53,6 +58,8 @@ class Terminal:
             if not data:
                 return
             with self.changed:
+                self.written += len(data)
+                self.last_write = time.monotonic()
                 self.text += ANSI.sub(b"", data)
                 self.changed.notify_all()
 
@@ -71,6 +78,15 @@ class Terminal:
                     raise TimeoutError(f"{pattern!r} never appeared on the table's screen")
                 self.changed.wait(left)
             return time.monotonic()
+
+    def bytes_until_quiet(self, since: int, quiet: float = 0.5) -> int:
+        """The bytes written from the count `since` until nothing came for `quiet` seconds."""
+        while True:
+            with self.changed:
+                left = self.last_write + quiet - time.monotonic()
+                if left <= 0:
+                    return self.written - since
+            time.sleep(left)
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
@@ -169,7 +185,7 @@ def main() -> None:
             time.sleep(1.0)  # the wheel link opens
 
             wheel = SimulatedWheel("cammegh-ss2", random.Random(5))
-            latencies = []
+            latencies, written = [], []
             for _ in range(args.spins):
                 number = random.randrange(37)
                 before, result = ss2_game(wheel, number)
@@ -177,17 +193,21 @@ def main() -> None:
                     os.write(wheel_master, line)
                 time.sleep(0.3)  # launched, no more bets: recorded and drawn
                 since = screen.mark()
+                bytes_before = screen.written
                 sent = time.monotonic()
                 for line in result:
                     os.write(wheel_master, line)
                 # the payout sheet's title with the number ("Payouts · 17 black"), not "Payouts recorded"
                 shown = screen.wait_for(rb"Payouts \xc2\xb7 +%d " % number, since)
                 latencies.append(1000 * (shown - sent))
+                written.append(screen.bytes_until_quiet(bytes_before))
                 since = screen.mark()
                 screen.type("d")  # payouts done
                 screen.wait_for(b"Payouts recorded", since)
             print(f"sensor to screen over {len(latencies)} spins: median {statistics.median(latencies):.1f} ms, "
                   f"worst {max(latencies):.1f} ms, best {min(latencies):.1f} ms (aim < 100 ms)")
+            print(f"bytes to the terminal per result: median {statistics.median(written):.0f}, "
+                  f"most {max(written)}, least {min(written)}")
 
             time.sleep(2.0)
             cpu_before, wall_before = cpu_seconds(process.pid), time.monotonic()

@@ -25,6 +25,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    from croupier import terminal
     from croupier.billboard.app import BillboardApp
     from croupier.config import ConfigError, config_from_argument
     from croupier.i18n import install
@@ -45,5 +46,4 @@ def main(argv: list[str]) -> int:
             print(f"croupier billboard: {exc}", file=sys.stderr)
             return 1
     install(config.table.language, config.table.house)
-    BillboardApp(path, table_name=config.table.name, currency=config.table.currency).run()
-    return 0
+    return terminal.run(BillboardApp(path, table_name=config.table.name, currency=config.table.currency))

@@ -94,6 +94,7 @@ class _ErrorCount(logging.Handler):
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from croupier import terminal
     from croupier.board.gpio import GpioBoard, use_mock_pins
     from croupier.i18n import install
     from croupier.journal.store import DEMO, JournalError
@@ -144,5 +145,4 @@ def run(args: argparse.Namespace, config: Config) -> int:
             devices.add_running(board.close)
         app = TableApp(session, config, wheel=True, show_board=True, devices=devices,
                        board_output=board.show if board else None, banner=demo.banner(pins, config))
-        app.run()
-    return app.return_code or 0
+        return terminal.run(app)

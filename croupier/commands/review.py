@@ -138,8 +138,9 @@ def main(argv: list[str]) -> int:
         if not exports:
             from croupier.review.app import ReviewApp
 
-            ReviewApp(journal, currency).run()
-            return 0
+            from croupier import terminal
+
+            return terminal.run(ReviewApp(journal, currency))
         try:
             from croupier.journal.verify import ChainCheck
 

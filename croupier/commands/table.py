@@ -65,6 +65,7 @@ def record_clock(session: TableSession, config: Config) -> None:
 
 
 def run(config: Config) -> int:
+    from croupier import terminal
     from croupier.i18n import install
     from croupier.journal.store import JournalError, JournalFault
     from croupier.sdnotify import Notifier
@@ -109,5 +110,4 @@ def run(config: Config) -> int:
             return 1
         app = TableApp(session, config, devices=devices, board_output=board.show if board else None,
                        notifier=Notifier())
-        app.run()
-    return 0
+        return terminal.run(app)

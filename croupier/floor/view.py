@@ -15,6 +15,7 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Static
 
+from croupier import terminal
 from croupier.floor.alarms import Shown, acknowledge, name_problem, shown
 from croupier.floor.store import FloorStore, StoreError, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
@@ -259,5 +260,4 @@ def run_view(url: str, acknowledge_url: str | None = None) -> int:
     """The view on the store at `url`, read-only; `acknowledge_url`: where pit bosses' acknowledgements
     are written (a login allowed to write the alarms), None for a view that only reads."""
     with open_store(url, read_only=True) as store:
-        FloorView(store, writer_url=acknowledge_url).run()
-    return 0
+        return terminal.run(FloorView(store, writer_url=acknowledge_url))
