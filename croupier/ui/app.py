@@ -365,8 +365,8 @@ class TableApp(App):
             return
         if self.screen is self.table_screen or self.screen.is_modal:  # seen, or seen under a dialog
             self.table_screen.show()
-        else:  # under a whole screen (the payout sheet): once that screen is drawn, not before it
-            self.call_after_refresh(self.table_screen.show)
+        # under a whole screen (the payout sheet) it is drawn when it is seen again (on_screen_resume):
+        # a hidden screen laid out again has the screen on top written to the terminal once more
 
     # --- a bug survived ------------------------------------------------------------------------
 

@@ -50,6 +50,14 @@ class KeypadScreen(KeypadKeys, Screen[Result]):
     if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only
         app = getters.app(TableApp)
 
+    def _compositor_refresh(self) -> None:
+        """A screen pushed again is laid out (the widgets changed for it) and then repainted whole
+        in the same update: the changes alone are not written first, so a result's sheet reaches
+        the terminal as one frame, not two (each of them several kilobytes on a Pi's console)."""
+        if self._repaint_required and self.is_current:
+            return  # the whole screen is written in a moment
+        super()._compositor_refresh()
+
 
 class KeypadModal(KeypadKeys, ModalScreen[Result]):
     if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only
