@@ -19,6 +19,7 @@ Aims (issue 5): sensor to screen under 100 ms, idle CPU under 3 %, memory under 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import random
@@ -33,6 +34,7 @@ import threading
 import time
 import tty
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
@@ -130,6 +132,45 @@ def child(journal: str, device: str) -> None:
         TableApp(session, config, wheel=True, devices=devices).run()
 
 
+def result_to_sheet(screen: Terminal, wheel_master: int, wheel, number: int) -> tuple[float, int]:
+    """One SS2 game of `number` written to the wheel's line: seconds from its winning-number line to
+    the payout sheet for that number drawn, and the bytes the screen had written before that line."""
+    before, result = ss2_game(wheel, number)
+    for line in before:
+        os.write(wheel_master, line)
+    time.sleep(0.3)  # launched, no more bets: recorded and drawn
+    since, bytes_before = screen.mark(), screen.written
+    sent = time.monotonic()
+    for line in result:
+        os.write(wheel_master, line)
+    # the payout sheet's title with the number ("Payouts · 17 black"), not "Payouts recorded"
+    shown = screen.wait_for(rb"Payouts \xc2\xb7 +%d " % number, since, timeout=60)
+    return shown - sent, bytes_before
+
+
+@contextlib.contextmanager
+def table_on_pty(journal: Path, child_argv: list[str], rows: int = 24, columns: int = 80
+                 ) -> Iterator[tuple[subprocess.Popen, Terminal, int]]:
+    """The table app started by `child_argv` (given the journal and the wheel's device after it) on
+    a pseudo-terminal of its own, its wheel link on another: the process, its screen, and the
+    wheel's end this script writes. Ctrl+Q when done."""
+    wheel_master, wheel_slave = os.openpty()
+    tty.setraw(wheel_slave)
+    screen_master, screen_slave = os.openpty()
+    fcntl.ioctl(screen_slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    env = {**os.environ, "TERM": "linux", "GPIOZERO_PIN_FACTORY": "mock"}
+    process = subprocess.Popen([*child_argv, str(journal), os.ttyname(wheel_slave)], stdin=screen_slave,
+                               stdout=screen_slave, stderr=screen_slave, env=env, cwd=ROOT, start_new_session=True)
+    os.close(screen_slave)
+    screen = Terminal(screen_master)
+    try:
+        yield process, screen, wheel_master
+    finally:
+        quit_app(process, screen)
+        for fd in (wheel_master, wheel_slave, screen_master):
+            os.close(fd)
+
+
 def quit_app(process: subprocess.Popen, screen: Terminal) -> None:
     """Ctrl+Q to the app on `screen`, then a bounded wait: killed if it does not end."""
     screen.type("\x11")
@@ -168,18 +209,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="bench-ui-") as folder:
         journal = prepare(Path(folder))
-        wheel_master, wheel_slave = os.openpty()
-        tty.setraw(wheel_slave)
-        screen_master, screen_slave = os.openpty()
-        fcntl.ioctl(screen_slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        env = {**os.environ, "TERM": "linux", "GPIOZERO_PIN_FACTORY": "mock"}
         started = time.monotonic()
-        process = subprocess.Popen([sys.executable, __file__, "--child", str(journal), os.ttyname(wheel_slave)],
-                                   stdin=screen_slave, stdout=screen_slave, stderr=screen_slave, env=env,
-                                   cwd=ROOT, start_new_session=True)
-        os.close(screen_slave)
-        screen = Terminal(screen_master)
-        try:
+        with table_on_pty(journal, [sys.executable, __file__, "--child"], rows, columns) as (process, screen,
+                                                                                             wheel_master):
             ready = screen.wait_for(b"menu", 0, timeout=60)
             print(f"start-up to a usable screen: {1000 * (ready - started):.0f} ms")
             time.sleep(1.0)  # the wheel link opens
@@ -188,21 +220,13 @@ def main() -> None:
             latencies, written = [], []
             for _ in range(args.spins):
                 number = random.randrange(37)
-                before, result = ss2_game(wheel, number)
-                for line in before:
-                    os.write(wheel_master, line)
-                time.sleep(0.3)  # launched, no more bets: recorded and drawn
-                since = screen.mark()
-                bytes_before = screen.written
-                sent = time.monotonic()
-                for line in result:
-                    os.write(wheel_master, line)
-                # the payout sheet's title with the number ("Payouts · 17 black"), not "Payouts recorded"
-                shown = screen.wait_for(rb"Payouts \xc2\xb7 +%d " % number, since)
-                latencies.append(1000 * (shown - sent))
+                latency, bytes_before = result_to_sheet(screen, wheel_master, wheel, number)
+                latencies.append(1000 * latency)
                 written.append(screen.bytes_until_quiet(bytes_before))
                 since = screen.mark()
-                screen.type("d")  # payouts done
+                screen.type("d")  # payouts done: on an untouched sheet, asked once more
+                screen.wait_for(b"Nothing is counted", since)
+                screen.type("d")
                 screen.wait_for(b"Payouts recorded", since)
             print(f"sensor to screen over {len(latencies)} spins: median {statistics.median(latencies):.1f} ms, "
                   f"worst {max(latencies):.1f} ms, best {min(latencies):.1f} ms (aim < 100 ms)")
@@ -216,10 +240,6 @@ def main() -> None:
             wall = time.monotonic() - wall_before
             print(f"idle CPU: {100 * cpu / wall:.2f} % of one core over {wall:.0f} s (aim < 3 %)")
             print(f"memory: peak resident {peak_rss_mb(process.pid):.1f} MB (aim < 120 MB)")
-        finally:
-            quit_app(process, screen)
-            for fd in (wheel_master, wheel_slave, screen_master):
-                os.close(fd)
 
 
 if __name__ == "__main__":
