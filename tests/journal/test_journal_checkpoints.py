@@ -239,3 +239,17 @@ def test_the_review_s_whole_journal_statistics_start_from_the_checkpoint(table):
     every = counted_spins(table.journal.records(SPIN_KINDS))
     assert summary(columns) == summary(every)
     assert statistics_text(columns, "french", "x", watched=watched) == statistics_text(every, "french", "x")
+
+
+def test_a_checkpoint_ahead_of_the_journal_is_ignored(table, capsys):
+    """Signed by this very table, but of an event the journal does not have (an older copy of the
+    journal put back, the checkpoints of the newer one kept)."""
+    made = checkpoint(table)
+    path = Path(table.journal.path)
+    (_, event_hash, stamp, fold, _), = rows(path)
+    ahead = made + 40
+    signature = checkpoints.sign_checkpoint(table.journal.signer.key,
+                                            checkpoints._message(ahead, event_hash, stamp, fold))
+    tamper(path, "INSERT INTO report_checkpoints VALUES (?, ?, ?, ?, ?)", ahead, event_hash, stamp, fold, signature)
+    ignored(capsys, path, f"the journal does not have, at event {ahead}, the event it was made from",
+            falls_back_to=made)
