@@ -26,7 +26,7 @@ from croupier.table.codec import CodecError
 from croupier.table.commands import execute, tick
 from croupier.table.events import Event, FloorAnchored, Role
 from croupier.table.notices import Notice, notices
-from croupier.table.refusal import Refused
+from croupier.table.refusal import PinDelayed, PinLocked, Refused, WrongPin
 from croupier.table.state import INITIAL, VERSION, TableState, apply, decode_state, encode_state
 
 log = logging.getLogger(__name__)
@@ -155,10 +155,10 @@ class TableSession:
             raise
 
     def _record_wrong_pin(self, refusal: Refused) -> None:
-        if refusal.code == "wrong-pin":
-            self._commit(roles.wrong_pin, {"name": refusal.facts["name"], "lock_minutes": self.pin_lock_minutes})
-        elif refusal.code in ("pin-delayed", "pin-locked"):
-            self._commit(roles.pin_attempt_waiting, {"name": refusal.facts["name"]})
+        if isinstance(refusal, WrongPin):
+            self._commit(roles.wrong_pin, {"name": refusal.name, "lock_minutes": self.pin_lock_minutes})
+        elif isinstance(refusal, (PinDelayed, PinLocked)):
+            self._commit(roles.pin_attempt_waiting, {"name": refusal.name})
 
     def _commit(self, command: Callable[..., list[Event]], arguments: dict) -> list[Event]:
         with self._lock:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from croupier.table.cycle import IN_SPIN, check_ball
 from croupier.table.events import Ball, BallReplaced, BallSwapped, Event
-from croupier.table.refusal import Refused
+from croupier.table.refusal import Refused, TableNotOpen
 from croupier.table.regulation import ball_in_play_of, ball_swap_interval
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
@@ -15,7 +15,7 @@ from croupier.table.state import Phase, TableState
 def check_ball_swap(state: TableState) -> None:
     """Refused unless the ball can be changed now: a screen asks before the ball is chosen."""
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open")
+        raise TableNotOpen()
     if state.phase in IN_SPIN:
         raise Refused("change the ball between spins, not while it is in play")
 
@@ -40,7 +40,7 @@ def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = N
 def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball, reason: str, by: str) -> list[Event]:
     """`PT-A 18`: the replacement has the diameter of the ball it replaces."""
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open")
+        raise TableNotOpen()
     old = state.balls.get(previous)
     if old is None:
         raise Refused("{previous} is not one of the table's balls ({balls})",

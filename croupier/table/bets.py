@@ -16,7 +16,10 @@ from croupier.rules.layout import parse_position
 from croupier.rules.limits import ADJUSTED, REFUSED, check_player
 from croupier.rules.settlement import Prisoner, settle as settle_bets
 from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, LimitCut, Stake, WinningBetsRebuilt
-from croupier.table.refusal import Refused
+from croupier.table.refusal import (
+    BetsClosedAtLaunch, BetsStandAfterVoid, MarkedChipsNotOffered, NoMoreBets, NotABet, OverLimits, Refused,
+    TableNotOpen,
+)
 from croupier.table.regulation import limits_of, profile_of
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
@@ -56,8 +59,7 @@ def check_marked(state: TableState, owner: str, stakes: tuple[Stake, ...]) -> No
             raise Refused("{bet}: value-marked chips are value chips, not {colour}'s", bet=stake.bet, colour=owner)
         if not state.marked_values:
             rule = profile_of(state).value_chips.rule
-            raise Refused(f"this table offers no value-marked chips ({rule})", code="marked-chips-not-offered",
-                          rule=rule)
+            raise MarkedChipsNotOffered(rule)
 
 
 def _prisoners(prison: Stakes) -> list[Prisoner]:
@@ -105,20 +107,19 @@ def _bets_stand(state: TableState) -> bool:
 def check_betting(state: TableState) -> None:
     """Refused unless a bet can be placed or taken back now: a screen asks before the bet is typed."""
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open", code="table-not-open")
+        raise TableNotOpen()
     if state.sensor_only:
         raise Refused("this table is driven by the wheel sensor alone: bets are not recorded")
     if bets_open(state):
         return
     if _bets_stand(state):
         rule = profile_of(state).betting_period.after_void_rule
-        raise Refused(f"bets stand after a golpe nulo ({rule}): none is placed or taken back until the next "
-                      "launch", code="bets-stand-after-void", rule=rule)
+        raise BetsStandAfterVoid(rule)
     if state.phase is Phase.SPINNING:
         rule = profile_of(state).betting_period.rule
-        raise Refused(f"bets closed when the ball was launched ({rule})", code="bets-closed-at-launch", rule=rule)
+        raise BetsClosedAtLaunch(rule)
     rule = profile_of(state).betting_period.rule  # the table's own: PT-A 20, RU 4.12, SRIJ 13-15
-    raise Refused(f"no more bets: none is placed or changed now ({rule})", code="no-more-bets", rule=rule)
+    raise NoMoreBets(rule)
 
 
 def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[Stake, ...]) -> list[Event]:
@@ -152,13 +153,12 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
         new = [make_bet(stake.bet, stake.chips, colour, profile, any_bet=any_bet(state, colour, stake))
                for stake in stakes]
     except BetError as exc:  # the rules' own words: the bet as typed and why it is no bet here
-        raise Refused(str(exc), code="bet-error", problem=str(exc), reason=exc.reason, **exc.facts) from None
+        raise NotABet(str(exc), exc.reason, exc.facts) from None
     before = _bets(state, {colour: standing})
     checks = check_player(before + new, limits_of(state), chip_value(state, colour))[len(before):]
     refused = [check for check in checks if check.status == REFUSED]
     if refused:
-        raise Refused("; ".join(f"{check.message} ({check.rule})" for check in refused), code="limits",
-                      checks=tuple(refused))
+        raise OverLimits(tuple(refused))
     adjusted = [check for check in checks if check.status == ADJUSTED]
     return ([check.played for check in checks if check.played is not None],  # None: refused, raised above
             tuple(f"{check.message} ({check.rule})" for check in adjusted),
@@ -202,7 +202,7 @@ def winning_stakes(state: TableState, spin: int | None = None) -> tuple[int, dic
 def rebuild_winning_bets(state: TableState, now: datetime, *, by: str, spin: int | None = None) -> list[Event]:
     """`PT-A 31`, `PT-B 33`: staff disturbed winning bets; set them up again from the record."""
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open")
+        raise TableNotOpen()
     spin, stakes = winning_stakes(state, spin)
     if not stakes:
         raise Refused("spin {spin} had no winning bet on record", spin=spin)

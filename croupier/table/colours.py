@@ -12,7 +12,10 @@ from croupier.table.events import (
     CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, ForeignChipsSettled, LateChipsExchanged,
     PlayerLeftWaitingList, PlayerWaiting,
 )
-from croupier.table.refusal import Refused, choice
+from croupier.table.refusal import (
+    ColourValueAboveMaximum, ColourValueNotMultiple, ColourValueNotOneOf, ColourValueNotPosted, ForeignChipsNotSettled,
+    ForeignChipsValue, Refused, TableNotOpen, ValueOnlyTable, choice,
+)
 from croupier.table.regulation import limits_of, minimum_of, profile_of
 from croupier.table.roles import known
 from croupier.table.state import ColourAccount, Phase, TableState
@@ -20,7 +23,7 @@ from croupier.table.state import ColourAccount, Phase, TableState
 
 def _open(state: TableState) -> None:
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open")
+        raise TableNotOpen()
 
 
 def check_colour_chips(state: TableState) -> None:
@@ -28,8 +31,7 @@ def check_colour_chips(state: TableState) -> None:
     exchange or wait for. A screen asks before its colour menu opens."""
     if state.value_only:
         rule = profile_of(state).value_chips.value_only_rule
-        raise Refused(f"this table uses value chips only ({rule}): it has no colour chips", code="value-only-table",
-                      rule=rule)
+        raise ValueOnlyTable(rule)
 
 
 def _colour_table(state: TableState) -> None:
@@ -68,9 +70,12 @@ def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
         reason, facts = found
         problem = colour_value_problem(limits, value, state.posted_values) or reason
         if reason == "not-posted":  # the usual case (PT-A 9): neither the minimum nor a posted value
-            raise Refused(problem, code="colour-value-not-posted", value=value, allowed=facts["allowed"],
-                          rule=facts["rule"])
-        raise Refused(problem, code="colour-value", reason=reason, **facts)
+            raise ColourValueNotPosted(problem, value, facts["rule"], allowed=facts["allowed"])
+        if reason == "one-of":
+            raise ColourValueNotOneOf(problem, value, facts["rule"], allowed=facts["allowed"])
+        if reason == "multiple":
+            raise ColourValueNotMultiple(problem, value, facts["rule"], minimum=facts["minimum"])
+        raise ColourValueAboveMaximum(problem, value, facts["rule"], maximum=facts["maximum"])
     return value
 
 
@@ -164,9 +169,7 @@ def check_foreign_chips(state: TableState) -> str:
     _open(state)
     rule = profile_of(state).colour_chips.foreign_rule
     if not rule:
-        raise Refused(f"{state.profile}: colour chips of another table are not settled here "
-                      f"({profile_of(state).colour_chips.rule})", code="foreign-chips-not-settled",
-                      profile=state.profile, rule=profile_of(state).colour_chips.rule)
+        raise ForeignChipsNotSettled(state.profile, profile_of(state).colour_chips.rule)
     return rule
 
 
@@ -188,8 +191,7 @@ def settle_foreign_chips(state: TableState, now: datetime, *, colour: str, table
     value = None if chip_value is None else amount(chip_value, "a chip's real value")
     minimum = None if table_minimum is None else amount(table_minimum, "the minimum of their table")
     if won and value is None and minimum is None:
-        raise Refused("chips that win are paid at their real value, or else at the minimum of their own table "
-                      "({rule}): give one", code="foreign-chips-value", rule=rule)
+        raise ForeignChipsValue(rule)
     if value is not None and minimum is not None:
         minimum = None  # the real value, when it is known, is what they are paid at
     price = value if value is not None else minimum

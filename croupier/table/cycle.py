@@ -20,7 +20,9 @@ from croupier.table.events import (
     TableOpened, VoidAcknowledged,
 )
 from croupier.table.recovery import recovery
-from croupier.table.refusal import Refused, choice
+from croupier.table.refusal import (
+    LimitsUntilPaid, MarkedChipsNotAllowed, Refused, TableNotOpen, ValueOnlyNotAllowed, choice,
+)
 from croupier.rules.limits import NO_SIGN, TableSign, sign_problem
 from croupier.table.regulation import ball_in_play_of, checked_profile, checked_sign, minimum_of, profile_of, sign_of
 from croupier.table.roles import authorise, known
@@ -41,7 +43,7 @@ def direction_rule(state: TableState) -> str:
 
 def _open(state: TableState) -> None:
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open")
+        raise TableNotOpen()
 
 
 def _croupier(state: TableState) -> str:
@@ -124,11 +126,9 @@ def checked_chip_kinds(rules, value_only: bool, marked_values) -> None:
     """A table of value chips only (`PT-B 15b`), or value-marked chips on any bet (`PT-A 16`), only
     where the profile's text allows it."""
     if value_only and not rules.value_chips.value_only_rule:
-        raise Refused(f"{rules.id} has no tables of value chips only ({rules.value_chips.rule})",
-                      code="value-only-not-allowed", profile=rules.id, rule=rules.value_chips.rule)
+        raise ValueOnlyNotAllowed(rules.id, rules.value_chips.rule)
     if marked_values and not rules.value_chips.marked_rule:
-        raise Refused(f"{rules.id} has no value-marked chips ({rules.value_chips.rule})",
-                      code="marked-chips-not-allowed", profile=rules.id, rule=rules.value_chips.rule)
+        raise MarkedChipsNotAllowed(rules.id, rules.value_chips.rule)
 
 
 def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
@@ -150,8 +150,7 @@ def check_limits_change(state: TableState) -> None:
         raise Refused("limits change between spins, not while the ball is in play")
     spin = payouts_open(state)
     if spin is not None:
-        raise Refused(f"the limits change once the payouts of spin {spin} are recorded: they are checked "
-                      "against the limits their bets were made under", code="limits-until-paid", spin=spin)
+        raise LimitsUntilPaid(spin)
 
 
 def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | int, reason: str, by: str,

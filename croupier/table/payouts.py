@@ -17,7 +17,7 @@ from croupier.rules.profiles import Profile
 from croupier.table.bets import as_stakes, settle, within_limits
 from croupier.table.cycle import IN_SPIN, SENSOR, check_result_agreed
 from croupier.table.events import Event, LimitCut, PayoutsCompleted, PayoutsRecorded, Role, Stake
-from croupier.table.refusal import Refused
+from croupier.table.refusal import ColoursRefused, Refused
 from croupier.table.regulation import profile_of
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
@@ -88,8 +88,7 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
         notes += [f"{colour}: {note}" for note in cut]
         cuts += facts
     if refused:
-        raise Refused("; ".join(f"{colour}: {refusal}" for colour, refusal in refused), code="colours",
-                      refusals=tuple(refused))
+        raise ColoursRefused(tuple(refused))
     for colour in played:
         _in_play(state, colour)
     outcomes, prison = settle(state, result.number, stakes=stakes, prison={})

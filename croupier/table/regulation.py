@@ -10,7 +10,7 @@ from decimal import Decimal
 from croupier.rules.limits import SignError, TableLimits, TableSign, sign_from_data, sign_problem, table_limits
 from croupier.rules.profiles import Profile, ProfileError, load_profile, profile_from_text
 from croupier.table.events import Role
-from croupier.table.refusal import Refused
+from croupier.table.refusal import ProfileUnusable, SignNotAllowed, SignUnreadable, TableNotOpen
 from croupier.table.state import TableState
 
 WARNING_LEAD = timedelta(minutes=5)  # how early the screen warns that a relief or a ball change is due
@@ -18,7 +18,7 @@ WARNING_LEAD = timedelta(minutes=5)  # how early the screen warns that a relief 
 
 def profile_of(state: TableState) -> Profile:
     if state.profile is None:
-        raise Refused("the table is not open", code="table-not-open")
+        raise TableNotOpen()
     if state.rules:
         return profile_from_text(state.rules, f"the journal's {state.profile}")
     return load_profile(state.profile)  # a journal from before the rules were recorded
@@ -27,14 +27,14 @@ def profile_of(state: TableState) -> Profile:
 def minimum_of(state: TableState) -> Decimal:
     """The table minimum; refused when the table is not open."""
     if state.minimum is None:
-        raise Refused("the table is not open", code="table-not-open")
+        raise TableNotOpen()
     return state.minimum
 
 
 def ball_in_play_of(state: TableState) -> str:
     """The ball in play; refused when the table is not open."""
     if state.ball_in_play is None:
-        raise Refused("the table is not open", code="table-not-open")
+        raise TableNotOpen()
     return state.ball_in_play
 
 
@@ -43,7 +43,7 @@ def sign_of(state: TableState) -> TableSign:
     try:
         return sign_from_data(state.sign)
     except SignError as exc:
-        raise Refused(f"the recorded table sign cannot be read: {exc}", code="sign-unreadable") from None
+        raise SignUnreadable(str(exc)) from None
 
 
 def limits_of(state: TableState) -> TableLimits:
@@ -60,15 +60,14 @@ def checked_profile(profile_id: str, house: str | None = None) -> Profile:
     try:
         return load_profile(profile_id, house)
     except ProfileError as exc:
-        raise Refused(str(exc), code="profile-error", problem=str(exc)) from None
+        raise ProfileUnusable(str(exc)) from None
 
 
 def checked_sign(profile: Profile, minimum, sign: TableSign) -> None:
     """A sign the profile's caps allow at this minimum; a refusal naming the sign's key otherwise."""
     problem = sign_problem(profile, minimum, sign)
     if problem is not None:
-        raise Refused(f"table sign {problem}", code="sign-not-allowed", key=problem.key, reason=problem.code,
-                      **problem.facts)
+        raise SignNotAllowed(f"table sign {problem}", problem.key, problem.code, problem.facts)
 
 
 def relief_interval(state: TableState, role: Role) -> timedelta | None:

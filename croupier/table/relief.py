@@ -7,7 +7,7 @@ from datetime import datetime
 
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Role, StaffRelieved
-from croupier.table.refusal import Refused, choice
+from croupier.table.refusal import Refused, TableNotOpen, choice
 from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.roles import authorise
 from croupier.table.state import Phase, TableState
@@ -17,7 +17,7 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
             reason: str | None = None) -> list[Event]:
     """`incoming` takes over as croupier (or inspector), confirming with their own PIN."""
     if state.phase is Phase.CLOSED:
-        raise Refused("the table is not open")
+        raise TableNotOpen()
     role = choice(Role, role)
     if role is Role.PIT_BOSS:
         raise Refused("the pit boss is not relieved at the table")

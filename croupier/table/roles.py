@@ -22,7 +22,7 @@ from datetime import datetime
 
 from croupier.table.events import (AlarmFacts, AlarmKind, AlarmRaised, Event, PinRefused, PinUnlocked, Role,
                                    StaffRegistered)
-from croupier.table.refusal import Refused
+from croupier.table.refusal import NoPitBoss, PinDelayed, PinLocked, Refused, WrongPin
 from croupier.table.state import PIN_LOCK_AFTER, StaffMember, TableState
 
 # scrypt cost: 16 MiB and about a tenth of a second per check on a desktop, under a second on a Pi 3.
@@ -79,15 +79,10 @@ def authorise(state: TableState, name: str | None, pin: str | None, *roles: Role
         left = wait.until - typed_at if typed_at is not None else None
         seconds = math.ceil(left.total_seconds()) if left is not None else None
         if wait.locked:
-            minutes = "" if seconds is None else f" for {math.ceil(seconds / 60)} min more"
-            raise Refused(f"the PIN of {name} is locked{minutes} after too many wrong PINs: a pit boss clears the "
-                          "alarm, or it is unlocked at the console", code="pin-locked", name=name,
-                          minutes=None if seconds is None else math.ceil(seconds / 60))
-        after = "later" if seconds is None else f"in {seconds} s"
-        raise Refused(f"wrong PINs for {name}: the next is checked {after}; this one was not, and is recorded",
-                      code="pin-delayed", name=name, seconds=seconds)
+            raise PinLocked(name, None if seconds is None else math.ceil(seconds / 60))
+        raise PinDelayed(name, seconds)
     if not pin_matches(member, pin):
-        raise Refused(f"wrong PIN for {name}; only the attempt is recorded", code="wrong-pin", name=name)
+        raise WrongPin(name)
     if roles and member.role not in roles:
         raise Refused("{name} is {role}: only a {roles} may {to}",
                       name=name, role=member.role.value, roles=_roles(roles), to=to)
@@ -163,8 +158,7 @@ def first_pit_boss_allowed(state: TableState) -> None:
     recorded yet): a journal started without staff (`croupier run --headless`) never gets one from
     whoever is at the keyboard."""
     if state.last_event_time is not None and not any(m.role is Role.PIT_BOSS for m in state.staff.values()):
-        raise Refused("staff are registered only when a journal is created, or by its pit boss: this journal has "
-                      "none; start the table on a new journal", code="no-pit-boss")
+        raise NoPitBoss()
 
 
 def register_staff(state: TableState, now: datetime, *, name: str, role: Role, pin: str, salt: bytes,

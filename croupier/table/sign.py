@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from croupier.rules.limits import SignError, sign_from_data, table_limits
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Role, SignChanged
-from croupier.table.refusal import Refused
+from croupier.table.refusal import Refused, SignBetweenSpins, SignNotAllowed, SignReasonMissing, SignUnchanged
 from croupier.table.regulation import checked_sign, minimum_of, profile_of
 from croupier.table.roles import authorise
 from croupier.table.state import TableState
@@ -20,13 +20,11 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
     profile = profile_of(state)  # refused when the table is not open
     authorise(state, by, pin, Role.PIT_BOSS, to="change the table sign")
     if state.phase in IN_SPIN:
-        raise Refused("the table sign changes between spins, not while the ball is in play",
-                      code="sign-between-spins")
+        raise SignBetweenSpins()
     try:
         posted = sign_from_data(sign)
     except SignError as exc:
-        raise Refused(f"table sign {exc}",
-                      code="sign-not-allowed", key=exc.key, reason=exc.code, **exc.facts) from None
+        raise SignNotAllowed(f"table sign {exc}", exc.key, exc.code, exc.facts) from None
     checked_sign(profile, state.minimum, posted)
     # Under every profile, one chip of a colour in play over the plein maximum would make its every
     # plein over the limit; where a colour chip is worth at most the plein maximum, a posted value a
@@ -43,7 +41,7 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
                       amount=above, maximum=plein, rule=rule)
     new = posted.as_data()
     if new == state.sign:
-        raise Refused("the table sign already reads so", code="sign-unchanged")
+        raise SignUnchanged()
     if not reason.strip():
-        raise Refused("say why the table sign changes", code="sign-reason")
+        raise SignReasonMissing()
     return [SignChanged(sign=new, previous=dict(state.sign), reason=reason.strip(), by=by)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from functools import singledispatch
 
 from croupier.history import words
 from croupier.screens.words import NUMBER_STYLE, PHASES, colour_name, number_markup, phase  # noqa: F401 (the screens' words)
@@ -12,6 +13,7 @@ from croupier.i18n import N_, _, formats, language
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.events import AlarmKind, Role
 from croupier.table.notices import Notice
+from croupier.table import refusal as no
 from croupier.table.refusal import Refused
 from croupier.table.state import Alarm
 
@@ -36,83 +38,177 @@ def alarm_detail(alarm: Alarm) -> str:
     return words.alarm_detail_words(alarm.kind, alarm.facts, alarm.detail, from_facts=True)
 
 
+@singledispatch
 def refusal(refused: Refused) -> str:
-    """Why the table said no, in the table's language where the refusal has a code; otherwise the
-    core's own English."""
-    facts = refused.facts
-    if refused.code == "no-more-bets":
-        return _("no more bets: no bet is placed or changed now ({rule})").format(rule=facts["rule"])
-    if refused.code == "bets-closed-at-launch":
-        return _("bets closed when the ball was launched ({rule})").format(rule=facts["rule"])
-    if refused.code == "table-not-open":
-        return _("the table is not open")
-    if refused.code == "colour-value-not-posted":
-        return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
-            value=money(facts["value"], _currency), allowed=" · ".join(money(v, _currency) for v in facts["allowed"]),
-            rule=facts["rule"])
-    if refused.code == "colour-value":
-        value = money(facts["value"], _currency)
-        if facts["reason"] == "one-of":
-            return _("a colour chip is worth one of {allowed}, not {value} ({rule})").format(
-                allowed=" · ".join(money(v, _currency) for v in facts["allowed"]), value=value, rule=facts["rule"])
-        if facts["reason"] == "multiple":
-            return _("{value} is not the table minimum {minimum} or a whole multiple of it ({rule})").format(
-                value=value, minimum=money(facts["minimum"], _currency), rule=facts["rule"])
-        return _("{value} is above the plein maximum {maximum} ({rule})").format(
-            value=value, maximum=money(facts["maximum"], _currency), rule=facts["rule"])
-    if refused.code == "value-only-table":
-        return _("this table uses value chips only ({rule}): it has no colour chips").format(rule=facts["rule"])
-    if refused.code == "value-only-not-allowed":
-        return _("{profile} has no tables of value chips only ({rule})").format(profile=facts["profile"],
-                                                                                rule=facts["rule"])
-    if refused.code == "marked-chips-not-allowed":
-        return _("{profile} has no value-marked chips ({rule})").format(profile=facts["profile"], rule=facts["rule"])
-    if refused.code == "marked-chips-not-offered":
-        return _("this table offers no value-marked chips ({rule})").format(rule=facts["rule"])
-    if refused.code == "foreign-chips-not-settled":
-        return _("{profile}: colour chips of another table are not settled here ({rule})").format(
-            profile=facts["profile"], rule=facts["rule"])
-    if refused.code == "foreign-chips-value":
-        return _("chips that win are paid at their real value, or else at the minimum of their own table "
-                 "({rule}): give one").format(rule=facts["rule"])
-    if refused.code == "bets-stand-after-void":
-        return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(
-            rule=facts["rule"])
-    if refused.code == "limits-until-paid":
-        return _("the limits change once the payouts of spin {spin} are recorded: they are checked against the "
-                 "limits their bets were made under").format(spin=facts["spin"])
-    if refused.code == "wrong-pin":
-        return _("wrong PIN for {name}: only the attempt is recorded").format(name=facts["name"])
-    if refused.code == "pin-locked" and facts.get("minutes") is not None:
-        return _("the PIN of {name} is locked for {minutes} min more after too many wrong PINs: a pit boss clears the "
-                 "alarm").format(name=facts["name"], minutes=facts["minutes"])
-    if refused.code == "pin-locked":
-        return _("the PIN of {name} is locked after too many wrong PINs: a pit boss clears the alarm").format(
-            name=facts["name"])
-    if refused.code == "pin-delayed" and facts.get("seconds") is not None:
-        return _("wrong PINs for {name}: the next is checked in {seconds} s; this attempt is recorded").format(
-            name=facts["name"], seconds=facts["seconds"])
-    if refused.code == "no-pit-boss":
-        return _("this journal has no pit boss: staff are registered only in a new journal")
-    if refused.code == "sign-not-allowed":
-        return sign_problem(facts)
-    if refused.code == "sign-between-spins":
-        return _("the table sign changes between spins, not while the ball is in play")
-    if refused.code == "sign-unchanged":
-        return _("the table sign already reads so")
-    if refused.code == "sign-reason":
-        return _("say why the table sign changes")
-    if refused.code == "bet-error":
-        return bet_error(facts)
-    if refused.code in ("profile-error", "sign-unreadable"):
-        return _("the regulation's file cannot be used: {problem}").format(problem=str(refused))
-    if refused.code == "limits":
-        return "; ".join(f"{limit_check(check)} ({check.rule})" for check in facts["checks"])
-    if refused.code == "colours":
-        return "; ".join(f"{colour_name(colour)}: {refusal(each)}" for colour, each in facts["refusals"])
+    """Why the table said no, in the table's language: a kind of refusal (croupier.table.refusal)
+    by its wording registered below, any other by its template through the catalogs."""
     if refused.template is not None:
-        return _(refused.template).format(**worded(facts))
+        return _(refused.template).format(**worded(dict(refused.facts)))
     return str(refused)
+
+
+def _worded(*kinds: type[no.Kind]):
+    """Register the wording of one or more kinds of refusal (their facts as fields)."""
+    def register(wording):
+        for kind in kinds:
+            refusal.register(kind)(wording)
+        return wording
+    return register
+
+
+@_worded(no.NoMoreBets)
+def _no_more_bets(refused: no.NoMoreBets) -> str:
+    return _("no more bets: no bet is placed or changed now ({rule})").format(rule=refused.rule)
+
+
+@_worded(no.BetsClosedAtLaunch)
+def _bets_closed(refused: no.BetsClosedAtLaunch) -> str:
+    return _("bets closed when the ball was launched ({rule})").format(rule=refused.rule)
+
+
+@_worded(no.TableNotOpen)
+def _not_open(refused: no.TableNotOpen) -> str:
+    return _("the table is not open")
+
+
+def _values(values: tuple[Decimal, ...]) -> str:
+    return " · ".join(money(value, _currency) for value in values)
+
+
+@_worded(no.ColourValueNotPosted)
+def _value_not_posted(refused: no.ColourValueNotPosted) -> str:
+    return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
+        value=money(refused.value, _currency), allowed=_values(refused.allowed), rule=refused.rule)
+
+
+@_worded(no.ColourValueNotOneOf)
+def _value_not_one_of(refused: no.ColourValueNotOneOf) -> str:
+    return _("a colour chip is worth one of {allowed}, not {value} ({rule})").format(
+        allowed=_values(refused.allowed), value=money(refused.value, _currency), rule=refused.rule)
+
+
+@_worded(no.ColourValueNotMultiple)
+def _value_not_multiple(refused: no.ColourValueNotMultiple) -> str:
+    return _("{value} is not the table minimum {minimum} or a whole multiple of it ({rule})").format(
+        value=money(refused.value, _currency), minimum=money(refused.minimum, _currency), rule=refused.rule)
+
+
+@_worded(no.ColourValueAboveMaximum)
+def _value_above_maximum(refused: no.ColourValueAboveMaximum) -> str:
+    return _("{value} is above the plein maximum {maximum} ({rule})").format(
+        value=money(refused.value, _currency), maximum=money(refused.maximum, _currency), rule=refused.rule)
+
+
+@_worded(no.ValueOnlyTable)
+def _value_only_table(refused: no.ValueOnlyTable) -> str:
+    return _("this table uses value chips only ({rule}): it has no colour chips").format(rule=refused.rule)
+
+
+@_worded(no.ValueOnlyNotAllowed)
+def _value_only_not_allowed(refused: no.ValueOnlyNotAllowed) -> str:
+    return _("{profile} has no tables of value chips only ({rule})").format(profile=refused.profile,
+                                                                            rule=refused.rule)
+
+
+@_worded(no.MarkedChipsNotAllowed)
+def _marked_not_allowed(refused: no.MarkedChipsNotAllowed) -> str:
+    return _("{profile} has no value-marked chips ({rule})").format(profile=refused.profile, rule=refused.rule)
+
+
+@_worded(no.MarkedChipsNotOffered)
+def _marked_not_offered(refused: no.MarkedChipsNotOffered) -> str:
+    return _("this table offers no value-marked chips ({rule})").format(rule=refused.rule)
+
+
+@_worded(no.ForeignChipsNotSettled)
+def _foreign_not_settled(refused: no.ForeignChipsNotSettled) -> str:
+    return _("{profile}: colour chips of another table are not settled here ({rule})").format(
+        profile=refused.profile, rule=refused.rule)
+
+
+@_worded(no.ForeignChipsValue)
+def _foreign_value(refused: no.ForeignChipsValue) -> str:
+    return _("chips that win are paid at their real value, or else at the minimum of their own table "
+             "({rule}): give one").format(rule=refused.rule)
+
+
+@_worded(no.BetsStandAfterVoid)
+def _bets_stand(refused: no.BetsStandAfterVoid) -> str:
+    return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(
+        rule=refused.rule)
+
+
+@_worded(no.LimitsUntilPaid)
+def _limits_until_paid(refused: no.LimitsUntilPaid) -> str:
+    return _("the limits change once the payouts of spin {spin} are recorded: they are checked against the "
+             "limits their bets were made under").format(spin=refused.spin)
+
+
+@_worded(no.WrongPin)
+def _wrong_pin(refused: no.WrongPin) -> str:
+    return _("wrong PIN for {name}: only the attempt is recorded").format(name=refused.name)
+
+
+@_worded(no.PinLocked)
+def _pin_locked(refused: no.PinLocked) -> str:
+    if refused.minutes is not None:
+        return _("the PIN of {name} is locked for {minutes} min more after too many wrong PINs: a pit boss clears "
+                 "the alarm").format(name=refused.name, minutes=refused.minutes)
+    return _("the PIN of {name} is locked after too many wrong PINs: a pit boss clears the alarm").format(
+        name=refused.name)
+
+
+@_worded(no.PinDelayed)
+def _pin_delayed(refused: no.PinDelayed) -> str:
+    if refused.seconds is None:
+        return str(refused)  # a PIN typed at no known time: the core's English
+    return _("wrong PINs for {name}: the next is checked in {seconds} s; this attempt is recorded").format(
+        name=refused.name, seconds=refused.seconds)
+
+
+@_worded(no.NoPitBoss)
+def _no_pit_boss(refused: no.NoPitBoss) -> str:
+    return _("this journal has no pit boss: staff are registered only in a new journal")
+
+
+@_worded(no.SignNotAllowed)
+def _sign_not_allowed(refused: no.SignNotAllowed) -> str:
+    return sign_problem({**refused.details, "key": refused.key, "reason": refused.reason})
+
+
+@_worded(no.SignBetweenSpins)
+def _sign_between_spins(refused: no.SignBetweenSpins) -> str:
+    return _("the table sign changes between spins, not while the ball is in play")
+
+
+@_worded(no.SignUnchanged)
+def _sign_unchanged(refused: no.SignUnchanged) -> str:
+    return _("the table sign already reads so")
+
+
+@_worded(no.SignReasonMissing)
+def _sign_reason(refused: no.SignReasonMissing) -> str:
+    return _("say why the table sign changes")
+
+
+@_worded(no.NotABet)
+def _not_a_bet(refused: no.NotABet) -> str:
+    return bet_error({**refused.details, "problem": refused.problem, "reason": refused.reason})
+
+
+@_worded(no.ProfileUnusable, no.SignUnreadable)
+def _regulation_unusable(refused: no.ProfileUnusable | no.SignUnreadable) -> str:
+    return _("the regulation's file cannot be used: {problem}").format(problem=str(refused))
+
+
+@_worded(no.OverLimits)
+def _over_limits(refused: no.OverLimits) -> str:
+    return "; ".join(f"{limit_check(check)} ({check.rule})" for check in refused.checks)
+
+
+@_worded(no.ColoursRefused)
+def _colours_refused(refused: no.ColoursRefused) -> str:
+    return "; ".join(f"{colour_name(colour)}: {refusal(each)}" for colour, each in refused.refusals)
 
 
 def limit_check(check) -> str:
@@ -130,7 +226,7 @@ def limit_cut(cut) -> str:
 def worded(facts: dict) -> dict:
     """A refusal's facts as the table's language writes them: colours, kinds of bet, positions,
     roles and amounts; names, numbers and rules as they are."""
-    words = {}
+    found: dict = {}  # not `words`: the module of the words is read below
     for key, value in facts.items():
         if key == "colour" and isinstance(value, str):
             value = colour_name(value)
@@ -144,8 +240,8 @@ def worded(facts: dict) -> dict:
             value = _(words.ROLES[value])
         elif key in _AMOUNTS and isinstance(value, Decimal):
             value = money(value, _currency)
-        words[key] = value
-    return words
+        found[key] = value
+    return found
 
 
 def sign_entry(key: str) -> str:

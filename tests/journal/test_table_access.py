@@ -17,7 +17,7 @@ from croupier.journal.store import DEMO, Journal, JournalError
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import AlarmKind, Ball, Role
-from croupier.table.refusal import Refused
+from croupier.table.refusal import PinDelayed, PinLocked, Refused, WrongPin
 from croupier.table.state import Phase
 from croupier.table.roles import PIN_LOCK_MINUTES, Pin, hash_pin, pin_delay
 
@@ -101,7 +101,7 @@ def wrong_pins(session, count: int, by: str = "Boss") -> None:
             session.clock.advance(max(wait.until - session.clock.now(), timedelta()))
         with pytest.raises(Refused) as refused:
             change_limits(session, "1234", by=by)
-        assert refused.value.code == "wrong-pin"
+        assert isinstance(refused.value, WrongPin)
 
 
 def test_every_wrong_pin_is_recorded_and_the_fifth_locks_the_pin_and_alarms_the_pit_boss(table):
@@ -112,7 +112,7 @@ def test_every_wrong_pin_is_recorded_and_the_fifth_locks_the_pin_and_alarms_the_
     assert alarm.facts.name == "Boss" and alarm.facts.minutes == PIN_LOCK_MINUTES
     with pytest.raises(Refused, match="locked") as locked:  # the right PIN is refused too now
         change_limits(table, "9000")
-    assert locked.value.code == "pin-locked" and table.state.minimum == 5
+    assert isinstance(locked.value, PinLocked) and table.state.minimum == 5
     assert kinds(table.journal.path).count("pin-refused") == 6  # the attempt while locked is recorded too
     table.clear_alarm(alarm=alarm.id, note="PIN reset by phone with the boss", by="Chief", pin="8000")
     change_limits(table, "9000")
@@ -153,7 +153,7 @@ def test_wrong_pins_wait_longer_and_longer_and_attempts_while_waiting_are_record
     table.clock.advance(seconds=9)
     with pytest.raises(Refused) as early:  # the right PIN, too early: not even compared
         change_limits(table, "9000")
-    assert early.value.code == "pin-delayed" and early.value.facts["seconds"] == 1
+    assert isinstance(early.value, PinDelayed) and early.value.seconds == 1
     assert table.state.wrong_pins["Boss"] == failures and table.state.minimum == 5
     last = refused_rows(table)[-1]
     assert (last["name"], last["failures"], last.get("unchecked"), last.get("wait_seconds")) == \

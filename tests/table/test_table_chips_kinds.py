@@ -15,6 +15,7 @@ import pytest
 from croupier.config import ConfigError, default_config, load_config
 from croupier.history.shift_results import foreign_chips_paid, shift_result_table, shift_results
 from croupier.table import colours, payouts
+from croupier.table import refusal as no
 from croupier.table.cycle import open_table
 from croupier.table.events import PayoutsRecorded, Stake, to_record
 
@@ -90,10 +91,10 @@ def test_a_table_opened_under_a_profile_that_does_not_allow_the_kind_of_chip_is_
     arguments = dict(minimum=Decimal(5), colours=("red",), balls=BALLS, croupier="Ana")
     refusal = table.refused(open_table, "pt-americana has no tables of value chips only", profile="pt-americana",
                             value_only=True, **arguments)
-    assert refusal.code == "value-only-not-allowed"
+    assert isinstance(refusal, no.ValueOnlyNotAllowed)
     refusal = table.refused(open_table, "mt-fair has no value-marked chips", profile="mt-fair",
                             marked_values=(Decimal(25),), **arguments)
-    assert refusal.code == "marked-chips-not-allowed"
+    assert isinstance(refusal, no.MarkedChipsNotAllowed)
 
 
 # --- a table of value chips only (PT-B 15b) ----------------------------------------------------
@@ -104,7 +105,7 @@ def test_a_value_only_table_has_no_colours_to_give(clock):
     assert table.state.value_only
     refusal = table.refused(colours.assign_colour, "uses value chips only", colour="red", player="seat 1",
                             chip_value=Decimal(5), chips=10, by="Ana")
-    assert refusal.code == "value-only-table" and refusal.facts["rule"] == "PT-B 15b"
+    assert isinstance(refusal, no.ValueOnlyTable) and refusal.rule == "PT-B 15b"
     with pytest.raises(colours.Refused):
         colours.check_colour_chips(table.state)
 
@@ -126,7 +127,7 @@ def test_the_value_only_table_keeps_the_limits_in_money(clock):
     spin_to(table, 17)
     refusal = table.refused(payouts.record_payouts, "plein maximum is 50", spin=1,
                             paid={"value": (Stake(bet="17", chips=60),)}, by="Ana")
-    assert refusal.code == "colours"
+    assert isinstance(refusal, no.ColoursRefused)
 
 
 def test_value_chips_on_a_plein_are_refused_at_a_pt_b_table_with_colours(clock):
@@ -160,9 +161,9 @@ def test_marked_chips_need_a_table_that_offers_them(clock):
     spin_to(table, 17)
     refusal = table.refused(payouts.record_payouts, "offers no value-marked chips", spin=1,
                             paid={"value": (Stake(bet="17", chips=10, marked=True),)}, by="Ana")
-    assert refusal.code == "colours"
-    (colour, inner), = refusal.facts["refusals"]
-    assert colour == "value" and inner.code == "marked-chips-not-offered"
+    assert isinstance(refusal, no.ColoursRefused)
+    (colour, inner), = refusal.refusals
+    assert colour == "value" and isinstance(inner, no.MarkedChipsNotOffered)
 
 
 def test_a_stake_recorded_before_marked_chips_existed_reads_and_hashes_as_before():
@@ -209,7 +210,7 @@ def test_foreign_chips_that_win_need_a_value_to_be_paid_at(clock):
     table = opened("mt-fair", clock)
     refusal = table.refused(colours.settle_foreign_chips, "real value, or else at the minimum of their own table",
                             colour="green", table="7", chips=35, won=True, by="Ana")
-    assert refusal.code == "foreign-chips-value"
+    assert isinstance(refusal, no.ForeignChipsValue)
 
 
 @pytest.mark.parametrize("profile", ("pt-americana", "pt-americana-2002", "pt-srij-french", "ru-american"))
@@ -217,7 +218,7 @@ def test_only_fr_settles_another_tables_colour_chips(clock, profile):
     table = opened(profile, clock)
     refusal = table.refused(colours.settle_foreign_chips, "colour chips of another table are not settled here",
                             colour="green", table="7", chips=3, won=True, chip_value=Decimal(2), by="Ana")
-    assert refusal.code == "foreign-chips-not-settled"
+    assert isinstance(refusal, no.ForeignChipsNotSettled)
 
 
 def test_the_shift_result_counts_what_the_table_paid_for_foreign_chips(clock):

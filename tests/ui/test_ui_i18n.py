@@ -39,7 +39,7 @@ def marked_texts() -> dict[tuple[str, str | None], str]:
 
 def refusal_templates() -> dict[tuple[str, None], str]:
     """Every refusal of the core, worded through the catalogs: the templates of Refused(...) in
-    croupier/table (without a code: the screens word coded ones themselves), and the limits' reasons."""
+    croupier/table (the kinds of refusal are worded by the screens themselves), and the limits' reasons."""
     from croupier.rules.limits import OUTCOMES, REASONS
 
     found = {(text, None): "limits.py" for text in (*REASONS.values(), *OUTCOMES.values())}
@@ -48,8 +48,6 @@ def refusal_templates() -> dict[tuple[str, None], str]:
             phrases = _refusal_phrases(node)
             found.update({(phrase, None): f"{path.name}:{node.lineno}" for phrase in phrases})
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refused" and node.args):
-                continue
-            if any(keyword.arg == "code" for keyword in node.keywords):
                 continue
             first = node.args[0]
             branches = (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,)
@@ -121,23 +119,27 @@ def test_no_message_is_left_in_english(language):
     assert not left, f"{language}.po leaves in English: {left}"
 
 
-def coded_refusals() -> dict[str, str]:
-    """code -> where: every Refused(..., code=...) of the core."""
-    found = {}
-    for path in sorted((CROUPIER / "table").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refused":
-                for keyword in node.keywords:
-                    if keyword.arg == "code" and isinstance(keyword.value, ast.Constant):
-                        found[keyword.value.value] = f"{path.name}:{node.lineno}"
-    return found
+def test_every_kind_of_refusal_of_the_core_is_worded_by_the_screen():
+    """Each class of refusal has its own wording (its texts are in every catalog, as every marked
+    text is); a class without one would reach the screen in the core's English."""
+    from croupier.table import refusal as no
+    from croupier.ui import text
+
+    kinds = no.kinds()
+    assert len(kinds) >= 25
+    plain = text.refusal.dispatch(no.Refused)
+    unworded = sorted(kind.__name__ for kind in kinds if text.refusal.dispatch(kind) is plain)
+    assert not unworded, f"refusals the screen words in English only: {unworded}"
 
 
-def test_every_coded_refusal_of_the_core_is_worded_by_the_screen():
-    source = (CROUPIER / "ui" / "text.py").read_text(encoding="utf-8")
-    assert len(coded_refusals()) >= 10
-    unworded = {code: where for code, where in coded_refusals().items() if f'"{code}"' not in source}
-    assert not unworded, f"refusal codes the screen words in English only: {unworded}"
+def test_a_refusal_naming_a_role_reads_in_the_table_s_language():
+    from croupier.table.refusal import Refused
+    from croupier.ui import text
+
+    install("pt")
+    worded = text.refusal(Refused("{name} is {role}: only a {roles} may {to}", name="Ana", role="pit-boss",
+                                  roles="pit boss", to="change the table sign"))
+    assert worded.startswith("Ana") and "pit-boss" not in worded
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -297,7 +299,7 @@ def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, t
     # read in the table's language, amounts with the currency, not in the rules' English.
     from croupier.session import TableSession
     from croupier.table.clock import FakeClock
-    from croupier.table.refusal import Refused
+    from croupier.table.refusal import ColourValueNotOneOf, Refused
     from croupier.ui import text
     from ui_kit import BALLS, COLOURS, register_staff
 
@@ -309,7 +311,7 @@ def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, t
         with pytest.raises(Refused) as refused:
             session.assign_colour(colour="red", player="seat 1", chip_value=20, chips=10, by="Ana")
     worded = text.refusal(refused.value)
-    assert refused.value.code == "colour-value" and "one of" not in worded and "RU 4.7" in worded
+    assert isinstance(refused.value, ColourValueNotOneOf) and "one of" not in worded and "RU 4.7" in worded
     assert "25.00 EUR" in worded.replace("25,00", "25.00") and "20" in worded
 
 
@@ -322,7 +324,7 @@ def test_a_bet_the_regulation_does_not_offer_is_refused_in_each_language(languag
     from croupier.session import TableSession
     from croupier.table.clock import FakeClock
     from croupier.table.events import Stake
-    from croupier.table.refusal import Refused
+    from croupier.table.refusal import NotABet, Refused
     from croupier.ui import text
     from ui_kit import BALLS, COLOURS, register_staff
 
@@ -335,7 +337,7 @@ def test_a_bet_the_regulation_does_not_offer_is_refused_in_each_language(languag
         with pytest.raises(Refused) as refused:
             session.place_bets(colour="red", stakes=(Stake(bet="voisins", chips=1),))
     worded = text.refusal(refused.value)
-    assert refused.value.code == "bet-error" and refused.value.facts["reason"] == "not-offered"
+    assert isinstance(refused.value, NotABet) and refused.value.reason == "not-offered"
     assert worded.startswith(text.position("voisins") + ": ")
     assert "does not offer" not in worded and "voisins bets" not in worded
 
