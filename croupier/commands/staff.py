@@ -31,10 +31,7 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     from croupier.config import ConfigError, config_from_argument
     from croupier.journal.store import JournalBusy, JournalError
-    from croupier.session import TableSession
-    from datetime import timedelta
-
-    from croupier.table.clock import GuardedClock
+    from croupier.commands.table import open_session
     from croupier.table.refusal import Refused
 
     try:
@@ -42,10 +39,9 @@ def main(argv: list[str]) -> int:
         path = args.db or config.journal_path
         if not path.is_file():  # opening would make a new journal
             raise JournalError(f"{path}: no such journal")
-        # The table's clock, as the table keeps it: never before the journal's last event (a Pi
+        # On the table's clock, as the table keeps it: never before the journal's last event (a Pi
         # restarted without a battery clock), a jump recorded with both readings.
-        clock = GuardedClock(timedelta(seconds=config.table.clock_tolerance_seconds))
-        with TableSession.open(path, clock, key=config.journal_key) as session:
+        with open_session(path, config) as session:
             session.unlock_pin(name=args.name, operator=getpass.getuser())
     except JournalBusy:
         print(f"croupier staff: the table is running on {path}, and a journal has one writer: nothing was recorded. "
