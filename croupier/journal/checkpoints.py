@@ -5,8 +5,8 @@ from the newest one it can verify and folds only the events after it. No cache i
 A checkpoint is one row of `report_checkpoints`: the event it was folded up to (seq and hash), the
 code that folded it (`fold_codec.stamp`), the fold in `fold_codec`'s plain format (reading it runs no
 code), with the continuous watch's charts after its spins, and the table's signature over all of
-that. The table makes one in a thread of its own (`CheckpointWriter`) from the checkpoint before and
-the events since, checked against the chain and the table's key first; so the events it vouches for
+that. The table has one made by a program of its own (`CheckpointWriter`) from the checkpoint before
+and the events since, checked against the chain and the table's key first; so the events it vouches for
 were each checked once, by the table, and its figures are the report's own over them.
 
 A reader takes a checkpoint up only when its signature checks with the table's public key, when it
@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -234,8 +238,10 @@ def last_made(conn: sqlite3.Connection) -> int:
 
 
 class CheckpointWriter:
-    """The table's checkpoints, each made in a thread of its own when due, one at a time: the table
-    never waits for one. A failed one is logged; the next is tried when due again."""
+    """The table's checkpoints, each made when due by a program of its own at a low priority (a
+    year's first checkpoint folds the whole journal: on a Pi, a minute of CPU the table's screen must
+    not wait for), one at a time; a thread of the table's waits for it. The table never waits for
+    one. A failed one is logged; the next is tried when due again."""
 
     def __init__(self, path: Path, key: bytes, signing_key, last: int) -> None:
         self.path, self.key, self.signing_key = path, key, signing_key
@@ -251,12 +257,40 @@ class CheckpointWriter:
         self._thread.start()
 
     def _make(self, head: int) -> None:
+        from cryptography.hazmat.primitives import serialization
+
+        # The keys go to the program through a pipe, never a file or its command line.
+        secrets = json.dumps({"path": str(self.path), "upto": head, "key": self.key.hex(), "signing": self.signing_key.
+                              private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                            serialization.NoEncryption()).decode()})
         try:
-            write(self.path, self.key, self.signing_key, head)
-        except Exception:  # a checkpoint only saves readers time: the journal is untouched
-            log.warning("no report checkpoint after event %d", head, exc_info=True)
+            done = subprocess.run([sys.executable, "-m", "croupier.journal.checkpoints"], input=secrets.encode(),
+                                  capture_output=True, timeout=3600)
+            if done.returncode != 0:
+                log.warning("no report checkpoint after event %d: %s", head,
+                            done.stderr.decode(errors="replace").strip()[-2000:])
+        except (OSError, subprocess.SubprocessError) as exc:  # a checkpoint only saves readers time
+            log.warning("no report checkpoint after event %d: %s", head, exc)
 
     def wait(self) -> None:
         """The checkpoint being made, finished (at close)."""
         if self._thread is not None:
             self._thread.join()
+
+
+def _made_apart() -> int:
+    """The program `CheckpointWriter` runs: the checkpoint its standard input names, at a low priority."""
+    from cryptography.hazmat.primitives import serialization
+
+    os.nice(10)
+    asked = json.loads(sys.stdin.read())
+    signing_key = serialization.load_pem_private_key(asked["signing"].encode(), password=None)
+    problems: list[str] = []
+    made = write(Path(asked["path"]), bytes.fromhex(asked["key"]), signing_key, asked["upto"], problems.append)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 0 if made else 1
+
+
+if __name__ == "__main__":
+    sys.exit(_made_apart())
