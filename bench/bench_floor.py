@@ -47,7 +47,7 @@ from croupier.journal.store import Journal
 from croupier.rules.spin import Direction
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock, SystemClock
-from croupier.table.events import Ball, Source
+from croupier.table.events import Ball, ResultRecorded, Source
 from croupier.wheel.simulator import WheelSimulator
 
 BALLS = (Ball(id="A", diameter_mm=Decimal("21")), Ball(id="B", diameter_mm=Decimal("21")))
@@ -214,7 +214,7 @@ def bench_floor_tables(folder: Path, store_url: str, tables: int, seconds: float
         rows = [WireLink(r.seq, r.time, r.kind, r.body, r.prev_hash, r.hash, r.mac, sig=r.sig or "")
                 for r in source.rows()]
     enrol_all(store_url, {f"F{t}": template for t in range(tables)})  # one key pair: the template's
-    spins = [i + 1 for i, link in enumerate(rows) if link.kind == "result-recorded"]  # a spin's rows end there
+    spins = [i + 1 for i, link in enumerate(rows) if link.kind == ResultRecorded.kind]  # a spin's rows end there
     with LocalBroker(folder / "nats-tables") as broker:
         ingester = subprocess.Popen([sys.executable, "-m", "croupier", "floor", "serve", "--nats", broker.url,
                                      "--store", store_url, "--signing-key", str(folder / "floor-signing.key")],

@@ -25,7 +25,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from croupier import session as session_module
-from croupier.journal.report import REPORT_KINDS, build_report, write_json
+from croupier.journal.report import REPORT_EVENTS, build_report, write_json
 from croupier.journal.store import Journal, event_hash, event_mac
 from croupier.rules.spin import Direction
 from croupier.session import TableSession
@@ -313,7 +313,7 @@ def main() -> None:
 
     def report_in_process():
         with Journal.open(year, read_only=True) as journal, open(os.devnull, "w") as sink:
-            write_json(build_report(journal.records(REPORT_KINDS), journal.head), sink)
+            write_json(build_report(journal.events(REPORT_EVENTS), journal.head), sink)
 
     print(f"report over {args.spins:,} spins, built and encoded in process: {timed(report_in_process, 3):.2f} s")
     started = time.perf_counter()

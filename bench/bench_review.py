@@ -98,12 +98,12 @@ async def open_in_app(path: Path) -> float:
 
 def whole_journal_statistics(path: Path) -> None:
     from croupier.review.shifts import open_read_only
-    from croupier.history.spins import SPIN_KINDS, counted_spins
+    from croupier.history.spins import SPIN_EVENTS, counted_spins
     from croupier.stats import summary
 
     began = time.perf_counter()
     with open_read_only(path) as journal:
-        spins = counted_spins(journal.records(SPIN_KINDS))
+        spins = counted_spins(journal.events(SPIN_EVENTS))
         summary(spins)
     print(f"  whole-journal statistics ({len(spins):,} spins, key a)        {time.perf_counter() - began:6.2f} s")
 

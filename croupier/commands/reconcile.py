@@ -32,20 +32,21 @@ def _parser() -> argparse.ArgumentParser:
 
 def journal_results(path: str) -> list:
     """The journal's counted results in order, with the number that stands after a correction."""
-    from croupier.history.spins import SPIN_KINDS
+    from croupier.history.spins import SPIN_EVENTS
     from croupier.journal.store import Journal
+    from croupier.table.codec import to_plain
+    from croupier.table.events import ResultCorrected, ResultRecorded
     from croupier.wheel.history import JournalResult
 
     found: dict[int, JournalResult] = {}
     with Journal.open(path, read_only=True, create=False) as journal:
-        for seq, record in journal.records(SPIN_KINDS):
-            spin = record["spin"]
-            if record["kind"] == "result-recorded":
-                found[spin] = JournalResult(spin, record["number"], record["number"], record["source"],
-                                            record.get("wheel_game"), record["time"])
-            elif spin in found:
+        for seq, event in journal.events(SPIN_EVENTS):
+            if isinstance(event, ResultRecorded):
+                found[event.spin] = JournalResult(event.spin, event.number, event.number, event.source.value,
+                                                  event.wheel_game, to_plain(event.time))
+            elif isinstance(event, ResultCorrected) and (spin := event.spin) in found:
                 old = found[spin]
-                found[spin] = JournalResult(spin, record["number"], old.recorded, old.source, old.wheel_game, old.time)
+                found[spin] = JournalResult(spin, event.number, old.recorded, old.source, old.wheel_game, old.time)
     return list(found.values())
 
 

@@ -66,16 +66,22 @@ def time_range(since, until) -> tuple[str, str]:
     return _bound(since) if since else "", _bound(until + timedelta(days=1)) if until else "~"
 
 
-def in_range(records, since, until):
-    """The records from day `since` to day `until` (both included, None: no bound), in recorded
-    order: a record belongs to the day the latest time recorded so far falls in, so one written
-    under a clock set back is filed after the records before it (as `Journal.records` does)."""
-    low, high = time_range(since, until)
-    latest = ""
-    for seq, record in records:
-        latest = max(latest, record["time"])
-        if low <= latest < high:
-            yield seq, record
+def in_range(events, since, until):
+    """The events from day `since` to day `until` (both included, None: no bound), in recorded
+    order: an event belongs to the day the latest time recorded so far falls in, so one written
+    under a clock set back is filed after the events before it (as `Journal.events` does)."""
+    from datetime import timedelta
+
+    from croupier.history.clock import midnight
+
+    low = midnight(since) if since else None
+    high = midnight(until + timedelta(days=1)) if until else None
+    latest = None
+    for seq, event in events:
+        if latest is None or event.time > latest:
+            latest = event.time
+        if (low is None or low <= latest) and (high is None or latest < high):
+            yield seq, event
 
 
 def main(argv: list[str]) -> int:
@@ -119,9 +125,11 @@ def recorded_context(journal, table, notice, start=None):
     from croupier.history.clock import use_zone
     from croupier.history.context import disagreements, journal_context
 
+    from croupier.table.events import TableOpened, from_record
+
     after = start.reached[0] if start else 0
-    before = [(after, start.opening)] if start and start.opening else []
-    context = journal_context([*before, *journal.records(["table-opened"], after=after)])
+    before = [(after, from_record(start.opening))] if start and start.opening else []
+    context = journal_context([*before, *journal.events([TableOpened], after=after)])
     if context.time_zone:
         use_zone(context.time_zone)
     for line in disagreements(context, table):
@@ -160,7 +168,7 @@ def _report(args: argparse.Namespace) -> int:
     from croupier.config import ConfigError
     from croupier.i18n import CatalogError
     from croupier.journal import checkpoints, report_cache
-    from croupier.journal.report import REPORT_KINDS, ReportFold, build_report, write_json
+    from croupier.journal.report import REPORT_EVENTS, ReportFold, build_report, write_json
     from croupier.journal.key import default_key_path
     from croupier.journal.store import GENESIS, Journal, JournalError
     from croupier.journal.verify import ChainCheck, JournalDamaged
@@ -196,11 +204,11 @@ def _report(args: argparse.Namespace) -> int:
             reached = start.reached if start else saved[1] if saved else (0, GENESIS)
             fold = start.fold if start else saved[0] if saved and whole else ReportFold()
             if not whole and saved:
-                fold.add_all(journal.records(REPORT_KINDS, upto=reached[0], times=time_range(args.since, args.until)))
+                fold.add_all(journal.events(REPORT_EVENTS, upto=reached[0], times=time_range(args.since, args.until)))
             # Then one pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
             check = ChainCheck(journal, since=reached)
-            fold.add_all(in_range(check.records(REPORT_KINDS), args.since, args.until))
+            fold.add_all(in_range(check.events(REPORT_EVENTS), args.since, args.until))
             if whole and key and check.head != reached:
                 report_cache.save(journal, fold, check.head, key, notice)
             report = build_report((), journal.head, context.currency or (table.currency if table else None), fold,
@@ -227,9 +235,9 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def render(report: dict, raised: dict[int, dict] | None = None) -> str:
-    """The text report, in the language installed (croupier.i18n). `raised`: each alarm's
-    alarm-raised record, whose facts word its detail in that language."""
+def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
+    """The text report, in the language installed (croupier.i18n). `raised`: each alarm's facts as
+    recorded (`Procedures.raised`), which word its detail in that language."""
     from croupier.history.clock import stamp, zone_label
     from croupier.history.payouts import Overpayment
     from croupier.history.procedures import alarm_facts
@@ -239,6 +247,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     from croupier.history.words import role_words as role
     from croupier.history.words import void_words as void_reason
     from croupier.i18n import _, formats, ngettext
+    from croupier.table.events import LimitsChanged, TableOpened
 
     lines: list[str] = []
     add = lines.append
@@ -282,7 +291,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
     add(_("Amounts in {currency}").format(currency=unit) if report["currency"] else
         _("Amounts are money in the table's currency, which the journal does not record (--config names it)"))
     for table in report["table"]:
-        if table["kind"] == "table-opened":
+        if table["kind"] == TableOpened.kind:
             what = (_("table opened under {profile}, minimum {minimum}, by {by}") if not table["sensor_only"] else
                     _("table opened under {profile}, minimum {minimum} (wheel sensor alone), by {by}"))
             what = what.format(profile=table["profile"], minimum=money(table["minimum"]), by=table["by"])
@@ -290,7 +299,7 @@ def render(report: dict, raised: dict[int, dict] | None = None) -> str:
             what = _("table closed, by {by}").format(by=table["by"])
         add(f"  {stamp(table['time'])}  {what}")
     for change in report["limits"]:
-        if change["kind"] == "limits-changed":
+        if change["kind"] == LimitsChanged.kind:
             what = _("minimum {previous} -> {minimum} by {by} ({reason})").format(
                 previous=formats.money(change["previous"]), minimum=money(change["minimum"]), by=change["by"],
                 reason=change["reason"])

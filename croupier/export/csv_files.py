@@ -16,6 +16,7 @@ from croupier.history.spins import standing_results
 from croupier.history.timeline import describe
 from croupier.i18n import N_, _
 from croupier.rules.wheel import colour
+from croupier.table.events import ResultCorrected, ResultRecorded
 
 # The column names, as programs read them; people get each one in the table's language (the
 # English headings are these names, as they always were).
@@ -34,19 +35,19 @@ def write_spins_csv(journal, out: TextIO, machine: bool = False) -> int:
     """One row per counted spin up to the journal's head when opened (as far as its chain was
     checked), with the number that stands after any correction; returns the rows."""
     last = journal.head[0]
-    corrections = ((seq, record) for seq, record in journal.records(["result-corrected"]) if seq <= last)
+    corrections = ((seq, event) for seq, event in journal.events([ResultCorrected]) if seq <= last)
     writer = csv.writer(out)
     writer.writerow(header(SPIN_COLUMNS, machine))
     rows = 0
-    for seq, record, correction in standing_results(journal.records(["result-recorded"]), corrections):
+    for seq, result, correction in standing_results(journal.events([ResultRecorded]), corrections):
         if seq > last:
             break
-        correction = correction or {}
-        number = correction.get("number", record["number"])
-        writer.writerow((record["spin"], iso(record["time"]), number, colour(number), record["number"], record["source"],
-                         record.get("confirmed_by") or "", correction.get("by", ""), correction.get("reason", ""),
-                         record["ball"], record["croupier"], record["direction"],
-                         "" if record.get("wheel_game") is None else record["wheel_game"], seq))
+        number = correction.number if correction else result.number
+        writer.writerow((result.spin, iso(result.time), number, colour(number), result.number, result.source.value,
+                         result.confirmed_by or "", correction.by if correction else "",
+                         correction.reason if correction else "", result.ball, result.croupier,
+                         None if result.direction is None else result.direction.value,
+                         "" if result.wheel_game is None else result.wheel_game, seq))
         rows += 1
     return rows
 

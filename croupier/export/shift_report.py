@@ -3,6 +3,7 @@ paper can later be matched to the journal (`croupier verify` prints the same hea
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO
@@ -14,13 +15,15 @@ from croupier.history.ledger import colour_ledger, ledger_table, ledger_totals
 from croupier.history.shift_results import foreign_chips_paid, shift_result_table, shift_results
 from croupier.history.payouts import Overpayments
 from croupier.history.procedures import Table, procedure_tables
-from croupier.history.records import records_of
+from croupier.history.records import numbered
 from croupier.history.spins import standing_results
 from croupier.history.statistics import entries_spins, statistics_text
 from croupier.history.words import bet_words, colour_words, direction_words, pocket_words, source_words
 from croupier.i18n import _, formats
 from croupier.rules.profiles import numbering_of
 from croupier.rules.wheel import colour
+from croupier.table.events import (AlarmRaised, BallLaunched, BallSwapped, Event, ResultCorrected, ResultRecorded,
+                                   SpinVoided, StaffRelieved, TableOpened)
 
 
 GAP = "  "
@@ -57,27 +60,24 @@ def table_lines(table: Table, width: int) -> list[str]:
     return out + [""]
 
 
-def spins_table(records: list[tuple[int, dict]]) -> Table:
+def spins_table(events: list[tuple[int, Event]]) -> Table:
     rows = []
-    for _seq, record, corrected in standing_results(
-            ((seq, r) for seq, r in records if r["kind"] == "result-recorded"),
-            ((seq, r) for seq, r in records if r["kind"] == "result-corrected")):
-        number = corrected["number"] if corrected else record["number"]
-        rows.append((str(record["spin"]), clock(datetime.fromisoformat(record["time"])), str(number),
-                     pocket_words(colour(number)),
-                     source_words(record["source"]) + (_(" (corrected from {number})").format(number=record["number"])
-                                                       if corrected else ""),
-                     record["croupier"], direction_words(record["direction"]) if record["direction"]
-                     else _("not reported"), record["ball"]))
+    for _seq, result, corrected in standing_results(
+            ((seq, e) for seq, e in events if isinstance(e, ResultRecorded)),
+            ((seq, e) for seq, e in events if isinstance(e, ResultCorrected))):
+        number = corrected.number if corrected else result.number
+        rows.append((str(result.spin), clock(result.time), str(number), pocket_words(colour(number)),
+                     source_words(result.source.value) + (_(" (corrected from {number})").format(number=result.number)
+                                                          if corrected else ""),
+                     result.croupier, direction_words(result.direction.value) if result.direction
+                     else _("not reported"), result.ball))
     return Table(_("Counted spins"), (_("spin"), _("time"), _("number"), _("colour"), _("source"), _("croupier"),
                                       _("direction"), _("ball")), rows)
 
 
-def overpayments_table(records: list[tuple[int, dict]], currency: str | None) -> Table:
+def overpayments_table(events: list[tuple[int, Event]], currency: str | None) -> Table:
     fold = Overpayments()
-    for seq, record in records:
-        if record["kind"] in Overpayments.KINDS:
-            fold.add(seq, record)
+    fold.add_all(events)
     rows = [(str(o.spin), colour_words(o.colour), str(o.paid_on), str(o.number), ", ".join(map(bet_words, o.positions)),
              o.amount_words(currency or "")) for o in fold.found()]
     return Table(_("To recover after corrected results: payouts and stakes kept on a number later corrected"),
@@ -96,13 +96,13 @@ class Heading:
     croupier: str | None = None  # a croupier's own paper: their spins, procedures and figures
 
 
-def dealt_by(records: list[tuple[int, dict]], name: str) -> list[tuple[int, dict]]:
+def dealt_by(events: list[tuple[int, Event]], name: str) -> list[tuple[int, Event]]:
     """What a croupier's paper holds: every event of the spins they launched or dealt, and what they
     did or were relieved in."""
-    spins = {r["spin"] for _seq, r in records if r["kind"] in ("ball-launched", "result-recorded")
-             and r.get("croupier") == name}
-    return [(seq, r) for seq, r in records
-            if r.get("spin") in spins or name in (r.get("by"), r.get("incoming"), r.get("outgoing"))]
+    spins = {e.spin for _seq, e in events if isinstance(e, (BallLaunched, ResultRecorded)) and e.croupier == name}
+    return [(seq, e) for seq, e in events
+            if getattr(e, "spin", None) in spins
+            or name in (getattr(e, "by", None), getattr(e, "incoming", None), getattr(e, "outgoing", None))]
 
 
 def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> list[str]:
@@ -110,12 +110,12 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     and profile), or of several (`heading.shifts`), or a croupier's part of them (`heading.croupier`:
     their spins and procedures and their line of the croupiers' figures; the colours are the
     table's, not theirs, and are left out). Times are in the table's time zone, stated at the top."""
-    everything = list(records_of(entries))
+    everything = list(numbered(entries))
     records = dealt_by(everything, heading.croupier) if heading.croupier else everything
     seq, digest = heading.head
-    kinds = [record["kind"] for _seq, record in records]
-    opened = [record for _seq, record in records if record["kind"] == "table-opened"]
-    table_id = next((r["table_id"] for r in reversed(opened) if r.get("table_id")), None)
+    kinds = Counter(type(event) for _seq, event in records)
+    opened = [event for _seq, event in records if isinstance(event, TableOpened)]
+    table_id = next((e.table_id for e in reversed(opened) if e.table_id), None)
     times = [entry.event.time for entry in entries]
     # The shift runs from its opening (what came before it, such as staff registration, is not the
     # shift's time) to its closing, or to its last event while it is open.
@@ -147,10 +147,9 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         *(label.ljust(room) + value for label, value in zip(labels, fields)),
         "",
         _("Counted spins {spins}, voids {voids}, corrections {corrections}, alarms {alarms}, ball swaps {swaps}, "
-          "reliefs {reliefs}").format(spins=kinds.count("result-recorded"), voids=kinds.count("spin-voided"),
-                                      corrections=kinds.count("result-corrected"),
-                                      alarms=kinds.count("alarm-raised"), swaps=kinds.count("ball-swapped"),
-                                      reliefs=kinds.count("staff-relieved")),
+          "reliefs {reliefs}").format(spins=kinds[ResultRecorded], voids=kinds[SpinVoided],
+                                      corrections=kinds[ResultCorrected], alarms=kinds[AlarmRaised],
+                                      swaps=kinds[BallSwapped], reliefs=kinds[StaffRelieved]),
         "",
     ]
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape pages.
@@ -178,7 +177,7 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         result=formats.signed_money(-money['players_result'] - foreign), in_play=money["in_play"],
         currency=currency), ""]
     lines += [NEW_PAGE, _("WHEEL-INTEGRITY STATISTICS"), ""]
-    mine = {r.get("spin") for _seq, r in records}
+    mine = {getattr(e, "spin", None) for _seq, e in records}
     spins = entries_spins(e for e in entries if not heading.croupier or getattr(e.event, "spin", None) in mine)
     lines += statistics_text(spins, numbering_of(shift.profile), shift.label, ascii=True).splitlines()
     signatories = [_("Pit boss:"), _("Inspector:")]

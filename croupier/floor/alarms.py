@@ -6,7 +6,6 @@ the view words each in its language and a pit boss acknowledges it there or with
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -16,7 +15,7 @@ from croupier.history.words import alarm_detail_words, alarm_subject_words, alar
 from croupier.i18n import N_, _
 from croupier.table.codec import CodecError
 from croupier.table.names import MAX_NAME, control_characters
-from croupier.table.events import AlarmAcknowledged, AlarmCleared, AlarmRaised, decode
+from croupier.table.events import EVENT_TYPES, AlarmAcknowledged, AlarmCleared, AlarmRaised, decode
 
 MARKUP = set("[]<>")  # Rich's and HTML's markup: a name is shown on screens and pages
 REASONS = {  # croupier.floor.gate's reasons, in words
@@ -25,7 +24,7 @@ REASONS = {  # croupier.floor.gate's reasons, in words
     "wrong message id": N_("wrong message id"), "missing signature": N_("missing signature"),
     "bad signature": N_("bad signature"),
 }
-KINDS = (AlarmRaised.kind, AlarmAcknowledged.kind, AlarmCleared.kind)
+ALARM_EVENTS = (AlarmRaised, AlarmAcknowledged, AlarmCleared)
 
 
 def table_alarms(table_id: str, links: Sequence[Link]) -> tuple[list[Alarm], list[tuple[int | None, str]]]:
@@ -34,17 +33,17 @@ def table_alarms(table_id: str, links: Sequence[Link]) -> tuple[list[Alarm], lis
     raised: list[Alarm] = []
     cleared: list[tuple[int | None, str]] = []
     for link in links:
-        if link.kind not in KINDS:
+        if EVENT_TYPES.get(link.kind) not in ALARM_EVENTS:  # only these are decoded
             continue
         try:
-            record = json.loads(link.body)
-        except ValueError:
-            continue  # the chain check read it; a body that is not JSON names no alarm
-        if link.kind == AlarmRaised.kind:
-            raised.append(Alarm(table_id, link.seq, str(record.get("detail", "")), "", None, None,
-                                kind=str(record.get("alarm_kind", "")), table_alarm=record.get("alarm")))
-        else:
-            cleared.append((record.get("alarm"), f"{record.get('by', '?')} (at the table)"))
+            event = decode(link.body)
+        except CodecError:
+            continue  # the chain check read it; a body that does not read back names no alarm
+        if isinstance(event, AlarmRaised):
+            raised.append(Alarm(table_id, link.seq, event.detail, "", None, None, kind=event.alarm_kind.value,
+                                table_alarm=event.alarm))
+        elif isinstance(event, (AlarmAcknowledged, AlarmCleared)):
+            cleared.append((event.alarm, f"{event.by} (at the table)"))
     return raised, cleared
 
 

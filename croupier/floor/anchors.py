@@ -30,8 +30,8 @@ def refuse_anchor(state: TableState, now: datetime, *, detail: str) -> list[Even
 def last_anchor(journal: Journal) -> int:
     """The seq of the last anchor the journal recorded (0 for none)."""
     last = 0
-    for _seq, record in journal.records([FloorAnchored.kind]):
-        last = max(last, int(record["seq"]))
+    for _seq, anchored in journal.events([FloorAnchored]):
+        last = max(last, anchored.seq)
     return last
 
 

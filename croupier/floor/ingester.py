@@ -42,10 +42,10 @@ from croupier.floor.summaries import Summary, fold
 from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Access,
                                  Anchor, Link, WireError, anchor_subject, close_quietly, connect, ensure_streams,
                                  events_subject, redacted, table_of)
-from croupier.history.spins import SPIN_KINDS
+from croupier.history.spins import SPIN_EVENTS
 from croupier.journal.signing import Ed25519PrivateKey, sign_anchor
 from croupier.sdnotify import Notifier
-from croupier.table.events import FloorAnchored
+from croupier.table.events import EVENT_TYPES, FloorAnchored, decode
 
 log = logging.getLogger(__name__)
 
@@ -370,9 +370,9 @@ class Ingester:
         summary = table.summary
         for at, link in enumerate(good):
             if not summary.add(link.seq, link.kind, link.body):  # a correction: the results counted again
-                summary.recount(self.store.spin_records(table_id) + [
-                    (earlier.seq, json.loads(earlier.body)) for earlier in good[:at + 1] if earlier.kind in SPIN_KINDS],
-                    link.seq)
+                summary.recount(self.store.spin_events(table_id) + [
+                    (earlier.seq, decode(earlier.body)) for earlier in good[:at + 1]
+                    if EVENT_TYPES.get(earlier.kind) in SPIN_EVENTS], link.seq)
         state = summary.state_text() if summary.duty_changed else None
         summary.duty_changed = False
         raised, cleared = table_alarms(table_id, good)

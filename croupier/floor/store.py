@@ -21,7 +21,8 @@ from typing import Any, Iterator, Sequence
 
 from croupier.floor import pg_schema
 from croupier.floor.wire import Link, redacted
-from croupier.history.spins import SPIN_KINDS
+from croupier.history.spins import SPIN_EVENTS
+from croupier.table.events import Event, decode
 
 GENESIS = "0" * 64
 BUSY_S = 2.0  # how long an SQLite call waits for another process's write lock before it fails
@@ -473,11 +474,11 @@ class FloorStore:
         cur = self._execute(f"SELECT table_id, seq, tile FROM floor_summaries{where}", tuple(table_ids or ()))
         return {table_id: (int(seq), tile) for table_id, seq, tile in cur.fetchall()}
 
-    def spin_records(self, table_id: str) -> list[tuple[int, dict]]:
-        """The table's stored results and corrections, as (seq, record) in order."""
+    def spin_events(self, table_id: str) -> list[tuple[int, Event]]:
+        """The table's stored results and corrections, as (seq, event) in order."""
         cur = self._execute("SELECT seq, body FROM floor_events WHERE table_id = ? AND kind IN (?, ?) ORDER BY seq",
-                            (table_id, *SPIN_KINDS))
-        return [(int(seq), json.loads(body)) for seq, body in cur.fetchall()]
+                            (table_id, *(cls.kind for cls in SPIN_EVENTS)))
+        return [(int(seq), decode(body)) for seq, body in cur.fetchall()]
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ from croupier.stats.summary import watch_on
 from croupier.stats.spins import checked_number
 from croupier.stats.watch import Chart
 from croupier.table.codec import CodecError
-from croupier.table.events import (LimitsChanged, ProfileChanged, ResultCorrected, ResultRecorded, Role,
-                                   StaffRelieved, TableClosed, TableOpened, decode)
+from croupier.table.events import (EVENT_TYPES, Event, LimitsChanged, ProfileChanged, ResultCorrected,
+                                   ResultRecorded, Role, StaffRelieved, TableClosed, TableOpened, decode)
 from croupier.table.regulation import relief_interval
 from croupier.table.state import INITIAL, Phase, TableState, apply, decode_state, encode_state
 
@@ -122,17 +122,18 @@ class Summary:
         self.seq = seq
         return True
 
-    def recount(self, records: Iterable[tuple[int, dict]], seq: int) -> None:
-        """The results counted again from the table's `records` of its results and corrections
-        (croupier.history.spins), up to its event `seq`."""
-        spins = counted_spins(records)
+    def recount(self, events: Iterable[tuple[int, Event]], seq: int) -> None:
+        """The results counted again from the table's results and corrections (croupier.history.spins),
+        up to its event `seq`."""
+        events = list(events)
+        spins = counted_spins(events)
         self.watch = Watch()
         for spin in spins:
             self.watch.add(spin.number)
-        numbered = [(record["spin"], record) for _seq, record in records if record.get("kind") == ResultRecorded.kind]
-        recent = numbered[-RECENT:]
-        self.recent = [RecentSpin(spin, counted.number, datetime.fromisoformat(record["time"]).isoformat())
-                       for (spin, record), counted in zip(recent, spins[len(spins) - len(recent):])]
+        results = [event for _seq, event in events if isinstance(event, ResultRecorded)]
+        recent = results[-RECENT:]
+        self.recent = [RecentSpin(result.spin, counted.number, result.time.isoformat())
+                       for result, counted in zip(recent, spins[len(spins) - len(recent):])]
         self.seq = seq
 
     def _spin(self, spin: RecentSpin) -> None:
@@ -208,10 +209,13 @@ class TileFacts:
 def fold(links: Sequence[tuple[int, str, str]]) -> Summary:
     """A table's summary from all its (seq, kind, body) in order, counted again at each correction."""
     summary = Summary()
-    records: list[tuple[int, dict]] = []
+    spins: list[tuple[int, Event]] = []
     for seq, kind, body in links:
-        if kind in (ResultRecorded.kind, ResultCorrected.kind):
-            records.append((seq, json.loads(body)))
+        if EVENT_TYPES.get(kind) in SPINS:
+            try:
+                spins.append((seq, decode(body)))
+            except CodecError:
+                pass  # the summary names it as it folds it
         if not summary.add(seq, kind, body):
-            summary.recount(records, seq)
+            summary.recount(spins, seq)
     return summary

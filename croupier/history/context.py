@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from croupier.i18n import _
+from croupier.table.events import TableOpened
 
 FIELDS = ("currency", "time_zone", "casino", "table_id")
 
@@ -20,12 +21,12 @@ class JournalContext:
     table_id: str | None = None
 
 
-def journal_context(openings: Iterable[tuple[int, dict]]) -> JournalContext:
-    """From the `table-opened` records, in order: the last one's context."""
-    last: dict = {}
-    for _seq, record in openings:
-        last = record
-    return JournalContext(**{name: last.get(name) or None for name in FIELDS})
+def journal_context(openings: Iterable[tuple[int, TableOpened]]) -> JournalContext:
+    """From the table's openings, in order: the last one's context."""
+    last: TableOpened | None = None
+    for _seq, opening in openings:
+        last = opening
+    return JournalContext(**{name: getattr(last, name, None) or None for name in FIELDS})
 
 
 def disagreements(context: JournalContext, table) -> list[str]:

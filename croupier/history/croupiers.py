@@ -3,20 +3,21 @@ results, launch-direction repeats (`PT-A 21`), relief compliance (`PT-A 33`, `PT
 and what was paid on their spins: settled with the result and counted at the payouts."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
+from typing import Any
 from array import array
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.money import chips, chips_money, json_number, owner_values
+from croupier.history.money import chips_money, json_number, owner_values
 from croupier.history.procedures import Table
-from croupier.table.events import AlarmKind, Role
+from croupier.history.projection import Projection, reads
+from croupier.table.events import (AlarmKind, AlarmRaised, ColourAssigned, ColourOutcome, Event, PayoutsRecorded,
+                                   ResultCorrected, ResultRecorded, Role, SpinVoided, StaffRelieved, TableClosed,
+                                   TableOpened)
 from croupier.i18n import _, formats
-
-DIRECTION_REPEATED = AlarmKind.DIRECTION_REPEATED.value
-
 
 @dataclass
 class CroupierFigures:
@@ -46,11 +47,8 @@ class CroupierFigures:
                 "paid_money": str(self.paid_money)}
 
 
-class Croupiers:
-    """Folds the records of the table's openings, reliefs, spins and payouts, in journal order."""
-
-    KINDS = ("table-opened", "table-closed", "staff-relieved", "colour-assigned", "result-recorded",
-             "result-corrected", "payouts-recorded", "spin-voided", "alarm-raised")
+class Croupiers(Projection):
+    """Folds the table's openings, reliefs, spins and payouts, in journal order."""
 
     def __init__(self) -> None:
         self.figures: dict[str, CroupierFigures] = {}
@@ -60,14 +58,14 @@ class Croupiers:
         self._dealer = array("H")  # spin -> index in _dealers + 1 (0: not dealt here)
         self._dealers: list[CroupierFigures] = []
         self._codes: dict[str, int] = {}  # croupier -> code in _dealer
-        self._outcomes: dict[int, list] = {}
+        self._outcomes: dict[int, tuple[ColourOutcome, ...]] = {}
         self._on_wheel: CroupierFigures | None = None
-        self._last_time: str | None = None
+        self._last_time: datetime | None = None
 
     def _person(self, name: str) -> CroupierFigures:
         return self.figures.setdefault(name, CroupierFigures(name))
 
-    def _dealt(self, spin: int, figure: CroupierFigures, outcomes: list) -> None:
+    def _dealt(self, spin: int, figure: CroupierFigures, outcomes: tuple[ColourOutcome, ...]) -> None:
         code = self._codes.get(figure.name)
         if code is None:
             self._dealers.append(figure)
@@ -80,7 +78,7 @@ class Croupiers:
         self._dealer[spin] = code
         self._keep(spin, outcomes)
 
-    def _keep(self, spin: int, outcomes: list) -> None:
+    def _keep(self, spin: int, outcomes: tuple[ColourOutcome, ...]) -> None:
         if outcomes:
             self._outcomes[spin] = outcomes
         else:
@@ -104,49 +102,78 @@ class Croupiers:
             figure._since = None
         self._on_wheel = None
 
-    def _pay(self, figure: CroupierFigures, outcomes: Iterable[Mapping], sign: int) -> None:
+    def _pay(self, figure: CroupierFigures, outcomes: Iterable[ColourOutcome], sign: int) -> None:
         for outcome in outcomes:
-            won = chips(outcome["won"])
+            won = outcome.won
             figure.paid_chips += sign * won
-            value = self._values.get(outcome["colour"])
+            value = self._values.get(outcome.colour)
             if value is not None:
                 figure.paid_money += sign * chips_money(won, value)
 
-    def add(self, seq: int, record: Mapping) -> None:
-        kind = record["kind"]
-        self._last_time = record["time"]
-        if kind == "result-recorded":
-            figure = self.figures.get(record["croupier"]) or self._person(record["croupier"])
-            figure.spins += 1
-            outcomes = record["outcomes"]
-            self._dealt(record["spin"], figure, outcomes)
-            if outcomes:
-                self._pay(figure, outcomes, 1)
-        elif kind == "payouts-recorded" and (dealer := self._dealer_of(record["spin"])) is not None:
-            self._pay(dealer, record["outcomes"], 1)
-        elif kind == "result-corrected" and (dealer := self._dealer_of(record["spin"])) is not None:
+    def add(self, seq: int, event: Event) -> None:
+        self._last_time = event.time  # a stint still running is counted up to the last event given
+        handler = self.HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, seq, event)
+
+    def add_all(self, events: Iterable[tuple[int, Event]]) -> None:
+        for seq, event in events:
+            self.add(seq, event)
+
+    def handler(self, event_class: type[Event]) -> Callable[[int, Any], None]:
+        return self.add
+
+    @reads(ResultRecorded)
+    def _result(self, seq: int, e: ResultRecorded) -> None:
+        figure = self.figures.get(e.croupier) or self._person(e.croupier)
+        figure.spins += 1
+        self._dealt(e.spin, figure, e.outcomes)
+        if e.outcomes:
+            self._pay(figure, e.outcomes, 1)
+
+    @reads(PayoutsRecorded)
+    def _payouts(self, seq: int, e: PayoutsRecorded) -> None:
+        if (dealer := self._dealer_of(e.spin)) is not None:
+            self._pay(dealer, e.outcomes, 1)
+
+    @reads(ResultCorrected)
+    def _corrected(self, seq: int, e: ResultCorrected) -> None:
+        if (dealer := self._dealer_of(e.spin)) is not None:
             # The bets recorded before the spin are settled again on the corrected number.
             dealer.corrections += 1
-            self._pay(dealer, self._outcomes.get(record["spin"], ()), -1)
-            self._dealt(record["spin"], dealer, record["outcomes"])
-            self._pay(dealer, record["outcomes"], 1)
-        elif kind == "colour-assigned":
-            self._values[record["colour"]] = Decimal(record["chip_value"])
-        elif kind == "table-opened":
-            at = datetime.fromisoformat(record["time"])
-            self._stop(at)
-            self._start(record["croupier"], at)
-        elif kind == "table-closed":
-            self._stop(datetime.fromisoformat(record["time"]))
-        elif kind == "staff-relieved" and record["role"] == Role.CROUPIER.value:
-            at = datetime.fromisoformat(record["time"])
-            self._stop(at)
-            if record["overdue"] and record["outgoing"]:
-                self._person(record["outgoing"]).overdue_reliefs += 1
-            self._start(record["incoming"], at)
-        elif kind == "spin-voided" and self._on_wheel is not None:
+            self._pay(dealer, self._outcomes.get(e.spin, ()), -1)
+            self._dealt(e.spin, dealer, e.outcomes)
+            self._pay(dealer, e.outcomes, 1)
+
+    @reads(ColourAssigned)
+    def _assigned(self, seq: int, e: ColourAssigned) -> None:
+        self._values[e.colour] = e.chip_value
+
+    @reads(TableOpened)
+    def _opened(self, seq: int, e: TableOpened) -> None:
+        self._stop(e.time)
+        self._start(e.croupier, e.time)
+
+    @reads(TableClosed)
+    def _closed(self, seq: int, e: TableClosed) -> None:
+        self._stop(e.time)
+
+    @reads(StaffRelieved)
+    def _relieved(self, seq: int, e: StaffRelieved) -> None:
+        if e.role is Role.CROUPIER:
+            self._stop(e.time)
+            if e.overdue and e.outgoing:
+                self._person(e.outgoing).overdue_reliefs += 1
+            self._start(e.incoming, e.time)
+
+    @reads(SpinVoided)
+    def _voided(self, seq: int, e: SpinVoided) -> None:
+        if self._on_wheel is not None:
             self._on_wheel.voids += 1
-        elif kind == "alarm-raised" and record["alarm_kind"] == DIRECTION_REPEATED and self._on_wheel is not None:
+
+    @reads(AlarmRaised)
+    def _alarm(self, seq: int, e: AlarmRaised) -> None:
+        if e.alarm_kind is AlarmKind.DIRECTION_REPEATED and self._on_wheel is not None:
             self._on_wheel.direction_repeats += 1
 
     def result(self, now: datetime | None = None) -> list[CroupierFigures]:
@@ -156,16 +183,15 @@ class Croupiers:
         running = self._on_wheel
         if running is not None and running._since is not None and self._last_time is not None:
             figure = figures[running.name]
-            stint = (now or datetime.fromisoformat(self._last_time)) - running._since
+            stint = (now or self._last_time) - running._since
             figure.on_duty += stint
             figure.longest_stint = max(figure.longest_stint, stint)
         return sorted(figures.values(), key=lambda f: f.name)
 
 
-def croupier_figures(records: Iterable[tuple[int, Mapping]], now: datetime | None = None) -> list[CroupierFigures]:
+def croupier_figures(events: Iterable[tuple[int, Event]], now: datetime | None = None) -> list[CroupierFigures]:
     fold = Croupiers()
-    for seq, record in records:
-        fold.add(seq, record)
+    fold.add_all(events)
     return fold.result(now)
 
 

@@ -7,16 +7,20 @@ the result itself: chips won and lost on the layout are already in the chips cou
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.money import chips, chips_money, json_number
+from croupier.history.money import chips_money, json_number
 from croupier.history.procedures import Table
+from croupier.history.projection import Projection, reads
 from croupier.history.words import colour_words
 from croupier.i18n import _, formats
+from croupier.table.codec import to_plain
+from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, ColourOutcome, Event,
+                                   LateChipsExchanged, PayoutsRecorded, ResultCorrected, ResultRecorded)
 
 
 @dataclass
@@ -74,62 +78,71 @@ class ColourStatement:
         }
 
 
-class Ledger:
-    """Folds the records of the colour events and of the spins' settlements, in journal order."""
-
-    KINDS = ("colour-assigned", "chips-issued", "result-recorded", "payouts-recorded", "result-corrected",
-             "colour-cashed-out", "late-chips-exchanged")
+class Ledger(Projection):
+    """Folds the colour events and the spins' settlements, in journal order."""
 
     def __init__(self) -> None:
         self.statements: list[ColourStatement] = []
         self._in_play: dict[str, ColourStatement] = {}
-        self._settled: dict[int, list] = {}  # spin -> the outcomes of its result, to undo on a correction
+        self._settled: dict[int, tuple[ColourOutcome, ...]] = {}  # spin -> the outcomes of its result, to undo on a correction
 
-    def add(self, seq: int, record: Mapping) -> None:
-        kind = record["kind"]
-        if kind == "result-recorded":
-            if record["outcomes"]:
-                self._settled[record["spin"]] = record["outcomes"]
-                self._settle(record["outcomes"], 1)
-        elif kind == "payouts-recorded":
-            self._settle(record["outcomes"], 1)  # what was counted and paid after the result
-        elif kind == "result-corrected":
-            # The bets recorded before the spin are settled again on the corrected number. Payouts
-            # counted on the wrong number were paid: they stay, and `payouts` names the overpayment.
-            self._settle(self._settled.get(record["spin"], ()), -1)
-            self._settled[record["spin"]] = record["outcomes"]
-            self._settle(record["outcomes"], 1)
-        elif kind == "colour-assigned":
-            statement = ColourStatement(record["colour"], record["player"], Decimal(record["chip_value"]),
-                                        datetime.fromisoformat(record["time"]), record["chips"])
-            self._in_play[record["colour"]] = statement
-            self.statements.append(statement)
-        elif kind == "chips-issued" and record["colour"] in self._in_play:
-            self._in_play[record["colour"]].bought += record["chips"]
-        elif kind == "colour-cashed-out" and record["colour"] in self._in_play:
-            self._in_play.pop(record["colour"]).cashed_out = {
-                k: record[k] for k in ("time", "chips", "expected_chips", "amount", "reason", "by")}
-        elif kind == "late-chips-exchanged":
-            for statement in reversed(self.statements):
-                if statement.colour == record["colour"]:
-                    statement.late_chips.append({k: record[k] for k in ("time", "chips", "chip_value", "amount", "by")})
-                    break
+    @reads(ResultRecorded)
+    def _result(self, seq: int, e: ResultRecorded) -> None:
+        if e.outcomes:
+            self._settled[e.spin] = e.outcomes
+            self._settle(e.outcomes, 1)
 
-    def _settle(self, outcomes: Iterable[Mapping], sign: int) -> None:
+    @reads(PayoutsRecorded)
+    def _payouts(self, seq: int, e: PayoutsRecorded) -> None:
+        self._settle(e.outcomes, 1)  # what was counted and paid after the result
+
+    @reads(ResultCorrected)
+    def _corrected(self, seq: int, e: ResultCorrected) -> None:
+        # The bets recorded before the spin are settled again on the corrected number. Payouts
+        # counted on the wrong number were paid: they stay, and `payouts` names the overpayment.
+        self._settle(self._settled.get(e.spin, ()), -1)
+        self._settled[e.spin] = e.outcomes
+        self._settle(e.outcomes, 1)
+
+    @reads(ColourAssigned)
+    def _assigned(self, seq: int, e: ColourAssigned) -> None:
+        statement = ColourStatement(e.colour, e.player, e.chip_value, e.time, e.chips)
+        self._in_play[e.colour] = statement
+        self.statements.append(statement)
+
+    @reads(ChipsIssued)
+    def _issued(self, seq: int, e: ChipsIssued) -> None:
+        if e.colour in self._in_play:
+            self._in_play[e.colour].bought += e.chips
+
+    @reads(ColourCashedOut)
+    def _cashed_out(self, seq: int, e: ColourCashedOut) -> None:
+        if e.colour in self._in_play:
+            self._in_play.pop(e.colour).cashed_out = {
+                name: to_plain(getattr(e, name)) for name in ("time", "chips", "expected_chips", "amount", "reason", "by")}
+
+    @reads(LateChipsExchanged)
+    def _late(self, seq: int, e: LateChipsExchanged) -> None:
+        for statement in reversed(self.statements):
+            if statement.colour == e.colour:
+                statement.late_chips.append(
+                    {name: to_plain(getattr(e, name)) for name in ("time", "chips", "chip_value", "amount", "by")})
+                break
+
+    def _settle(self, outcomes: Iterable[ColourOutcome], sign: int) -> None:
         for outcome in outcomes:
-            statement = self._in_play.get(outcome["colour"])
+            statement = self._in_play.get(outcome.colour)
             if statement is not None:
-                statement.staked += sign * outcome["staked"]
-                statement.paid += sign * chips(outcome["won"])
-                statement.returned += sign * chips(outcome["returned"])
-                statement.collected += sign * chips(outcome["lost"])
+                statement.staked += sign * outcome.staked
+                statement.paid += sign * outcome.won
+                statement.returned += sign * outcome.returned
+                statement.collected += sign * outcome.lost
 
 
-def colour_ledger(records: Iterable[tuple[int, Mapping]]) -> list[ColourStatement]:
+def colour_ledger(events: Iterable[tuple[int, Event]]) -> list[ColourStatement]:
     """One statement per colour assignment, in the order they were given out."""
     ledger = Ledger()
-    for seq, record in records:
-        ledger.add(seq, record)
+    ledger.add_all(events)
     return ledger.statements
 
 

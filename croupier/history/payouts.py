@@ -17,7 +17,9 @@ from croupier.history.words import bet_words, chips_words, colour_words
 from croupier.i18n import _, formats
 
 from croupier.history.money import chips_money, owner_values
+from croupier.history.projection import Projection, reads
 from croupier.rules.layout import parse_position
+from croupier.table.events import ColourAssigned, PayoutsRecorded, ResultCorrected
 
 
 def amount_words(won: Fraction, kept: Fraction, money: Decimal | None, currency: str = "") -> str:
@@ -81,14 +83,12 @@ def overpaid(stakes: Iterable[tuple[str, int]], paid_on: int, number: int) -> tu
     return total, tuple(positions)
 
 
-class Overpayments:
-    """Folds payouts-recorded, result-corrected and colour-assigned records; `found()` lists per
-    corrected spin and colour what to recover against the numbers that stand at the end."""
+class Overpayments(Projection):
+    """Folds the payouts, corrections and colour assignments; `found()` lists per corrected spin and
+    colour what to recover against the numbers that stand at the end."""
 
-    KINDS = ("colour-assigned", "payouts-recorded", "result-corrected")
-
-    def __init__(self) -> None:
-        self._values: dict[str, Decimal] = owner_values()
+    def __init__(self, chip_values: dict[str, Decimal] | None = None) -> None:
+        self._values: dict[str, Decimal] = {**owner_values(), **(chip_values or {})}
         self._paid: list[tuple[int, int, str, tuple[tuple[str, int], ...], Decimal | None]] = []
         self._standing: dict[int, int] = {}
         self._first: dict[int, int] = {}  # spin -> the number its first correction replaced
@@ -96,27 +96,29 @@ class Overpayments:
         self._recover: dict[tuple[int, str], list] = {}
         self._counted: set[int] = set()  # spins whose corrections recorded the figure
 
-    def add(self, seq: int, record: Mapping) -> None:
-        kind = record["kind"]
-        if kind == "colour-assigned":
-            self._values[record["colour"]] = Decimal(record["chip_value"])
-        elif kind == "payouts-recorded":
-            for colour, stakes in record["stakes"].items():
-                self._paid.append((record["spin"], record["number"], colour,
-                                   tuple((s["bet"], s["chips"]) for s in stakes), self._values.get(colour)))
-        elif kind == "result-corrected":
-            spin = record["spin"]
-            self._standing[spin] = record["number"]
-            self._first.setdefault(spin, record["previous"])
-            if "recover" in record:
-                self._counted.add(spin)
-            for item in record.get("recover", ()):
-                won, kept = Fraction(item["won"]), Fraction(item["kept"])
-                value = None if item["chip_value"] is None else Decimal(item["chip_value"])
-                figure = self._recover.setdefault((spin, item["colour"]), [Fraction(0), Fraction(0), Decimal(0)])
-                figure[0] += won
-                figure[1] += kept
-                figure[2] = None if value is None or figure[2] is None else figure[2] + chips_money(won + kept, value)
+    @reads(ColourAssigned)
+    def _assigned(self, seq: int, e: ColourAssigned) -> None:
+        self._values[e.colour] = e.chip_value
+
+    @reads(PayoutsRecorded)
+    def _payouts(self, seq: int, e: PayoutsRecorded) -> None:
+        for colour, stakes in e.stakes.items():
+            self._paid.append((e.spin, e.number, colour, tuple((s.bet, s.chips) for s in stakes),
+                               self._values.get(colour)))
+
+    @reads(ResultCorrected)
+    def _corrected(self, seq: int, e: ResultCorrected) -> None:
+        spin = e.spin
+        self._standing[spin] = e.number
+        self._first.setdefault(spin, e.previous)
+        if e.recover:
+            self._counted.add(spin)
+        for item in e.recover:
+            figure = self._recover.setdefault((spin, item.colour), [Fraction(0), Fraction(0), Decimal(0)])
+            figure[0] += item.won
+            figure[1] += item.kept
+            figure[2] = (None if item.chip_value is None or figure[2] is None
+                         else figure[2] + chips_money(item.won + item.kept, item.chip_value))
 
     def found(self) -> list[Overpayment]:
         positions: dict[tuple[int, str], tuple[str, ...]] = {}

@@ -1,18 +1,23 @@
 """The procedures of a shift or a journal: voids with their reasons, result corrections, alarms with
 their acknowledgement and clearing, ball swaps and replacements, reliefs and breaches, the table's
-openings and changes of limits. One fold over the journal's records (`Procedures`), which the report
+openings and changes of limits. One fold over the journal's events (`Procedures`), which the report
 gives as JSON and the review and the PDF as tables (`procedure_tables`)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.history.redaction import redacted
 from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, reason_words, role_words,
                                     source_words, void_words)
+from croupier.history.projection import Projection, reads
 from croupier.i18n import _
-from croupier.table.events import AlarmKind
+from croupier.table.codec import from_plain, to_plain
+from croupier.table.events import (AlarmAcknowledged, AlarmCleared, AlarmFacts, AlarmKind, AlarmRaised, BallReplaced,
+                                   BallSwapped, Event, LateChipsExchanged, LimitsChanged, ProfileChanged,
+                                   ResultCorrected, SpinVoided, StaffRelieved, TableClosed, TableOpened,
+                                   VoidAcknowledged, WinningBetsRebuilt, to_record)
 
 BREACHES = (AlarmKind.RELIEF_OVERDUE.value, AlarmKind.BALL_SWAP_OVERDUE.value)
 
@@ -26,11 +31,12 @@ class Table:
     rows: Sequence[tuple[str, ...]]
 
 
-class Procedures:
-    KINDS = ("table-opened", "table-closed", "limits-changed", "profile-changed", "result-corrected",
-             "spin-voided", "void-acknowledged", "ball-swapped", "ball-replaced", "staff-relieved", "alarm-raised",
-             "alarm-acknowledged", "alarm-cleared", "late-chips-exchanged", "winning-bets-rebuilt")
+def _plain(event: Event, *names: str) -> dict:
+    """Fields of an event as the journal records them (times in ISO 8601, amounts as decimal strings)."""
+    return {name: to_plain(getattr(event, name)) for name in names}
 
+
+class Procedures(Projection):
     def __init__(self) -> None:
         self.voids: list[dict] = []
         self.corrections: list[dict] = []
@@ -42,7 +48,7 @@ class Procedures:
         self.late_chips: list[dict] = []
         self.tables: list[dict] = []  # openings and closings
         self._alarms: dict[int, dict] = {}
-        self.raised: dict[int, dict] = {}  # alarm -> its alarm-raised record, whose facts word it in any language
+        self.raised: dict[int, dict | None] = {}  # alarm -> its facts as recorded, to word it in any language
         self.profile: str | None = None  # in force at the end
         self.table_id: str | None = None  # as the last opening recorded it
 
@@ -58,70 +64,91 @@ class Procedures:
     def direction_repeats(self) -> list[dict]:
         return [a for a in self._alarms.values() if a["kind"] == AlarmKind.DIRECTION_REPEATED.value]
 
-    def add(self, seq: int, r: Mapping) -> None:
-        kind = r["kind"]
-        if kind == "result-corrected":
-            self.corrections.append({k: r[k] for k in ("spin", "previous", "number", "reason", "by", "time")})
-        elif kind == "spin-voided":
-            self.voids.append({**{k: r[k] for k in ("spin", "reason", "time", "put_back", "source", "by")},
-                               "acknowledged_by": None})
-        elif kind == "void-acknowledged":  # a golpe nulo from the sensor, seen by the croupier
-            for void in reversed(self.voids):
-                if void["spin"] == r["spin"]:
-                    void["acknowledged_by"] = r["by"]
-                    break
-        elif kind == "ball-swapped":
-            self.swaps.append({k: r[k] for k in ("time", "ball", "previous", "late", "by")})
-        elif kind == "ball-replaced":
-            self.replacements.append({"time": r["time"], "previous": r["previous"], "ball": r["ball"]["id"],
-                                      "diameter_mm": r["ball"]["diameter_mm"], "reason": r["reason"], "by": r["by"]})
-        elif kind == "staff-relieved":
-            self.reliefs.append({k: r[k] for k in ("time", "role", "outgoing", "incoming", "overdue", "reason")})
-        elif kind == "alarm-raised":
-            self._alarms[r["alarm"]] = {"alarm": r["alarm"], "kind": r["alarm_kind"], "subject": r["subject"],
-                                        "detail": r["detail"], "time": r["time"], "acknowledged_by": None,
-                                        "acknowledged": None, "cleared_by": None, "cleared": None,
-                                        "cleared_note": None}
-            self.raised[r["alarm"]] = dict(r)
-        elif kind == "alarm-acknowledged" and r["alarm"] in self._alarms:
-            self._alarms[r["alarm"]].update(acknowledged_by=r["by"], acknowledged=r["time"])
-        elif kind == "alarm-cleared" and r["alarm"] in self._alarms:
-            self._alarms[r["alarm"]].update(cleared_by=r["by"], cleared=r["time"], cleared_note=r["note"])
-        elif kind == "late-chips-exchanged":
-            self.late_chips.append({k: r[k] for k in ("time", "colour", "chips", "chip_value", "amount", "by")})
-        elif kind in ("limits-changed", "profile-changed"):
-            self.profile = r.get("profile", self.profile)
-            self.limits.append(redacted(dict(r)))  # the whole record: a secret a future version adds stays out
-        elif kind in ("table-opened", "table-closed"):
-            self.profile = r.get("profile", self.profile)
-            opened = kind == "table-opened"
-            if opened:
-                self.table_id = r.get("table_id") or self.table_id
-            self.tables.append({"kind": kind, "time": r["time"], "by": r["by"],
-                                **({"profile": r["profile"], "minimum": r["minimum"], "sensor_only": r["sensor_only"],
-                                    "table_id": r.get("table_id")} if opened else {})})
-        elif kind == "winning-bets-rebuilt":
-            self.rebuilt.append({"time": r["time"], "spin": r["spin"], "by": r["by"]})
+    @reads(ResultCorrected)
+    def _corrected(self, seq: int, e: ResultCorrected) -> None:
+        self.corrections.append(_plain(e, "spin", "previous", "number", "reason", "by", "time"))
+
+    @reads(SpinVoided)
+    def _voided(self, seq: int, e: SpinVoided) -> None:
+        self.voids.append({**_plain(e, "spin", "reason", "time", "put_back", "source", "by"), "acknowledged_by": None})
+
+    @reads(VoidAcknowledged)
+    def _void_seen(self, seq: int, e: VoidAcknowledged) -> None:  # a golpe nulo from the sensor, seen by the croupier
+        for void in reversed(self.voids):
+            if void["spin"] == e.spin:
+                void["acknowledged_by"] = e.by
+                break
+
+    @reads(BallSwapped)
+    def _swapped(self, seq: int, e: BallSwapped) -> None:
+        self.swaps.append(_plain(e, "time", "ball", "previous", "late", "by"))
+
+    @reads(BallReplaced)
+    def _replaced(self, seq: int, e: BallReplaced) -> None:
+        self.replacements.append({"time": to_plain(e.time), "previous": e.previous, "ball": e.ball.id,
+                                  "diameter_mm": to_plain(e.ball.diameter_mm), "reason": e.reason, "by": e.by})
+
+    @reads(StaffRelieved)
+    def _relieved(self, seq: int, e: StaffRelieved) -> None:
+        self.reliefs.append(_plain(e, "time", "role", "outgoing", "incoming", "overdue", "reason"))
+
+    @reads(AlarmRaised)
+    def _alarm(self, seq: int, e: AlarmRaised) -> None:
+        self._alarms[e.alarm] = {"alarm": e.alarm, "kind": e.alarm_kind.value, "subject": e.subject,
+                                 "detail": e.detail, "time": to_plain(e.time), "acknowledged_by": None,
+                                 "acknowledged": None, "cleared_by": None, "cleared": None, "cleared_note": None}
+        self.raised[e.alarm] = None if e.facts is None else to_plain(e.facts)
+
+    @reads(AlarmAcknowledged)
+    def _alarm_seen(self, seq: int, e: AlarmAcknowledged) -> None:
+        if e.alarm in self._alarms:
+            self._alarms[e.alarm].update(acknowledged_by=e.by, acknowledged=to_plain(e.time))
+
+    @reads(AlarmCleared)
+    def _alarm_cleared(self, seq: int, e: AlarmCleared) -> None:
+        if e.alarm in self._alarms:
+            self._alarms[e.alarm].update(cleared_by=e.by, cleared=to_plain(e.time), cleared_note=e.note)
+
+    @reads(LateChipsExchanged)
+    def _late(self, seq: int, e: LateChipsExchanged) -> None:
+        self.late_chips.append(_plain(e, "time", "colour", "chips", "chip_value", "amount", "by"))
+
+    @reads(LimitsChanged, ProfileChanged)
+    def _limits(self, seq: int, e: LimitsChanged | ProfileChanged) -> None:
+        if isinstance(e, ProfileChanged):
+            self.profile = e.profile
+        self.limits.append(redacted(dict(sorted(to_record(e).items()))))  # the whole record, as stored: a secret a future version adds stays out
+
+    @reads(TableOpened)
+    def _opened(self, seq: int, e: TableOpened) -> None:
+        self.profile = e.profile
+        self.table_id = e.table_id or self.table_id
+        self.tables.append({"kind": e.kind, **_plain(e, "time", "by", "profile", "minimum", "sensor_only"),
+                            "table_id": e.table_id})
+
+    @reads(TableClosed)
+    def _closed(self, seq: int, e: TableClosed) -> None:
+        self.tables.append({"kind": e.kind, **_plain(e, "time", "by")})
+
+    @reads(WinningBetsRebuilt)
+    def _rebuilt(self, seq: int, e: WinningBetsRebuilt) -> None:
+        self.rebuilt.append({"time": to_plain(e.time), "spin": e.spin, "by": e.by})
 
 
-def alarm_facts(record: Mapping | None):
-    """The facts an alarm-raised record holds, to word it in any language; None without them."""
-    from croupier.table.events import AlarmRaised, from_record
-
-    event = from_record(dict(record)) if record else None
-    return event.facts if isinstance(event, AlarmRaised) else None
+def alarm_facts(facts: dict | None) -> AlarmFacts | None:
+    """An alarm's facts as `Procedures.raised` keeps them, to word it in any language; None without them."""
+    return None if facts is None else from_plain(AlarmFacts, facts)
 
 
 def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
-def procedure_tables(records: Iterable[tuple[int, Mapping]],
+def procedure_tables(events: Iterable[tuple[int, Event]],
                      clock: Callable[[datetime], str] = lambda moment: moment.strftime("%H:%M:%S")) -> list[Table]:
     """The procedures as tables; `clock` words a moment (in the table's time zone)."""
     fold = Procedures()
-    for seq, record in records:
-        fold.add(seq, record)
+    fold.add_all(events)
 
     def at(text: str | None) -> str:
         moment = _time(text)

@@ -1,12 +1,11 @@
-"""The two forms the journal is read in: plain records (`(seq, dict)`, fast, for a year of spins)
-and decoded entries (a shift's, for the review). A projection that folds records takes entries
-through `records_of`."""
+"""The journal as every projection reads it: (seq, typed event) pairs, from the store
+(`Journal.events`) or from decoded entries (`numbered`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from croupier.table.events import Event, to_record
+from croupier.table.events import Event
 
 
 class Entry(Protocol):
@@ -16,6 +15,7 @@ class Entry(Protocol):
     event: Event
 
 
-def records_of(entries: Iterable[Entry]) -> Iterator[tuple[int, dict]]:
+def numbered(entries: Iterable[Entry]) -> Iterator[tuple[int, Event]]:
+    """Decoded journal entries as (seq, event), the form every projection folds."""
     for entry in entries:
-        yield entry.seq, to_record(entry.event)
+        yield entry.seq, entry.event

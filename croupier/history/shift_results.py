@@ -8,16 +8,20 @@ the table has sold but not yet taken back: the result is then provisional, and s
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.money import chips, chips_money, json_number
+from croupier.history.money import chips_money, json_number
 from croupier.history.procedures import Table
+from croupier.history.projection import Projection, reads
 from croupier.history.words import colour_words
 from croupier.i18n import _, formats
+from croupier.table.codec import to_plain
+from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, Event, ForeignChipsSettled,
+                                   LateChipsExchanged, PayoutsRecorded, TableClosed, TableOpened)
 
 
 @dataclass
@@ -77,11 +81,8 @@ FOREIGN_FIELDS = ("time", "colour", "table", "chips", "chip_value", "table_minim
                   "by")
 
 
-class ShiftResults:
-    """Folds the records of the openings, closings and colour money, in journal order."""
-
-    KINDS = ("table-opened", "table-closed", "colour-assigned", "chips-issued", "colour-cashed-out",
-             "late-chips-exchanged", "payouts-recorded", "foreign-chips-settled")
+class ShiftResults(Projection):
+    """Folds the openings, closings and colour money, in journal order."""
 
     def __init__(self) -> None:
         self.shifts: list[Shift] = []
@@ -100,36 +101,50 @@ class ShiftResults:
             shift.colours[colour] = ColourInShift(colour, value)
         return shift.colours[colour]
 
-    def add(self, seq: int, record: Mapping) -> None:
-        kind = record["kind"]
-        if kind == "table-opened":
-            if self._open:
-                self._end(record["time"])  # an opening without its closing ends the shift before it
-            self.shifts.append(Shift(record["time"]))
-            self._open = True
-        elif kind == "table-closed":
-            self._end(record["time"])
-        elif kind == "colour-assigned":
-            value = Decimal(record["chip_value"])
-            self._values[record["colour"]] = value
-            self._colour(record["colour"], value).sold += record["chips"]
-        elif kind == "chips-issued" and record["colour"] in self._values:
-            self._colour(record["colour"]).sold += record["chips"]
-        elif kind == "colour-cashed-out" and record["colour"] in self._values:
-            row = self._colour(record["colour"])
-            row.cashed_out += record["chips"]
-            row.cashed_out_money += Decimal(record["amount"])
-            del self._values[record["colour"]]
-        elif kind == "late-chips-exchanged":
-            row = self._colour(record["colour"], Decimal(record["chip_value"]))
-            row.late += record["chips"]
-            row.late_money += Decimal(record["amount"])
-        elif kind == "foreign-chips-settled":  # FR: what the table paid for another table's chips
-            self._current().foreign.append({k: record[k] for k in FOREIGN_FIELDS})
-        elif kind == "payouts-recorded":
-            for outcome in record["outcomes"]:
-                if outcome["colour"] in self._values:
-                    self._colour(outcome["colour"]).paid += chips(outcome["won"])
+    @reads(TableOpened)
+    def _opened(self, seq: int, e: TableOpened) -> None:
+        if self._open:
+            self._end(to_plain(e.time))  # an opening without its closing ends the shift before it
+        self.shifts.append(Shift(to_plain(e.time)))
+        self._open = True
+
+    @reads(TableClosed)
+    def _closed(self, seq: int, e: TableClosed) -> None:
+        self._end(to_plain(e.time))
+
+    @reads(ColourAssigned)
+    def _assigned(self, seq: int, e: ColourAssigned) -> None:
+        self._values[e.colour] = e.chip_value
+        self._colour(e.colour, e.chip_value).sold += e.chips
+
+    @reads(ChipsIssued)
+    def _issued(self, seq: int, e: ChipsIssued) -> None:
+        if e.colour in self._values:
+            self._colour(e.colour).sold += e.chips
+
+    @reads(ColourCashedOut)
+    def _cashed_out(self, seq: int, e: ColourCashedOut) -> None:
+        if e.colour in self._values:
+            row = self._colour(e.colour)
+            row.cashed_out += e.chips
+            row.cashed_out_money += e.amount
+            del self._values[e.colour]
+
+    @reads(LateChipsExchanged)
+    def _late(self, seq: int, e: LateChipsExchanged) -> None:
+        row = self._colour(e.colour, e.chip_value)
+        row.late += e.chips
+        row.late_money += e.amount
+
+    @reads(ForeignChipsSettled)
+    def _foreign(self, seq: int, e: ForeignChipsSettled) -> None:  # FR: what the table paid for another table's chips
+        self._current().foreign.append({name: to_plain(getattr(e, name)) for name in FOREIGN_FIELDS})
+
+    @reads(PayoutsRecorded)
+    def _payouts(self, seq: int, e: PayoutsRecorded) -> None:
+        for outcome in e.outcomes:
+            if outcome.colour in self._values:
+                self._colour(outcome.colour).paid += outcome.won
 
     def _end(self, time: str) -> None:
         shift = self._current()
@@ -143,13 +158,10 @@ class ShiftResults:
         return [shift.entry() for shift in self.shifts]
 
 
-def shift_results(records) -> list[dict]:
-    """The table's result of each shift among (seq, record) pairs, in journal order."""
+def shift_results(events: Iterable[tuple[int, Event]]) -> list[dict]:
+    """The table's result of each shift among (seq, event) pairs, in journal order."""
     fold = ShiftResults()
-    kinds = frozenset(ShiftResults.KINDS)
-    for seq, record in records:
-        if record["kind"] in kinds:
-            fold.add(seq, record)
+    fold.add_all(events)
     return fold.result()
 
 

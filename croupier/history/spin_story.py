@@ -64,11 +64,9 @@ class SpinStory:
     @property
     def overpayments(self) -> list[Overpayment]:
         """Payouts counted on a number that a correction replaced: what to recover, per colour."""
-        found = Overpayments()
-        for colour, value in self.chip_values.items():
-            found.add(0, {"kind": "colour-assigned", "colour": colour, "chip_value": str(value)})
+        found = Overpayments(self.chip_values)
         for event in (*self.payouts, *self.corrections):
-            found.add(0, ev.to_record(event))
+            found.add(0, event)
         return found.found()
 
     def money(self, outcome: ev.ColourOutcome) -> Decimal | None:

@@ -1,9 +1,7 @@
-"""Counted spins from the journal's plain event records, with the number that stands after a
-correction: for the statistics (`counted_spins`) and for the report's list of spins (`SpinList`).
-
-Works on the records as stored (kind plus fields, as `Journal.records` yields them) so a year of
-spins is read without building every event object. A corrected result counts with its corrected
-number (`result-corrected` holds both values); a void spin never reaches `result-recorded`.
+"""Counted spins from the journal's events, with the number that stands after a correction: for
+the statistics (`counted_spins`) and for the report's list of spins (`SpinList`, in columns, for a
+year of spins). A corrected result counts with its corrected number (`ResultCorrected` holds both
+values); a void spin is never a `ResultRecorded`.
 """
 from __future__ import annotations
 
@@ -13,47 +11,58 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta, timezone
 
+from croupier.history.projection import Projection, reads
 from croupier.stats.spins import CountedSpin, SpinColumns, direction_name
+from croupier.table.events import Event, ResultCorrected, ResultRecorded
 
-SPIN_KINDS = ("result-recorded", "result-corrected")
 EPOCH, MICROSECOND = datetime(1970, 1, 1, tzinfo=timezone.utc), timedelta(microseconds=1)
 
 
-def counted_spins(records: Iterable[tuple[int, dict]], wheel: str | None = None) -> list[CountedSpin]:
-    """The counted results, in journal order, from (seq, record) pairs of the SPIN_KINDS events
-    (other kinds are ignored)."""
-    spins: list[CountedSpin] = []
-    index_of_spin: dict[int, int] = {}
-    for seq, record in records:
-        kind = record.get("kind")
-        if kind == "result-recorded":
-            index_of_spin[record["spin"]] = len(spins)
-            time = record.get("time")
-            spins.append(CountedSpin(record["number"], record.get("croupier"), record.get("direction"), wheel,
-                                     datetime.fromisoformat(time) if time else None))
-        elif kind == "result-corrected":
-            index = index_of_spin.get(record["spin"])
-            if index is None:
-                raise ValueError(f"event {seq}: corrects spin {record['spin']}, which has no recorded result")
-            old = spins[index]
-            spins[index] = CountedSpin(record["number"], old.croupier, old.direction, old.wheel, old.time)
-    return spins
+class CountedSpins(Projection):
+    """The counted results in journal order, each with the number that stands."""
+
+    def __init__(self, wheel: str | None = None) -> None:
+        self.wheel = wheel
+        self.spins: list[CountedSpin] = []
+        self._index_of_spin: dict[int, int] = {}
+
+    @reads(ResultRecorded)
+    def _recorded(self, seq: int, e: ResultRecorded) -> None:
+        self._index_of_spin[e.spin] = len(self.spins)
+        direction = e.direction.value if e.direction is not None else None
+        self.spins.append(CountedSpin(e.number, e.croupier, direction, self.wheel, e.time))
+
+    @reads(ResultCorrected)
+    def _corrected(self, seq: int, e: ResultCorrected) -> None:
+        index = self._index_of_spin.get(e.spin)
+        if index is None:
+            raise ValueError(f"event {seq}: corrects spin {e.spin}, which has no recorded result")
+        old = self.spins[index]
+        self.spins[index] = CountedSpin(e.number, old.croupier, old.direction, old.wheel, old.time)
 
 
-class SpinList(Sequence):
+SPIN_EVENTS = CountedSpins.EVENTS
+
+
+def counted_spins(events: Iterable[tuple[int, Event]], wheel: str | None = None) -> list[CountedSpin]:
+    """The counted results, in journal order, from (seq, event) pairs (events of other classes are
+    passed over)."""
+    fold = CountedSpins(wheel)
+    fold.add_all(events)
+    return fold.spins
+
+
+class SpinList(Projection, Sequence):
     """The counted spins, kept in columns of machine numbers (a year is half a million of them, on
     a Pi with little memory: about 32 bytes a spin); each reads as a dict with SpinList.FIELDS, and
     "corrected_from" when corrected."""
 
     FIELDS = ("spin", "number", "source", "time", "ball", "croupier", "direction", "wheel_game", "event")
-    # "2025-01-06T14:01:00.000000+00:00", as the journal records every time: kept as microseconds
-    TIME_WIDTH, UTC_SUFFIX = 32, "+00:00"
 
     def __init__(self) -> None:
         self._spin, self._seq, self._game = array("i"), array("q"), array("i")  # widened if ever needed
         self._number = bytearray()
         self._times = array("q")  # microseconds since the epoch
-        self._odd_times: dict[int, str] = {}  # a time written otherwise, by position
         self._words = {"source": array("H"), "ball": array("H"), "croupier": array("H"), "direction": array("H")}
         self._names: list[str | None] = []  # the few names the word columns point into
         self._code: dict[str | None, int] = {}
@@ -69,39 +78,37 @@ class SpinList(Sequence):
             self._names.append(name)
         return code
 
-    def add(self, seq: int, record: dict) -> None:
-        at = len(self._number)
+    @reads(ResultRecorded)
+    def _recorded(self, seq: int, e: ResultRecorded) -> None:
         try:
-            self._spin.append(record["spin"])
+            self._spin.append(e.spin)
         except OverflowError:
             self._spin = array("q", self._spin)
-            self._spin.append(record["spin"])
-        self._number.append(record["number"])
+            self._spin.append(e.spin)
+        self._number.append(e.number)
         self._seq.append(seq)
-        game = record["wheel_game"]
+        game = -1 if e.wheel_game is None else e.wheel_game
         try:
-            self._game.append(-1 if game is None else game)
+            self._game.append(game)
         except OverflowError:
             self._game = array("q", self._game)
             self._game.append(game)
-        time = record["time"]
-        try:
-            if len(time) != self.TIME_WIDTH or not time.endswith(self.UTC_SUFFIX):
-                raise ValueError(time)
-            self._times.append((datetime.fromisoformat(time) - EPOCH) // MICROSECOND)
-        except ValueError:  # read back as written
-            self._odd_times[at] = time
-            self._times.append(0)
-        codes = self._code
-        for field, column in self._words.items():  # a year of spins: each code looked up inline
-            name = record[field]
-            code = codes.get(name)
+        self._times.append((e.time - EPOCH) // MICROSECOND)
+        codes, words = self._code, self._words
+        for name, column in ((e.source.value, words["source"]), (e.ball, words["ball"]),
+                             (e.croupier, words["croupier"]),
+                             (None if e.direction is None else e.direction.value, words["direction"])):
+            code = codes.get(name)  # a year of spins: each code looked up inline
             column.append(self._word(name) if code is None else code)
         pair = (self._words["croupier"][-1], self._words["direction"][-1])
         group = self._group_of.get(pair)
         if group is None:
             group = self._group_of[pair] = len(self._group_of)
         self._groups.append(group)
+
+    @reads(ResultCorrected)
+    def _corrected(self, seq: int, e: ResultCorrected) -> None:
+        self.correct(e.spin, e.number)
 
     def _position(self, spin: int) -> int | None:
         at = bisect_left(self._spin, spin)  # spins are numbered in journal order
@@ -136,7 +143,7 @@ class SpinList(Sequence):
         words = self._words
         sources, balls, croupiers, directions = words["source"], words["ball"], words["croupier"], words["direction"]
         spin, number, seq, game, times = self._spin, self._number, self._seq, self._game, self._times
-        odd, corrected = self._odd_times, self._corrected_from
+        corrected = self._corrected_from
         # One %-template per (source, ball, croupier, direction): a year's spins take a handful
         templates: dict[tuple[int, int, int, int], str] = {}
         hour, hour_text = None, ""
@@ -151,17 +158,13 @@ class SpinList(Sequence):
                         '"ball":' + names[key[1]] + ',"croupier":' + names[key[2]] + ',"direction":' + names[key[3]]
                         + ',"wheel_game":%s,"event":%d')
                 wheel_game = "null" if game[at] == -1 else game[at]
-                if at in odd:  # a time not written as the journal writes UTC: as it was written
-                    text = dump(odd[at], ensure_ascii=False).replace("%", "%%")
-                    line = template.replace('"%s%02d:%02d.%06d+00:00"', text, 1) % (
-                        spin[at], number[at], wheel_game, seq[at])
-                else:  # the text of a UTC time, the hour's part made once an hour
-                    seconds, micro = divmod(times[at], 1_000_000)
-                    in_hour, seconds_in_hour = divmod(seconds, 3600)
-                    if in_hour != hour:
-                        hour, hour_text = in_hour, (EPOCH + timedelta(hours=in_hour)).strftime("%Y-%m-%dT%H:")
-                    minute, second = divmod(seconds_in_hour, 60)
-                    line = template % (spin[at], number[at], hour_text, minute, second, micro, wheel_game, seq[at])
+                # the text of a UTC time as the journal writes it, the hour's part made once an hour
+                seconds, micro = divmod(times[at], 1_000_000)
+                in_hour, seconds_in_hour = divmod(seconds, 3600)
+                if in_hour != hour:
+                    hour, hour_text = in_hour, (EPOCH + timedelta(hours=in_hour)).strftime("%Y-%m-%dT%H:")
+                minute, second = divmod(seconds_in_hour, 60)
+                line = template % (spin[at], number[at], hour_text, minute, second, micro, wheel_game, seq[at])
                 parts.append(line + (f',"corrected_from":{corrected[at]}}}' if at in corrected else "}"))
             yield ",".join(parts)
 
@@ -172,7 +175,7 @@ class SpinList(Sequence):
 
     def _entry(self, at: int) -> dict:
         names, words = self._names, self._words
-        time = self._odd_times.get(at) or (EPOCH + self._times[at] * MICROSECOND).isoformat(timespec="microseconds")
+        time = (EPOCH + self._times[at] * MICROSECOND).isoformat(timespec="microseconds")
         entry = {"spin": self._spin[at], "number": self._number[at], "source": names[words["source"][at]],
                  "time": time, "ball": names[words["ball"][at]], "croupier": names[words["croupier"][at]],
                  "direction": names[words["direction"][at]],
@@ -182,13 +185,13 @@ class SpinList(Sequence):
         return entry
 
 
-def standing_results(results: Iterable[tuple[int, dict]], corrections: Iterable[tuple[int, dict]]
-                     ) -> Iterator[tuple[int, dict, dict | None]]:
-    """Each result-recorded record with the correction that stands for its spin (the last), or
-    None; `corrections` are read first (a year holds few), `results` streamed."""
-    standing = {record["spin"]: record for _, record in corrections}
-    for seq, record in results:
-        yield seq, record, standing.get(record["spin"])
+def standing_results(results: Iterable[tuple[int, ResultRecorded]], corrections: Iterable[tuple[int, ResultCorrected]]
+                     ) -> Iterator[tuple[int, ResultRecorded, ResultCorrected | None]]:
+    """Each recorded result with the correction that stands for its spin (the last), or None;
+    `corrections` are read first (a year holds few), `results` streamed."""
+    standing = {event.spin: event for _, event in corrections}
+    for seq, event in results:
+        yield seq, event, standing.get(event.spin)
 
 
 class RecentResults:

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from croupier.history.records import Entry
-from croupier.history.spins import SPIN_KINDS, counted_spins
+from croupier.history.records import Entry, numbered
+from croupier.history.spins import counted_spins
 from croupier.i18n import _, ngettext
 from croupier.rules.wheel import numbering as wheel_numbering
 from croupier.stats import CountedSpin, summary, wheel_chart
 from croupier.stats.spins import SpinColumns
 from croupier.stats.words import grouped
-from croupier.table.events import to_record
 
 
 def entries_spins(entries: Iterable[Entry]) -> list[CountedSpin]:
     """The counted spins among decoded journal entries (a shift's)."""
-    return counted_spins((entry.seq, to_record(entry.event)) for entry in entries if entry.event.kind in SPIN_KINDS)
+    return counted_spins(numbered(entries))
 
 
 def one_look_words() -> str:

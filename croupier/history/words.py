@@ -12,6 +12,7 @@ from fractions import Fraction
 from croupier.i18n import N_, SOURCE_LANGUAGE, _, formats, language, ngettext
 from croupier.rules.limits import OUTCOMES, REASONS
 from croupier.rules.names import VALUE_CHIPS
+from croupier.table.events import CashOutReason
 
 COLOURS = {"red": N_("red"), "black": N_("black"), "green": N_("green")}
 CHIP_COLOURS = {  # colour chips as the configuration usually names them; any other name is shown as written
@@ -44,8 +45,9 @@ BET_KINDS = {
 # language; one recorded in English is shown in the reader's, any other as recorded.
 LIMIT_REASONS = (N_("management decision"), N_("busy table"), N_("quiet table"))
 CORRECTION_REASONS = (N_("wrong number typed"), N_("sensor misread the pocket"), N_("ball jumped after the reading"))
-CASH_OUTS = {"left": N_("the player left"), "inactive": N_("no bets while players waited"),
-             "table-closed": N_("the table closed")}
+CASH_OUTS = {CashOutReason.LEFT.value: N_("the player left"),
+             CashOutReason.INACTIVE.value: N_("no bets while players waited"),
+             CashOutReason.TABLE_CLOSED.value: N_("the table closed")}
 # The bets in words (the numbers need none), as the table screen names them.
 POSITIONS = {
     "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"),

@@ -150,17 +150,13 @@ def table_public_key(journal_path: Path):
 
 def journal_spins(journal, public_key, notice: Notice):
     """Every counted spin of the journal in columns (`SpinColumns`), from the newest checkpoint that
-    checks and the results recorded after it (read as `Journal.records` reads them); the watch's
+    checks and the results recorded after it (read as `Journal.events` reads them); the watch's
     charts to go on from (or None); and the event the checkpoint reached (0: none was taken up)."""
-    from croupier.history.spins import SPIN_KINDS, SpinList
+    from croupier.history.spins import SpinList
 
     start = newest(journal, public_key, notice)
     spins = start.fold.spins if start else SpinList()
-    for seq, record in journal.records(SPIN_KINDS, after=start.reached[0] if start else 0):
-        if record["kind"] == "result-recorded":
-            spins.add(seq, record)
-        else:
-            spins.correct(record["spin"], record["number"])
+    spins.add_all(journal.events(SpinList.EVENTS, after=start.reached[0] if start else 0))
     columns = spins.columns()
     return columns, start.watched(columns.numbers) if start else None, start.reached[0] if start else 0
 
@@ -170,18 +166,19 @@ def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warni
     fold, made from the newest checkpoint before and the events since, each checked against the chain
     and the key first. None when they do not check (the notice says why)."""
     from croupier.journal import fold_codec
-    from croupier.journal.report import REPORT_KINDS, ReportFold
+    from croupier.journal.report import REPORT_EVENTS, ReportFold
     from croupier.journal.store import GENESIS
     from croupier.journal.verify import ChainCheck, JournalDamaged
     from croupier.rules import wheel
     from croupier.rules.profiles import numbering_of
     from croupier.stats.watch import watch
+    from croupier.table.events import TableOpened, to_record
 
     start = newest(journal, signing_key.public_key(), notice)
     fold, since = (start.fold, start.reached) if start else (ReportFold(), (0, GENESIS))
     try:
         check = ChainCheck(journal, key, since=since, upto=upto)
-        fold.add_all(check.records(REPORT_KINDS))
+        fold.add_all(check.events(REPORT_EVENTS))
     except JournalDamaged as damaged:
         notice(f"no report checkpoint after event {upto}: {damaged}")
         return None
@@ -190,7 +187,7 @@ def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warni
     went_on = start.watched(numbers) if start else None
     charts = watch(numbers[went_on[1]:], order, *went_on) if went_on else watch(numbers, order)
     openings = [(0, start.opening)] if start and start.opening else []
-    openings += journal.records(["table-opened"], after=since[0], upto=upto)
+    openings += [(seq, to_record(opening)) for seq, opening in journal.events([TableOpened], after=since[0], upto=upto)]
     header = {"reached": list(check.head), "stamp": fold_stamp.stamp(), "opening": openings[-1][1] if openings else None,
               "watch": {"spun": len(numbers), "numbers": hashlib.sha256(numbers).hexdigest(),
                         "charts": [[list(c.pockets), c.value, c.highest, c.alarm_at, c.risen, c.last]

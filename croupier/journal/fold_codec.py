@@ -22,11 +22,12 @@ from croupier.history.procedures import Procedures
 from croupier.history.shift_results import ColourInShift, Shift, ShiftResults
 from croupier.history.spins import SpinList
 from croupier.journal.report import ReportFold
+from croupier.table.events import ColourOutcome
 
 # The classes a fold is made of, by the name the file gives them; nothing else is ever made.
 CLASSES: dict[str, type] = {cls.__name__: cls for cls in (
     ReportFold, SpinList, Procedures, Ledger, ColourStatement, Croupiers, CroupierFigures, Overpayments, Overpayment,
-    ShiftResults, Shift, ColourInShift)}
+    ShiftResults, Shift, ColourInShift, ColourOutcome)}
 FACTORIES: dict[str, type] = {f.__name__: f for f in (list, dict, set, int, Decimal, Fraction)}  # of a defaultdict
 COLUMNS = frozenset("bBhHiIlLqQfd")  # array typecodes, each of a fixed size
 

@@ -1,9 +1,9 @@
 """The shift report: one dict of what the journal's projections (`croupier.history`) compute, for
 `croupier report`.
 
-It works on the plain records (`Journal.records`), not on decoded events, so a year of spins is read
-in seconds, in one pass that feeds every projection. Money is written as decimal strings, chips as
-numbers (halves are exact), times as recorded (ISO 8601, UTC). `build_report` is the one place the
+It reads only the events its projections fold (`REPORT_EVENTS`, `Journal.events`), in one pass
+that feeds every projection. Money is written as decimal strings, chips as numbers (halves are
+exact), times as recorded (ISO 8601, UTC). `build_report` is the one place the
 report is put together: a new section is one more key there.
 """
 from __future__ import annotations
@@ -17,18 +17,17 @@ from croupier.history.croupiers import Croupiers
 from croupier.history.ledger import Ledger, ledger_totals
 from croupier.history.payouts import Overpayments
 from croupier.history.procedures import Procedures
+from croupier.history.projection import Projection, events_of
 from croupier.history.shift_results import ShiftResults, foreign_chips_paid
 from croupier.history.spins import SpinList
 from croupier.rules.profiles import numbering_of
 from croupier.stats import summary
-
-REPORT_KINDS = tuple(dict.fromkeys(("result-recorded", *Procedures.KINDS, *Ledger.KINDS, *Croupiers.KINDS,
-                                      *Overpayments.KINDS, *ShiftResults.KINDS)))
+from croupier.table.events import Event
 
 
 class ReportFold:
-    """Every projection the report presents, folded over the REPORT_KINDS records in journal order.
-    Plain data all through: a fold can be saved at an event and taken up again from it
+    """Every projection the report presents, folded over the REPORT_EVENTS in journal order. Plain
+    data all through: a fold can be saved at an event and taken up again from it
     (`croupier.journal.report_cache`)."""
 
     def __init__(self) -> None:
@@ -36,29 +35,30 @@ class ReportFold:
         self.procedures, self.ledger, self.croupiers = Procedures(), Ledger(), Croupiers()
         self.overpayments, self.shifts = Overpayments(), ShiftResults()
 
-    def add_all(self, records: Iterable[tuple[int, dict]]) -> None:
-        spins = self.spins
-        folds = [(fold.add, frozenset(fold.KINDS)) for fold in
-                 (self.procedures, self.ledger, self.croupiers, self.overpayments, self.shifts)]
-        for seq, record in records:
-            kind = record["kind"]
-            if kind == "result-recorded":
-                spins.add(seq, record)
-            elif kind == "result-corrected":
-                spins.correct(record["spin"], record["number"])
-            for add, kinds in folds:
-                if kind in kinds:
-                    add(seq, record)
+    def projections(self) -> tuple[Projection, ...]:
+        return self.spins, self.procedures, self.ledger, self.croupiers, self.overpayments, self.shifts
+
+    def add_all(self, events: Iterable[tuple[int, Event]]) -> None:
+        routes: dict[type[Event], list] = {}  # each event class to the handlers that read it
+        for projection in self.projections():
+            for event_class in projection.EVENTS:
+                routes.setdefault(event_class, []).append(projection.handler(event_class))
+        for seq, event in events:
+            for add in routes.get(type(event), ()):
+                add(seq, event)
 
 
-def build_report(records: Iterable[tuple[int, dict]], head: tuple[int, str], currency: str | None = None,
+REPORT_EVENTS = events_of(SpinList, Procedures, Ledger, Croupiers, Overpayments, ShiftResults)
+
+
+def build_report(events: Iterable[tuple[int, Event]], head: tuple[int, str], currency: str | None = None,
                  fold: ReportFold | None = None, watched: Callable[[bytes], tuple | None] | None = None) -> dict:
-    """The report of the journal whose REPORT_KINDS records are given, in order (after those already
-    in `fold`, when given). The journal does not record the currency: `currency` is the
-    configuration's, None when unknown. `watched`: given the spins' numbers, the watch's charts
-    after the first of them to go on from (a checkpoint's), or None."""
+    """The report of the journal whose REPORT_EVENTS are given, in order (after those already in
+    `fold`, when given). `currency`: the journal's, else the configuration's, None when unknown.
+    `watched`: given the spins' numbers, the watch's charts after the first of them to go on from
+    (a checkpoint's), or None."""
     fold = fold or ReportFold()
-    fold.add_all(records)
+    fold.add_all(events)
     spins, procedures, ledger, croupiers = fold.spins, fold.procedures, fold.ledger, fold.croupiers
     overpayments, shifts = fold.overpayments, fold.shifts
     statements = ledger.statements

@@ -26,6 +26,7 @@ import json
 import os
 import sqlite3
 import threading
+import typing
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -38,13 +39,13 @@ from croupier.journal.witness import (Witness, WitnessWriter, anchored_path, rea
 from croupier.journal.signing import EventSigner, SigningKeyError, default_signing_key_path, fingerprint, \
     has_signatures, signing_key_for
 from croupier.table.codec import CodecError, to_plain
-from croupier.table.events import Event, decode, encode
+from croupier.table.events import BallLaunched, BetsClosed, E, Event, decode, encode
 
 # The cycle's own steps, whose commit the witness may record without a sync of its own: it is synced
 # with the next commit (the result, at the latest). A witness behind its journal is allowed, so a
 # power cut in between costs nothing; every result, correction, payout and alarm is witnessed
 # durably when it is recorded. Two syncs a game fewer on an SD card.
-WITNESS_MAY_WAIT = frozenset({"ball-launched", "bets-closed"})
+WITNESS_MAY_WAIT = frozenset({BallLaunched.kind, BetsClosed.kind})
 FORMAT = "croupier-journal/2"  # 2: every column hashed, the chain keyed, the head witnessed
 GENESIS = "0" * 64  # the "previous hash" of the first event
 TAIL_LINKS = 1000  # the last events whose links the table checks at start, whatever the snapshots
@@ -635,6 +636,12 @@ class Journal:
         `times`: from the first event recorded at or after the first time to the first recorded at or
         after the second (excluded): in recorded order, so an event whose clock was set back is
         filed with the events before it, not with a day already past."""
+        loads = json.loads
+        for seq, body in self._bodies(kinds, upto=upto, times=times, after=after):
+            yield seq, loads(body)
+
+    def _bodies(self, kinds: Iterable[str], *, upto: int | None = None, times: tuple[str, str] | None = None,
+                after: int = 0) -> Iterator[tuple[int, str]]:
         kinds = list(kinds)
         sql = f"SELECT seq, body FROM events WHERE kind IN ({','.join('?' * len(kinds))})"
         parameters: list = list(kinds)
@@ -648,9 +655,14 @@ class Journal:
             sql += (" AND seq >= coalesce((SELECT min(seq) FROM events WHERE time >= ?), 1 << 62)"
                     " AND seq < coalesce((SELECT min(seq) FROM events WHERE time >= ?), 1 << 62)")
             parameters += times
-        loads = json.loads
-        for seq, body in self._read(sql + " ORDER BY seq", tuple(parameters)):
-            yield seq, loads(body)
+        return self._read(sql + " ORDER BY seq", tuple(parameters))
+
+    def events(self, classes: Iterable[type[E]], *, upto: int | None = None,
+               times: tuple[str, str] | None = None, after: int = 0) -> Iterator[tuple[int, E]]:
+        """(seq, event) of the events of the given classes, decoded, in order, as `records` selects
+        them (unchecked: `croupier verify` checks the chain)."""
+        for seq, body in self._bodies([cls.kind for cls in classes], upto=upto, times=times, after=after):
+            yield seq, typing.cast(E, decode(body))
 
     def seq_of_hash(self, digest: str) -> int | None:
         """The event with this hash, if any (a full scan: for explaining a broken chain)."""

@@ -32,7 +32,7 @@ from pathlib import Path
 from croupier.journal.store import GENESIS, Journal, JournalError, Snapshot, event_mac, witness_path
 from croupier.table import state as table_state
 from croupier.table.codec import CodecError
-from croupier.table.events import decode, encode
+from croupier.table.events import Event, decode, encode
 
 # (seq, time, kind, body, prev_hash, hash, mac): one stored event, as Journal.links gives it.
 Link = tuple[int, str, str, str, str, str, str]
@@ -173,14 +173,13 @@ class ChainCheck:
         if stored != witness.hash:
             self.fail(witness.seq, "differs from the event its head witness recorded: the journal was rewritten")
 
-    def records(self, kinds: Iterable[str]) -> Iterator[tuple[int, dict]]:
-        """(seq, plain record) of the events of the given kinds, in order, as `Journal.records`
+    def events(self, classes: Iterable[type[Event]]) -> Iterator[tuple[int, Event]]:
+        """(seq, event) of the events of the given classes, decoded, in order, as `Journal.events`
         gives them, but checked: for reports over a long history."""
-        kinds = frozenset(kinds)
-        loads = json.loads
+        kinds = frozenset(cls.kind for cls in classes)
         for seq, kind, body in self.rows():
             if kind in kinds:
-                yield seq, loads(body)
+                yield seq, decode(body)
 
     def run(self) -> Verdict:
         """Check the whole chain; raises JournalDamaged naming the first bad event."""

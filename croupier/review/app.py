@@ -23,9 +23,9 @@ from croupier.history.shift_results import shift_result_table, shift_results
 from croupier.review.messages import SpinChosen
 from croupier.history.clock import clock, local, typed, zone_label
 from croupier.history.procedures import procedure_tables
-from croupier.history.records import records_of
-from croupier.review.shifts import (Shift, find_moment, find_spin, list_shifts, load_entries, open_read_only,
-                                    shift_of)
+from croupier.history.records import numbered
+from croupier.review.shifts import (SHIFT_EVENTS, Shift, find_moment, find_spin, list_shifts, load_entries,
+                                    open_read_only, shift_of)
 from croupier.review.spin_pane import SpinPane
 from croupier.history.spin_story import spin_story
 from croupier.rules.profiles import numbering_of
@@ -34,6 +34,7 @@ from croupier.review.statistics_pane import StatisticsPane
 from croupier.review.tables_pane import TablesPane
 from croupier.history.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
+from croupier.table.events import EVENT_TYPES
 
 
 # The chain check's own process (croupier.journal.verify.chain_check_of_file), given the journal's path.
@@ -178,7 +179,7 @@ class ReviewApp(App):
         self.numbering = numbering_of(shift.profile)
         self._journal_line()
         self.query_one(TimelinePane).show(timeline(self.entries))
-        records = list(records_of(self.entries))
+        records = list(numbered(self.entries))
         await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(records, clock))
         await self.query_one("#colours-pane", TablesPane).show([ledger_table(colour_ledger(records), clock),
                                                                  shift_result_table(shift_results(records), clock)])
@@ -244,7 +245,7 @@ class ReviewApp(App):
             return
         new = [row for row in self.journal.rows(latest.last_seq) if row.seq <= self.journal.head[0]]
         following = self.shift == latest
-        if any(row.kind in ("table-opened", "table-closed") for row in new) or \
+        if any(EVENT_TYPES.get(row.kind) in SHIFT_EVENTS for row in new) or \
                 local(datetime.fromisoformat(new[-1].time)).date() != \
                 local(datetime.fromisoformat(new[0].time)).date():
             self.shifts = list_shifts(self.journal)

@@ -2,7 +2,6 @@
 so a year-long journal opens as fast as a day's."""
 from __future__ import annotations
 
-import json
 from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -11,8 +10,9 @@ from pathlib import Path
 from croupier.history.clock import local, midnight
 from croupier.i18n import _
 from croupier.journal.store import Entry, Journal
+from croupier.table.events import ResultRecorded, TableClosed, TableOpened, decode
 
-SHIFT_KINDS = ("table-opened", "table-closed")
+SHIFT_EVENTS = (TableOpened, TableClosed)
 
 
 @dataclass(frozen=True)
@@ -50,30 +50,30 @@ def list_shifts(journal: Journal) -> list[Shift]:
     the table's time zone (a table the wheel drives alone never closes: a day is its page). Reads
     only the opening and closing events, and a few events by their key for each midnight."""
     head = journal.head[0]
-    openings: list[tuple[int, dict]] = []
-    closings: dict[int, dict] = {}
-    for seq, record in journal.records(SHIFT_KINDS):
-        if record["kind"] == "table-opened":
-            openings.append((seq, record))
-        elif openings:
-            closings[openings[-1][0]] = record
+    openings: list[tuple[int, TableOpened]] = []
+    closings: dict[int, TableClosed] = {}
+    for seq, event in journal.events(SHIFT_EVENTS):
+        if isinstance(event, TableOpened):
+            openings.append((seq, event))
+        elif isinstance(event, TableClosed) and openings:
+            closings[openings[-1][0]] = event
     if not head:
         return []
-    spans: list[tuple[int, int, dict | None, dict | None]] = []  # first, last, opening, closing
+    spans: list[tuple[int, int, TableOpened | None, TableClosed | None]] = []  # first, last, opening, closing
     if not openings:
         spans.append((1, head, None, None))
-    for index, (seq, record) in enumerate(openings):
+    for index, (seq, opening) in enumerate(openings):
         first = 1 if index == 0 else seq
         last = openings[index + 1][0] - 1 if index + 1 < len(openings) else head
-        spans.append((first, last, record, closings.get(seq)))
+        spans.append((first, last, opening, closings.get(seq)))
     shifts: list[Shift] = []
-    for first, last, opening, closing in spans:
-        profile = opening.get("profile") if opening else None
+    for first, last, opened_by, closing in spans:
+        profile = opened_by.profile if opened_by else None
         pieces = day_cuts(journal, first, last)
         for at, (start, end) in enumerate(pieces):
-            opened = datetime.fromisoformat(opening["time"]) if opening and at == 0 else \
-                (time_of(journal, start) if opening else None)
-            closed = datetime.fromisoformat(closing["time"]) if closing and at == len(pieces) - 1 else \
+            opened = opened_by.time if opened_by and at == 0 else \
+                (time_of(journal, start) if opened_by else None)
+            closed = closing.time if closing and at == len(pieces) - 1 else \
                 (time_of(journal, end) if at < len(pieces) - 1 else None)
             shifts.append(Shift(len(shifts) + 1, start, end, opened, closed, profile))
     return shifts
@@ -133,8 +133,8 @@ def spin_at_or_after(journal: Journal, seq: int, look: int = 200) -> tuple[int, 
     for at, row in enumerate(journal.rows(seq - 1)):
         if at == look:
             return None
-        if '"spin":' in row.body:
-            spin = json.loads(row.body).get("spin")
+        if '"spin":' in row.body:  # only these are decoded
+            spin = getattr(decode(row.body), "spin", None)
             if isinstance(spin, int):
                 return spin, row.seq
     return None
@@ -154,10 +154,11 @@ def find_spin(journal: Journal, spin: int) -> int | None:
     for row in journal.rows(low - 1):
         if '"spin":' not in row.body:
             continue
-        record = json.loads(row.body)
-        if record.get("spin", spin) > spin:
+        event = decode(row.body)
+        at = getattr(event, "spin", None)
+        if isinstance(at, int) and at > spin:
             return None
-        if row.kind == "result-recorded" and record.get("spin") == spin:
+        if isinstance(event, ResultRecorded) and at == spin:
             return row.seq
     return None
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, Callable
 
 
 WHEN_SET = "recorded-when-set"  # field metadata: see when_set()
@@ -88,72 +88,156 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-@cache
-def _shape(kind: Any) -> tuple[Any, tuple[Any, ...]]:
-    return typing.get_origin(kind), typing.get_args(kind)
-
-
 def from_plain(kind: Any, data: Any) -> Any:
     """Rebuild a value of type `kind` from its plain form; CodecError names what does not fit."""
-    origin, args = _shape(kind)
+    return _reader(kind)(data)
+
+
+# A reader per type, made once from the type's shape: a year of events is read without working out
+# at every value what its type is made of.
+
+@cache
+def _reader(kind: Any) -> Callable[[Any], Any]:
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin in (typing.Union, types.UnionType):
-        options = args
-        if data is None and type(None) in options:
-            return None
-        (inner,) = [o for o in options if o is not type(None)]
-        return from_plain(inner, data)
+        inner = [o for o in args if o is not type(None)]
+        if len(inner) != 1:
+            raise CodecError(f"no plain form for {kind!r}")
+        read_inner = _reader(inner[0])
+        if len(inner) == len(args):
+            return read_inner
+        return lambda data: None if data is None else read_inner(data)
     if origin is tuple:
-        _expect(data, list, kind)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_plain(args[0], v) for v in data)
-        if len(args) != len(data):
-            raise CodecError(f"expected {len(args)} items, found {len(data)}")
-        return tuple(from_plain(a, v) for a, v in zip(args, data))
+        return _tuple_reader(kind, args)
     if origin is dict:
-        key_kind, value_kind = args
-        _expect(data, dict, kind)
-        return {from_plain(key_kind, _unkey(key_kind, k)): from_plain(value_kind, v) for k, v in data.items()}
+        return _dict_reader(kind, *args)
     if kind is Any:
-        return data
+        return lambda data: data
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return _dataclass_reader(kind)
+    if kind in (bool, str):
+        return lambda data: data if type(data) is kind else _expect(data, kind, kind)
+    if kind is int:
+        def read_int(data: Any) -> int:
+            if type(data) is int:
+                return data
+            if isinstance(data, bool):
+                raise CodecError(f"expected a whole number, found {data!r}")
+            return _expect(data, int, kind)
+        return read_int
+    if kind in (Decimal, Fraction):
+        def read_number(data: Any) -> Any:
+            _expect(data, str, kind)
+            try:
+                return kind(data)
+            except (ArithmeticError, ValueError):
+                raise CodecError(f"{data!r} is not a {kind.__name__}") from None
+        return read_number
+    if kind is datetime:
+        return _read_time
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        members = kind._value2member_map_
+
+        def read_member(data: Any) -> Any:
+            try:
+                return members[data]
+            except (KeyError, TypeError):
+                pass
+            try:
+                return kind(data)
+            except ValueError:
+                raise CodecError(f"{data!r} is not a {kind.__name__}") from None
+        return read_member
+
+    def unknown(data: Any) -> Any:
+        raise CodecError(f"no plain form for {kind!r}")
+    return unknown
+
+
+def _tuple_reader(kind: Any, args: tuple[Any, ...]) -> Callable[[Any], Any]:
+    if len(args) == 2 and args[1] is Ellipsis:
+        read_item = _reader(args[0])
+
+        def read_all(data: Any) -> tuple:
+            _expect(data, list, kind)
+            return tuple(map(read_item, data)) if data else ()
+        return read_all
+    readers = [_reader(a) for a in args]
+
+    def read_fixed(data: Any) -> tuple:
+        _expect(data, list, kind)
+        if len(readers) != len(data):
+            raise CodecError(f"expected {len(readers)} items, found {len(data)}")
+        return tuple(read(v) for read, v in zip(readers, data))
+    return read_fixed
+
+
+def _dict_reader(kind: Any, key_kind: Any, value_kind: Any) -> Callable[[Any], Any]:
+    read_key, read_value = _reader(key_kind), _reader(value_kind)
+
+    def read_mapping(data: Any) -> dict:
         _expect(data, dict, kind)
-        hints = _hints(kind)
-        unknown = data.keys() - _field_names(kind)
-        if unknown:
-            raise CodecError(f"{kind.__name__} has no field {sorted(unknown)[0]!r}")
+        return {read_key(_unkey(key_kind, k)): read_value(v) for k, v in data.items()}
+    return read_mapping
+
+
+def _dataclass_reader(kind: type) -> Callable[[Any], Any]:
+    hints = _hints(kind)
+    fields = dataclasses.fields(kind)
+    readers = {f.name: _reader(hints[f.name]) for f in fields}
+    defaults = {f.name: f.default for f in fields if f.default is not dataclasses.MISSING}
+    required = frozenset(f.name for f in fields if f.default is dataclasses.MISSING)
+    # A plain dataclass (every field set by __init__, nothing run after it, no factory) is filled
+    # in directly: what its __init__ would do, without the frozen class's setattr per field.
+    plain = (not hasattr(kind, "__post_init__") and not hasattr(kind, "__slots__") and all(f.init for f in fields)
+             and all(f.default_factory is dataclasses.MISSING for f in fields))
+    new = object.__new__
+    # Values JSON already gives in their final form (a name, a count, a flag, a null) are taken as
+    # they are, without a reader's call: most of an event's fields.
+    direct = {name: _as_read(hints[name]) for name in readers}
+
+    def read_fields(data: Any) -> Any:
+        if type(data) is not dict:
+            _expect(data, dict, kind)
         try:
-            return kind(**{name: from_plain(hints[name], v) for name, v in data.items()})
+            values = {name: v if type(v) in direct[name] else readers[name](v) for name, v in data.items()}
+        except (KeyError, CodecError):
+            unknown = data.keys() - readers.keys()
+            if not unknown:
+                raise
+            raise CodecError(f"{kind.__name__} has no field {sorted(unknown)[0]!r}") from None
+        if plain and required <= values.keys():
+            made = new(kind)
+            attributes = made.__dict__
+            attributes.update(defaults)
+            attributes.update(values)
+            return made
+        try:
+            return kind(**values)
         except TypeError as exc:
             raise CodecError(f"{kind.__name__}: {exc}") from None
-    if kind is bool:
-        return _expect(data, bool, kind)
-    if kind is int:
-        if isinstance(data, bool):
-            raise CodecError(f"expected a whole number, found {data!r}")
-        return _expect(data, int, kind)
-    if kind is str:
-        return _expect(data, str, kind)
-    if kind in (Decimal, Fraction):
-        _expect(data, str, kind)
-        try:
-            return kind(data)
-        except (ArithmeticError, ValueError):
-            raise CodecError(f"{data!r} is not a {kind.__name__}") from None
-    if kind is datetime:
-        _expect(data, str, kind)
-        try:
-            moment = datetime.fromisoformat(data)
-        except ValueError:
-            raise CodecError(f"{data!r} is not a time") from None
-        if moment.tzinfo is None:
-            raise CodecError(f"time {data!r} has no time zone")
-        return moment
-    if isinstance(kind, type) and issubclass(kind, Enum):
-        try:
-            return kind(data)
-        except ValueError:
-            raise CodecError(f"{data!r} is not a {kind.__name__}") from None
-    raise CodecError(f"no plain form for {kind!r}")
+    return read_fields
+
+
+def _as_read(kind: Any) -> frozenset[type]:
+    """The JSON types a value of type `kind` is read as, unchanged."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        return frozenset().union(*(_as_read(a) for a in args))
+    if kind is type(None):
+        return frozenset({type(None)})
+    return frozenset({kind}) if kind in (str, int, bool) else frozenset()
+
+
+def _read_time(data: Any) -> datetime:
+    _expect(data, str, datetime)
+    try:
+        moment = datetime.fromisoformat(data)
+    except ValueError:
+        raise CodecError(f"{data!r} is not a time") from None
+    if moment.tzinfo is None:
+        raise CodecError(f"time {data!r} has no time zone")
+    return moment
 
 
 def _unkey(kind: Any, key: str) -> Any:

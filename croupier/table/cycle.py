@@ -15,7 +15,7 @@ from croupier.rules.wheel import check_number
 from croupier.table.alarms import raise_alarm
 from croupier.table.bets import chip_value, settle
 from croupier.table.events import (
-    AlarmFacts, AlarmKind, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
+    AlarmFacts, AlarmKind, AlarmRaised, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
     ProfileChanged, ResultCorrected, ResultEntered, ResultRecorded, Role, Source, SpinVoided, TableClosed,
     TableOpened, VoidAcknowledged,
 )
@@ -244,7 +244,7 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
         found.append(raise_alarm(state, AlarmKind.DIRECTION_REPEATED, f"spin {state.spin}",
                                  f"ball launched {direction.value} twice in a row: the launch alternates "
                                  f"({cited or 'house procedure'}){why}",
-                                 offset=sum(e.kind == "alarm-raised" for e in found),
+                                 offset=sum(isinstance(e, AlarmRaised) for e in found),
                                  facts=AlarmFacts(rule=cited, direction=direction, spin=state.spin,
                                                   wheel_restarted=wheel_restarted)))
     return found

@@ -586,7 +586,11 @@ def encode(event: Event) -> bytes:
 def from_record(record: dict) -> Event:
     if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
         raise CodecError("an event must be an object with a 'kind'")
-    fields = dict(record)
+    return _read_record(dict(record))
+
+
+def _read_record(fields: dict) -> Event:
+    """The event of a record of one's own (`kind` is taken out of it)."""
     kind = fields.pop("kind")
     cls = EVENT_TYPES.get(kind)
     if cls is None:
@@ -602,4 +606,6 @@ def decode(data: bytes | str) -> Event:
         record = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
         raise CodecError(f"not JSON: {exc}") from None
-    return from_record(record)
+    if type(record) is not dict or type(record.get("kind")) is not str:
+        return from_record(record)  # which says what is wrong
+    return _read_record(record)

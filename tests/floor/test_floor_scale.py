@@ -13,14 +13,14 @@ import pytest
 from croupier.floor.store import open_store
 from croupier.floor.summaries import RECENT, TileFacts, fold as summary_fold
 from croupier.floor.wire import Link, events_subject, message_id
-from croupier.history.spins import SPIN_KINDS, counted_spins
+from croupier.history.spins import SPIN_EVENTS, counted_spins
 from croupier.journal.signing import sign_event
 from croupier.journal.store import Journal, event_hash
 from croupier.journal.verify import verify
 from croupier.rules.wheel import numbering
 from croupier.stats.watch import watch
 from croupier.table.alarms import wheel_fault
-from croupier.table.events import Role, decode
+from croupier.table.events import EVENT_TYPES, Role, decode
 from croupier.table.regulation import relief_interval
 from croupier.table.state import Phase, fold
 
@@ -55,7 +55,7 @@ def assert_summary_is_the_fold(url: str, db: Path, table_id: str = "T1") -> None
     with Journal.open(db, read_only=True) as journal:
         rows = list(journal.rows())
     state = fold(decode(row.body) for row in rows)
-    spins = counted_spins([(row.seq, json.loads(row.body)) for row in rows if row.kind in SPIN_KINDS])
+    spins = counted_spins([(row.seq, decode(row.body)) for row in rows if EVENT_TYPES.get(row.kind) in SPIN_EVENTS])
     with open_store(url, read_only=True) as store:
         seq, tile = store.tiles([table_id])[table_id]
         stored = [(link.seq, link.kind, link.body) for link in store.links(table_id)]

@@ -234,9 +234,9 @@ def test_the_review_s_whole_journal_statistics_start_from_the_checkpoint(table):
     columns, watched, after = checkpoints.journal_spins(
         table.journal, checkpoints.table_public_key(table.journal.path), notices.append)
     assert after == made and watched is None and notices == []  # a spin the charts saw was corrected
-    from croupier.history.spins import SPIN_KINDS, counted_spins
+    from croupier.history.spins import SPIN_EVENTS, counted_spins
 
-    every = counted_spins(table.journal.records(SPIN_KINDS))
+    every = counted_spins(table.journal.events(SPIN_EVENTS))
     assert summary(columns) == summary(every)
     assert statistics_text(columns, "french", "x", watched=watched) == statistics_text(every, "french", "x")
 

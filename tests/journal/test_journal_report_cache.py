@@ -18,7 +18,7 @@ import pytest
 from croupier.cli import main as cli
 from croupier.journal import fold_codec, fold_stamp, report_cache
 from croupier.journal.key import read_key
-from croupier.journal.report import REPORT_KINDS, ReportFold
+from croupier.journal.report import REPORT_EVENTS, ReportFold
 from croupier.journal.store import Journal
 from croupier.rules.spin import Direction
 from croupier.table.events import Stake
@@ -208,7 +208,7 @@ def test_a_fold_of_36s_under_a_swapped_report_key_changes_nothing(table, capsys)
     (saved,) = fold_files()
     forged = ReportFold()
     with Journal.open(journal, read_only=True) as opened:
-        forged.add_all(opened.records(REPORT_KINDS))
+        forged.add_all(opened.events(REPORT_EVENTS))
         header = {"stamp": fold_stamp.stamp(), "journal": str(journal.resolve()), "reached": list(opened.head)}
     forged.spins._number[:] = bytes([36]) * len(forged.spins._number)
     buffer = io.BytesIO()

@@ -180,13 +180,13 @@ def history_texts(entries) -> list[str]:
     """What the review shows of the shift: its timeline, the story of the void spin, the procedures'
     and the shift result's tables, and the statistics."""
     from croupier.history.procedures import procedure_tables
-    from croupier.history.records import records_of
+    from croupier.history.records import numbered
     from croupier.history.shift_results import shift_result_table, shift_results
     from croupier.history.spin_story import spin_story
     from croupier.history.statistics import entries_spins, statistics_text
     from croupier.history.timeline import timeline
 
-    records = list(records_of(entries))
+    records = list(numbered(entries))
     tables = [*procedure_tables(records), shift_result_table(shift_results(records))]
     return ([row.text for row in timeline(entries)] + spin_story(entries, 3).lines()
             + [t.title for t in tables] + [" | ".join(t.columns) for t in tables]
@@ -244,7 +244,7 @@ def test_the_alarms_are_worded_from_their_facts(overdue, capsys, language, lines
 
 def test_the_timeline_and_the_procedures_word_alarms_from_their_facts(overdue):
     from croupier.history.procedures import procedure_tables
-    from croupier.history.records import records_of
+    from croupier.history.records import numbered
     from croupier.history.timeline import timeline
     from croupier.journal.store import Journal
 
@@ -259,6 +259,6 @@ def test_the_timeline_and_the_procedures_word_alarms_from_their_facts(overdue):
                      "60 min (PT-A 33)",
                      "alarme 2 disparado: Troca de bola em atraso (bola A) A bola A está em jogo há mais de 60 min: trocar "
                      "e anunciar (PT-A 17)"]
-    alarms = next(table for table in procedure_tables(records_of(entries)) if table.title == "Alarmes")
+    alarms = next(table for table in procedure_tables(numbered(entries)) if table.title == "Alarmes")
     assert alarms.rows[0][2:5] == ("Rendição do croupier em atraso", "Ana",
                                    "Ana está como croupier há mais de 60 min (PT-A 33)")

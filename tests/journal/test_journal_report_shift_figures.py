@@ -12,7 +12,7 @@ import pytest
 from croupier.cli import main as cli
 from croupier.history.croupiers import croupier_figures
 from croupier.history.ledger import colour_ledger
-from croupier.history.records import records_of
+from croupier.history.records import numbered
 from croupier.history.spin_story import spin_story
 from croupier.journal.store import Journal
 from croupier.rules.spin import Direction
@@ -123,9 +123,9 @@ def test_each_croupier_s_figures_count_the_payout_sheets(shift, capsys):
 def test_the_review_shows_the_same_figures_and_the_overpayment_in_the_spin_detail(shift):
     with Journal.open(shift, read_only=True) as journal:
         entries = list(journal.entries())
-    red, blue = colour_ledger(records_of(entries))
+    red, blue = colour_ledger(numbered(entries))
     assert (red.result, blue.result) == (Decimal("170"), Decimal("-100"))
-    ana, rui = croupier_figures(records_of(entries))
+    ana, rui = croupier_figures(numbered(entries))
     assert (ana.paid_money, rui.paid_money) == (Decimal("255"), Decimal("195"))
     lines = spin_story(entries, 3).lines()
     assert "AFTER CORRECTION: spin 3: red paid on 17 for 17; the result is 16: 36 chips = 180.00 to recover " \

@@ -92,12 +92,12 @@ def test_the_text_report_says_what_the_table_won_or_lost_in_each_shift(two_shift
 
 
 def test_the_review_and_the_pdf_show_each_shift_s_result(two_shifts):
-    from croupier.history.records import records_of
+    from croupier.history.records import numbered
     from croupier.history.shift_results import shift_result_table, shift_results
     from croupier.journal.store import Journal
 
     with Journal.open(two_shifts, read_only=True) as journal:
-        records = list(records_of(journal.entries()))
+        records = list(numbered(journal.entries()))
     table = shift_result_table(shift_results(records))
     totals = [row for row in table.rows if row[1] == "table"]
     assert [row[-1] for row in totals] == ["lost 70.00", "won 160.00 (provisional: colours in play)"]

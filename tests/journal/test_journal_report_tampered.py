@@ -8,7 +8,7 @@ import pytest
 
 from croupier.cli import main as cli
 from croupier.journal.store import Journal
-from croupier.journal.report import REPORT_KINDS, build_report
+from croupier.journal.report import REPORT_EVENTS, build_report
 from croupier.journal.verify import ChainCheck, check_chain, verify
 
 from journal_kit import copy_journal, raw, write_shift
@@ -129,7 +129,7 @@ def test_a_report_covers_the_journal_up_to_the_head_it_was_opened_at(journal):
         with Journal.open(journal) as table:  # the table goes on while the pit boss reads
             last_result = [e.event for e in table.entries() if e.event.kind == "result-recorded"][-1]
             table.append([last_result])
-        report = build_report(ChainCheck(reader).records(REPORT_KINDS), reader.head)
+        report = build_report(ChainCheck(reader).events(REPORT_EVENTS), reader.head)
     assert report["totals"]["spins"] == 8 and report["head"] == {"event": opened_at[0], "sha256": opened_at[1]}
 
 

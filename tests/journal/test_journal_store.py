@@ -166,8 +166,8 @@ def test_records_of_a_time_range_follow_the_recorded_order_across_a_clock_set_ba
             journal.append(stamped([PlayerWaiting(player=f"player {n}")], moment))
         on_the_7th = time_range(day.date(), day.date())
         on_the_6th = time_range((day - timedelta(days=1)).date(), (day - timedelta(days=1)).date())
-        assert [seq for seq, _ in journal.records(["player-waiting"], times=on_the_7th)] == [2, 3, 4]
-        assert [seq for seq, _ in journal.records(["player-waiting"], times=on_the_6th)] == [1]
-        every = list(journal.records(["player-waiting"]))
+        assert [seq for seq, _ in journal.events([PlayerWaiting], times=on_the_7th)] == [2, 3, 4]
+        assert [seq for seq, _ in journal.events([PlayerWaiting], times=on_the_6th)] == [1]
+        every = list(journal.events([PlayerWaiting]))
         assert [seq for seq, _ in in_range(every, day.date(), day.date())] == [2, 3, 4]
         assert [seq for seq, _ in in_range(every, (day - timedelta(days=1)).date(), None)] == [1, 2, 3, 4]

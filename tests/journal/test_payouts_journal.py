@@ -9,7 +9,7 @@ from croupier.cli import main as cli
 from croupier.journal.store import Journal
 from croupier.journal.verify import verify
 from croupier.history.ledger import colour_ledger
-from croupier.history.records import records_of
+from croupier.history.records import numbered
 from croupier.history.spin_story import spin_story
 from croupier.rules.spin import Direction
 from croupier.session import TableSession
@@ -75,5 +75,5 @@ def test_the_review_shows_the_payouts_of_a_spin_and_in_the_ledger(tmp_path):
     assert "payouts recorded by Ana: red black x3, 17 x2" in lines
     assert "  red: staked 5, paid 73 = 365.00, returned 5, lost 0" in lines
     assert "  played: red, blue" in lines
-    red, blue = colour_ledger(records_of(entries))
+    red, blue = colour_ledger(numbered(entries))
     assert (red.staked, red.paid, red.on_record) == (5, 73, 273)

@@ -138,22 +138,26 @@ def test_window_selects_by_time_then_by_count():
         select_window(spins, last=-1)
 
 
-def test_counted_spins_from_journal_records_take_the_corrected_number():
+def test_counted_spins_from_journal_events_take_the_corrected_number():
     from croupier.history.spins import counted_spins
+    from croupier.rules.spin import Direction, VoidReason
+    from croupier.table.events import ResultCorrected, ResultRecorded, Source, SpinVoided
 
-    records = [
-        (5, {"kind": "result-recorded", "spin": 1, "number": 5, "croupier": "ana", "direction": "clockwise",
-             "time": "2025-09-16T20:03:30.000000+00:00"}),
-        (6, {"kind": "spin-voided", "spin": 2}),
-        (9, {"kind": "result-recorded", "spin": 2, "number": 7, "croupier": "rui", "direction": "anticlockwise",
-             "time": "2025-09-16T20:05:00.000000+00:00"}),
-        (10, {"kind": "result-corrected", "spin": 1, "previous": 5, "number": 24}),
+    def result(spin: int, number: int, croupier: str, direction: Direction, time: str) -> ResultRecorded:
+        return ResultRecorded(spin=spin, number=number, source=Source.KEYPAD, ball="A", croupier=croupier,
+                              direction=direction, time=datetime.fromisoformat(time))
+
+    events = [
+        (5, result(1, 5, "ana", Direction.CLOCKWISE, "2025-09-16T20:03:30.000000+00:00")),
+        (6, SpinVoided(spin=2, reason=next(iter(VoidReason)), put_back=5, source=Source.KEYPAD, by="ana")),
+        (9, result(2, 7, "rui", Direction.ANTICLOCKWISE, "2025-09-16T20:05:00.000000+00:00")),
+        (10, ResultCorrected(spin=1, previous=5, number=24, reason="misread", by="boss")),
     ]
-    spins = counted_spins(records)
+    spins = counted_spins(events)
     assert [(s.number, s.croupier, s.direction) for s in spins] == [(24, "ana", "clockwise"), (7, "rui", "anticlockwise")]
     assert spins[0].time == datetime.fromisoformat("2025-09-16T20:03:30+00:00")
     with pytest.raises(ValueError, match="event 3: corrects spin 9, which has no recorded result"):
-        counted_spins([(3, {"kind": "result-corrected", "spin": 9, "number": 1})])
+        counted_spins([(3, ResultCorrected(spin=9, previous=1, number=1, reason="misread", by="boss"))])
 
 
 def every_text(result) -> list[str]:

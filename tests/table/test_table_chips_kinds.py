@@ -233,7 +233,7 @@ def test_the_shift_result_counts_what_the_table_paid_for_foreign_chips(clock):
     foreign(table, colour="green", table="7", chips=35, won=True, table_minimum=Decimal(10))
     foreign(table, colour="pink", table="3", chips=5, won=False)
     table.do(colours.cash_out, colour="red", chips=100, by="Ana")
-    results = shift_results(list(enumerate(to_record(event) for event in table.events)))
+    results = shift_results(list(enumerate(table.events)))
     (shift,) = results
     assert [f["amount"] for f in shift["foreign_chips"]] == ["70", "350", "0"]
     assert Decimal(shift["foreign_money"]) == Decimal(420)
