@@ -207,7 +207,7 @@ def _dataclass_reader(kind: type) -> Callable[[Any], Any]:
                 raise
             raise CodecError(f"{kind.__name__} has no field {sorted(unknown)[0]!r}") from None
         if plain and required <= values.keys():
-            made = new(kind)
+            made: Any = new(kind)
             attributes = made.__dict__
             attributes.update(defaults)
             attributes.update(values)
