@@ -25,7 +25,6 @@ signed with the floor's key. The alarms a table raises become floor alarms as th
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import socket
