@@ -100,20 +100,19 @@ class Summary:
 
     def add(self, seq: int, kind: str, body: str) -> bool:
         """Fold one stored event; False when it corrects a result (the summary must be `recount`ed).
-        Sets `duty_changed` when the state the ingester stores beside the tile changed. A result is
-        read from its record, as croupier.history.spins reads a year of them (its outcomes are
-        never needed here); the duty events are the table's own typed events."""
+        Sets `duty_changed` when the state the ingester stores beside the tile changed. Only the
+        events of those kinds are decoded, as typed events like every reader's."""
         if self.problem is None and kind in KINDS:
             try:
-                if kind == ResultRecorded.kind:
-                    record = json.loads(body)
-                    self._spin(RecentSpin(int(record["spin"]), checked_number(record["number"], int(record["spin"]) - 1),
-                                          datetime.fromisoformat(record["time"]).isoformat()))
-                elif kind == ResultCorrected.kind:
+                event = decode(body)
+                if isinstance(event, ResultRecorded):
+                    self._spin(RecentSpin(event.spin, checked_number(event.number, event.spin - 1),
+                                          event.time.isoformat()))
+                elif isinstance(event, ResultCorrected):
                     self.seq = seq
                     return False
                 else:
-                    self.duty = apply(self.duty, decode(body))
+                    self.duty = apply(self.duty, event)
                     self.duty_changed = True
                     self._relief()
             except (CodecError, KeyError, ValueError, TypeError) as exc:
