@@ -12,7 +12,6 @@ import re
 import sys
 from dataclasses import dataclass
 from decimal import Decimal
-from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -249,7 +248,7 @@ class _JournalFormatter(logging.Formatter):
 
 
 def _defaults_raw() -> dict[str, Any]:
-    text = resources.files("croupier").joinpath(DEFAULTS_NAME).read_text(encoding="utf-8")
+    text = (Path(__file__).parent / DEFAULTS_NAME).read_text(encoding="utf-8")  # importlib.resources: 10 ms more at start
     return parse(text, DEFAULTS_NAME)
 
 
