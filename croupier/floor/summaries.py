@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from typing import Iterable, Sequence
 
@@ -62,13 +63,18 @@ class Watch:
 
     @classmethod
     def from_plain(cls, plain: dict) -> "Watch":
-        fresh = watch_on([])
-        if len(plain["charts"]) != len(fresh):
-            raise ValueError(f"a stored watch holds {len(fresh)} charts")
+        pockets = _pockets()
+        if len(plain["charts"]) != len(pockets):
+            raise ValueError(f"a stored watch holds {len(pockets)} charts")
         return cls(int(plain["spins"]), [
-            Chart(chart.pockets, float(value), float(highest), None if alarm_at is None else int(alarm_at),
-                  float(risen), int(last))
-            for chart, (value, highest, alarm_at, risen, last) in zip(fresh, plain["charts"])])
+            Chart(run, float(value), float(highest), None if alarm_at is None else int(alarm_at), float(risen), int(last))
+            for run, (value, highest, alarm_at, risen, last) in zip(pockets, plain["charts"])])
+
+
+@lru_cache(maxsize=1)
+def _pockets() -> tuple[tuple[int, ...], ...]:
+    """Each chart's pockets, in the watch's order."""
+    return tuple(chart.pockets for chart in watch_on([]))
 
 
 @dataclass(frozen=True)
@@ -180,14 +186,16 @@ class TileFacts:
     recent: tuple[RecentSpin, ...]
     watch: Watch
     problem: str | None
+    times: tuple[datetime, ...] = ()  # the recent results' times, read once (a refresh compares them)
 
     @classmethod
     def read(cls, seq: int, tile: str) -> "TileFacts":
         facts = json.loads(tile)
+        recent = tuple(RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"])
         return cls(int(seq), bool(facts["open"]), facts["profile"], facts["minimum"], facts["croupier"],
                    datetime.fromisoformat(facts["relief_due"]) if facts["relief_due"] else None,
-                   tuple(RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"]),
-                   Watch.from_plain(facts["watch"]), facts["problem"])
+                   recent, Watch.from_plain(facts["watch"]), facts["problem"],
+                   tuple(datetime.fromisoformat(spin.time) for spin in recent))
 
     def last_numbers(self, count: int) -> tuple[int, ...]:
         return tuple(spin.number for spin in self.recent[-count:])[::-1]
@@ -195,8 +203,8 @@ class TileFacts:
     def games_since(self, since: datetime) -> int:
         """Results recorded after `since`, counted from the last back."""
         count = 0
-        for spin in reversed(self.recent):
-            if datetime.fromisoformat(spin.time) <= since:
+        for time in reversed(self.times):
+            if time <= since:
                 break
             count += 1
         return count
