@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 
 from croupier.rules.spin import Direction, VoidReason
 from croupier.rules.bets import VALUE_CHIPS
@@ -78,7 +79,7 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                colours: tuple[str, ...], balls: tuple[Ball, ...], croupier: str, inspector: str | None = None,
                ball_in_play: str | None = None, sensor_only: bool = False, relief_minutes: int | None = None,
                posted_values: tuple[Decimal | str | int, ...] = (), by: str | None = None,
-               table_id: str | None = None, house: str | None = None, sign: TableSign = NO_SIGN,
+               table_id: str | None = None, house: str | Path | None = None, sign: TableSign = NO_SIGN,
                value_only: bool = False, marked_values: tuple[Decimal | str | int, ...] = (),
                pin: str | None = None, currency: str | None = None, time_zone: str | None = None,
                casino: str | None = None) -> list[Event]:
@@ -169,7 +170,7 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
 
 
 def change_profile(state: TableState, now: datetime, *, profile: str, reason: str, by: str, pin: str,
-                   house: str | None = None) -> list[Event]:
+                   house: str | Path | None = None) -> list[Event]:
     _open(state)
     authorise(state, by, pin, Role.PIT_BOSS, to="change the profile")
     rules = checked_profile(profile, house)

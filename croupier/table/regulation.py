@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
+from pathlib import Path
 
 from croupier.rules.limits import SignError, TableLimits, TableSign, sign_from_data, sign_problem, table_limits
 from croupier.rules.profiles import Profile, ProfileError, load_profile, profile_from_text
@@ -56,7 +57,7 @@ def rule(state: TableState, topic: str) -> str:
     return profile_of(state).rules[topic]
 
 
-def checked_profile(profile_id: str, house: str | None = None) -> Profile:
+def checked_profile(profile_id: str, house: str | Path | None = None) -> Profile:
     try:
         return load_profile(profile_id, house)
     except ProfileError as exc:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from croupier.history.words import CHIP_COLOURS
 from croupier.i18n import N_, _
 from croupier.table.colours import check_chip_value, check_colour_chips, check_foreign_chips, must_exchange
-from croupier.table.regulation import profile_of
+from croupier.table.regulation import minimum_of, profile_of
 from croupier.session import recorded
 from croupier.table import events as ev
 from croupier.table.events import CashOutReason
@@ -41,7 +41,7 @@ async def assign(app: TableApp) -> None:
                           [(text.colour_name(c), c) for c in state.free_colours()])
     if colour is None:
         return
-    values = " · ".join(text.money(v) for v in sorted({state.minimum, *state.posted_values}))
+    values = " · ".join(text.money(v) for v in sorted({minimum_of(state), *state.posted_values}))
     while True:  # a value refused is asked again: the colour and the player stay chosen
         value = await number(app, _("Value of a {colour} chip").format(colour=text.colour_name(colour)),
                              _("Value:"), note=_("Values at this table ({currency}): {values}").format(

@@ -15,7 +15,7 @@ from croupier.table.balls import check_ball_swap
 from croupier.table.cycle import check_limits_change
 from croupier.table.events import AlarmKind, Ball, Role
 from croupier.table.roles import first_pit_boss_allowed
-from croupier.table.regulation import profile_of, relief_interval
+from croupier.table.regulation import minimum_of, profile_of, relief_interval
 from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.asking import choose, new_pin, number, pin, pit_boss, staff_member
@@ -86,7 +86,7 @@ async def change_minimum(app: TableApp, boss: str, boss_pin: str) -> None:
         return
     state = app.session.state
     minimum = await number(app, _("Table minimum"), _("New minimum:"), least=1, note=_(
-        "Now {minimum}; the maxima follow the profile").format(minimum=text.money(state.minimum,
+        "Now {minimum}; the maxima follow the profile").format(minimum=text.money(minimum_of(state),
                                                                                   app.config.table.currency)))
     if minimum is None:
         return
