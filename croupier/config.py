@@ -62,6 +62,7 @@ class ConfigError(FileProblem):
 
 @dataclass(frozen=True)
 class TableConfig:
+    """The [table] section: the table's id, name, profile, minimum, currency and language."""
     id: str
     name: str
     profile: str
@@ -81,18 +82,21 @@ class TableConfig:
 
 @dataclass(frozen=True)
 class Ball:
+    """A registered ball of the [[balls]] list."""
     id: str
     diameter_mm: Decimal
 
 
 @dataclass(frozen=True)
 class StaffMember:
+    """A member of the [[staff]] list and their role."""
     name: str
     role: str
 
 
 @dataclass(frozen=True)
 class WheelConfig:
+    """The [wheel] section: the sensor's protocol and its serial port."""
     protocol: str
     device: str
     baud: int
@@ -100,6 +104,7 @@ class WheelConfig:
 
 @dataclass(frozen=True)
 class KeypadConfig:
+    """The [keypad] section: a USB keypad, or the GPIO matrix and its pins."""
     kind: str  # "usb" or "gpio"
     rows: tuple[int, ...]  # BCM pins, used when kind is "gpio"
     columns: tuple[int, ...]
@@ -107,6 +112,7 @@ class KeypadConfig:
 
 @dataclass(frozen=True)
 class Lamps:
+    """The display board's lamps and their GPIO pins."""
     red: int
     black: int
     green: int
@@ -117,6 +123,7 @@ class Lamps:
 
 @dataclass(frozen=True)
 class DisplayBoardConfig:
+    """The [display] section: the board's segments, digits and lamps."""
     segments: tuple[int, ...]  # a..g
     digits: tuple[int, int]  # tens, units
     lamps: Lamps
@@ -125,6 +132,7 @@ class DisplayBoardConfig:
 
 @dataclass(frozen=True)
 class LoggingConfig:
+    """The [logging] section: the level and where the log goes."""
     level: str
     destination: str
     file: Path
@@ -132,6 +140,7 @@ class LoggingConfig:
 
 @dataclass(frozen=True)
 class FloorConfig:
+    """The [floor] section: where the table publishes its journal, and with which credentials."""
     url: str | None  # NATS server URL(s) of the casino floor; None: the table publishes nowhere
     floor_key: Path | None = None  # the floor's public key: only receipts it signed are recorded
     credentials: Path | None = None  # the table's NATS login (mode 0600), never in the URL
@@ -140,6 +149,7 @@ class FloorConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """The whole configuration file, checked."""
     table: TableConfig
     colours: tuple[str, ...]
     balls: tuple[Ball, ...]

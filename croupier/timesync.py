@@ -14,6 +14,7 @@ TIME_ERROR = 5  # adjtimex's answer while the clock is not synchronised
 
 @dataclass(frozen=True)
 class ClockStanding:
+    """What the system clock rests on: a time server, a battery clock."""
     synchronised: bool | None  # None: nothing could tell
     told_by: str  # "timedatectl", "systemd-timesyncd", "adjtimex" or "nothing"
     rtc: bool

@@ -33,6 +33,7 @@ BLANK = "  "
 
 @dataclass(frozen=True)
 class Board:
+    """What the players' display board shows: its text and lamps."""
     text: str  # the two characters on the digits, right-aligned: " 7", "17", "  "
     lamps: frozenset[str]  # the lamps lit, by their names in the configuration (LAMP_NAMES)
 

@@ -35,6 +35,7 @@ def amount_words(won: Fraction, kept: Fraction, money: Decimal | None, currency:
 
 @dataclass(frozen=True)
 class Overpayment:
+    """A payout made on a number later corrected: what was paid on it."""
     spin: int
     colour: str
     paid_on: int  # the number the payouts were counted for

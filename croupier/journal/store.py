@@ -174,6 +174,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Entry:
+    """One event of the journal with its seq and hash."""
     seq: int
     event: Event
     hash: str
@@ -181,6 +182,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Snapshot:
+    """A snapshot of the table's state after an event, signed."""
     seq: int
     event_hash: str
     version: int

@@ -55,6 +55,7 @@ def write_mark(path: Path, key: bytes, seq: int, digest: str) -> None:
 
 @dataclass(frozen=True)
 class Witness:
+    """The journal's head as last written beside it: its seq, hash and MAC."""
     seq: int
     hash: str
     mac: str

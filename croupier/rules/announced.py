@@ -13,6 +13,7 @@ from croupier.rules.wheel import check_number, neighbours
 
 @dataclass(frozen=True, slots=True)
 class Recipe:
+    """An announced bet as the units it places on the layout."""
     name: str  # canonical spec: "voisins", "neighbours:17:2", "complete:17", "finale:8/9"
     kind: str  # a key of CATEGORY below
     units: tuple[tuple[Position, int], ...]  # (position, chips per unit of the bet)

@@ -43,6 +43,7 @@ class _NotOffered(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Bet:
+    """One bet as typed: its position, its kind and category, and the chips on it."""
     text: str  # the bet as given, echoed verbatim
     spec: str  # canonical: "14/17", "dozen1+2", "voisins", "neighbours:17:2", "complete:0"
     kind: str  # a layout kind ("split") or an announced kind ("voisins", "finale-a-cheval")

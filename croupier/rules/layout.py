@@ -35,6 +35,7 @@ class LayoutError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Position:
+    """A position of the layout: its kind, the numbers it covers and what it is called."""
     kind: str
     numbers: frozenset[int]
     name: str  # canonical spec: "14/17", "dozen1+2", "red"

@@ -165,6 +165,7 @@ def _not_a_kind(profile: Profile, kind: str, caps: Mapping[str, Decimal]) -> str
 
 @dataclass(frozen=True)
 class TableLimits:
+    """The table's minimum and the maxima and minima that follow from it under its profile."""
     profile: Profile
     minimum: Decimal
     maxima: Mapping[str, Decimal]  # position kind -> the largest stake on one position

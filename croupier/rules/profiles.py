@@ -137,6 +137,7 @@ class BettingPeriod(NamedTuple):
 
 @dataclass(frozen=True)
 class Profile:
+    """A regulation profile as its TOML file states it: bets, payouts, limits, procedures."""
     id: str
     name: str
     rule_set: str

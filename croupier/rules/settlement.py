@@ -33,6 +33,7 @@ class Prisoner:
 
 @dataclass(frozen=True, slots=True)
 class PrisonRelease:
+    """An imprisoned even-chance bet this spin decides: freed when its chance won, else taken."""
     prisoner: Prisoner
     freed: bool  # its chance won: returned to the player, not paid; otherwise taken
 
@@ -63,6 +64,7 @@ class SettledBet(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class OwnerTotal:
+    """One owner's totals for a spin: staked, won, kept, lost, imprisoned."""
     owner: str | None
     staked: int
     won: Fraction
@@ -93,6 +95,7 @@ class OwnerTotal:
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
+    """A spin settled: its lines in the payout order, releases and owners' totals."""
     number: int
     colour: str
     profile_id: str

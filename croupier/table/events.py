@@ -171,6 +171,7 @@ def stamped(events: Iterable[Event], now: datetime) -> list[Event]:
 
 @_event("table-opened")
 class TableOpened(Event):
+    """The table opened under a profile, its minimum, colours, balls and staff on duty."""
     profile: str
     minimum: Decimal  # the maxima follow the profile's ratios (PT-A 32, PT-B 34)
     colours: tuple[str, ...]  # the colour chips this table has (PT-A 8)
@@ -195,6 +196,7 @@ class TableOpened(Event):
 
 @_event("table-closed")
 class TableClosed(Event):
+    """The table closed."""
     by: str
 
 
@@ -210,6 +212,7 @@ class LimitsChanged(Event):
 
 @_event("profile-changed")
 class ProfileChanged(Event):
+    """The table's regulation profile changed, with the reason."""
     profile: str
     previous: str
     reason: str
@@ -280,6 +283,7 @@ class StaffRelieved(Event):
 
 @_event("alarm-raised")
 class AlarmRaised(Event):
+    """An alarm raised at the table."""
     alarm: int
     alarm_kind: AlarmKind
     subject: str
@@ -289,12 +293,14 @@ class AlarmRaised(Event):
 
 @_event("alarm-acknowledged")
 class AlarmAcknowledged(Event):
+    """An alarm acknowledged by a member of the staff."""
     alarm: int
     by: str
 
 
 @_event("alarm-cleared")
 class AlarmCleared(Event):
+    """An alarm cleared, with a note."""
     alarm: int
     note: str
     by: str  # a pit boss
@@ -314,6 +320,7 @@ class CountdownStarted(Event):
 
 @_event("ball-launched")
 class BallLaunched(Event):
+    """A ball launched: the spin, the direction, the ball and the croupier."""
     spin: int
     direction: Direction | None  # None only from a wheel that does not report it
     ball: str
@@ -432,6 +439,7 @@ class WinningBetsRebuilt(Event):
 
 @_event("bets-placed")
 class BetsPlaced(Event):
+    """A colour's bets placed on the layout for a spin."""
     spin: int
     colour: str
     stakes: tuple[Stake, ...]  # as they play: cut down to a maximum where the profile says so
@@ -475,11 +483,13 @@ class BallReplaced(Event):
 
 @_event("player-waiting")
 class PlayerWaiting(Event):
+    """A player put on the waiting list for a colour."""
     player: str
 
 
 @_event("player-left-waiting-list")
 class PlayerLeftWaitingList(Event):
+    """A player taken off the waiting list."""
     player: str
 
 
@@ -496,6 +506,7 @@ class ColourAssigned(Event):
 
 @_event("chips-issued")
 class ChipsIssued(Event):
+    """Chips of a colour issued to its player."""
     colour: str
     chips: int
     by: str

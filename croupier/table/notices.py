@@ -16,6 +16,7 @@ from croupier.table.state import Phase, TableState
 
 @dataclass(frozen=True, kw_only=True)
 class Notice:
+    """A notice the table gives the croupier: a procedure due, with its rule."""
     kind: str  # relief-due, ball-swap-due, exchange-colour, invite-to-end, countdown
     rule: str
     role: Role | None = None  # relief-due: who is due for relief

@@ -38,6 +38,7 @@ class Phase(str, Enum):
 
 @dataclass(frozen=True, kw_only=True)
 class Launch:
+    """The launch of the spin under way."""
     time: datetime
     direction: Direction | None
     ball: str
@@ -47,6 +48,7 @@ class Launch:
 
 @dataclass(frozen=True, kw_only=True)
 class PendingResult:
+    """A result typed and waiting for its confirmation."""
     number: int
     by: str
     time: datetime
@@ -101,6 +103,7 @@ class PinWait:
 
 @dataclass(frozen=True, kw_only=True)
 class StaffMember:
+    """A registered member of the staff with their PIN's salt and hash."""
     name: str
     role: Role
     salt: str
@@ -109,6 +112,7 @@ class StaffMember:
 
 @dataclass(frozen=True, kw_only=True)
 class Duty:
+    """Who is on duty, since when."""
     name: str
     since: datetime
 
@@ -146,6 +150,7 @@ class ColourAccount:
 
 @dataclass(frozen=True, kw_only=True)
 class Alarm:
+    """An alarm open at the table."""
     id: int
     kind: AlarmKind
     subject: str
@@ -158,6 +163,7 @@ class Alarm:
 
 @dataclass(frozen=True, kw_only=True)
 class TableState:
+    """The table as the fold of its journal's events makes it."""
     phase: Phase = Phase.CLOSED
     profile: str | None = None
     table_id: str | None = None  # the configuration's [table] id, as the opening recorded it
