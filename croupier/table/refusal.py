@@ -7,11 +7,10 @@ each class its wording in the table's language (croupier.ui.text.refusal, dispat
 and a test fails for a class without one."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, ClassVar, Mapping, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, TypeVar, dataclass_transform
 
 E = TypeVar("E", bound=Enum)
 
@@ -30,20 +29,40 @@ class Refused(Exception):
 
 @dataclass_transform(eq_default=False)
 class Kind(Refused):
-    """A kind of refusal: each subclass is a dataclass, its facts its fields, its English
-    `english` filled by them."""
+    """A kind of refusal: each subclass is built as a dataclass is (its facts are its annotated
+    fields, in order, by position or keyword), its English `english` filled by them. Built here
+    rather than by `dataclasses`, whose generated code costs milliseconds at every start."""
 
     english: ClassVar[str] = ""
-
-    def __init__(self) -> None:  # each kind has the dataclass's own, taking its facts
-        Exception.__init__(self)
+    fields: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        dataclass(eq=False)(cls)  # a refusal is itself, not equal to another with the same facts
+        cls.fields += tuple(vars(cls).get("__annotations__", {}))  # its own facts after its base's
+
+    if TYPE_CHECKING:
+        def __init__(self) -> None: ...  # a kind without facts; the others' is made from their fields
+    else:
+        def __init__(self, *args, **facts):
+            name, fields = type(self).__name__, self.fields
+            if len(args) > len(fields):
+                raise TypeError(f"{name} takes {len(fields)} facts, not {len(args)}")
+            given = dict(zip(fields, args))
+            for key, value in facts.items():
+                if key not in fields or key in given:
+                    raise TypeError(f"{name} got {key!r} {'twice' if key in given else 'which is none of its facts'}")
+                given[key] = value
+            missing = [field for field in fields if field not in given]
+            if missing:
+                raise TypeError(f"{name} is missing {', '.join(missing)}")
+            Exception.__init__(self, *given.values())
+            self.__dict__.update(given)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{field}={getattr(self, field)!r}' for field in self.fields)})"
 
     def __str__(self) -> str:
-        return self.english.format(**vars(self))
+        return self.english.format(**{field: getattr(self, field) for field in self.fields})
 
 
 def kinds() -> list[type[Kind]]:
