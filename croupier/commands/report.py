@@ -238,10 +238,13 @@ def _report(args: argparse.Namespace) -> int:
 def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
     """The text report, in the language installed (croupier.i18n). `raised`: each alarm's facts as
     recorded (`Procedures.raised`), which word its detail in that language."""
+    from fractions import Fraction
+
     from croupier.history.clock import stamp, zone_label
+    from croupier.history.croupiers import by_value_words
     from croupier.history.payouts import Overpayment
     from croupier.history.procedures import alarm_facts
-    from croupier.history.words import (alarm_detail_words, alarm_words, chips_words, direction_words,
+    from croupier.history.words import (alarm_detail_words, alarm_words, direction_words,
                                         source_words)
     from croupier.history.words import colour_words as colour
     from croupier.history.words import role_words as role
@@ -320,8 +323,10 @@ def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
             f"{_('ball {ball}').format(ball=s['ball'])}  {s['croupier']}  {direction(s['direction'])}{corrected}")
     sections = (
         (_("Voids: {count}"), report["voids"],
-         lambda v: _("#{spin} {reason}, ball back in {pocket}, by {by}").format(
-             spin=v["spin"], reason=void_reason(v["reason"]), pocket=v["put_back"], by=v["by"])),
+         lambda v: (_("#{spin} {reason}, ball back in {pocket}, by {by}") if v["put_back"] is not None else
+                    _("#{spin} {reason}, no earlier result to put the ball back in, by {by}")).format(
+             spin=v["spin"], reason=void_reason(v["reason"]), pocket=v["put_back"], by=v["by"])
+         + ("; " + _("seen by {name}").format(name=v["acknowledged_by"]) if v["acknowledged_by"] else "")),
         (_("Corrections: {count}"), report["corrections"],
          lambda c: _("#{spin} {previous} -> {number} by {by}: {reason}").format(**c)),
         (_("Ball swaps: {count}"), report["ball_swaps"],
@@ -379,11 +384,12 @@ def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
                                   late=formats.money(shift["late_money"]), paid=formats.money(shift["paid_money"]))
         if shift["foreign_chips"]:
             line += ", " + _("foreign chips paid {amount}").format(amount=formats.money(shift["foreign_money"]))
-        line += "; " + (_("the table won {amount}") if result >= 0 else _("the table lost {amount}")).format(
-            amount=formats.money(abs(result)))
-        if shift["provisional"]:
-            line += " " + _("(provisional: {colours} still in play)").format(
-                colours=", ".join(map(colour, shift["colours_in_play_at_end"])))
+        if shift["provisional"]:  # chips sold to a colour still in play are not won: no result yet
+            line += "; " + _("not a result yet: {amount} counted so far, {colours} still in play").format(
+                amount=formats.signed_money(result), colours=", ".join(map(colour, shift["colours_in_play_at_end"])))
+        else:
+            line += "; " + (_("the table won {amount}") if result >= 0 else _("the table lost {amount}")).format(
+                amount=formats.money(abs(result)))
         add("  " + line)
         for c in shift["colours"]:
             add(f"    {colour(c['colour']):<8} " + _(
@@ -411,7 +417,8 @@ def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
                 "voids {voids}, corrections {corrections}, repeats {repeats}, late reliefs {late}, paid {paid}").format(
                 voids=f["voids"], corrections=f["corrections"], repeats=f["direction_repeats"],
                 late=f["overdue_reliefs"],
-                paid=chips_words(f["paid_chips"]) + f" = {money(f['paid_money'])}"))
+                paid=money(f["paid_money"]) + (f" ({by_value_words(by_value)})" if (by_value := {
+                    value: Fraction(str(chips)) for value, chips in f["paid_chips_by_value"].items()}) else "")))
     add("")
     add(_("Totals: bought {bought}, cashed out {cashed_out}, late chips {late}").format(
         bought=money(totals["bought_money"]), cashed_out=money(totals["cashed_out_money"]),

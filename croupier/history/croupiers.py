@@ -19,6 +19,19 @@ from croupier.table.events import (AlarmKind, AlarmRaised, ColourAssigned, Colou
                                    TableOpened)
 from croupier.i18n import _, formats
 
+UNKNOWN_VALUE = "unknown"  # the key of chips paid to a colour whose value the journal never gave
+
+
+def by_value_words(paid_by_value: dict[str, Fraction]) -> str:
+    """Chips per chip value, never added together: "35 x 5.00, 2 x 10.00"."""
+    return ", ".join(f"{formats.chips(chips)} x {value if value == UNKNOWN_VALUE else formats.money(Decimal(value))}"
+                     for value, chips in sorted(paid_by_value.items(), key=lambda item: _value_order(item[0])))
+
+
+def _value_order(value: str) -> Decimal:
+    return Decimal("Infinity") if value == UNKNOWN_VALUE else Decimal(value)
+
+
 @dataclass
 class CroupierFigures:
     name: str
@@ -30,7 +43,8 @@ class CroupierFigures:
     corrections: int = 0  # results of their spins corrected by the pit boss
     direction_repeats: int = 0
     overdue_reliefs: int = 0  # relieved later than the profile allows
-    paid_chips: Fraction = Fraction(0)
+    # Chips paid per chip value (chips of different values are never added together), and in money.
+    paid_by_value: dict[str, Fraction] = field(default_factory=dict)
     paid_money: Decimal = Decimal(0)
     _since: datetime | None = field(default=None, repr=False)
 
@@ -43,7 +57,8 @@ class CroupierFigures:
         return {"croupier": self.name, "on_duty_seconds": int(self.on_duty.total_seconds()), "stints": self.stints,
                 "spins": self.spins, "spins_per_hour": round(self.spins_per_hour, 1), "voids": self.voids,
                 "corrections": self.corrections, "direction_repeats": self.direction_repeats,
-                "overdue_reliefs": self.overdue_reliefs, "paid_chips": json_number(self.paid_chips),
+                "overdue_reliefs": self.overdue_reliefs,
+                "paid_chips_by_value": {value: json_number(chips) for value, chips in self.paid_by_value.items()},
                 "paid_money": str(self.paid_money)}
 
 
@@ -105,8 +120,13 @@ class Croupiers(Projection):
     def _pay(self, figure: CroupierFigures, outcomes: Iterable[ColourOutcome], sign: int) -> None:
         for outcome in outcomes:
             won = outcome.won
-            figure.paid_chips += sign * won
             value = self._values.get(outcome.colour)
+            key = UNKNOWN_VALUE if value is None else str(value)
+            chips = figure.paid_by_value.get(key, Fraction(0)) + sign * won
+            if chips:
+                figure.paid_by_value[key] = chips
+            else:
+                figure.paid_by_value.pop(key, None)
             if value is not None:
                 figure.paid_money += sign * chips_money(won, value)
 
@@ -179,7 +199,7 @@ class Croupiers(Projection):
     def result(self, now: datetime | None = None) -> list[CroupierFigures]:
         """The figures by name; a stint still running is counted up to `now` (default: the last
         event's time), on copies, so the fold can go on."""
-        figures = {name: replace(figure) for name, figure in self.figures.items()}
+        figures = {name: replace(figure, paid_by_value=dict(figure.paid_by_value)) for name, figure in self.figures.items()}
         running = self._on_wheel
         if running is not None and running._since is not None and self._last_time is not None:
             figure = figures[running.name]
@@ -203,7 +223,7 @@ def _duration(delta: timedelta) -> str:
 def croupier_table(figures: list[CroupierFigures]) -> Table:
     rows = [(f.name, _duration(f.on_duty), str(f.stints), _duration(f.longest_stint), formats.number(f.spins),
              formats.fixed(f.spins_per_hour, 1), str(f.voids), str(f.corrections), str(f.direction_repeats),
-             str(f.overdue_reliefs), formats.chips(f.paid_chips), formats.money(f.paid_money)) for f in figures]
+             str(f.overdue_reliefs), by_value_words(f.paid_by_value), formats.money(f.paid_money)) for f in figures]
     return Table(_("Croupiers"), (_("croupier"), _("at the wheel"), _("stints"), _("longest stint"), _("spins"),
                                   _("spins/hour"), _("voids"), _("corrections"), _("direction repeats"),
                                   _("late reliefs"), _("paid chips"), _("paid money")), rows)

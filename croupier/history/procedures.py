@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.history.redaction import redacted
-from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, reason_words, role_words,
-                                    source_words, void_words)
+from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, put_back_words,
+                                    reason_words, role_words, source_words, void_words)
 from croupier.history.projection import Projection, reads
 from croupier.i18n import _
 from croupier.table.codec import from_plain, to_plain
@@ -155,7 +155,7 @@ def procedure_tables(events: Iterable[tuple[int, Event]],
         return clock(moment) if moment else ""
 
     voids = [(at(v["time"]), str(v["spin"]), void_words(v["reason"]), source_words(v["source"]), v["by"],
-              "" if v["put_back"] is None else str(v["put_back"])) for v in fold.voids]
+              put_back_words(v["put_back"]), v["acknowledged_by"] or "") for v in fold.voids]
     corrections = [(at(c["time"]), str(c["spin"]), str(c["previous"]), str(c["number"]), c["by"], reason_words(c["reason"]))
                    for c in fold.corrections]
     facts = {alarm: alarm_facts(record) for alarm, record in fold.raised.items()}
@@ -176,8 +176,8 @@ def procedure_tables(events: Iterable[tuple[int, Event]],
     reliefs = [(at(r["time"]), role_words(r["role"]), r["outgoing"] or "", r["incoming"],
                 _("OVERDUE") if r["overdue"] else _("in time"), r["reason"] or "") for r in fold.reliefs]
     return [
-        Table(_("Voids (golpe nulo)"), (_("time"), _("spin"), _("reason"), _("source"), _("by"), _("ball back in")),
-              voids),
+        Table(_("Voids (golpe nulo)"), (_("time"), _("spin"), _("reason"), _("source"), _("by"), _("ball back in"),
+                                        _("acknowledged")), voids),
         Table(_("Corrections"), (_("time"), _("spin"), _("was"), _("now"), _("by"), _("why")), corrections),
         Table(_("Alarms"), (_("raised"), _("alarm"), _("kind"), _("subject"), _("detail"), _("acknowledged"),
                             _("cleared"), _("note")), alarms),

@@ -1,10 +1,12 @@
-"""The table's result per shift: chips sold and cashed out per colour, late chips, payouts recorded,
+"""The table's result per shift: chips sold and cashed out per colour, late chips, chips paid on the
+layout (settled with the result and counted at the payouts, as the colour ledger counts them),
 foreign colour chips settled (`FR`), and what the table won or lost, from one table-opened to its
 table-closed.
 
 The table's result of a shift is the money of the chips it sold minus the money it paid out at
-cash-outs, for late chips and for another table's colour chips that won here (`FR`), in that shift. A colour still in play when the shift ends holds chips
-the table has sold but not yet taken back: the result is then provisional, and says so.
+cash-outs, for late chips and for another table's colour chips that won here (`FR`), in that shift.
+A colour still in play when the shift ends holds chips the table has sold but not yet taken back:
+the figure is then no result (the table won nothing yet), and is shown as counted so far.
 """
 from __future__ import annotations
 
@@ -20,8 +22,9 @@ from croupier.history.projection import Projection, reads
 from croupier.history.words import colour_words
 from croupier.i18n import _, formats
 from croupier.table.codec import to_plain
-from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, Event, ForeignChipsSettled,
-                                   LateChipsExchanged, PayoutsRecorded, TableClosed, TableOpened)
+from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, ColourOutcome, Event,
+                                   ForeignChipsSettled, LateChipsExchanged, PayoutsRecorded, ResultCorrected,
+                                   ResultRecorded, TableClosed, TableOpened)
 
 
 @dataclass
@@ -33,7 +36,7 @@ class ColourInShift:
     cashed_out_money: Decimal = Decimal(0)
     late: int = 0
     late_money: Decimal = Decimal(0)
-    paid: Fraction = Fraction(0)  # chips paid on the layout by recorded payouts, the stake not included
+    paid: Fraction = Fraction(0)  # chips paid on the layout, the stake not included: as the colour ledger counts them
 
     @property
     def sold_money(self) -> Decimal:
@@ -88,6 +91,7 @@ class ShiftResults(Projection):
         self.shifts: list[Shift] = []
         self._values: dict[str, Decimal] = {}  # each colour in play: its chip value
         self._open = False
+        self._settled: dict[int, tuple[ColourOutcome, ...]] = {}  # spin -> its result's outcomes, for a correction
 
     def _current(self) -> Shift:
         if not self.shifts:
@@ -140,11 +144,28 @@ class ShiftResults(Projection):
     def _foreign(self, seq: int, e: ForeignChipsSettled) -> None:  # FR: what the table paid for another table's chips
         self._current().foreign.append({name: to_plain(getattr(e, name)) for name in FOREIGN_FIELDS})
 
+    @reads(ResultRecorded)
+    def _result(self, seq: int, e: ResultRecorded) -> None:
+        if e.outcomes:  # bets recorded before the spin (announced bets among them), settled with the result
+            self._settled[e.spin] = e.outcomes
+            self._pay(e.outcomes, 1)
+
     @reads(PayoutsRecorded)
     def _payouts(self, seq: int, e: PayoutsRecorded) -> None:
-        for outcome in e.outcomes:
+        self._pay(e.outcomes, 1)
+
+    @reads(ResultCorrected)
+    def _corrected(self, seq: int, e: ResultCorrected) -> None:
+        # As the colour ledger counts it: the bets recorded before the spin settled again on the
+        # corrected number; payouts counted on the wrong number were paid and stay.
+        self._pay(self._settled.get(e.spin, ()), -1)
+        self._settled[e.spin] = e.outcomes
+        self._pay(e.outcomes, 1)
+
+    def _pay(self, outcomes: Iterable[ColourOutcome], sign: int) -> None:
+        for outcome in outcomes:
             if outcome.colour in self._values:
-                self._colour(outcome.colour).paid += outcome.won
+                self._colour(outcome.colour).paid += sign * outcome.won
 
     def _end(self, time: str) -> None:
         shift = self._current()
@@ -195,12 +216,14 @@ def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime
             foreign = _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"])
             rows.append((opened, foreign, "", "", "", "", settled))
         result = Decimal(shift["table_result_money"])
-        verdict = (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=formats.money(abs(result)))
+        verdict = (_("{amount} counted so far, not a result: colours in play").format(amount=formats.signed_money(result))
+                   if shift["provisional"] else  # chips sold to a colour still in play are not won
+                   (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=formats.money(abs(result))))
         foreign = ("; " + _("foreign chips paid {amount}").format(amount=formats.money(shift["foreign_money"]))
                    if shift.get("foreign_chips") else "")
         rows.append((opened, _("table"), formats.money(shift["sold_money"]), formats.money(shift["cashed_out_money"]),
                      formats.money(shift["late_money"]), formats.money(shift["paid_money"]),
-                     verdict + foreign + (" " + _("(provisional: colours in play)") if shift["provisional"] else "")))
+                     verdict + foreign))
     return Table(_("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)"),
                  (_("opened"), _("colour"), _("sold"), _("cashed out"), _("late chips"), _("payouts recorded"),
                   _("the table")), rows)

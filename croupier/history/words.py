@@ -130,6 +130,12 @@ def void_words(reason) -> str:
     return _worded(VOID_REASONS, reason)
 
 
+def put_back_words(pocket: int | None) -> str:
+    """The pocket the ball goes back to after a golpe nulo (`PT-A 22`): the previous result's; a
+    journal's first spin has none."""
+    return _("no earlier result") if pocket is None else str(pocket)
+
+
 def cash_out_words(reason) -> str:
     return _worded(CASH_OUTS, reason)
 

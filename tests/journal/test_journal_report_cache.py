@@ -71,7 +71,7 @@ def test_the_next_report_folds_only_what_came_since_with_the_same_figures(table,
     assert second["totals"]["spins"] == 10 and [s["number"] for s in second["spins"][-2:]] == [17, 4]
     # The shift: red has 1 chip on 17 and 2 on red each spin: 35 on its 17, 2 on each of 32, 5, 23.
     # Since: 1 chip on 17 only, paid 35 on the new 17 and nothing on 4.
-    assert [c["paid_chips"] for c in second["croupiers"]] == [35 + 3 * 2 + 35]
+    assert [c["paid_chips_by_value"] for c in second["croupiers"]] == [{"5": 35 + 3 * 2 + 35}]
     fresh = report(capsys, journal, "--fresh")
     assert fresh["checked_before"] == 0 and the_figures(second) == the_figures(fresh)
 

@@ -42,8 +42,8 @@ def shift(tmp_path_factory):
     red cashes out 130 chips = 650.00, then 4 late red chips come back at the minimum: 20.00.
     blue cashes out 60 chips = 600.00.
     Results: red 650 + 20 - 500 = +170.00; blue 600 - 700 = -100.00; players +70.00, the table -70.00.
-    Paid on each croupier's spins: Ana 35 + 5 + 3 = 43 chips = 175 + 50 + 30 = 255.00;
-    Rui 35 + 2 = 37 chips = 175 + 20 = 195.00 (paid, though on the wrong number), one correction."""
+    Paid on each croupier's spins: Ana 35 chips of 5 and 8 of 10 = 175 + 80 = 255.00;
+    Rui 35 chips of 5 and 2 of 10 = 175 + 20 = 195.00 (paid, though on the wrong number), one correction."""
     path = tmp_path_factory.mktemp("figures") / "journal.db"
     clock = FakeClock()
     session = TableSession.open(path, clock)
@@ -114,8 +114,11 @@ def test_the_payouts_on_a_corrected_number_are_named_as_overpaid(shift, capsys):
 def test_each_croupier_s_figures_count_the_payout_sheets(shift, capsys):
     figures = {f["croupier"]: f for f in report_json(shift, capsys)["croupiers"]}
     ana, rui = figures["Ana"], figures["Rui"]
-    assert (ana["spins"], ana["paid_chips"], ana["paid_money"], ana["corrections"]) == (2, 43, "255", 0)
-    assert (rui["spins"], rui["paid_chips"], rui["paid_money"], rui["corrections"]) == (1, 37, "195", 1)
+    # Chips of 5 and of 10 are counted apart, never added together.
+    assert (ana["spins"], ana["paid_chips_by_value"], ana["paid_money"], ana["corrections"]) == \
+        (2, {"5": 35, "10": 8}, "255", 0)
+    assert (rui["spins"], rui["paid_chips_by_value"], rui["paid_money"], rui["corrections"]) == \
+        (1, {"5": 35, "10": 2}, "195", 1)
     assert (ana["on_duty_seconds"], rui["on_duty_seconds"]) == (600, 600)
     assert (ana["spins_per_hour"], rui["spins_per_hour"]) == (12.0, 6.0)
 

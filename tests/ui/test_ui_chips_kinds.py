@@ -76,7 +76,7 @@ async def test_foreign_chips_of_unknown_value_are_paid_at_their_tables_minimum_a
 async def test_the_report_counts_the_foreign_chips_the_table_paid(fr_app, fr_session, capsys):
     """red bought 100 chips x 5 = 500.00 and blue 50 x 10 = 500.00: sold 1,000.00. Both are still in
     play: nothing cashed out. Foreign green chips paid 35 x 2.00 = 70.00. The shift's result:
-    1,000.00 - 0 - 0 late - 70.00 = won 930.00 (provisional: colours in play)."""
+    1,000.00 - 0 - 0 late - 70.00 = 930.00 counted so far, not a result while colours are in play."""
     async with fr_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, *COLOURS_MENU, "7", "3", "7", "enter", "1", "1", "2", "enter", "3", "5", "enter")
     assert cli(["report", "--db", str(fr_session.journal.path), "--json"]) == 0
@@ -87,7 +87,7 @@ async def test_the_report_counts_the_foreign_chips_the_table_paid(fr_app, fr_ses
     assert report["totals"]["foreign_chips_money"] == "70"
     assert cli(["report", "--db", str(fr_session.journal.path)]) == 0
     text = capsys.readouterr().out
-    assert "foreign chips paid 70.00; the table won 930.00" in text
+    assert "foreign chips paid 70.00; not a result yet: +930.00 counted so far, blue, red still in play" in text
     assert "foreign green chips of table 7, spin -: won, paid 35 x 2.00 = 70.00 (Ana)" in text
 
 
