@@ -23,8 +23,8 @@ UNKNOWN_VALUE = "unknown"  # the key of chips paid to a colour whose value the j
 
 
 def by_value_words(paid_by_value: dict[str, Fraction]) -> str:
-    """Chips per chip value, never added together: "35 x 5.00, 2 x 10.00"."""
-    return ", ".join(f"{formats.chips(chips)} x {value if value == UNKNOWN_VALUE else formats.money(Decimal(value))}"
+    """Chips per chip value, never added together: "35 x 5.00, 2 x 10.00" ("0": none)."""
+    return formats.chips(0) if not paid_by_value else ", ".join(f"{formats.chips(chips)} x {value if value == UNKNOWN_VALUE else formats.money(Decimal(value))}"
                      for value, chips in sorted(paid_by_value.items(), key=lambda item: _value_order(item[0])))
 
 

@@ -203,7 +203,7 @@ def test_the_history_the_review_shows_speaks_the_tables_language(entries):
     portuguese = history_texts(entries)
     assert "jogada 3: GOLPE NULO (Caiu uma ficha no cilindro, teclado) por Ana, bola de volta ao número 0" in portuguese
     assert "jogada 3: resultado 32 vermelho (teclado, confirmado por Ana)" in portuguese
-    assert "Golpes nulos" in portuguese and "hora | jogada | motivo | origem | por | bola de volta ao" in portuguese
+    assert "Golpes nulos" in portuguese and "hora | jogada | motivo | origem | por | bola de volta ao | visto" in portuguese
     assert "shift: 8 jogadas contadas" in portuguese and any("dos anos de cilindro" in line for line in portuguese)
     assert [line for line in portuguese if line in english and re.search("[a-z]{3,}", line)] == []
     install("ru")

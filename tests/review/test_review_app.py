@@ -138,7 +138,7 @@ async def test_procedures_colours_and_croupiers_tabs(shift_journal):
         await pilot.press("5")
         figures = {row[0]: row for row in cell_texts(app.query_one("#croupiers-pane > DataTable", DataTable))}
         # Ana: 20:00-20:30 and 21:45-22:00 = 45 min, 2 spins = 2.7 an hour, the void, 70 chips paid.
-        assert figures["Ana"][1:] == ["0h45", "2", "0h30", "2", "2.7", "1", "0", "0", "0", "70", "350.00"]
+        assert figures["Ana"][1:] == ["0h45", "2", "0h30", "2", "2.7", "1", "0", "0", "0", "70 x 5.00", "350.00"]
         # Rui: 20:30-21:45, 2 spins = 1.6 an hour, spin 3 corrected, the repeated direction, relieved late.
         assert figures["Rui"][1:] == ["1h15", "1", "1h15", "2", "1.6", "0", "1", "1", "1", "0", "0.00"]
 
