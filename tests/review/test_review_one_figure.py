@@ -54,8 +54,7 @@ def shift(tmp_path_factory):
     session.void_spin(reason=next(iter(VoidReason)), source=Source.SENSOR)
     session.acknowledge_void(by="Ana")
     session.launch(direction=Direction.ANTICLOCKWISE, source=Source.SENSOR)
-    session.enter_result(number=17)
-    session.confirm_result()
+    session.sensor_result(number=17)
     session.record_payouts(spin=session.state.last_result.spin, played=("blue", "green"),
                            paid={"blue": (Stake(bet="black", chips=2),), "green": (Stake(bet="17", chips=1),)})
     clock.advance(seconds=60)
