@@ -17,7 +17,7 @@ from croupier.table.codec import from_plain, to_plain
 from croupier.table.events import (AlarmAcknowledged, AlarmCleared, AlarmFacts, AlarmKind, AlarmRaised, BallReplaced,
                                    BallSwapped, Event, LateChipsExchanged, LimitsChanged, ProfileChanged,
                                    ResultCorrected, SpinVoided, StaffRelieved, TableClosed, TableOpened,
-                                   VoidAcknowledged, WinningBetsRebuilt, to_record)
+                                   VoidAcknowledged, WinningBetsRebuilt, Role, to_record)
 
 BREACHES = (AlarmKind.RELIEF_OVERDUE.value, AlarmKind.BALL_SWAP_OVERDUE.value)
 
@@ -79,9 +79,19 @@ class Procedures(Projection):
                 void["acknowledged_by"] = e.by
                 break
 
+    def _done(self, kind: AlarmKind, role: Role | None, by: str, time) -> None:
+        """The procedure an overdue alarm asked for is done: the table ends the alarm (as its state
+        does), cleared by who did it, at that time."""
+        for number, alarm in self._alarms.items():
+            facts = self.raised.get(number) or {}
+            if alarm["kind"] == kind.value and alarm["cleared_by"] is None and (
+                    role is None or facts.get("role") == role.value):
+                alarm.update(cleared_by=by, cleared=to_plain(time), cleared_note="")
+
     @reads(BallSwapped)
     def _swapped(self, seq: int, e: BallSwapped) -> None:
         self.swaps.append(_plain(e, "time", "ball", "previous", "late", "by"))
+        self._done(AlarmKind.BALL_SWAP_OVERDUE, None, e.by, e.time)
 
     @reads(BallReplaced)
     def _replaced(self, seq: int, e: BallReplaced) -> None:
@@ -91,6 +101,7 @@ class Procedures(Projection):
     @reads(StaffRelieved)
     def _relieved(self, seq: int, e: StaffRelieved) -> None:
         self.reliefs.append(_plain(e, "time", "role", "outgoing", "incoming", "overdue", "reason"))
+        self._done(AlarmKind.RELIEF_OVERDUE, e.role, e.incoming, e.time)
 
     @reads(AlarmRaised)
     def _alarm(self, seq: int, e: AlarmRaised) -> None:

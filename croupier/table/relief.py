@@ -13,9 +13,8 @@ from croupier.table.roles import authorise
 from croupier.table.state import Phase, TableState
 
 
-def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin: str,
-            reason: str | None = None) -> list[Event]:
-    """`incoming` takes over as croupier (or inspector), confirming with their own PIN."""
+def check_relief(state: TableState, role: Role) -> Role:
+    """Refused unless `role` can be relieved now: a screen asks before anyone types a PIN."""
     if state.phase is Phase.CLOSED:
         raise TableNotOpen()
     role = choice(Role, role)
@@ -23,6 +22,13 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
         raise Refused("the pit boss is not relieved at the table")
     if role is Role.CROUPIER and state.phase in IN_SPIN:
         raise Refused("the croupier is relieved between spins, not while the ball is in play")
+    return role
+
+
+def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin: str,
+            reason: str | None = None) -> list[Event]:
+    """`incoming` takes over as croupier (or inspector), confirming with their own PIN."""
+    role = check_relief(state, role)
     authorise(state, incoming, pin, role, to=f"take over as {role.value}")
     duty = state.on_duty.get(role)
     if duty is not None and duty.name == incoming:

@@ -24,7 +24,7 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
 PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN for a while (never the last pit boss's)
-VERSION = 9  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+VERSION = 10  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -291,8 +291,16 @@ def _pin_refused(s: TableState, e: ev.PinRefused) -> TableState:
     return _replace(s, wrong_pins=_with(s.wrong_pins, e.name, e.failures), pin_waits=waits)
 
 
+def _done(alarms: dict[int, Alarm], kind: AlarmKind, role: Role | None = None) -> dict[int, Alarm]:
+    """The alarms less those `kind` raised that the procedure just done answers: an overdue relief
+    (of `role`) once someone took over, an overdue ball swap once the ball changed."""
+    return {number: alarm for number, alarm in alarms.items()
+            if alarm.kind is not kind or role is not None and (alarm.facts is None or alarm.facts.role is not role)}
+
+
 def _staff_relieved(s: TableState, e: ev.StaffRelieved) -> TableState:
-    return _replace(s, on_duty=_with(s.on_duty, e.role, Duty(name=e.incoming, since=e.time)))
+    return _replace(s, on_duty=_with(s.on_duty, e.role, Duty(name=e.incoming, since=e.time)),
+                    alarms=_done(s.alarms, AlarmKind.RELIEF_OVERDUE, e.role))
 
 
 def _alarm_raised(s: TableState, e: ev.AlarmRaised) -> TableState:
@@ -428,7 +436,7 @@ def _bets_withdrawn(s: TableState, e: ev.BetsWithdrawn) -> TableState:
 
 
 def _ball_swapped(s: TableState, e: ev.BallSwapped) -> TableState:
-    return _replace(s, ball_in_play=e.ball, ball_since=e.time)
+    return _replace(s, ball_in_play=e.ball, ball_since=e.time, alarms=_done(s.alarms, AlarmKind.BALL_SWAP_OVERDUE))
 
 
 def _ball_replaced(s: TableState, e: ev.BallReplaced) -> TableState:

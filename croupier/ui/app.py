@@ -79,6 +79,8 @@ class TableApp(App):
         self._said_at = 0  # how many it had been told of when the message was said
         self._surviving = False
         self._said: tuple[str, bool] = ("", False)  # the last message, and whether it is an error
+        self.flow_under_way: tuple[str, Callable] | None = None  # the menu's flow on screen, and its name
+        self.interrupted_flow: tuple[str, Callable] | None = None  # one a result closed, to open again
 
     # --- life ----------------------------------------------------------------------------------
 
@@ -166,6 +168,38 @@ class TableApp(App):
             lines.append(f"[b]⚠ {text.alarm(alarm.kind)}[/] · {escape(text.alarm_detail(alarm))}")
         return lines
 
+    def urgent_line(self) -> str:
+        """The urgent lines folded into one, for the payout sheet: one alarm whole (cut at the
+        screen's edge), several by their names and count."""
+        lines = self.urgent_lines()
+        if len(lines) < 2:
+            return "".join(lines)
+        state = self.session.state
+        names = [text.alarm(a.kind) for a in state.alarms.values() if a.acknowledged_by is None]
+        if state.last_void is not None and state.last_void.awaits_acknowledgement:
+            names.insert(0, _("Void spin (sensor)"))
+        return "[b]⚠ " + escape(ngettext("{count} alarm: {names}", "{count} alarms: {names}", len(names)).format(
+            count=len(names), names=" · ".join(names))) + "[/]"
+
+    def resume_interrupted(self) -> None:
+        """Back on the table screen with the payouts done: the flow a result closed opens again."""
+        if self.interrupted_flow is None or payouts_open(self.session.state) is not None or self.keys.flow_running:
+            return
+        (name, flow), self.interrupted_flow = self.interrupted_flow, None
+        self.say(_("{flow} again, after the payouts").format(flow=name))
+        self.start_flow(name, flow)
+
+    def clear_refusal(self) -> None:
+        """A refusal shown is about the step it ended: gone once the next question is asked (a
+        question asked again for it carries it as its note: `standing_refusal`)."""
+        if self._said[1]:
+            self.say("")
+
+    def standing_refusal(self) -> str:
+        """The refusal on screen now, if any."""
+        message, error = self._said
+        return message if error else ""
+
     def say(self, message: str, *, error: bool = False) -> None:
         self._said_at = self.session.seq
         self._said = (message, error)
@@ -251,15 +285,17 @@ class TableApp(App):
 
     # --- screens and flows ----------------------------------------------------------------------
 
-    def start_flow(self, name: str) -> None:
+    def start_flow(self, name: str, flow=None) -> None:
+        """Run the flow `name` (of flows.FLOWS), or the menu's `flow` given."""
         from croupier.ui import flows
 
         async def run() -> None:
             try:
-                await flows.FLOWS[name](self)
+                await (flow or flows.FLOWS[name])(self)
             except Exception as error:
                 self.survive(error)
             finally:
+                self.flow_under_way = None
                 self.keys.flow_ended()
 
         self.keys.flow_started()  # now: the keys after this one are for the flow's dialogs
@@ -346,8 +382,14 @@ class TableApp(App):
             if refresh is not None:
                 refresh()
             if isinstance(event, ev.ResultRecorded) and state.phase is Phase.PAYING and refresh is None:
+                closed_flow = self.flow_under_way
                 self.close_dialogs()  # a result comes while a menu is open: the sheet comes first
                 self.open_payouts()
+                if closed_flow is not None:  # said, and opened again once the payouts are done
+                    self.interrupted_flow = closed_flow
+                    said = _("{flow} interrupted by the result {number}: it opens again once the payouts "
+                             "are done").format(flow=closed_flow[0], number=event.number)
+                    self.call_after_refresh(self.say, said, error=True)  # on the sheet, once it is drawn
         if stale:  # after the sheet is pushed: the table under it clears its line when seen, not before the sheet
             self.table_screen.say("")
         self.redraw()

@@ -17,11 +17,18 @@ Value = TypeVar("Value")
 PIN_DIGITS = 8
 
 
+async def ask(app: TableApp, question):
+    """Put `question` on screen and wait for its answer. A refusal still on screen was about the
+    answer before: it does not stand under the next question."""
+    app.clear_refusal()
+    return await app.push_screen_wait(question)
+
+
 async def choose(app: TableApp, title: str, options: Sequence[tuple[str, Value]], note: str = "") -> Value | None:
     if not options:
         app.say(_("{title}: there is nothing to choose").format(title=title), error=True)
         return None
-    return await app.push_screen_wait(ChoiceScreen(title, options, note))
+    return await ask(app, ChoiceScreen(title, options, note))
 
 
 async def number(app: TableApp, title: str, prompt: str, *, note: str = "", most: int | None = None,
@@ -29,7 +36,7 @@ async def number(app: TableApp, title: str, prompt: str, *, note: str = "", most
     """A whole number from `least` to `most`; a number out of range is asked again. `initial`: a
     number offered, taken with # or typed over."""
     while True:
-        typed = await app.push_screen_wait(NumberScreen(title, prompt, note=note, max_digits=max_digits,
+        typed = await ask(app, NumberScreen(title, prompt, note=note, max_digits=max_digits,
                                                         initial="" if initial is None else str(initial)))
         initial = None
         if typed is None:
@@ -43,7 +50,7 @@ async def number(app: TableApp, title: str, prompt: str, *, note: str = "", most
 
 
 async def pin(app: TableApp, title: str, name: str) -> str | None:
-    return await app.push_screen_wait(NumberScreen(title, _("PIN of {name}:").format(name=name), secret=True,
+    return await ask(app, NumberScreen(title, _("PIN of {name}:").format(name=name), secret=True,
                                                    max_digits=PIN_DIGITS))
 
 
@@ -51,11 +58,11 @@ async def new_pin(app: TableApp, name: str) -> str | None:
     """A new PIN typed twice, for `name`."""
     title, note = _("New PIN for {name}").format(name=name), ""
     while True:
-        first = await app.push_screen_wait(NumberScreen(title, _("PIN (4 to 8 digits):"), note=note, secret=True,
+        first = await ask(app, NumberScreen(title, _("PIN (4 to 8 digits):"), note=note, secret=True,
                                                         max_digits=PIN_DIGITS))
         if first is None:
             return None
-        again = await app.push_screen_wait(NumberScreen(title, _("The same PIN again:"), secret=True,
+        again = await ask(app, NumberScreen(title, _("The same PIN again:"), secret=True,
                                                         max_digits=PIN_DIGITS))
         if again is None:
             return None

@@ -63,8 +63,9 @@ async def place(app: TableApp) -> None:
     spec = await _spec(app)
     if spec is None:
         return
-    while True:  # chips refused (over a limit, more than the colour holds) are asked again
-        chips = await number(app, text.position(spec), _("Chips per unit:"), least=1, max_digits=3)
+    note = ""
+    while True:  # chips refused (over a limit, more than the colour holds) are asked again, the refusal its note
+        chips = await number(app, text.position(spec), _("Chips per unit:"), least=1, max_digits=3, note=note)
         if chips is None:
             return
         # The session checks the bet against the profile and the limits (PT-A 32), counting what the
@@ -73,6 +74,7 @@ async def place(app: TableApp) -> None:
         events = app.record(app.session.place_bets, colour=colour, stakes=(Stake(bet=spec, chips=chips),))
         if events is not None or not app.check(check_betting):  # placed, or no more bets now
             break
+        note = app.standing_refusal()
     placed = recorded(events, ev.BetsPlaced)
     if placed:
         app.say("; ".join(map(text.limit_cut, placed.cuts)) or _("{colour}: {bet} × {chips} recorded").format(

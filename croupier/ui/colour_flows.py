@@ -42,14 +42,17 @@ async def assign(app: TableApp) -> None:
     if colour is None:
         return
     values = " · ".join(text.money(v) for v in sorted({minimum_of(state), *state.posted_values}))
-    while True:  # a value refused is asked again: the colour and the player stay chosen
+    allowed = _("Values at this table ({currency}): {values}").format(currency=app.config.table.currency,
+                                                                       values=values)
+    note = allowed
+    while True:  # a value refused is asked again, the refusal its note: the colour and the player stay chosen
         value = await number(app, _("Value of a {colour} chip").format(colour=text.colour_name(colour)),
-                             _("Value:"), note=_("Values at this table ({currency}): {values}").format(
-                                 currency=app.config.table.currency, values=values), least=1)
+                             _("Value:"), note=note, least=1)
         if value is None:
             return
         if app.check(check_chip_value, Decimal(value)):  # refused before the chips are counted
             break
+        note = app.standing_refusal() or allowed
     chips = await number(app, _("Chips for {colour}").format(colour=text.colour_name(colour)), _("Chips:"), least=1)
     if chips is None:
         return

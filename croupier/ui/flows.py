@@ -48,8 +48,10 @@ async def menu(app: TableApp) -> None:
     if app.session.state.phase is Phase.CLOSED:
         await staff_flows.setup(app)
         return
-    flow = await choose(app, _("Menu"), [(_(label), flow) for label, flow in MENU])
-    if flow is not None:
+    chosen = await choose(app, _("Menu"), [(_(label), (label, flow)) for label, flow in MENU])
+    if chosen is not None:
+        label, flow = chosen
+        app.flow_under_way = (_(label), flow)  # a result that closes it says so, and it opens again after
         await flow(app)
 
 

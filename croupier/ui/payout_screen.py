@@ -7,7 +7,7 @@ and nothing is recorded.
 
     digits  chips on the highlighted position     #  next position (the last stays: B, D)
     C       clear the position; on an empty one,  B  next colour
-            jump to the pleins and back
+            up a row (from the first: the pleins)
     A       the colour played (lost on the layout) D  payouts done: record them
     *       back to the table (the counts are kept)
 
@@ -16,6 +16,7 @@ winners and colours with bets on record are on it at once; A adds the colour sho
 """
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -58,7 +59,6 @@ class PayoutScreen(KeypadScreen[None]):
         self.colour_at = 0
         self.row_at = 0
         self.typed = ""
-        self.jumped_from: int | None = None  # the row C jumped to the pleins from
         self.interrupted = interrupted
         self.empty_asked = False  # D on a sheet with nothing counted asks once more
         self.asked_at = float("inf")  # no key is an answer to the sheet before it is drawn
@@ -71,6 +71,7 @@ class PayoutScreen(KeypadScreen[None]):
         yield Static("", id="payout-played")
         with VerticalScroll(id="payout-rows"):
             yield Static("", id="payout-lines")
+        yield Static("", id="payout-pleins")  # the winning plein, below the rows that scroll: always in view
         yield Static("", id="payout-total")
         yield Static("", id="payout-message")
         yield KeyLegend(id="payout-legend")
@@ -99,8 +100,8 @@ class PayoutScreen(KeypadScreen[None]):
             clear = []
         elif self.typed or self.sheet.counted(self.colour, row.spec):
             clear = [(Key.CLEAR, _("clear"))]
-        elif self.jumped_from is not None:
-            clear = [(Key.CLEAR, _("back"))]
+        elif self.row_at > 0:
+            clear = [(Key.CLEAR, _("up"))]
         else:
             clear = [(Key.CLEAR, _("pleins"))] if self._pleins_at() is not None else []
         last = not counted or self.row_at + 1 >= len(counted)
@@ -168,9 +169,9 @@ class PayoutScreen(KeypadScreen[None]):
         currency = self.app.config.table.currency
         self.query_one("#payout-played", Static).update(self._played_line())
         self._legend()
-        alarms = self.app.urgent_lines()  # a number that may be wrong is seen before it is paid
-        self.query_one("#payout-alarm", Static).update("\n".join(alarms))
-        self.query_one("#payout-alarm", Static).display = bool(alarms)
+        alarm = self.app.urgent_line()  # a number that may be wrong is seen before it is paid
+        self.query_one("#payout-alarm", Static).update(alarm)
+        self.query_one("#payout-alarm", Static).display = bool(alarm)
         if colour is None:
             self.query_one("#payout-lines", Static).update(escape(" " + _("No colour in play: nothing to pay.")))
             self.query_one("#payout-colour", Static).update("")
@@ -194,8 +195,13 @@ class PayoutScreen(KeypadScreen[None]):
         counted = self._counted_rows()
         current = counted[self.row_at] if counted else None
         previous = None
-        rows, current_at = [], 0
-        for row in self.sheet.rows(colour):
+        rows: list[str] = []
+        pleins: list[str] = []
+        current_at: int | None = None
+        sheet_rows = self.sheet.rows(colour)
+        # A category's name is never run into its first position ("Chances semplici" is 16 letters).
+        room = max([15, *(cell_len(text.category(row.category)) for row in sheet_rows)]) + 1
+        for row in sheet_rows:
             category = text.category(row.category) if row.category != previous else ""
             previous = row.category
             if row.recorded is not None:
@@ -212,14 +218,19 @@ class PayoutScreen(KeypadScreen[None]):
             # A losing bet that keeps part of its stake: simple chances on zero (PT-B 29 half back).
             pays = _("pays {chips}").format(chips=text.chips(won)) if won else (
                 _("returns {chips}").format(chips=text.chips(kept)) if kept else "")
-            line = f" {category:<16}{text.position(row.spec):<22}{chips:>5}  {pays} {note}"
+            line = f" {category:<{room}}{text.position(row.spec):<22}{chips:>5}  {pays} {note}"
+            into = pleins if row.category == "pleins" else rows
             if row == current:
-                current_at = len(rows)
-                rows.append(f"[b black on white]{escape(line.ljust(self._rows_width()))}[/]")
+                current_at = len(rows) if into is rows else None
+                into.append(f"[b black on white]{escape(line.ljust(self._rows_width()))}[/]")
             else:
-                rows.append(escape(line))
+                into.append(escape(line))
         self.query_one("#payout-lines", Static).update("\n".join(rows))
-        self._keep_visible(current_at)
+        self.query_one("#payout-pleins", Static).update("\n".join(pleins))
+        self.query_one("#payout-pleins", Static).display = bool(pleins)
+        if current_at is not None:
+            self._keep_visible(current_at)
+            self.call_after_refresh(self._keep_visible, current_at)  # once laid out, the box's height known
         lines = []
         total = payout.total
         if colour == VALUE_CHIPS:
@@ -250,6 +261,8 @@ class PayoutScreen(KeypadScreen[None]):
 
     def _keep_visible(self, at: int) -> None:
         """Scroll the rows so that line `at` is in view."""
+        if not self.is_attached:
+            return
         box = self.query_one("#payout-rows", VerticalScroll)
         height = box.scrollable_content_region.height
         if at < box.scroll_y:
@@ -305,10 +318,10 @@ class PayoutScreen(KeypadScreen[None]):
             if self.typed or self.sheet.counted(self.colour, counted[self.row_at].spec):
                 self.typed = ""
                 self.sheet.count(self.colour, counted[self.row_at].spec, 0)
-            elif self.jumped_from is not None:  # back to where the croupier was
-                self.row_at, self.jumped_from = self.jumped_from, None
-            elif self._pleins_at() is not None:  # straight to the pleins, the last rows
-                self.jumped_from, self.row_at = self.row_at, self._pleins_at()
+            elif self.row_at > 0:  # back up a row: from the pleins, the last split
+                self.row_at -= 1
+            elif self._pleins_at() is not None:  # from the first row straight to the pleins, the last rows
+                self.row_at = self._pleins_at()
         elif key is Key.ENTER:
             self.typed = ""
             if counted and self.row_at + 1 < len(counted):
@@ -327,7 +340,6 @@ class PayoutScreen(KeypadScreen[None]):
         self._show()
 
     def _next_colour(self) -> None:
-        self.jumped_from = None
         if len(self.sheet.colours) > 1:
             self.colour_at = (self.colour_at + 1) % len(self.sheet.colours)
             self.row_at = 0

@@ -16,6 +16,7 @@ from croupier.table.cycle import check_limits_change
 from croupier.table.events import AlarmKind, Ball, Role
 from croupier.table.roles import first_pit_boss_allowed
 from croupier.table.regulation import minimum_of, profile_of, relief_interval
+from croupier.table.relief import check_relief
 from croupier.table.state import Phase
 from croupier.ui import text
 from croupier.ui.asking import choose, new_pin, number, pin, pit_boss, staff_member
@@ -45,7 +46,7 @@ async def relief(app: TableApp) -> None:
     state = app.session.state
     roles = [Role.CROUPIER] + ([Role.INSPECTOR] if Role.INSPECTOR in state.on_duty else [])
     role = roles[0] if len(roles) == 1 else await choose(app, _("Relief of"), [(text.role(r), r) for r in roles])
-    if role is None:
+    if role is None or not app.check(check_relief, role):  # refused before anyone types a PIN
         return
     outgoing = state.staff_on(role)
     incoming = await staff_member(app, _("Who takes over?"), role, besides=outgoing)

@@ -74,6 +74,7 @@ class TableScreen(KeypadScreen[None]):
 
     def on_screen_resume(self) -> None:
         self.show()  # the table may have moved on while another screen was on top
+        self.app.resume_interrupted()
 
     # --- showing the table ---------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ LAYOUT = {
         "pin_waits", "next_alarm", "last_event_time"],
 }
 LAYOUT[9] = LAYOUT[8]  # a counted spin holds what its corrections leave to recover
+LAYOUT[10] = LAYOUT[8]  # a relief and a ball swap end the overdue alarms they answer
 
 
 def test_the_snapshot_layout_changes_only_with_a_new_version():

@@ -1,7 +1,7 @@
 """Announced and complete bets entered before the spin, per colour, checked against the limits by
 the rules engine; they settle themselves when the result comes and show on the payout sheet."""
 from croupier.table.events import Stake
-from ui_kit import flat, press, screen_text
+from ui_kit import asked_note, flat, press, screen_text
 
 
 async def test_an_announced_bet_is_recorded_and_settles_itself(table_app, session):
@@ -38,9 +38,10 @@ async def test_a_series_outside_its_range_is_refused_by_the_limits(table_app, se
     before = session.seq
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "d", "2", "1", "3", "1", "1", "enter")  # red orphelins x 11: 55 chips
-        # PT-A 32c, as the profile has it: orphelins from 5 to 50 chips at the minimum, by 5
+        # PT-A 32c, as the profile has it: orphelins from 5 to 50 chips at the minimum, by 5; the chips
+        # are asked again, the refusal the question's note
         assert "Refused: orphelins: orphelins is played with 5 to 50 chips at the minimum, in multiples of 5, " \
-               "not 55; refused (PT-A 32c-d)" in flat(screen_text(table_app))
+               "not 55; refused (PT-A 32c-d)" in flat(screen_text(table_app)) + " " + asked_note(table_app)
     assert session.seq == before
 
 

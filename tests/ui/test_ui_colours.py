@@ -4,7 +4,7 @@ PT-A 12 prompt."""
 from decimal import Decimal
 
 from croupier.table.events import CashOutReason
-from ui_kit import flat, play_spins, press, screen_text
+from ui_kit import asked_note, flat, play_spins, press, screen_text
 
 
 def last_event(session):
@@ -30,12 +30,12 @@ async def test_a_value_the_profile_forbids_is_refused_asked_again_and_nothing_re
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "d", "1", "1", "7", "enter", "1")
         await press(pilot, "7", "enter")  # 7 EUR: neither the minimum nor posted, refused before the chips
-        shown = flat(screen_text(table_app))
+        shown = flat(screen_text(table_app)) + " " + asked_note(table_app)  # the value asked again, the refusal its note
         assert "Refused: 7.00 EUR is not a value of this table: the minimum or a posted value, " \
                "5.00 EUR · 10.00 EUR · 20.00 EUR · 200.00 EUR (PT-A 9)" in shown and "Chips:" not in shown
         assert "Value:" in shown  # the flow stays where it was: the value is asked again
         await press(pilot, "2", "0", "0", "enter")  # posted, but above the plein maximum, 30 x 5
-        shown = flat(screen_text(table_app))
+        shown = flat(screen_text(table_app)) + " " + asked_note(table_app)
         assert "Refused: 200.00 EUR is above the plein maximum 150.00 EUR (PT-A 9)" in shown and "Value:" in shown
         await press(pilot, "escape")
     assert session.seq == before and "green" not in session.state.accounts

@@ -15,21 +15,20 @@ from ui_kit import PINS, flat, press, screen_text
 CW = Direction.CLOCKWISE
 
 
-async def test_c_on_an_empty_row_jumps_to_the_pleins_and_back(table_app, session):
+async def test_c_on_the_first_row_jumps_to_the_pleins_and_on_an_empty_row_goes_up(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "enter", "1", "7", "enter")  # 17: 21 rows, the plein last
         assert "C/Del  pleins" in screen_text(table_app)
-        await press(pilot, "enter", "enter", "enter", "3")  # 3 red chips on black
-        await press(pilot, "enter", "c", "2")  # C: straight to plein 17; 2 chips on it
-        text = flat(screen_text(table_app))
-        assert "red is paid 73" in text  # 3 on black + 2 x 35 on 17
+        last_split = table_app.payout_sheet.rows("red")[-2].spec
+        await press(pilot, "c", "2")  # C: straight to plein 17; 2 chips on it
+        assert "red is paid 70" in flat(screen_text(table_app))
         await press(pilot, "enter", "c")  # the last row stays; C on the counted row clears it
-        assert "red is paid 3" in flat(screen_text(table_app))
-        await press(pilot, "c", "1")  # an empty plein row: C goes back to the row jumped from (odd): 1 chip
-        assert "red is paid 4" in flat(screen_text(table_app))  # 3 on black + 1 on odd
+        assert "red is paid nothing" in flat(screen_text(table_app))
+        await press(pilot, "c", "1")  # an empty row: C goes up, to the last split: 1 chip there
+        assert "red is paid 17" in flat(screen_text(table_app))
         await press(pilot, "d")
     (recorded,) = [e.event for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
-    assert sorted((s.bet, s.chips) for s in recorded.stakes["red"]) == [("black", 3), ("odd", 1)]
+    assert sorted((s.bet, s.chips) for s in recorded.stakes["red"]) == [(last_split, 1)]
 
 
 async def test_the_legend_gives_each_key_one_meaning(session, config):

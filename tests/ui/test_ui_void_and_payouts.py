@@ -39,9 +39,9 @@ async def test_payouts_in_order_per_colour_with_stacks_money_and_total(table_app
     async with table_app.run_test(size=(80, 24)) as pilot:
         await result(pilot, "1", "7")
         lines = screen_text(table_app).splitlines()
-        # PT-A 29: columns, simple chances, dozens, ..., lines, streets, corners, splits, pleins
+        # PT-A 29: columns, simple chances, dozens, ..., lines, streets, corners, splits, pleins (always in view)
         order = [next(i for i, line in enumerate(lines) if word in line)
-                 for word in ("Columns", "Simple chances", "Dozens", "Lines", "Streets", "Corners", "Splits")]
+                 for word in ("Columns", "Simple chances", "Dozens", "Lines", "Streets", "Corners", "Pleins")]
         assert order == sorted(order)
         # red (5 EUR chips): 3 chips on black (1:1), then 2 on plein 17 (35:1)
         await press(pilot, "enter", "enter", "enter", "3")  # the fourth position is black

@@ -57,6 +57,12 @@ def screen_text(app) -> str:
     return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
 
 
+def asked_note(app) -> str:
+    """The note of the question on screen (a refusal that asks again is its note), in one line."""
+    notes = app.screen.query(".form-note")
+    return " ".join(str(note.render()) for note in notes).replace("\n", " ")
+
+
 def flat(text: str) -> str:
     """The screen's words in one line: a sentence wrapped over two lines reads whole."""
     return " ".join(text.split())
