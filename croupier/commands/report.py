@@ -168,7 +168,7 @@ def _report(args: argparse.Namespace) -> int:
     from croupier.config import ConfigError
     from croupier.i18n import CatalogError
     from croupier.journal import checkpoints, report_cache
-    from croupier.journal.report import REPORT_EVENTS, ReportFold, build_report, write_json
+    from croupier.reports.shift import REPORT_EVENTS, ReportFold, build_report, write_json
     from croupier.journal.key import default_key_path
     from croupier.journal.store import GENESIS, Journal, JournalError
     from croupier.journal.verify import ChainCheck, JournalDamaged

@@ -11,15 +11,16 @@ from typing import BinaryIO
 from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
 from croupier.history.clock import clock, stamp, zone_label
 from croupier.history.croupiers import croupier_figures, croupier_table
-from croupier.history.ledger import colour_ledger, ledger_table, ledger_totals
-from croupier.history.shift_results import foreign_chips_paid, shift_result_table, shift_results
-from croupier.history.payouts import Overpayments
+from croupier.history.ledger import ledger_table
+from croupier.history.shift_results import shift_result_table
+from croupier.history.payouts import Overpayment
 from croupier.history.procedures import Table, procedure_tables
 from croupier.history.records import numbered
 from croupier.history.spins import standing_results
 from croupier.history.statistics import entries_spins, statistics_text
 from croupier.history.words import bet_words, colour_words, direction_words, pocket_words, source_words
 from croupier.i18n import _, formats
+from croupier.reports.shift import ReportFold, build_report
 from croupier.rules.profiles import numbering_of
 from croupier.rules.wheel import colour
 from croupier.table.events import (AlarmRaised, BallLaunched, BallSwapped, Event, ResultCorrected, ResultRecorded,
@@ -75,11 +76,9 @@ def spins_table(events: list[tuple[int, Event]]) -> Table:
                                       _("direction"), _("ball")), rows)
 
 
-def overpayments_table(events: list[tuple[int, Event]], currency: str | None) -> Table:
-    fold = Overpayments()
-    fold.add_all(events)
+def overpayments_table(report: dict, currency: str | None) -> Table:
     rows = [(str(o.spin), colour_words(o.colour), str(o.paid_on), str(o.number), ", ".join(map(bet_words, o.positions)),
-             o.amount_words(currency or "")) for o in fold.found()]
+             o.amount_words(currency or "")) for o in map(Overpayment.from_entry, report["overpayments"])]
     return Table(_("To recover after corrected results: payouts and stakes kept on a number later corrected"),
                  (_("spin"), _("colour"), _("paid on"), _("result"), _("positions"), _("to recover")), rows)
 
@@ -153,12 +152,14 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         "",
     ]
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape pages.
-    statements = colour_ledger(records)
-    results = shift_results(records)
+    # The figures as the report composes them (croupier.reports), once: the paper renders that model.
+    fold = ReportFold()
+    report = build_report(records, heading.head, heading.currency, fold)
     figures = [f for f in croupier_figures(everything) if f.name == heading.croupier or not heading.croupier]
-    colours = [] if heading.croupier else [ledger_table(statements, clock), shift_result_table(results, clock)]
+    colours = [] if heading.croupier else [ledger_table(fold.ledger.statements, clock),
+                                           shift_result_table(report["shift_results"], clock)]
     tables = [spins_table(records), *procedure_tables(records, clock), *colours,
-              overpayments_table(records, heading.currency), croupier_table(figures)]
+              overpayments_table(report, heading.currency), croupier_table(figures)]
     wide = [table for table in tables if table_width(column_widths(table)) > columns()]
     for table in tables:
         if table not in wide:
@@ -167,14 +168,13 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         lines.append(LANDSCAPE_PAGE)
         for table in wide:
             lines += table_lines(table, columns(landscape=True))
-    money = ledger_totals(statements)
-    _settled, foreign = foreign_chips_paid(results)  # FR: another table's colour chips paid here
+    totals = report["totals"]
     lines += [] if heading.croupier else [_("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
                 "{currency}, foreign chips paid {foreign} {currency}; the table's result over the colours cashed out "
                 "{result} {currency} ({in_play} still in play)").format(
-        bought=formats.money(money['bought']), cashed_out=formats.money(money['cashed_out']),
-        late=formats.money(money['late']), foreign=formats.money(foreign),
-        result=formats.signed_money(-money['players_result'] - foreign), in_play=money["in_play"],
+        bought=formats.money(totals["bought_money"]), cashed_out=formats.money(totals["cashed_out_money"]),
+        late=formats.money(totals["late_chips_money"]), foreign=formats.money(totals["foreign_chips_money"]),
+        result=formats.signed_money(totals["table_result_money"]), in_play=totals["colours_in_play"],
         currency=currency), ""]
     lines += [NEW_PAGE, _("WHEEL-INTEGRITY STATISTICS"), ""]
     mine = {getattr(e, "spin", None) for _seq, e in records}

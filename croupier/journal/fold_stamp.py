@@ -14,6 +14,7 @@ def stamp() -> str:
     table = here.parents[1] / "table"
     digest = hashlib.sha256()
     for path in [here.with_name("report.py"), here.with_name("fold_codec.py"),
+                 *sorted((here.parents[1] / "reports").glob("*.py")),
                  *sorted((here.parents[1] / "history").glob("*.py")), table / "events.py", table / "codec.py"]:
         digest.update(path.read_bytes())
     return digest.hexdigest()
