@@ -15,6 +15,7 @@ new journal (its first pit boss) or by a pit boss with their PIN.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import math
@@ -23,7 +24,7 @@ from datetime import datetime
 from croupier.table.events import (AlarmFacts, AlarmKind, AlarmRaised, Event, PinRefused, PinUnlocked, Role,
                                    StaffRegistered)
 from croupier.table.refusal import NoPitBoss, PinDelayed, PinLocked, Refused, WrongPin
-from croupier.table.state import PIN_LOCK_AFTER, StaffMember, TableState
+from croupier.table.state import INITIAL, PIN_LOCK_AFTER, StaffMember, TableState
 
 # scrypt cost: 16 MiB and about a tenth of a second per check on a desktop, under a second on a Pi 3.
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
@@ -157,7 +158,9 @@ def first_pit_boss_allowed(state: TableState) -> None:
     """A journal gets its first pit boss with no one's authority only while it is new (nothing
     recorded yet): a journal started without staff (`croupier run --headless`) never gets one from
     whoever is at the keyboard."""
-    if state.last_event_time is not None and not any(m.role is Role.PIT_BOSS for m in state.staff.values()):
+    # the clock's standing, recorded as any table starts, leaves a journal new
+    started = dataclasses.replace(state, last_event_time=None) != INITIAL
+    if started and not any(m.role is Role.PIT_BOSS for m in state.staff.values()):
         raise NoPitBoss()
 
 

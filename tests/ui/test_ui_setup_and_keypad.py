@@ -52,6 +52,20 @@ async def test_a_new_journal_gets_its_pit_boss_staff_pins_and_an_open_table(tmp_
         assert (state.profile, state.colours, state.posted_values) == (config.table.profile, config.colours, posted)
 
 
+async def test_a_new_journal_whose_clock_standing_was_recorded_at_start_still_gets_its_pit_boss(tmp_path, clock,
+                                                                                                 config):
+    with TableSession.open(tmp_path / "new.db", clock) as session:
+        # `croupier table` records what the clock rests on before the screen starts
+        session.check_clock(synchronised=False, told_by="adjtimex", rtc=False, tolerance_seconds=10)
+        app = TableApp(session, config, wheel=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "New PIN for Marta" in screen_text(app)
+            await type_pin(pilot, "9000")
+            await type_pin(pilot, "9000")
+        assert session.state.staff["Marta"].role is Role.PIT_BOSS
+
+
 @pytest.fixture
 def mock_pins():
     from gpiozero import Device
