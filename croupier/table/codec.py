@@ -216,7 +216,33 @@ def _dataclass_reader(kind: type) -> Callable[[Any], Any]:
             return kind(**values)
         except TypeError as exc:
             raise CodecError(f"{kind.__name__}: {exc}") from None
-    return read_fields
+    return _unrolled(kind, fields, readers, direct, read_fields) if plain else read_fields
+
+
+def _unrolled(kind: type, fields: tuple[dataclasses.Field, ...], readers: dict[str, Callable[[Any], Any]],
+              direct: dict[str, frozenset[type]], generic: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The reader of a plain dataclass written out for its fields, as dataclasses writes __init__:
+    each field looked up once, a value JSON gives as it is taken without a call. Anything else (a
+    field missing or unknown, a value that does not read) goes to `generic`, which says what."""
+    scope: dict[str, Any] = {"new": object.__new__, "kind": kind, "names": frozenset(readers), "generic": generic,
+                             "CodecError": CodecError, "MISSING": dataclasses.MISSING}
+    body = ["def read(data):",
+            "    if type(data) is not dict or not data.keys() <= names:",
+            "        return generic(data)",
+            "    try:",
+            "        made = new(kind)",
+            "        fields = made.__dict__"]
+    for at, f in enumerate(fields):
+        scope[f"read{at}"], scope[f"direct{at}"], scope[f"default{at}"] = readers[f.name], direct[f.name], f.default
+        value = f"v if type(v) in direct{at} else read{at}(v)" if direct[f.name] else f"read{at}(v)"
+        body.append(f"        v = data.get({f.name!r}, MISSING)")
+        if f.default is dataclasses.MISSING:
+            body += ["        if v is MISSING:", "            return generic(data)", f"        fields[{f.name!r}] = {value}"]
+        else:
+            body.append(f"        fields[{f.name!r}] = default{at} if v is MISSING else {value}")
+    body += ["    except CodecError:", "        return generic(data)", "    return made"]
+    exec("\n".join(body), scope)  # noqa: S102 - the text is made here from the class's own field names
+    return scope["read"]
 
 
 def _as_read(kind: Any) -> frozenset[type]:
