@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from croupier.history.words import CHIP_COLOURS
-from croupier.i18n import N_, _
+from croupier.i18n import N_, _, ngettext
 from croupier.table.colours import check_chip_value, check_colour_chips, check_foreign_chips, must_exchange
 from croupier.table.regulation import minimum_of, profile_of
 from croupier.session import recorded
@@ -58,7 +58,8 @@ async def assign(app: TableApp) -> None:
         return
     if app.record(app.session.assign_colour, colour=colour, player=player, chip_value=Decimal(value), chips=chips,
                   by=app.croupier() or ""):
-        app.say(_("{colour} to {player}: {chips} chips of {value}").format(
+        app.say(ngettext("{colour} to {player}: {chips} chip of {value}", "{colour} to {player}: {chips} chips of {value}",
+                         chips).format(
             colour=text.colour_name(colour), player=player, chips=chips,
             value=text.money(Decimal(value), app.config.table.currency)))
 

@@ -22,7 +22,7 @@ class ColoursPanel(Static):
             lines.append(
                 f"[b]{escape(text.colour_name(colour)):<10}[/] {escape(account.player)} · "
                 f"{text.money(Decimal(account.chip_value), currency)} · "
-                + _("{chips} chips").format(chips=text.chips(account.held)) + escape(bets) + idle
+                + text.chip_count(account.held) + escape(bets) + idle
             )
         if not lines:
             lines.append(_("No colour in play"))
