@@ -2,10 +2,12 @@
 
 Each message is first checked to be a table's own (croupier.floor.gate: the enrolled key's
 signature, its message id, its size): one that is not is terminated, never delivered again, never
-counted as the table's, and raises one alarm per subject and reason, counting the messages. Each batch is checked link by link with the journal's own chain check, committed to the store (all
-its tables in one transaction), and only then acknowledged: after a kill -9 the broker delivers
-again what was not acknowledged, and the store recognises by (table, seq) what it already holds, so
-every event is stored exactly once, in order.
+counted as the table's, and raises one alarm per subject and reason, counting the messages. Each
+batch is checked link by link with the journal's own chain check, committed to the store (all its
+tables, their alarms and the batch's refusals in one transaction: a commit that fails counts no
+refusal, and the batch delivered again counts each once), and only then acknowledged or terminated:
+after a kill -9 the broker delivers again what was not acknowledged, and the store recognises by
+(table, seq) what it already holds, so every event is stored exactly once, in order.
 
 One table never holds up another, and no message is offered again and again:
 - a message that can never be stored (not a table's subject, not a journal row) is terminated;
@@ -36,7 +38,8 @@ from dataclasses import dataclass, field
 from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
 from croupier.floor.gate import Gate, Refused
-from croupier.floor.store import Batch, FloorStore, LeaseLost, TableUpdate, now_text
+from croupier.floor.store import (CHAIN, Alarm, Batch, FloorStore, LeaseLost, RefusedMessages, TableUpdate,
+                                  now_text)
 from croupier.floor.summaries import Summary, fold
 from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Access,
                                  Anchor, Link, WireError, anchor_subject, close_quietly, connect, ensure_streams,
@@ -315,12 +318,9 @@ class Ingester:
                       for table_id, received_links in admitted_by_table.items()}
         finally:
             self.gate.forget_proven()
-        for (subject, reason), count in ({} if again else refusals).items():
-            if self.store.refuse(subject, reason, details[subject, reason], count):
-                log.error("floor alarm: messages on %s refused: %s (%s)", subject, reason, details[subject, reason])
         by_table = {table_id: links for table_id, links in signed.items() if links}  # what is checked
         received = now_text()
-        batches, damaged_tables = [], []
+        batches, broken = [], []
         for table_id, received_links in by_table.items():
             table = self._table(table_id)
             fresh = self._fresh(table, received_links, received)
@@ -331,15 +331,26 @@ class Ingester:
             if good:
                 batches.append((table_id, good, table.head, fresh[len(good) - 1][1] or None))
             if damaged is not None:
-                damaged_tables.append((table_id, damaged))
-        try:
-            raised = self.store.append_many([self._batch(table_id, good, head, stream_seq)
-                                             for table_id, good, head, stream_seq in batches], received, self.holder)
+                verdict = damaged.verdict
+                at = verdict.bad_event or (good[-1].seq if good else table.head[0]) + 1
+                broken.append(Alarm(table_id, at, verdict.problem or "", "", None, None))
+        refused = [RefusedMessages(subject, reason, details[subject, reason], count)
+                   for (subject, reason), count in ({} if again else refusals).items()]
+        try:  # the refusals and alarms with the events: a commit that fails counts none of them
+            committed = self.store.append_many([self._batch(table_id, good, head, stream_seq)
+                                                for table_id, good, head, stream_seq in batches], received,
+                                               self.holder, refused=refused, broken=broken)
         except self.store.failures:
             self._tables.clear()  # summaries folded for a commit that may not have happened: the store says
             raise
-        for alarm in raised:
-            log.warning("table alarm: table %s, %s: %s", alarm.table_id, alarm.kind, alarm.problem)
+        for refusal in committed.refusals:
+            log.error("floor alarm: messages on %s refused: %s (%s)", refusal.subject, refusal.reason, refusal.detail)
+        for alarm in committed.raised:
+            if alarm.kind == CHAIN:
+                log.error("floor alarm: table %s, %s; quarantined until a pit boss resumes it",
+                          alarm.table_id, alarm.problem)
+            else:
+                log.warning("table alarm: table %s, %s: %s", alarm.table_id, alarm.kind, alarm.problem)
         for table_id, good, _head, stream_seq in batches:
             table = self._tables[table_id]
             table.head, table.stream_seq = (good[-1].seq, good[-1].hash), stream_seq or table.stream_seq
@@ -347,12 +358,8 @@ class Ingester:
             if table.seen <= table.head[0]:
                 table.behind_since, table.changed = None, True
             self.stored += len(good)
-        for table_id, damaged in damaged_tables:
-            verdict = damaged.verdict
-            table = self._tables[table_id]
-            if self.store.raise_alarm(table_id, verdict.bad_event or table.head[0] + 1, verdict.problem or ""):
-                log.error("floor alarm: table %s, %s; quarantined until a pit boss resumes it",
-                          table_id, verdict.problem)
+        for alarm in broken:
+            table = self._tables[alarm.table_id]
             table.quarantined, table.read_wanted, table.changed = True, False, True
         return Outcome(frozenset(poison))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -117,13 +117,19 @@ class Alarm:
 
 
 @dataclass(frozen=True)
-class Refusal:
-    """Messages on `subject` that were not the table's own, refused for `reason` (one alarm while open)."""
+class RefusedMessages:
+    """Messages on `subject` that were not the table's own, refused for `reason`."""
 
     subject: str
     reason: str
     detail: str  # what was wrong with the first of them
     messages: int
+
+
+@dataclass(frozen=True)
+class Refusal(RefusedMessages):
+    """The alarm the refused messages raise, counting them (one per subject and reason while open)."""
+
     raised: str
     last_seen: str
     acknowledged_by: str | None
@@ -202,17 +208,23 @@ class FloorStore:
 
     # --- writing (the ingester) ---------------------------------------------------------------
 
-    def append_many(self, batches: Sequence["Batch"], received: str, holder: str | None = None) -> list[Alarm]:
+    def append_many(self, batches: Sequence["Batch"], received: str, holder: str | None = None, *,
+                    refused: Sequence[RefusedMessages] = (), broken: Sequence[Alarm] = ()) -> "Committed":
         """Several tables' links (each run checked to follow its head), their summaries and the alarms
-        they raise or clear, in one transaction; the alarms raised that were not recorded before. With
-        `holder`, only while that ingester holds the lease: a paused one that lost it writes nothing."""
+        they raise or clear, the messages `refused` and the chains found `broken`, in one transaction:
+        a commit that fails leaves none of them, so a batch delivered again counts each refusal once.
+        With `holder`, only while that ingester holds the lease: a paused one that lost it writes nothing."""
         batches = [batch for batch in batches if batch.links]
-        if not batches:
-            return []
-        raised: list[Alarm] = []
+        committed = Committed()
+        if not (batches or refused or broken):
+            return committed
+        raised = committed.raised
         with self._transaction():
             if holder is not None:
                 self._check_holder(holder)
+            for refusal in refused:
+                if self._record_refusal(refusal):
+                    committed.refusals.append(refusal)
             rows: list[tuple] = []
             inserted: list[tuple] = []
             updated: list[tuple] = []
@@ -229,12 +241,12 @@ class FloorStore:
                          for link in links]
                 values = (last.seq, last.hash, received, _event_time(last.body), received, batch.stream_seq)
                 (updated if cur else inserted).append((*values, table_id) if cur else (table_id, *values))
-            if self.postgres:  # with the typed copies the views read; COPY: one stream, not a statement a row
+            if rows and self.postgres:  # with the typed copies the views read; COPY: one stream, not a statement a row
                 with self._conn.cursor() as cur, cur.copy("COPY floor_events (table_id, seq, time, kind, body, "
                                                           "prev_hash, hash, mac, received, sig, at, data) FROM STDIN") as copy:
                     for row in rows:
                         copy.write_row(row)
-            else:
+            elif rows:
                 self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
                                   "received, sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             if inserted:
@@ -258,7 +270,10 @@ class FloorStore:
                     self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
                                   "WHERE table_id = ? AND table_alarm = ? AND acknowledged IS NULL",
                                   (by, now_text(), batch.table_id, table_alarm))
-        return raised
+            for alarm in broken:  # after the links before the break: the table is quarantined at its new head
+                if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, CHAIN, None):
+                    raised.append(alarm)
+        return committed
 
     def _executemany(self, text: str, rows) -> None:
         if self.postgres:
@@ -287,18 +302,18 @@ class FloorStore:
                           "AND broken_at IS NULL", (event_seq, problem, table_id))
         return not known
 
-    def refuse(self, subject: str, reason: str, detail: str, messages: int = 1) -> bool:
-        """Count messages refused on `subject` for `reason`; True when this raised a new alarm (none
+    def _record_refusal(self, refusal: RefusedMessages) -> bool:
+        """Count messages refused on a subject for a reason; True when this raised a new alarm (none
         was open for that subject and reason)."""
         now = now_text()
-        with self._transaction():
-            cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ? "
-                                "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                                (messages, now, subject, reason))
-            if cur.rowcount:
-                return False
-            self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen) "
-                          "VALUES (?, ?, ?, ?, ?, ?)", (subject, reason, detail, messages, now, now))
+        cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ? "
+                            "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
+                            (refusal.messages, now, refusal.subject, refusal.reason))
+        if cur.rowcount:
+            return False
+        self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen) "
+                      "VALUES (?, ?, ?, ?, ?, ?)",
+                      (refusal.subject, refusal.reason, refusal.detail, refusal.messages, now, now))
         return True
 
     def acknowledge_refusals(self, subject: str, by: str) -> int:
@@ -479,6 +494,14 @@ class FloorStore:
         cur = self._execute("SELECT seq, body FROM floor_events WHERE table_id = ? AND kind IN (?, ?) ORDER BY seq",
                             (table_id, *(cls.kind for cls in SPIN_EVENTS)))
         return [(int(seq), decode(body)) for seq, body in cur.fetchall()]
+
+
+@dataclass
+class Committed:
+    """What a commit recorded for the first time: alarms (a table's, a broken chain) and refusal alarms."""
+
+    raised: list[Alarm] = field(default_factory=list)
+    refusals: list[RefusedMessages] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

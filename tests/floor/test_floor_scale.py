@@ -5,6 +5,7 @@ ingest and after the ingester restarts."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -207,3 +208,67 @@ def test_one_pass_over_a_batch_with_a_forgery_stores_every_genuine_event(tmp_pat
             assert outcome.poison == {id(intruder)}  # terminated alone
             assert store.head("T1") == (links[-1].seq, links[-1].hash)  # the rest, stored in this one pass
             assert [r.reason for r in store.refusals()] == ["bad signature"]
+
+
+def break_commits(url: str, seq: int) -> None:
+    """The store fails the batch that holds event `seq`: PostgreSQL at COMMIT (a deferred trigger),
+    SQLite on the event's row, after everything before it in the transaction was written."""
+    if url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"CREATE TABLE broken AS SELECT {seq}::BIGINT AS seq")
+            admin.execute("CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN "
+                          "IF EXISTS (SELECT 1 FROM broken WHERE seq = NEW.seq) THEN RAISE EXCEPTION 'disk failure'; "
+                          "END IF; RETURN NULL; END $$ LANGUAGE plpgsql")
+            admin.execute("CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON floor_events DEFERRABLE INITIALLY DEFERRED "
+                          "FOR EACH ROW EXECUTE FUNCTION refuse()")
+        return
+    with sqlite3.connect(url, isolation_level=None) as admin:
+        admin.execute(f"CREATE TABLE broken AS SELECT {seq} AS seq")
+        admin.execute("CREATE TRIGGER refuse BEFORE INSERT ON floor_events "
+                      "WHEN EXISTS (SELECT 1 FROM broken WHERE seq = NEW.seq) BEGIN SELECT RAISE(ABORT, 'disk failure'); END")
+
+
+def mend_commits(url: str) -> None:
+    if url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("DELETE FROM broken")
+        return
+    with sqlite3.connect(url, isolation_level=None, timeout=30) as admin:
+        admin.execute("DELETE FROM broken")
+
+
+def test_a_forgery_in_a_batch_whose_commit_fails_is_counted_once_when_the_store_answers(tmp_path, broker, store_url):
+    a_day(tmp_path / "T1.db")
+    links = journal_links(tmp_path / "T1.db")
+    middle = next(link.seq for link in links[len(links) // 2:] if link.kind == "result-recorded")
+    enrol_journal(store_url, tmp_path / "T1.db", "T1")
+    break_commits(store_url, links[-1].seq)
+    publish(broker.url, "T1", [*links[:middle - 1], forged(links, middle), *links[middle - 1:]])
+    log_path = tmp_path / "ingester.log"
+    with open(log_path, "wb") as log:
+        ingester = start_ingester(broker.url, store_url, log, folder=tmp_path)
+        try:
+            assert wait_for(lambda: log_text(log_path).count("store unavailable") >= 2, timeout=60), \
+                log_text(log_path)
+            with open_store(store_url, read_only=True) as store:  # nothing of the failed batches is left
+                assert (store.head("T1")[0], store.refusals(), store.alarms()) == (0, [], [])
+            assert consumer_state(broker.url).ack_floor.stream_seq == 0  # the forgery too is offered again
+            mend_commits(store_url)
+            assert wait_for(lambda: head(store_url) == len(links), timeout=60), log_text(log_path)
+            assert wait_for(lambda: consumer_state(broker.url).num_ack_pending == 0, timeout=20)
+            assert ingester.poll() is None
+        finally:
+            stop(ingester)
+    assert consumer_state(broker.url).num_pending == 0  # the forgery terminated once its refusal was committed
+    with Journal.open(tmp_path / "T1.db", read_only=True) as journal, open_store(store_url, read_only=True) as store:
+        assert (store.table("T1").head_seq, store.table("T1").head_hash) == verify(journal).head
+        assert [(link.seq, link.hash) for link in store.links("T1")] == [(link.seq, link.hash) for link in links]
+        (refusal,) = store.refusals()
+        assert (refusal.subject, refusal.reason, refusal.messages) == (events_subject("T1"), "bad signature", 1)
+        assert [(alarm.kind, alarm.event_seq) for alarm in store.alarms()] == [
+            ("wheel-fault", next(link.seq for link in links if link.kind == "alarm-raised"))]
+    assert log_text(log_path).count("floor alarm: messages on") == 1
