@@ -20,7 +20,7 @@ from typing import Callable, Concatenate, ParamSpec, TypeVar
 
 from croupier.journal.key import pepper
 from croupier.journal.store import Journal, JournalError
-from croupier.table import alarms, balls, bets, colours, cycle, payouts, relief, roles, sign, timekeeping
+from croupier.table import alarms, balls, bets, colours, context, cycle, payouts, relief, roles, sign, timekeeping
 from croupier.table.clock import Clock, GuardedClock
 from croupier.table.codec import CodecError
 from croupier.table.commands import execute, tick
@@ -229,6 +229,7 @@ class TableSession:
     change_limits = _command(cycle.change_limits)
     change_profile = _command(cycle.change_profile)
     change_sign = _command(sign.change_sign)
+    change_context = _command(context.change_context)
     start_countdown = _command(cycle.start_countdown)
     launch = _command(cycle.launch)
     close_bets = _command(cycle.close_bets)

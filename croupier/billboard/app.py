@@ -133,11 +133,16 @@ class BillboardApp(App):
             _("Dozens {first} {second} {third}").format(first=share(d1), second=share(d2), third=share(d3)),
         ])
 
+    def currency_of(self, board: Billboard) -> str:
+        """The journal's currency (the opening's, or the pit boss's change since); the configured one
+        only for a journal that recorded none."""
+        return board.state.currency or self.currency
+
     def _limits(self, board: Billboard) -> str:
         limits = board.limits()
         if limits is None:
             return ""
-        lines = [_("Table limits ({currency})").format(currency=self.currency)]
+        lines = [_("Table limits ({currency})").format(currency=self.currency_of(board))]
         # Columns as wide as their widest entry: a row fits half an 80-column console unwrapped.
         rows = [(_(BET_KINDS[kind]), formats.money(limits[kind][0]), formats.money(limits[kind][1]))
                 for kind in LIMIT_KINDS]
@@ -148,7 +153,7 @@ class BillboardApp(App):
     def _values(self, board: Billboard) -> str:
         values = board.colour_values()
         # PT-A 9: the value of each colour in play, shown at the table.
-        lines = [_("Colour values ({currency})").format(currency=self.currency)]
+        lines = [_("Colour values ({currency})").format(currency=self.currency_of(board))]
         lines += [f"{escape(words.colour_name(c)):<10}{formats.money(v):>10}" for c, v in values] or ["—"]
         posted = board.posted_values()
         if posted:

@@ -41,9 +41,15 @@ def main(argv: list[str]) -> int:
         from croupier.billboard.feed import JournalFeed
 
         try:
-            JournalFeed(path).close()
+            feed = JournalFeed(path)
         except JournalError as exc:
             print(f"croupier billboard: {exc}", file=sys.stderr)
             return 1
+        feed.close()
+        install(config.table.language, config.table.house)
+        from croupier.history.context import configuration_disagrees
+
+        for line in configuration_disagrees(feed.board.state, config.table):
+            print(f"croupier billboard: {line}", file=sys.stderr)
     install(config.table.language, config.table.house)
     return terminal.run(BillboardApp(path, table_name=config.table.name, currency=config.table.currency))

@@ -119,19 +119,18 @@ def configured(option: str | None):
 
 
 def recorded_context(journal, table, notice, start=None):
-    """The journal's own currency, time zone, casino and table id (recorded at the opening): times
-    are shown in its zone from then on, and each value the configuration gives otherwise is said
-    through `notice`. `start`: a checkpoint taken up, which holds the last opening before it."""
-    from croupier.history.clock import use_zone
-    from croupier.history.context import disagreements, journal_context
-
-    from croupier.table.events import TableOpened, from_record
+    """The journal's own currency, time zone, casino and table id (recorded at the opening, and the
+    pit boss's changes since): each time is shown in the zone in force then (the configuration's
+    where the journal recorded none), and each value the configuration gives otherwise is said
+    through `notice`. `start`: a checkpoint taken up, which holds the journal's context up to it."""
+    from croupier.history.clock import use_zones
+    from croupier.history.context import KINDS, JournalContext, disagreements, journal_context
 
     after = start.reached[0] if start else 0
-    before = [(after, from_record(start.opening))] if start and start.opening else []
-    context = journal_context([*before, *journal.events([TableOpened], after=after)])
-    if context.time_zone:
-        use_zone(context.time_zone)
+    context = journal_context(journal.events(KINDS, after=after), start.context if start else JournalContext())
+    if any(zone for _since, zone in context.zones):
+        configured = table.time_zone if table else None
+        use_zones([(since, zone or configured) for since, zone in context.zones])
     for line in disagreements(context, table):
         notice(line)
     return context
@@ -242,6 +241,7 @@ def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
 
     from croupier.history.clock import stamp, zone_label
     from croupier.history.croupiers import by_value_words
+    from croupier.history.ledger import colour_rule_of
     from croupier.history.payouts import Overpayment
     from croupier.history.procedures import alarm_facts
     from croupier.history.words import (alarm_detail_words, alarm_words, direction_words,
@@ -350,9 +350,17 @@ def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
         for row in rows:
             add(f"  {stamp(row['time'])}  {show(row)}")
     add("")
-    add(_("Colour ledger (SRIJ 29): {count}, amounts in {currency}; result = cashed out + late chips - bought").format(
-        count=len(report["colour_ledger"]), currency=unit) if report["colour_ledger"]
-        else _("Colour ledger (SRIJ 29): {count}").format(count=0))
+    # The rule cited is the table's own profile's (its openings and profile changes), none where it states none.
+    # (a closing or a change of limits names no profile, and counts for none)
+    rule = colour_rule_of((record.get("rules", ""), record.get("profile")) for record in report["table"] + report["limits"])
+    count = len(report["colour_ledger"])
+    if rule:
+        add(_("Colour ledger ({rule}): {count}, amounts in {currency}; result = cashed out + late chips - bought")
+            .format(rule=rule, count=count, currency=unit) if count else
+            _("Colour ledger ({rule}): {count}").format(rule=rule, count=0))
+    else:
+        add(_("Colour ledger: {count}, amounts in {currency}; result = cashed out + late chips - bought").format(
+            count=count, currency=unit) if count else _("Colour ledger: {count}").format(count=0))
     if report["colour_ledger"]:
         add(f"  {_('colour'):<8} {_('player'):<16} {_('chip'):>7}  {_('bought'):>10}  {_('cashed out'):>10}  "
             f"{_('late'):>8}  {_('result'):>10}  {_('detail in chips')}")

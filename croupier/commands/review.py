@@ -95,7 +95,7 @@ def shifts_between(shifts, since, until) -> list:
 def span_of(chosen: list):
     """One span from the first chosen shift's opening to the last one's end."""
     first, last = chosen[0], chosen[-1]
-    return replace(first, last_seq=last.last_seq, closed=last.closed, profile=last.profile)
+    return replace(first, last_seq=last.last_seq, closed=last.closed, profile=last.profile, last_number=last.number)
 
 
 def main(argv: list[str]) -> int:
@@ -183,6 +183,9 @@ def main(argv: list[str]) -> int:
                     print(f"croupier review: --shift {args.shift[:40]!r}: give a shift number from 1 to {len(shifts)} "
                           "or 'last'", file=sys.stderr)
                     return 2
+                if context.currencies and shift.opened:  # the currency in force when the span opened, and its changes
+                    heading = replace(heading, currency=context.currency_at(shift.opened) or heading.currency,
+                                      currency_changes=tuple(context.currency_changes(shift.opened, shift.closed)))
                 entries = load_entries(journal, shift)
                 if args.croupier:
                     if not any(getattr(entry.event, "croupier", None) == args.croupier for entry in entries):

@@ -11,7 +11,7 @@ from typing import BinaryIO
 from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
 from croupier.history.clock import clock, stamp, zone_label
 from croupier.history.croupiers import croupier_figures, croupier_table
-from croupier.history.ledger import ledger_table
+from croupier.history.ledger import colour_rule, ledger_table
 from croupier.history.shift_results import shift_result_table
 from croupier.history.payouts import Overpayment
 from croupier.history.procedures import Table, procedure_tables
@@ -93,6 +93,7 @@ class Heading:
     casino: str | None = None
     shifts: str | None = None  # a paper of several shifts: which ("shifts 2-5")
     croupier: str | None = None  # a croupier's own paper: their spins, procedures and figures
+    currency_changes: tuple[tuple[datetime, str | None], ...] = ()  # the currencies that took force within
 
 
 def dealt_by(events: list[tuple[int, Event]], name: str) -> list[tuple[int, Event]]:
@@ -130,7 +131,9 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         + (f", {shift.profile}" if shift.profile else ""),
         f"{heading.shifts or shift.number}, {span}",
         _("every time in this report is in {zone}").format(zone=zone_label(times[0] if times else printed)),
-        heading.currency or _("not given: amounts are in the table currency (--config names it)"),
+        "; ".join([heading.currency or _("not given: amounts are in the table currency (--config names it)")]
+                  + [_("{currency} from {time}").format(currency=currency or "-", time=stamp(since))
+                     for since, currency in heading.currency_changes]),
         _("{journal}, events {first}-{last} of this shift").format(journal=heading.journal_name,
                                                                     first=shift.first_seq, last=shift.last_seq),
         _("event {seq}").format(seq=seq),
@@ -156,7 +159,8 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     fold = ReportFold()
     report = build_report(records, heading.head, heading.currency, fold)
     figures = [f for f in croupier_figures(everything) if f.name == heading.croupier or not heading.croupier]
-    colours = [] if heading.croupier else [ledger_table(fold.ledger.statements, clock),
+    rule = colour_rule(records, shift.profile)  # the table's own regulation's, none where it states none
+    colours = [] if heading.croupier else [ledger_table(fold.ledger.statements, clock, rule),
                                            shift_result_table(report["shift_results"], clock)]
     tables = [spins_table(records), *procedure_tables(records, clock), *colours,
               overpayments_table(report, heading.currency), croupier_table(figures)]

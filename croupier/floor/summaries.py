@@ -3,7 +3,7 @@ stores the table's events and written in the same transaction, so the floor view
 small rows instead of folding a year of every table's events.
 
 It is a fold of the table's typed events, like the table's own state, but of the few that change
-what a tile shows: the table opened or closed, its limits, profile and croupier on duty (the
+what a tile shows: the table opened or closed, its limits, profile, currency and croupier on duty (the
 table's own handlers, croupier.table.state.apply, on a state that sees only those events), and its
 counted results (the last ones, and the continuous watch of croupier.stats.watch, one spin at a
 time). A correction changes a past number, which the watch cannot take back: the summary is then
@@ -22,13 +22,15 @@ from croupier.stats.summary import watch_on
 from croupier.stats.spins import checked_number
 from croupier.stats.watch import Chart
 from croupier.table.codec import CodecError
-from croupier.table.events import (EVENT_TYPES, Event, LimitsChanged, ProfileChanged, ResultCorrected,
-                                   ResultRecorded, Role, StaffRelieved, TableClosed, TableOpened, decode)
+from croupier.table.events import (EVENT_TYPES, ContextChanged, Event, LimitsChanged, ProfileChanged,
+                                   ResultCorrected, ResultRecorded, Role, StaffRelieved, TableClosed, TableOpened,
+                                   decode)
 from croupier.table.regulation import relief_interval
 from croupier.table.state import INITIAL, Phase, TableState, apply, decode_state, encode_state
 
 RECENT = 120  # results kept for the tile: the last numbers, and the games of the last hour (40 an hour at most)
-DUTY = (TableOpened, TableClosed, LimitsChanged, ProfileChanged, StaffRelieved)  # they alone set a tile's duty fields
+DUTY = (TableOpened, TableClosed, LimitsChanged, ProfileChanged, StaffRelieved,
+        ContextChanged)  # they alone set a tile's duty fields
 SPINS = (ResultRecorded, ResultCorrected)
 KINDS = frozenset(cls.kind for cls in DUTY + SPINS)
 
@@ -158,7 +160,7 @@ class Summary:
         return json.dumps({
             "open": self.open, "profile": self.duty.profile,
             "minimum": None if self.duty.minimum is None else str(self.duty.minimum),
-            "croupier": self.croupier, "relief_due": self.relief_due,
+            "currency": self.duty.currency, "croupier": self.croupier, "relief_due": self.relief_due,
             "recent": [[s.spin, s.number, s.time] for s in self.recent],
             "watch": self.watch.to_plain(), "problem": self.problem}, separators=(",", ":"))
 
@@ -187,6 +189,7 @@ class TileFacts:
     watch: Watch
     problem: str | None
     times: tuple[datetime, ...] = ()  # the recent results' times, read once (a refresh compares them)
+    currency: str | None = None  # the journal's in force; None in a summary stored before it was kept
 
     @classmethod
     def read(cls, seq: int, tile: str) -> "TileFacts":
@@ -195,7 +198,7 @@ class TileFacts:
         return cls(int(seq), bool(facts["open"]), facts["profile"], facts["minimum"], facts["croupier"],
                    datetime.fromisoformat(facts["relief_due"]) if facts["relief_due"] else None,
                    recent, Watch.from_plain(facts["watch"]), facts["problem"],
-                   tuple(datetime.fromisoformat(spin.time) for spin in recent))
+                   tuple(datetime.fromisoformat(spin.time) for spin in recent), facts.get("currency"))
 
     def last_numbers(self, count: int) -> tuple[int, ...]:
         return tuple(spin.number for spin in self.recent[-count:])[::-1]

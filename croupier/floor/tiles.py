@@ -33,6 +33,7 @@ class Tile:
     last_seq: int
     behind: int = 0  # events the stream delivered that the store does not hold
     behind_for_s: float | None = 0.0  # how long (None: unknown, the ingester is silent)
+    currency: str | None = None  # the table's journal's, in force now
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class FloorProjection:
                 open=facts.open,
                 profile=facts.profile,
                 minimum=facts.minimum,
+                currency=facts.currency,
                 croupier=facts.croupier,
                 relief_in_min=facts.relief_in_min(now),
                 last_numbers=facts.last_numbers(LAST_NUMBERS),

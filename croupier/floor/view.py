@@ -19,7 +19,7 @@ from croupier import terminal
 from croupier.floor.alarms import Shown, acknowledge, name_problem, shown
 from croupier.floor.store import FloorStore, StoreError, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
-from croupier.i18n import N_, _, ngettext
+from croupier.i18n import N_, _, formats, ngettext
 
 log = logging.getLogger(__name__)
 REFRESH_S = 2.0
@@ -43,7 +43,9 @@ def tile_text(tile: Tile) -> str:
             "" if not tile.behind_for_s else ", " + _duration(tile.behind_for_s)) + "[/]"
     numbers = " ".join(str(n) for n in tile.last_numbers) or "-"
     return (f"[b]{tile.table_id}[/]  {state}  {link}\n"
-            + _("{profile}  minimum {minimum}").format(profile=tile.profile or "-", minimum=tile.minimum or "-") + "\n"
+            + _("{profile}  minimum {minimum}").format(
+                profile=tile.profile or "-",
+                minimum=formats.money(tile.minimum, tile.currency) if tile.minimum else "-") + "\n"
             + _("croupier {name}").format(name=tile.croupier or "-") + relief + "\n"
             + _("last: {numbers}").format(numbers=numbers) + "\n"
             + ngettext("{count} game in the last hour", "{count} games in the last hour", tile.games_per_hour).format(

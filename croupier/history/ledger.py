@@ -1,4 +1,5 @@
-"""The colour ledger: each colour given out, with its statement (`SRIJ 29`).
+"""The colour ledger: each colour given out, with its statement, under the rule of the table's own
+profile for colour chips (`colour_rule`: `PT-A 9`, `RU 4.7`; none cited where it states none).
 
 A colour's result is what the player took away minus what the player bought: the money of the
 cash-out and of any late chips, minus the chips bought at the colour's value. The play in between
@@ -16,11 +17,12 @@ from fractions import Fraction
 from croupier.history.money import chips_money, json_number
 from croupier.history.procedures import Table
 from croupier.history.projection import Projection, reads
-from croupier.history.words import colour_words
-from croupier.i18n import _, formats
+from croupier.history.words import colour_words, plural_of
+from croupier.i18n import _, formats, ngettext
 from croupier.table.codec import to_plain
 from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, ColourOutcome, Event,
-                                   LateChipsExchanged, PayoutsRecorded, ResultCorrected, ResultRecorded)
+                                   LateChipsExchanged, PayoutsRecorded, ProfileChanged, ResultCorrected, ResultRecorded,
+                                   TableOpened)
 
 
 @dataclass
@@ -160,13 +162,38 @@ def ledger_totals(statements: Iterable[ColourStatement]) -> dict:
     }
 
 
-def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
+def colour_rule(events: Iterable[tuple[int, Event]], profile: str | None = None) -> str | None:
+    """The rule(s) colour chips are given under in the profiles the events played (each once, from
+    the profile text the journal recorded; `profile`, the id of the one in force, where the events
+    open none: a day of a table left open); None where none is known."""
+    played = [(event.rules, event.profile) for _seq, event in events if isinstance(event, (TableOpened, ProfileChanged))]
+    return colour_rule_of(played or [("", profile)])
+
+
+def colour_rule_of(played: Iterable[tuple[str, str | None]]) -> str | None:
+    """`colour_rule` of the (recorded profile text, profile id) of each opening and profile change."""
+    from croupier.rules.profiles import ProfileError, load_profile, profile_from_text
+
+    found: dict[str, str | None] = {}  # profile text (or id) -> its rule, each read once
+    for text, profile_id in played:
+        key = text or profile_id or ""
+        if key and key not in found:
+            try:
+                profile = profile_from_text(key) if text else load_profile(key)
+            except ProfileError:
+                found[key] = None  # a profile this program cannot read: no rule is cited rather than another's
+            else:
+                found[key] = profile.colour_chips.rule
+    return "; ".join(dict.fromkeys(rule for rule in found.values() if rule)) or None
+
+
+def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.strftime("%H:%M"),
+                 rule: str | None = None) -> Table:
     rows = []
     for s in statements:
         out = s.cashed_out
-        cash = _("{chips} chips = {amount}").format(chips=formats.chips(out["chips"]),
-                                                    amount=formats.money(out["amount"])) if out else \
-            _("still in play")
+        cash = ngettext("{chips} chip = {amount}", "{chips} chips = {amount}", plural_of(out["chips"])).format(
+            chips=formats.chips(out["chips"]), amount=formats.money(out["amount"])) if out else _("still in play")
         late = sum(late["chips"] for late in s.late_chips)
         result = s.result
         rows.append((colour_words(s.colour), s.player, formats.money(s.chip_value), clock(s.since),
@@ -175,6 +202,8 @@ def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.
                      _("in play") if result is None else formats.signed_money(result),
                      formats.chips(s.staked), formats.chips(s.paid), formats.chips(s.collected),
                      formats.chips(s.returned)))
-    return Table(_("Colour ledger and statements (SRIJ 29): result = cashed out + late chips - bought"),
+    title = (_("Colour ledger and statements ({rule}): result = cashed out + late chips - bought").format(rule=rule)
+             if rule else _("Colour ledger and statements: result = cashed out + late chips - bought"))
+    return Table(title,
                  (_("colour"), _("player"), _("chip value"), _("since"), _("bought"), _("cashed out"), _("late chips"),
                   _("result"), _("staked"), _("paid"), _("collected"), _("returned")), rows)

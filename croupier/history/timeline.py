@@ -11,8 +11,9 @@ from datetime import datetime, time
 from croupier.history.clock import local, stamp
 from croupier.history.records import Entry
 from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, bet_words, cash_out_words,
-                                    colour_words, direction_words, pocket_words, role_words, source_words, void_words)
-from croupier.i18n import _
+                                    colour_words, direction_words, plural_of, pocket_words, role_words, source_words,
+                                    void_words)
+from croupier.i18n import _, ngettext
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
 
@@ -59,6 +60,14 @@ def describe(event: ev.Event) -> str:
         case ev.ProfileChanged():
             return _("profile changed {previous} -> {profile} by {by}: {reason}").format(
                 previous=event.previous, profile=event.profile, by=event.by, reason=event.reason)
+        case ev.ContextChanged():
+            changes = [_("currency {previous} -> {new}").format(previous=event.previous_currency or "-",
+                                                                new=event.currency)] if event.currency else []
+            if event.time_zone:
+                changes.append(_("time zone {previous} -> {new}").format(previous=event.previous_time_zone or "-",
+                                                                         new=event.time_zone))
+            return _("{changes} by {by}: {reason}").format(changes=", ".join(changes), by=event.by,
+                                                           reason=event.reason)
         case ev.StaffRegistered():
             return (_("{role} {name} registered by {by}") if event.by else _("{role} {name} registered")).format(
                 role=role_words(event.role), name=event.name, by=event.by)
@@ -147,19 +156,23 @@ def describe(event: ev.Event) -> str:
         case ev.PlayerLeftWaitingList():
             return _("{player} left the waiting list").format(player=event.player)
         case ev.ColourAssigned():
-            return _("{colour} to {player} at {value} a chip, {chips} chips, by {by}").format(
+            return ngettext("{colour} to {player} at {value} a chip, {chips} chip, by {by}",
+                            "{colour} to {player} at {value} a chip, {chips} chips, by {by}", event.chips).format(
                 colour=colour_words(event.colour), player=event.player, value=event.chip_value, chips=event.chips,
                 by=event.by)
         case ev.ChipsIssued():
-            return _("{colour}: {chips} more chips, by {by}").format(
+            return ngettext("{colour}: {chips} more chip, by {by}", "{colour}: {chips} more chips, by {by}",
+                            event.chips).format(
                 colour=colour_words(event.colour), chips=event.chips, by=event.by)
         case ev.ColourCashedOut():
-            return _("{colour} cashed out by {player} ({reason}): {chips} chips counted for {expected} on record, "
-                     "{amount}").format(colour=colour_words(event.colour), player=event.player,
-                                        reason=cash_out_words(event.reason), chips=event.chips,
-                                        expected=event.expected_chips, amount=event.amount)
+            return ngettext("{colour} cashed out by {player} ({reason}): {chips} chip counted for {expected} on "
+                            "record, {amount}", "{colour} cashed out by {player} ({reason}): {chips} chips counted for "
+                            "{expected} on record, {amount}", plural_of(event.chips)).format(
+                colour=colour_words(event.colour), player=event.player, reason=cash_out_words(event.reason),
+                chips=event.chips, expected=event.expected_chips, amount=event.amount)
         case ev.LateChipsExchanged():
-            return _("{colour}: {chips} late chips at {value}, {amount}").format(
+            return ngettext("{colour}: {chips} late chip at {value}, {amount}",
+                            "{colour}: {chips} late chips at {value}, {amount}", event.chips).format(
                 colour=colour_words(event.colour), chips=event.chips, value=event.chip_value, amount=event.amount)
         case ev.ForeignChipsSettled():
             colour = colour_words(event.colour)

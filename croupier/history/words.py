@@ -109,12 +109,16 @@ def role_words(role) -> str:
     return _worded(ROLES, role)
 
 
-def chips_words(count) -> str:
-    """`count` chips ("35", "1/2", 2.5 or a Fraction), with the plural its number takes: a half
-    counts as more than one."""
+def plural_of(count) -> int:
+    """The number a chip count's plural is chosen by (ngettext's n): a half counts as more than one."""
     number = Fraction(str(count))
-    return ngettext("{count} chip", "{count} chips", int(number) if number.denominator == 1 else 2).format(
-        count=formats.chips(number))
+    return int(number) if number.denominator == 1 else 2
+
+
+def chips_words(count) -> str:
+    """`count` chips ("35", "1/2", 2.5 or a Fraction), with the plural its number takes."""
+    count = Fraction(str(count))
+    return ngettext("{count} chip", "{count} chips", plural_of(count)).format(count=formats.chips(count))
 
 
 def reason_words(reason: str) -> str:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from croupier.history.context import KINDS, JournalContext, context_from_plain, context_plain, journal_context
 from croupier.journal import fold_stamp
 from croupier.journal.signing import fingerprint, sign_checkpoint
 
@@ -74,7 +75,7 @@ class Start:
     charts: list
     spun: int
     numbers_digest: str
-    opening: dict | None  # the last table-opened record up to `reached`: the journal's context
+    context: JournalContext  # the journal's context up to `reached`: currency and time zone, and when each took force
 
     def watched(self, numbers: bytes) -> tuple[Sequence, int] | None:
         """The charts to go on from, for the spins `numbers` (all, after the events since): None
@@ -130,12 +131,23 @@ def newest(journal, public_key, notice: Notice) -> Start | None:
 
             charts = [Chart(tuple(pockets), value, highest, alarm_at, risen, last)
                       for pockets, value, highest, alarm_at, risen, last in watch["charts"]]
+            context = context_of(header)
         except (zlib.error, fold_codec.FoldFormatError, KeyError, TypeError, ValueError) as exc:
             skip(f"it cannot be read: {exc}")
             continue
         return Start(fold, (seq, event_hash), fingerprint(public_key), charts, watch["spun"], watch["numbers"],
-                     header.get("opening"))
+                     context)
     return None
+
+
+def context_of(header: dict) -> JournalContext:
+    """A checkpoint's journal context; from its last opening in a checkpoint made before changes
+    of currency and time zone were kept."""
+    if "context" in header:
+        return context_from_plain(header["context"])
+    from croupier.table.events import from_record
+
+    return journal_context([(0, from_record(header["opening"]))] if header.get("opening") else [])
 
 
 def table_public_key(journal_path: Path):
@@ -172,7 +184,6 @@ def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warni
     from croupier.rules import wheel
     from croupier.rules.profiles import numbering_of
     from croupier.stats.watch import watch
-    from croupier.table.events import TableOpened, to_record
 
     start = newest(journal, signing_key.public_key(), notice)
     fold, since = (start.fold, start.reached) if start else (ReportFold(), (0, GENESIS))
@@ -186,9 +197,9 @@ def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warni
     order = wheel.numbering(numbering_of(fold.procedures.profile))
     went_on = start.watched(numbers) if start else None
     charts = watch(numbers[went_on[1]:], order, *went_on) if went_on else watch(numbers, order)
-    openings = [(0, start.opening)] if start and start.opening else []
-    openings += [(seq, to_record(opening)) for seq, opening in journal.events([TableOpened], after=since[0], upto=upto)]
-    header = {"reached": list(check.head), "stamp": fold_stamp.stamp(), "opening": openings[-1][1] if openings else None,
+    context = journal_context(journal.events(KINDS, after=since[0], upto=upto),
+                              start.context if start else JournalContext())
+    header = {"reached": list(check.head), "stamp": fold_stamp.stamp(), "context": context_plain(context),
               "watch": {"spun": len(numbers), "numbers": hashlib.sha256(numbers).hexdigest(),
                         "charts": [[list(c.pockets), c.value, c.highest, c.alarm_at, c.risen, c.last]
                                    for c in charts]}}

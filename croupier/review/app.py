@@ -18,7 +18,7 @@ from croupier.i18n import N_, _
 from croupier.journal import checkpoints
 from croupier.journal.store import Entry, Journal, JournalError
 from croupier.history.croupiers import croupier_figures, croupier_table
-from croupier.history.ledger import ledger_table
+from croupier.history.ledger import colour_rule, ledger_table
 from croupier.history.shift_results import shift_result_table
 from croupier.review.messages import SpinChosen
 from croupier.history.clock import clock, local, typed, zone_label
@@ -184,8 +184,9 @@ class ReviewApp(App):
         await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(records, clock))
         fold = ReportFold()  # the shift's figures as the report composes them (croupier.reports), once
         report = build_report(records, self.journal.head, None, fold)
-        await self.query_one("#colours-pane", TablesPane).show([ledger_table(fold.ledger.statements, clock),
-                                                                 shift_result_table(report["shift_results"], clock)])
+        ledger = ledger_table(fold.ledger.statements, clock, colour_rule(records, shift.profile))
+        await self.query_one("#colours-pane", TablesPane).show([ledger, shift_result_table(report["shift_results"],
+                                                                                           clock)])
         await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(records))])
         self.action_show_shift_statistics()
 

@@ -27,6 +27,7 @@ class Shift:
     opened: datetime | None
     closed: datetime | None
     profile: str | None
+    last_number: int | None = None  # a span of shifts (a date range's paper): the number of its last
 
     @property
     def label(self) -> str:
@@ -36,6 +37,9 @@ class Shift:
         end = local(self.closed).strftime("%H:%M") if self.closed else _("still open")
         if self.closed and local(self.closed).date() != local(self.opened).date():
             end = local(self.closed).strftime("%Y-%m-%d %H:%M")
+        if self.last_number is not None and self.last_number != self.number:
+            return _("shifts {first}-{last}: {start} to {end} ({profile})").format(
+                first=self.number, last=self.last_number, start=start, end=end, profile=self.profile)
         return _("shift {number}: {start} to {end} ({profile})").format(number=self.number, start=start, end=end,
                                                                        profile=self.profile)
 

@@ -22,7 +22,7 @@ from croupier.table.events import (
 )
 from croupier.table.recovery import recovery
 from croupier.table.refusal import (
-    LimitsUntilPaid, MarkedChipsNotAllowed, Refused, TableNotOpen, ValueOnlyNotAllowed, choice,
+    LimitsUntilPaid, MarkedChipsNotAllowed, OpeningPinMissing, Refused, TableNotOpen, ValueOnlyNotAllowed, choice,
 )
 from croupier.rules.limits import NO_SIGN, TableSign, sign_problem
 from croupier.table.regulation import ball_in_play_of, checked_profile, checked_sign, minimum_of, profile_of, sign_of
@@ -83,7 +83,8 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                value_only: bool = False, marked_values: tuple[Decimal | str | int, ...] = (),
                pin: str | None = None, currency: str | None = None, time_zone: str | None = None,
                casino: str | None = None) -> list[Event]:
-    """`pin`: the opening croupier's, checked when given (the table screen always asks it).
+    """`pin`: the opening croupier's; an attended table does not open without it (a table driven by
+    the sensor alone has no staff to ask).
     `currency`, `time_zone`, `casino`: the table's, recorded so that every reader uses them."""
     if state.phase is not Phase.CLOSED:
         raise Refused("the table is already open")
@@ -111,7 +112,9 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
                 raise Refused("{name} is not registered as {role}", name=repr(name), role=role.value)
     if not croupier.strip():
         raise Refused("name the croupier at the wheel")
-    if pin is not None:
+    if not sensor_only:
+        if pin is None:
+            raise OpeningPinMissing(name=croupier)
         authorise(state, croupier, pin, Role.CROUPIER, to="open the table")
     return [TableOpened(profile=rules.id, minimum=amount(minimum), colours=colours, balls=balls,
                         ball_in_play=ball_in_play, croupier=croupier, inspector=inspector, sensor_only=sensor_only,

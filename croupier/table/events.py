@@ -231,6 +231,19 @@ class SignChanged(Event):
     by: str
 
 
+@_event("context-changed")
+class ContextChanged(Event):
+    """The pit boss changes the currency or the time zone every reader shows the journal in (the
+    opening recorded the configuration's); each reader uses the value in force at each event."""
+
+    currency: str | None  # None: unchanged
+    time_zone: str | None  # None: unchanged
+    previous_currency: str | None
+    previous_time_zone: str | None
+    reason: str
+    by: str
+
+
 # --- staff -------------------------------------------------------------------------------------
 
 

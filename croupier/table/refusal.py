@@ -204,6 +204,40 @@ class SignNotAllowed(Kind):
     details: Mapping[str, Any]  # amount, cap, minimum, maximum, rule, as the reason has them
 
 
+class OpeningPinMissing(Kind):
+    """An attended table opens only with its opening croupier's PIN, checked by the core."""
+
+    english = "{name} opens the table with their PIN"
+    name: str
+
+
+class ContextBetweenSpins(Kind):
+    english = "the currency and time zone change between spins, not while the ball is in play"
+
+
+class ContextUnchanged(Kind):
+    english = "the journal already has that currency and time zone"
+
+
+class ContextCurrencyInvalid(Kind):
+    english = "{currency} is not a currency code (three letters, e.g. EUR)"
+    currency: str
+
+
+class ContextCurrencyInPlay(Kind):
+    english = "the currency changes with no colour chips in play and no payouts open: exchange them first"
+    colours: tuple[str, ...]
+
+
+class ContextZoneUnknown(Kind):
+    english = "{time_zone} is not a time zone the system knows (e.g. Europe/Lisbon)"
+    time_zone: str
+
+
+class ContextReasonMissing(Kind):
+    english = "say why the currency or time zone changes"
+
+
 class SignBetweenSpins(Kind):
     english = "the table sign changes between spins, not while the ball is in play"
 

@@ -167,6 +167,8 @@ class TableState:
     phase: Phase = Phase.CLOSED
     profile: str | None = None
     table_id: str | None = None  # the configuration's [table] id, as the opening recorded it
+    currency: str | None = None  # the journal's currency and time zone in force (opening, then changes)
+    time_zone: str | None = None
     rules: str = ""  # the profile's text as recorded; empty in journals older than its recording
     minimum: Decimal | None = None
     sign: dict[str, Decimal] = field(default_factory=dict)  # the table sign in force, as recorded
@@ -251,7 +253,8 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
     if e.inspector:
         on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
     return _replace(
-        s, phase=Phase.BETTING, profile=e.profile, table_id=e.table_id, rules=e.rules, minimum=e.minimum,
+        s, phase=Phase.BETTING, profile=e.profile, table_id=e.table_id, currency=e.currency,
+        time_zone=e.time_zone, rules=e.rules, minimum=e.minimum,
         sign=dict(e.sign or {}), sensor_only=e.sensor_only,
         relief_minutes=e.relief_minutes, posted_values=e.posted_values, value_only=e.value_only,
         marked_values=e.marked_values,
@@ -484,6 +487,8 @@ HANDLERS: dict[type[Event], Callable[[TableState, Any], TableState]] = {
     ev.LimitsChanged: lambda s, e: _replace(s, minimum=e.minimum),
     ev.ProfileChanged: lambda s, e: _replace(s, profile=e.profile, rules=e.rules, sign=dict(e.sign or {})),
     ev.SignChanged: lambda s, e: _replace(s, sign=dict(e.sign)),
+    ev.ContextChanged: lambda s, e: _replace(s, currency=e.currency or s.currency,
+                                             time_zone=e.time_zone or s.time_zone),
     ev.StaffRegistered: _staff_registered,
     ev.StaffRelieved: _staff_relieved,
     ev.PinRefused: _pin_refused,
@@ -522,7 +527,7 @@ HANDLERS: dict[type[Event], Callable[[TableState, Any], TableState]] = {
 # PIN ends a run of wrong ones. An event merely naming someone (an acknowledgement) does not.
 PIN_PROVEN: dict[type, str] = {
     ev.LimitsChanged: "by", ev.ProfileChanged: "by", ev.ResultCorrected: "by", ev.AlarmCleared: "by",
-    ev.SignChanged: "by", ev.StaffRegistered: "by", ev.StaffRelieved: "incoming",
+    ev.SignChanged: "by", ev.ContextChanged: "by", ev.StaffRegistered: "by", ev.StaffRelieved: "incoming",
 }
 
 

@@ -18,6 +18,7 @@ from textual.app import App
 
 from croupier.board.model import board_for
 from croupier.config import Config
+from croupier.history.context import configuration_disagrees
 from croupier.i18n import _, ngettext
 from croupier.journal.store import JournalError, JournalFault
 from croupier.sdnotify import Notifier
@@ -117,6 +118,9 @@ class TableApp(App):
         collect_from_now()
         if not (self._closing or self._closed):
             self.devices.start(self)
+        disagreeing = configuration_disagrees(self.session.state, self.config.table)
+        if disagreeing and not self.needs_setup():
+            self.say(disagreeing[0])  # the journal's values are used; the pit boss menu takes the configuration's
 
     def on_unmount(self) -> None:
         self.devices.stop()
@@ -269,6 +273,12 @@ class TableApp(App):
 
     def croupier(self) -> str | None:
         return self.session.state.staff_on(Role.CROUPIER)
+
+    @property
+    def currency(self) -> str | None:
+        """The journal's currency (the opening's, or the pit boss's change since); the configured
+        one before the table first opened, or for a journal that recorded none."""
+        return self.session.state.currency or self.config.table.currency
 
     def acknowledge_next(self) -> bool:
         """# on an alarm: the croupier has seen it, recorded with their name. A golpe nulo from the

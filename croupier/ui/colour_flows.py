@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from croupier.history.words import CHIP_COLOURS
+from croupier.history.words import CHIP_COLOURS, plural_of
 from croupier.i18n import N_, _, ngettext
 from croupier.table.colours import check_chip_value, check_colour_chips, check_foreign_chips, must_exchange
 from croupier.table.regulation import minimum_of, profile_of
@@ -42,8 +42,7 @@ async def assign(app: TableApp) -> None:
     if colour is None:
         return
     values = " · ".join(text.money(v) for v in sorted({minimum_of(state), *state.posted_values}))
-    allowed = _("Values at this table ({currency}): {values}").format(currency=app.config.table.currency,
-                                                                       values=values)
+    allowed = _("Values at this table ({currency}): {values}").format(currency=app.currency, values=values)
     note = allowed
     while True:  # a value refused is asked again, the refusal its note: the colour and the player stay chosen
         value = await number(app, _("Value of a {colour} chip").format(colour=text.colour_name(colour)),
@@ -58,10 +57,10 @@ async def assign(app: TableApp) -> None:
         return
     if app.record(app.session.assign_colour, colour=colour, player=player, chip_value=Decimal(value), chips=chips,
                   by=app.croupier() or ""):
-        app.say(ngettext("{colour} to {player}: {chips} chip of {value}", "{colour} to {player}: {chips} chips of {value}",
-                         chips).format(
+        app.say(ngettext("{colour} to {player}: {chips} chip of {value}",
+                         "{colour} to {player}: {chips} chips of {value}", chips).format(
             colour=text.colour_name(colour), player=player, chips=chips,
-            value=text.money(Decimal(value), app.config.table.currency)))
+            value=text.money(Decimal(value), app.currency)))
 
 
 async def add_chips(app: TableApp) -> None:
@@ -80,17 +79,19 @@ async def cash_out(app: TableApp) -> None:
         return
     account = state.accounts[colour]
     chips = await number(app, _("Cash out {colour}").format(colour=text.colour_name(colour)), _("Chips counted:"),
-                         note=_("The record says {chips} chips").format(chips=text.chips(account.held)))
+                         note=ngettext("The record says {chips} chip", "The record says {chips} chips",
+                                       plural_of(account.held)).format(chips=text.chips(account.held)))
     if chips is None:
         return
     reason = CashOutReason.INACTIVE if must_exchange(state, account) else CashOutReason.LEFT
     paid = recorded(app.record(app.session.cash_out, colour=colour, chips=chips, by=app.croupier() or "",
                                reason=reason), ev.ColourCashedOut)
     if paid:
-        app.say(_("{colour}: {chips} chips × {value} = {amount}").format(
+        app.say(ngettext("{colour}: {chips} chip × {value} = {amount}", "{colour}: {chips} chips × {value} = {amount}",
+                         paid.chips).format(
             colour=text.colour_name(colour), chips=paid.chips,
-            value=text.money(paid.chip_value, app.config.table.currency),
-            amount=text.money(paid.amount, app.config.table.currency)))
+            value=text.money(paid.chip_value, app.currency),
+            amount=text.money(paid.amount, app.currency)))
 
 
 async def late_chips(app: TableApp) -> None:
@@ -105,8 +106,8 @@ async def late_chips(app: TableApp) -> None:
     exchanged = recorded(app.record(app.session.exchange_late_chips, colour=colour, chips=chips,
                                     by=app.croupier() or ""), ev.LateChipsExchanged)
     if exchanged:
-        app.say(_("{chips} late chips = {amount}").format(
-            chips=chips, amount=text.money(exchanged.amount, app.config.table.currency)))
+        app.say(ngettext("{chips} late chip = {amount}", "{chips} late chips = {amount}", chips).format(
+            chips=chips, amount=text.money(exchanged.amount, app.currency)))
 
 
 async def join_waiting_list(app: TableApp) -> None:
@@ -126,7 +127,7 @@ async def foreign_chips(app: TableApp) -> None:
     """FR: colour chips of another table, played here by mistake."""
     if not app.check(check_foreign_chips):
         return
-    currency = app.config.table.currency
+    currency = app.currency
     colour = await choose(app, _("Another table's colour chips: which colour?"),
                           [(text.colour_name(c), c) for c in CHIP_COLOURS])
     if colour is None:

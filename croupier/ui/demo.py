@@ -60,7 +60,8 @@ def prepare(session: TableSession, config: Config) -> dict[str, str]:
     inspector = next((m.name for m in config.staff if m.role == "inspector"), None)
     session.open_table(profile=config.table.profile, minimum=config.table.minimum, colours=config.colours,
                        balls=tuple(Ball(id=b.id, diameter_mm=b.diameter_mm) for b in config.balls),
-                       croupier=croupier, inspector=inspector, posted_values=config.table.posted_values, by=boss,
+                       croupier=croupier,
+                       pin=pins[croupier], inspector=inspector, posted_values=config.table.posted_values, by=boss,
                        table_id=config.table.id, house=config.table.house, sign=config.table.sign,
                        value_only=config.table.value_only, marked_values=config.table.marked_values,
                        currency=config.table.currency, time_zone=config.table.time_zone, casino=config.table.casino)

@@ -166,7 +166,7 @@ class PayoutScreen(KeypadScreen[None]):
     def _show(self) -> None:
         colour = self.colour
         state = self.app.session.state
-        currency = self.app.config.table.currency
+        currency = self.app.currency
         self.query_one("#payout-played", Static).update(self._played_line())
         self._legend()
         alarm = self.app.urgent_line()  # a number that may be wrong is seen before it is paid

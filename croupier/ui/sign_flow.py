@@ -21,7 +21,7 @@ RESET, CONFIGURED = "reset", "configured"  # choices besides one entry: the prof
 
 def _entries(app: TableApp) -> list[tuple[str, tuple[str, str]]]:
     """(label, (section, kind)): each maximum and minimum the sign may post, with what stands now."""
-    state, currency = app.session.state, app.config.table.currency
+    state, currency = app.session.state, app.currency
     limits = limits_of(state)
     entries = []
     for kind, most in limits.maxima.items():
@@ -55,7 +55,7 @@ async def change_sign(app: TableApp, boss: str, boss_pin: str) -> None:
         sign = app.config.table.sign.as_data()
     else:
         amount = await number(app, _("Table sign"), _("{kind}, in {currency}:").format(
-            kind=text.bet_kind(kind), currency=app.config.table.currency), least=1)
+            kind=text.bet_kind(kind), currency=app.currency), least=1)
         if amount is None:
             return
         sign[f"{section}.{kind}"] = Decimal(amount)

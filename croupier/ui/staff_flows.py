@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 CLEAR_NOTES = (N_("seen and dealt with at the table"), N_("false alarm"))
 LIMIT_REASONS, CORRECTION_REASONS = words.LIMIT_REASONS, words.CORRECTION_REASONS
 FORCE_MAJEURE = (N_("no relief croupier available"), N_("incident at the table"))
+CONTEXT_REASONS = (N_("the configuration was corrected"), N_("the house changed the table's currency or time zone"))
 
 
 async def swap_ball(app: TableApp) -> None:
@@ -87,8 +88,7 @@ async def change_minimum(app: TableApp, boss: str, boss_pin: str) -> None:
         return
     state = app.session.state
     minimum = await number(app, _("Table minimum"), _("New minimum:"), least=1, note=_(
-        "Now {minimum}; the maxima follow the profile").format(minimum=text.money(minimum_of(state),
-                                                                                  app.config.table.currency)))
+        "Now {minimum}; the maxima follow the profile").format(minimum=text.money(minimum_of(state), app.currency)))
     if minimum is None:
         return
     reason = await choose(app, _("Why?"), [(_(r), r) for r in LIMIT_REASONS])
@@ -115,6 +115,25 @@ async def correct_result(app: TableApp, boss: str, boss_pin: str) -> None:
         app.record(app.session.correct_result, spin=spin, number=correct, reason=_(reason), by=boss, pin=boss_pin)
 
 
+async def take_configured_context(app: TableApp, boss: str, boss_pin: str) -> None:
+    """The journal takes the configuration's currency and time zone from now on (a keypad types no
+    letters: the configuration names them), with the pit boss's reason."""
+    state, table = app.session.state, app.config.table
+    currency = table.currency if table.currency and table.currency != state.currency else None
+    time_zone = table.time_zone if table.time_zone and table.time_zone != state.time_zone else None
+    if currency is None and time_zone is None:
+        app.say(_("The journal already has the configuration's currency and time zone"))
+        return
+    note = _("Journal: {currency}, {zone}. Configuration: {new_currency}, {new_zone}").format(
+        currency=state.currency or "-", zone=state.time_zone or "-", new_currency=table.currency or "-",
+        new_zone=table.time_zone or "-")
+    reason = await choose(app, _("Why?"), [(_(r), r) for r in CONTEXT_REASONS], note=note)
+    if reason is not None and app.record(app.session.change_context, currency=currency, time_zone=time_zone,
+                                         reason=_(reason), by=boss, pin=boss_pin):
+        app.say(_("Currency and time zone recorded: {currency}, {zone}").format(
+            currency=app.session.state.currency or "-", zone=app.session.state.time_zone or "-"))
+
+
 async def close_table(app: TableApp, boss: str, boss_pin: str) -> None:
     if app.record(app.session.close_table, by=boss):
         app.say(_("The table is closed"))
@@ -139,6 +158,7 @@ PIT_BOSS_MENU = (
     (N_("Staff PIN"), register),
     (N_("Close the table"), close_table),
     (N_("Change the table sign"), change_sign),
+    (N_("Currency and time zone from the configuration"), take_configured_context),
 )
 
 

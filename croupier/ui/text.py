@@ -132,6 +132,41 @@ def _foreign_value(refused: no.ForeignChipsValue) -> str:
              "({rule}): give one").format(rule=refused.rule)
 
 
+@_worded(no.OpeningPinMissing)
+def _opening_pin(refused: no.OpeningPinMissing) -> str:
+    return _("{name} opens the table with their PIN").format(name=refused.name)
+
+
+@_worded(no.ContextBetweenSpins)
+def _context_between_spins(refused: no.ContextBetweenSpins) -> str:
+    return _("the currency and time zone change between spins, not while the ball is in play")
+
+
+@_worded(no.ContextUnchanged)
+def _context_unchanged(refused: no.ContextUnchanged) -> str:
+    return _("the journal already has that currency and time zone")
+
+
+@_worded(no.ContextCurrencyInvalid)
+def _context_currency(refused: no.ContextCurrencyInvalid) -> str:
+    return _("{currency} is not a currency code (three letters, e.g. EUR)").format(currency=refused.currency)
+
+
+@_worded(no.ContextCurrencyInPlay)
+def _context_currency_in_play(refused: no.ContextCurrencyInPlay) -> str:
+    return _("the currency changes with no colour chips in play and no payouts open: exchange them first")
+
+
+@_worded(no.ContextZoneUnknown)
+def _context_zone(refused: no.ContextZoneUnknown) -> str:
+    return _("{time_zone} is not a time zone the system knows (e.g. Europe/Lisbon)").format(time_zone=refused.time_zone)
+
+
+@_worded(no.ContextReasonMissing)
+def _context_reason(refused: no.ContextReasonMissing) -> str:
+    return _("say why the currency or time zone changes")
+
+
 @_worded(no.BetsStandAfterVoid)
 def _bets_stand(refused: no.BetsStandAfterVoid) -> str:
     return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(

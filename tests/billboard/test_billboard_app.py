@@ -158,3 +158,27 @@ async def test_shares_and_amounts_are_written_as_the_tables_language_writes_them
             assert "150,00" in text and "150.00" not in text
     finally:
         install("en")
+
+
+async def test_the_monitor_shows_the_journals_currency_and_follows_a_change(tmp_path, capsys):
+    import dataclasses
+
+    from croupier.history.context import configuration_disagrees
+    from croupier.config import default_config
+
+    path = tmp_path / "journal.db"
+    write(path, [dataclasses.replace(opened(), currency="EUR", time_zone="Europe/Lisbon"), *spins([17])])
+    app = BillboardApp(path, table_name="Roleta 1", currency="RUB", clock=FakeClock(at(10)), poll_s=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        text = screen_text(app)
+        assert "Table limits (EUR)" in text and "RUB" not in text  # the journal's, not the configured RUB
+        write(path, [ev.ContextChanged(time=at(11), currency="CHF", time_zone=None, previous_currency="EUR",
+                                       previous_time_zone="Europe/Lisbon", reason="the house's new rule",
+                                       by="Boss")])
+        await pilot.pause(0.2)
+        assert "Table limits (CHF)" in screen_text(app)
+    table = dataclasses.replace(default_config(environ={}).table, currency="RUB", time_zone="Europe/Lisbon")
+    feed = JournalFeed(path)
+    feed.close()
+    (line,) = configuration_disagrees(feed.board.state, table)
+    assert line == "the configuration's [table] currency is RUB; the journal records CHF, and that is used"

@@ -14,9 +14,9 @@ from journal_kit import NUMBERS, raw, write_shift  # noqa: E402
 from test_floor_store import enrolled, messages, storing  # noqa: E402
 
 
-def stored_shift(tmp_path) -> str:
+def stored_shift(tmp_path, **opening) -> str:
     """A floor store holding one table's shift, T1, as the ingester stored it: its URL."""
-    write_shift(tmp_path / "T1.db").close()
+    write_shift(tmp_path / "T1.db", **opening).close()
     url = str(tmp_path / "floor.db")
     with open_store(url) as store:
         Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
@@ -71,6 +71,15 @@ async def test_the_floor_view_in_portuguese(tmp_path):
     assert alarms == "Alarmes: nenhum"
     assert f"T1: {len(NUMBERS)} jogadas" in wheels and "Cilindros" in wheels
     assert not any(english in t1 + wheels for english in ("games in the last hour", "minimum", "last:", "spins"))
+
+
+async def test_a_tile_shows_the_minimum_in_the_journals_currency(tmp_path):
+    from croupier.i18n import install
+
+    url = stored_shift(tmp_path, currency="CHF", time_zone="Europe/Zurich")
+    install("it")
+    screen = await shown(url, "T1")
+    assert "minimo 5,00 CHF" in screen["tile-T1"]
 
 
 async def test_the_store_is_read_off_the_screens_thread_and_a_failed_read_shows(tmp_path):

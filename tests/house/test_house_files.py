@@ -81,7 +81,7 @@ def test_the_configuration_names_the_key_a_house_file_does_not_satisfy(tmp_path,
 def open_house_table(session, house):
     register_staff(session)
     session.open_table(profile=HOUSE_PROFILE, house=house, minimum=Decimal(5), colours=COLOURS, balls=BALLS,
-                       croupier="Ana", inspector="Ines", by="Marta")
+                       croupier="Ana", pin="1111", inspector="Ines", by="Marta")
     session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
 
 

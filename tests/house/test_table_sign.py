@@ -56,7 +56,7 @@ def journal(staffed, tmp_path):
 
 
 def open_with_sign(session, profile_id, sign):
-    session.open_table(profile=profile_id, minimum=MINIMUM, colours=COLOURS, balls=BALLS, croupier="Ana",
+    session.open_table(profile=profile_id, minimum=MINIMUM, colours=COLOURS, balls=BALLS, croupier="Ana", pin="1111",
                        inspector="Ines", by="Marta", sign=sign)
     session.assign_colour(colour="red", player="seat 1", chip_value=MINIMUM, chips=500, by="Ana")
 
@@ -196,6 +196,7 @@ def test_a_colour_chip_is_worth_at_most_the_sign_s_plein_maximum(tmp_path, journ
 
     with TableSession.open(journal, FakeClock()) as session:
         session.open_table(profile=profile_id, minimum=MINIMUM, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin="1111",
                            inspector="Ines", by="Marta", posted_values=(value,),
                            sign=sign_from_data({"maximum": {"plein": below}}))
         with pytest.raises(Refused, match=f"above the plein maximum {below}"):
@@ -235,6 +236,7 @@ def test_no_sign_posts_a_plein_maximum_below_a_colour_in_play(journal, profile_i
     lower = value / 2
     with TableSession.open(journal, FakeClock()) as session:
         session.open_table(profile=profile_id, minimum=MINIMUM, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin="1111",
                            inspector="Ines", by="Marta", posted_values=(value,))
         session.assign_colour(colour="blue", player="seat 4", chip_value=value, chips=20, by="Ana")
         before = session.seq

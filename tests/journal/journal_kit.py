@@ -21,13 +21,15 @@ BALLS = (Ball(id="A", diameter_mm=Decimal("21")), Ball(id="B", diameter_mm=Decim
 NUMBERS = (17, 0, 32, 5, 26, 11, 8, 23)
 
 
-def write_shift(path: Path, clock: FakeClock | None = None, numbers=NUMBERS) -> TableSession:
-    """An attended pt-americana shift: staff, a colour, one void, a spin per number. Left open."""
+def write_shift(path: Path, clock: FakeClock | None = None, numbers=NUMBERS, **opening) -> TableSession:
+    """An attended pt-americana shift: staff, a colour, one void, a spin per number. Left open.
+    `opening`: more of the opening's arguments (its currency, time zone)."""
     clock = clock or FakeClock()
     session = TableSession.open(path, clock)
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-    session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana",
+                       pin="1111", **opening)
     session.assign_colour(colour="red", player="seat 1", chip_value=Decimal("5"), chips=200, by="Ana")
     direction = Direction.CLOCKWISE
     for i, number in enumerate(numbers):

@@ -35,8 +35,8 @@ def test_a_report_read_with_another_tables_configuration_uses_the_journals_conte
     assert "Europe/Lisbon" in out and "Europe/Moscow" not in out
     for key, configured, recorded in (("currency", "RUB", "EUR"), ("time_zone", "Europe/Moscow", "Europe/Lisbon"),
                                       ("id", "R9", "T1")):
-        assert (f"the configuration's [table] {key} is {configured}; the journal recorded {recorded} when the "
-                "table opened, and that is used") in err
+        assert (f"the configuration's [table] {key} is {configured}; the journal records {recorded}, "
+                "and that is used") in err
     assert cli(["report", "--db", str(journal), "--config", str(settings), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["currency"] == "EUR"
 
@@ -50,3 +50,64 @@ def test_the_opening_records_the_context_in_the_chain(tmp_path):
         opened = next(e.event for e in reader.entries() if e.event.kind == "table-opened")
     assert (opened.currency, opened.time_zone, opened.casino, opened.table_id) == (
         "EUR", "Europe/Lisbon", "Casino Estoril", "T1")
+
+
+def changed_shift(path) -> None:
+    """The Lisbon shift, then the pit boss records Moscow time and roubles, then a spin an hour later."""
+    lisbon_shift(path)
+    clock = FakeClock()
+    clock.advance(seconds=3600)
+    with TableSession.open(path, clock) as session:
+        session.payouts_done()
+        session.change_context(time_zone="Europe/Moscow", currency="RUB", reason="the table moved to Moscow",
+                               by="Boss", pin="9000")
+        clock.advance(seconds=600)
+        session.launch(direction=Direction.ANTICLOCKWISE)
+        session.close_bets()
+        session.enter_result(number=4)
+        session.confirm_result()
+
+
+def test_only_a_pit_boss_changes_the_currency_or_time_zone_between_spins_saying_why(tmp_path):
+    import pytest
+
+    from croupier.table import refusal as no
+    from croupier.table.refusal import Refused
+
+    lisbon_shift(tmp_path / "j.db")
+    with TableSession.open(tmp_path / "j.db", FakeClock()) as session:
+        attempts = ((dict(time_zone="Europe/Moscow", reason="moved", by="Ana", pin="1111"), Refused),
+                    (dict(time_zone="Europe/Moscow", reason=" ", by="Boss", pin="9000"), no.ContextReasonMissing),
+                    (dict(time_zone="Mars/Olympus", reason="moved", by="Boss", pin="9000"), no.ContextZoneUnknown),
+                    (dict(currency="EURO", reason="moved", by="Boss", pin="9000"), no.ContextCurrencyInvalid),
+                    (dict(currency="eur", time_zone="Europe/Lisbon", reason="x", by="Boss", pin="9000"),
+                     no.ContextUnchanged))
+        for arguments, kind in attempts:
+            with pytest.raises(kind):
+                session.change_context(**arguments)
+        session.payouts_done()
+        session.launch(direction=Direction.ANTICLOCKWISE)
+        with pytest.raises(no.ContextBetweenSpins):
+            session.change_context(currency="RUB", reason="moved", by="Boss", pin="9000")
+        assert (session.state.currency, session.state.time_zone) == ("EUR", "Europe/Lisbon")
+        assert not [e for e in session.journal.entries() if e.event.kind == "context-changed"]
+
+
+def test_readers_use_the_currency_and_time_zone_in_force_at_each_event(tmp_path, capsys):
+    from croupier.history.timeline import describe
+    from croupier.journal.store import Journal
+
+    journal = tmp_path / "j.db"
+    changed_shift(journal)
+    with TableSession.open(journal, FakeClock(), read_only=True) as session:  # folded again from the journal
+        assert (session.state.currency, session.state.time_zone) == ("RUB", "Europe/Moscow")
+    with Journal.open(journal, read_only=True) as reader:
+        (changed,) = [e.event for e in reader.entries() if e.event.kind == "context-changed"]
+    assert (changed.previous_currency, changed.previous_time_zone, changed.by) == ("EUR", "Europe/Lisbon", "Boss")
+    assert describe(changed) == ("currency EUR -> RUB, time zone Europe/Lisbon -> Europe/Moscow by Boss: "
+                                 "the table moved to Moscow")
+    assert cli(["report", "--db", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "Amounts in RUB" in out
+    # spin 1 at 14:00 UTC in Lisbon (14:00), spin 2 at 15:10 UTC in Moscow (18:10)
+    assert " 14:00:" in out and " 18:10:" in out and " 15:10:" not in out

@@ -51,6 +51,7 @@ def shift(tmp_path_factory):
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
     session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
     session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana",
+                       pin="1111",
                          posted_values=(10,))
     session.assign_colour(colour="red", player="Ана Петрова", chip_value=Decimal("5"), chips=100, by="Ana")
     session.assign_colour(colour="blue", player="seat 2", chip_value=Decimal("10"), chips=50, by="Ana")

@@ -34,7 +34,7 @@ def two_shifts(tmp_path_factory):
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
     session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue", "green", "yellow"), balls=BALLS,
-                       croupier="Ana", posted_values=(2, 10))
+                       croupier="Ana", pin="1111", posted_values=(2, 10))
     session.assign_colour(colour="red", player="Ana Lima", chip_value=Decimal("5"), chips=100, by="Ana")
     session.assign_colour(colour="blue", player="seat 2", chip_value=Decimal("10"), chips=50, by="Ana")
     session.issue_chips(colour="blue", chips=20, by="Ana")
@@ -53,7 +53,7 @@ def two_shifts(tmp_path_factory):
 
     clock.advance(seconds=3600)
     session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue", "green", "yellow"), balls=BALLS,
-                       croupier="Ana", posted_values=(2, 10))
+                       croupier="Ana", pin="1111", posted_values=(2, 10))
     session.assign_colour(colour="green", player="seat 4", chip_value=Decimal("2"), chips=40, by="Ana")
     session.assign_colour(colour="yellow", player="seat 5", chip_value=Decimal("5"), chips=20, by="Ana")
     clock.advance(seconds=300)

@@ -36,7 +36,7 @@ def test_with_the_tables_configuration_every_amount_carries_its_currency(journal
     text = report(journal, capsys, "--config", str(settings))
     assert "table opened under pt-americana, minimum 5.00 RUB, by Ana" in text
     assert "minimum 5.00 -> 10.00 RUB by Boss (busy night)" in text
-    assert "Colour ledger (SRIJ 29): 1, amounts in RUB" in text
+    assert "Colour ledger (PT-A 9): 1, amounts in RUB" in text
     # By hand, at 5 a chip: staked 8 spins x 3 chips = 24 chips = 120; paid 35 (17 once) + 3 x 2 (red
     # on 32, 5, 23) = 41 chips = 205; lost 7 (17 the other spins) + 5 x 2 (red on 17, 0, 26, 11, 8)
     # = 17 chips; returned the stakes that won, 1 + 3 x 2 = 7. Red bought 200 chips = 1000 and is
@@ -85,3 +85,31 @@ def test_an_alert_names_the_pocket_in_the_text_report(tmp_path, capsys):
     assert "  One look: number 17 came up too often: 109 times for 10.8 expected." in text
     assert "  One look: adjacent pockets 2-25-17 out of line:" in text
     assert "numbers" not in text.split("Wheel statistics")[1].split()  # no internal test names
+
+
+@pytest.mark.parametrize("profile, rule", [("ru-american", "RU 4.7"), ("pt-srij-french", "SRIJ 3a, 10"),
+                                           ("pt-americana", "PT-A 9")])
+def test_the_colour_ledger_cites_the_tables_own_regulation_only(tmp_path, capsys, profile, rule):
+    from decimal import Decimal
+
+    from croupier.history.ledger import colour_ledger, colour_rule, ledger_table
+    from croupier.journal.store import Journal
+    from croupier.session import TableSession
+    from croupier.table.clock import FakeClock
+    from croupier.table.events import Role
+
+    from journal_kit import BALLS
+
+    path = tmp_path / "j.db"
+    with TableSession.open(path, FakeClock()) as session:
+        session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+        session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+        session.open_table(profile=profile, minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
+        session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=20, by="Ana")
+    text = report(path, capsys)
+    assert f"Colour ledger ({rule}): 1," in text and "SRIJ 29" not in text
+    with Journal.open(path, read_only=True) as journal:
+        records = list(journal.records(["table-opened", "colour-assigned"]))
+    title = ledger_table(colour_ledger(records), rule=colour_rule(records)).title
+    assert title.startswith(f"Colour ledger and statements ({rule}):")
+    assert colour_rule([], profile="no-such-profile") is None  # no other regulation's rule stands in

@@ -27,7 +27,8 @@ def paid_shift(path) -> TableSession:
     session = TableSession.open(path, clock)
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-    session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana",
+                       pin="1111")
     session.assign_colour(colour="red", player="seat 1", chip_value=Decimal("5"), chips=200, by="Ana")
     session.assign_colour(colour="blue", player="seat 2", chip_value=Decimal("5"), chips=100, by="Ana")
     for number, paid, played in ((17, {"red": (Stake(bet="black", chips=3), Stake(bet="17", chips=2))}, ("blue",)),

@@ -26,7 +26,7 @@ def attended(tmp_path):
     session = TableSession.open(tmp_path / "j.db", FakeClock())
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
     session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
     session.place_bets(colour="red", stakes=(Stake(bet="red", chips=1),))
     yield session

@@ -17,7 +17,7 @@ from croupier.journal.store import DEMO, Journal, JournalError
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import AlarmKind, Ball, Role
-from croupier.table.refusal import PinDelayed, PinLocked, Refused, WrongPin
+from croupier.table.refusal import OpeningPinMissing, PinDelayed, PinLocked, Refused, WrongPin
 from croupier.table.state import Phase
 from croupier.table.roles import PIN_LOCK_MINUTES, Pin, hash_pin, pin_delay
 
@@ -84,7 +84,7 @@ def table(tmp_path):
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Chief", role=Role.PIT_BOSS, pin="8000", by="Boss", by_pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
     yield session
     session.close()
 
@@ -189,7 +189,7 @@ def test_a_journal_with_one_pit_boss_never_locks_him(tmp_path):
     with TableSession.open(tmp_path / "j.db", clock) as session:
         session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
         session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
         wrong_pins(session, 20)
         assert not session.state.pin_waits["Boss"].locked
         assert not [a for a in session.state.alarms.values() if a.kind is AlarmKind.PIN_LOCKED]
@@ -205,7 +205,7 @@ def test_a_locked_pin_unlocks_on_its_own_after_the_configured_minutes_even_acros
         session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
         session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
         session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
-        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Rui")
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Rui", pin="2222")
         for _ in range(5):
             wait = session.state.pin_waits.get("Ana")
             if wait is not None:
@@ -337,6 +337,10 @@ def test_opening_the_table_takes_the_opening_croupiers_pin(tmp_path):
     session = TableSession.open(tmp_path / "j.db", FakeClock())
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    with pytest.raises(OpeningPinMissing) as refused:  # the core asks it, not only the screen
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    assert refused.value.name == "Ana"
+    assert session.state.phase is Phase.CLOSED and not session.state.wrong_pins
     with pytest.raises(Refused, match="wrong PIN for Ana"):
         session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana",
                            pin="1112")
@@ -347,3 +351,10 @@ def test_opening_the_table_takes_the_opening_croupiers_pin(tmp_path):
     session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
     assert session.state.phase is not Phase.CLOSED
     session.close()
+
+
+def test_a_table_driven_by_the_sensor_alone_opens_without_a_pin(tmp_path):
+    with TableSession.open(tmp_path / "j.db", FakeClock()) as session:
+        session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="unattended",
+                           sensor_only=True)
+        assert session.state.phase is not Phase.CLOSED

@@ -65,7 +65,8 @@ def open_table(path, clock) -> TableSession:
     session = TableSession.open(path, clock)
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-    session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue"), balls=BALLS, croupier="Ana",
+                       pin="1111")
     return session
 
 

@@ -34,7 +34,7 @@ ENGLISH_ON_SCREEN = [
     "spin number, then Enter", "Pick a spin in the timeline", "to 22:00",
 ]
 ENGLISH_TITLES = ["Voids (golpe nulo)", "Corrections", "Alarms", "Balls", "Reliefs",
-                  "Colour ledger and statements (SRIJ 29)", "The table's result per shift", "Croupiers"]
+                  "Colour ledger and statements (PT-A 9)", "The table's result per shift", "Croupiers"]
 ENGLISH_COLUMNS = {
     "time", "ball", "event", "spin", "reason", "source", "by", "ball back in", "was", "now", "why", "raised",
     "alarm", "kind", "subject", "detail", "acknowledged", "cleared", "note", "change", "balls", "role",
@@ -178,7 +178,7 @@ def test_the_pdf_shift_report_in_russian(shift_journal, tmp_path):
     for heading in ["CROUPIER - ОТЧЁТ ЗА СМЕНУ", "Казино: Казино Сочи", "Валюта: RUB",
                     f"Хеш последнего события: {digest}", "Засчитанные спины (4)", "Недействительные спины (1)",
                     "Исправления (1)", "Тревоги (1)", "Шарики (1)", "Смены дилеров (2)", "Дилеры (2)",
-                    "К возврату после исправленных результатов", "Учёт цветов и выписки (SRIJ 29)", "СТАТИСТИКА ИСПРАВНОСТИ КОЛЕСА",
+                    "К возврату после исправленных результатов", "Учёт цветов и выписки (PT-A 9)", "СТАТИСТИКА ИСПРАВНОСТИ КОЛЕСА",
                     "Засчитанные спины 4, недействительные спины 1, исправления 1, тревоги 1, смены шарика 1, "
                     "смены дилеров 2", "Пит-босс: имя", "Инспектор: имя", "подпись", "страница 1 из",
                     "всё время в этом отчёте указано по поясу"]:

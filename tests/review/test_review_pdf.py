@@ -30,7 +30,7 @@ def page_with(pages, text: str):
     return next(page for page in pages if any(text in line for line in page[2]))
 
 
-@pytest.mark.parametrize("title", ["Alarms (1)", "Colour ledger and statements (SRIJ 29)", "Croupiers (2)"])
+@pytest.mark.parametrize("title", ["Alarms (1)", "Colour ledger and statements (PT-A 9)", "Croupiers (2)"])
 def test_wide_tables_are_printed_on_landscape_pages(pdf, title):
     width, height, _ = page_with(pdf_pages(pdf), title)
     assert width > height  # landscape A4
@@ -75,7 +75,7 @@ def line_protocol_shift(path, clock: FakeClock) -> None:
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ана Петрова", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
     session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ана Петрова",
-                       table_id="T7")
+                       pin="1111", table_id="T7")
     for number in (17, 4):
         clock.advance(seconds=60)
         session.launch(direction=None, source=Source.SENSOR)
@@ -108,7 +108,7 @@ def test_the_shift_on_paper_starts_at_the_opening_not_at_staff_registration(tmp_
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
     clock.advance(seconds=3 * 3600)  # the table opens three hours after the staff were registered
-    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
     opened = clock.now()
     clock.advance(seconds=60)
     session.launch(direction=None, source=Source.SENSOR)
@@ -147,6 +147,8 @@ def test_paper_for_a_date_range_and_for_one_croupier(tmp_path, capsys):
     assert main(["--db", str(journal), "--pdf", str(both), "--from", "2025-01-06", "--to", "2025-01-07"]) == 0
     text = pdf_text(both)
     assert "Shifts: 1-2, " in text and "Counted spins 4," in text
+    # the statistics are the range's, headed so: not the first shift's
+    assert "shifts 1-2: 2025-01-06 " in text and "shift 1:" not in text
     assert main(["--db", str(journal), "--pdf", str(rui), "--from", "2025-01-06", "--to", "2025-01-07",
                  "--croupier", "Rui"]) == 0
     text = pdf_text(rui)

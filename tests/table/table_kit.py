@@ -66,7 +66,7 @@ def opened(profile: str = "pt-americana", clock: FakeClock | None = None, **opti
 
     table = staffed(clock or FakeClock())
     arguments = dict(profile=profile, minimum=Decimal("5"), colours=("red", "green", "blue"), balls=BALLS,
-                     croupier="Ana", inspector="Ines")
+                     croupier="Ana", pin=PINS["Ana"], inspector="Ines")
     table.do(open_table, **{**arguments, **options})
     return table
 

@@ -88,7 +88,7 @@ def test_a_wrong_marked_value_is_refused_naming_its_entry(tmp_path, values, key,
 
 def test_a_table_opened_under_a_profile_that_does_not_allow_the_kind_of_chip_is_refused(clock):
     table = staffed(clock)
-    arguments = dict(minimum=Decimal(5), colours=("red",), balls=BALLS, croupier="Ana")
+    arguments = dict(minimum=Decimal(5), colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
     refusal = table.refused(open_table, "pt-americana has no tables of value chips only", profile="pt-americana",
                             value_only=True, **arguments)
     assert isinstance(refusal, no.ValueOnlyNotAllowed)

@@ -295,7 +295,7 @@ def test_only_a_pit_boss_with_the_pin_corrects_a_result_and_the_colour_is_settle
 
 def test_opening_checks_profile_balls_and_staff(clock):
     table = staffed(clock)
-    base = dict(minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    base = dict(minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
     table.refused(cycle.open_table, "'pt-brasil' is not a profile", profile="pt-brasil", **base)
     big = (BALLS[0], Ball(id="C", diameter_mm=Decimal("25")))
     table.refused(cycle.open_table, r"ball C is 25 mm: a ball is 18-24 mm across \(PT-A 17\)", profile="pt-americana",

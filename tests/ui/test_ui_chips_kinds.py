@@ -111,7 +111,7 @@ def value_only_session(staffed_template, tmp_path, clock):
 
     with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as opened:
         opened.open_table(profile="pt-americana-2002", minimum=Decimal(5), colours=COLOURS, balls=BALLS,
-                          croupier="Ana", inspector="Ines", by="Marta", value_only=True)
+                          croupier="Ana", pin="1111", inspector="Ines", by="Marta", value_only=True)
         yield opened
 
 
@@ -164,7 +164,8 @@ def marked_session(staffed_template, tmp_path, clock):
 
     with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as opened:
         opened.open_table(profile="pt-americana", minimum=Decimal(5), colours=COLOURS, balls=BALLS,
-                          croupier="Ana", inspector="Ines", by="Marta", marked_values=(Decimal(5), Decimal(25)))
+                          croupier="Ana",
+                          pin="1111", inspector="Ines", by="Marta", marked_values=(Decimal(5), Decimal(25)))
         opened.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
         yield opened
 

@@ -19,6 +19,7 @@ STEPS = (("enter",), ("1", "7", "enter"), ("b", "b"), ("escape",), ("2", "b", "3
 
 def opened(session) -> None:
     session.open_table(profile="pt-americana", minimum=Decimal(5), colours=COLOURS, balls=BALLS, croupier="Ana",
+                       pin="1111",
                        inspector="Ines", posted_values=POSTED, by="Marta")
     for seat, (colour, value) in enumerate(GIVEN, 1):
         session.assign_colour(colour=colour, player=f"seat {seat}", chip_value=Decimal(value), chips=50, by="Ana")

@@ -307,7 +307,8 @@ def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, t
     monkeypatch.setattr(text, "_currency", "EUR")
     with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
         register_staff(session)
-        session.open_table(profile="ru-american", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana", by="Marta")
+        session.open_table(profile="ru-american", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin="1111", by="Marta")
         with pytest.raises(Refused) as refused:
             session.assign_colour(colour="red", player="seat 1", chip_value=20, chips=10, by="Ana")
     worded = text.refusal(refused.value)
@@ -332,6 +333,7 @@ def test_a_bet_the_regulation_does_not_offer_is_refused_in_each_language(languag
     with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
         register_staff(session)
         session.open_table(profile="pt-srij-french", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin="1111",
                            by="Marta")
         session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=10, by="Ana")
         with pytest.raises(Refused) as refused:
@@ -355,7 +357,8 @@ def test_a_bet_the_limits_cut_down_is_noted_in_the_tables_language(language, wor
 
     with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
         register_staff(session)
-        session.open_table(profile="ru-american", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana", by="Marta")
+        session.open_table(profile="ru-american", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin="1111", by="Marta")
         session.assign_colour(colour="red", player="seat 1", chip_value=5, chips=100, by="Ana")
         (placed,) = session.place_bets(colour="red", stakes=(Stake(bet="17", chips=40),))
     assert "10 chips go back" in placed.notes[0] and decode(encode(placed)) == placed
@@ -440,7 +443,8 @@ def test_a_table_cites_only_its_own_regulations_rules(profile, cited, foreign, t
     install("ru")
     with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
         register_staff(session)
-        session.open_table(profile=profile, minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana", by="Marta")
+        session.open_table(profile=profile, minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin="1111", by="Marta")
         session.assign_colour(colour="red", player="seat 1", chip_value=5, chips=100, by="Ana")
         session.place_bets(colour="red", stakes=(Stake(bet="dozen1", chips=1),))
         session.launch(direction=Direction.CLOCKWISE, bets_on_layout=True)

@@ -71,3 +71,29 @@ async def test_after_a_golpe_nulo_the_bets_stand(table_app, session):
         assert "bets stand after a golpe nulo (PT-A 22)" in flat(screen_text(table_app))
         assert session.state.bets["red"] == (Stake(bet="17", chips=1),)
         assert "bets_open" not in table_app.board.lamps
+
+
+async def test_the_screen_says_the_configuration_disagrees_and_the_pit_boss_takes_its_time_zone(
+        staffed_template, tmp_path, clock):
+    import dataclasses
+
+    from croupier.session import TableSession
+    from ui_kit import BALLS, COLOURS, config_for, staffed_journal
+
+    config = config_for(tmp_path)
+    config = dataclasses.replace(config, table=dataclasses.replace(config.table, currency="EUR",
+                                                                   time_zone="Europe/Zurich"))
+    with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as session:
+        session.open_table(profile="pt-americana", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin=PINS["Ana"], by="Marta", currency="EUR", time_zone="Europe/Lisbon")
+        app = TableApp(session, config, wheel=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert ("the configuration's [table] time_zone is Europe/Zurich; the journal records Europe/Lisbon"
+                    in flat(screen_text(app)))
+            await press(pilot, "slash", "7", "1", *PINS["Marta"], "enter", "7", "1")  # pit boss; the configuration's
+            assert "Currency and time zone recorded: EUR, Europe/Zurich" in flat(screen_text(app))
+        (changed,) = [e.event for e in session.journal.entries() if e.event.kind == "context-changed"]
+    assert (changed.currency, changed.time_zone, changed.previous_time_zone, changed.by) == (
+        None, "Europe/Zurich", "Europe/Lisbon", "Marta")
+    assert changed.reason == "the configuration was corrected"

@@ -45,7 +45,7 @@ def staffed_journal(template: Path, folder: Path) -> Path:
 
 
 def open_table(session: TableSession, profile: str = "pt-americana", seats: bool = True) -> None:
-    session.open_table(profile=profile, minimum=Decimal(5), colours=COLOURS, balls=BALLS, croupier="Ana",
+    session.open_table(profile=profile, minimum=Decimal(5), colours=COLOURS, balls=BALLS, croupier="Ana", pin="1111",
                        inspector="Ines", posted_values=POSTED, by="Marta")
     if seats:
         session.assign_colour(colour="red", player="seat 1", chip_value=Decimal(5), chips=100, by="Ana")
