@@ -49,7 +49,7 @@ def played(tmp_path):
     session.register_staff(name="Marta", role=Role.PIT_BOSS, pin=PINS["Marta"])
     session.register_staff(name="Ana", role=Role.CROUPIER, pin=PINS["Ana"], by="Marta", by_pin=PINS["Marta"])
     session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue", "green"), balls=BALLS,
-                       croupier="Ana", posted_values=(10,), by="Marta")
+                       croupier="Ana", pin="1111", posted_values=(10,), by="Marta")
     for colour, value in (("red", 5), ("blue", 10), ("green", 5)):
         session.assign_colour(colour=colour, player=f"{colour} seat", chip_value=Decimal(value), chips=100, by="Ana")
 
