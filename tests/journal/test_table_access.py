@@ -251,7 +251,7 @@ def test_staff_unlock_keeps_the_table_s_clock_never_recording_before_the_last_ev
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Chief", role=Role.PIT_BOSS, pin="8000", by="Boss", by_pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111")
     wrong_pins(session, 5)
     session.close()
     assert cli(["staff", "unlock", "Boss", "--db", str(tmp_path / "j.db")]) == 0
