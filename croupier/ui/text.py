@@ -137,34 +137,21 @@ def _opening_pin(refused: no.OpeningPinMissing) -> str:
     return _("{name} opens the table with their PIN").format(name=refused.name)
 
 
-@_worded(no.ContextBetweenSpins)
-def _context_between_spins(refused: no.ContextBetweenSpins) -> str:
-    return _("the currency and time zone change between spins, not while the ball is in play")
+# A change of the journal's currency or time zone refused: each kind's words, filled by its facts.
+CONTEXT_REFUSALS = {
+    no.ContextBetweenSpins: N_("the currency and time zone change between spins, not while the ball is in play"),
+    no.ContextUnchanged: N_("the journal already has that currency and time zone"),
+    no.ContextCurrencyInvalid: N_("{currency} is not a currency code (three letters, e.g. EUR)"),
+    no.ContextCurrencyInPlay: N_("the currency changes with no colour chips in play and no payouts open: "
+                                 "exchange them first"),
+    no.ContextZoneUnknown: N_("{time_zone} is not a time zone the system knows (e.g. Europe/Lisbon)"),
+    no.ContextReasonMissing: N_("say why the currency or time zone changes"),
+}
 
 
-@_worded(no.ContextUnchanged)
-def _context_unchanged(refused: no.ContextUnchanged) -> str:
-    return _("the journal already has that currency and time zone")
-
-
-@_worded(no.ContextCurrencyInvalid)
-def _context_currency(refused: no.ContextCurrencyInvalid) -> str:
-    return _("{currency} is not a currency code (three letters, e.g. EUR)").format(currency=refused.currency)
-
-
-@_worded(no.ContextCurrencyInPlay)
-def _context_currency_in_play(refused: no.ContextCurrencyInPlay) -> str:
-    return _("the currency changes with no colour chips in play and no payouts open: exchange them first")
-
-
-@_worded(no.ContextZoneUnknown)
-def _context_zone(refused: no.ContextZoneUnknown) -> str:
-    return _("{time_zone} is not a time zone the system knows (e.g. Europe/Lisbon)").format(time_zone=refused.time_zone)
-
-
-@_worded(no.ContextReasonMissing)
-def _context_reason(refused: no.ContextReasonMissing) -> str:
-    return _("say why the currency or time zone changes")
+@_worded(*CONTEXT_REFUSALS)
+def _context(refused: no.Kind) -> str:
+    return _(CONTEXT_REFUSALS[type(refused)]).format(**vars(refused))
 
 
 @_worded(no.BetsStandAfterVoid)
