@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.i18n import _
-from croupier.table.events import ContextChanged, TableOpened
+from croupier.table.events import ContextChanged, Event, TableOpened
 
 FIELDS = ("currency", "time_zone", "casino", "table_id")
 KINDS = (TableOpened, ContextChanged)  # the events a context is read from
@@ -44,7 +44,7 @@ def _in_force(schedule, moment: datetime, default):
     return schedule[max(index, 0)][1]
 
 
-def journal_context(events: Iterable[tuple[int, TableOpened | ContextChanged]],
+def journal_context(events: Iterable[tuple[int, Event]],
                     since: JournalContext = JournalContext()) -> JournalContext:
     """From the openings and changes (KINDS), in order, after what `since` holds (a checkpoint's
     context): the values in force at the end, and when each currency and time zone came into force."""
@@ -53,8 +53,10 @@ def journal_context(events: Iterable[tuple[int, TableOpened | ContextChanged]],
     for _seq, event in events:
         if isinstance(event, TableOpened):
             last = {name: getattr(event, name) or None for name in FIELDS}
-        else:  # a change keeps what it does not name
+        elif isinstance(event, ContextChanged):  # a change keeps what it does not name
             last.update({name: getattr(event, name) for name in ("currency", "time_zone") if getattr(event, name)})
+        else:
+            continue
         for schedule, name in ((zones, "time_zone"), (currencies, "currency")):
             if not schedule or schedule[-1][1] != last[name]:
                 schedule.append((event.time, last[name]))

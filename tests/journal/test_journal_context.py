@@ -111,3 +111,17 @@ def test_readers_use_the_currency_and_time_zone_in_force_at_each_event(tmp_path,
     assert "Amounts in RUB" in out
     # spin 1 at 14:00 UTC in Lisbon (14:00), spin 2 at 15:10 UTC in Moscow (18:10)
     assert " 14:00:" in out and " 18:10:" in out and " 15:10:" not in out
+
+
+def test_a_checkpoint_keeps_the_context_with_its_changes(tmp_path):
+    from croupier.history.context import KINDS, context_from_plain, context_plain, journal_context
+    from croupier.journal.store import Journal
+
+    journal = tmp_path / "j.db"
+    changed_shift(journal)
+    with Journal.open(journal, read_only=True) as reader:
+        events = list(reader.events(KINDS))
+    whole = journal_context(events)
+    assert [zone for _since, zone in whole.zones] == ["Europe/Lisbon", "Europe/Moscow"]
+    kept = context_from_plain(json.loads(json.dumps(context_plain(journal_context(events[:1])))))
+    assert journal_context(events[1:], kept) == whole  # a report from a checkpoint goes on from what it kept

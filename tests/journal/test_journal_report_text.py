@@ -96,7 +96,7 @@ def test_the_colour_ledger_cites_the_tables_own_regulation_only(tmp_path, capsys
     from croupier.journal.store import Journal
     from croupier.session import TableSession
     from croupier.table.clock import FakeClock
-    from croupier.table.events import Role
+    from croupier.table.events import ColourAssigned, Role, TableOpened
 
     from journal_kit import BALLS
 
@@ -109,7 +109,7 @@ def test_the_colour_ledger_cites_the_tables_own_regulation_only(tmp_path, capsys
     text = report(path, capsys)
     assert f"Colour ledger ({rule}): 1," in text and "SRIJ 29" not in text
     with Journal.open(path, read_only=True) as journal:
-        records = list(journal.records(["table-opened", "colour-assigned"]))
+        records = list(journal.events([TableOpened, ColourAssigned]))
     title = ledger_table(colour_ledger(records), rule=colour_rule(records)).title
     assert title.startswith(f"Colour ledger and statements ({rule}):")
     assert colour_rule([], profile="no-such-profile") is None  # no other regulation's rule stands in
