@@ -44,7 +44,7 @@ def shift(tmp_path_factory):
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
     session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
     session.open_table(profile="pt-americana", minimum=5, colours=("red", "blue", "green"), balls=BALLS,
-                       croupier="Ana", posted_values=(10, 25))
+                       croupier="Ana", pin="1111", posted_values=(10, 25))
     for colour, value, chips in (("red", 5, 100), ("blue", 10, 50), ("green", 25, 40)):
         session.assign_colour(colour=colour, player=f"{colour} player", chip_value=Decimal(value), chips=chips,
                               by="Ana")
