@@ -24,7 +24,7 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
 PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN for a while (never the last pit boss's)
-VERSION = 10  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+VERSION = 11  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):

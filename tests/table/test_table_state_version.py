@@ -28,7 +28,7 @@ LAYOUT = {
         "launch", "last_direction", "countdown_until", "bets_opened_at", "pending", "last_void", "recent", "counted",
         "voids", "corrections", "accounts", "given", "waiting", "bets", "prison", "played", "alarms", "wrong_pins",
         "pin_waits", "next_alarm", "last_event_time"],
-    10: ["phase", "profile", "table_id", "currency", "time_zone", "rules", "minimum", "sign", "sensor_only",
+    11: ["phase", "profile", "table_id", "currency", "time_zone", "rules", "minimum", "sign", "sensor_only",
          "relief_minutes", "posted_values", "value_only", "marked_values", "colours", "balls", "ball_in_play",
          "ball_since", "staff", "on_duty", "spin", "launch", "last_direction", "countdown_until", "bets_opened_at",
          "pending", "last_void", "recent", "counted", "voids", "corrections", "accounts", "given", "waiting", "bets",
