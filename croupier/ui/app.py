@@ -269,7 +269,8 @@ class TableApp(App):
         """A number typed and confirmed with the keypad rule: entered, then confirmed."""
         croupier = self.croupier()
         if self.record(self.session.enter_result, number=number, by=croupier) is not None:
-            self.record(self.session.confirm_result, number=number, by=croupier)
+            if self.record(self.session.confirm_result, number=number, by=croupier) is not None:
+                self.keys.step_ended()  # the sheet of this result is on its way: keys typed so far are not for it
 
     def croupier(self) -> str | None:
         return self.session.state.staff_on(Role.CROUPIER)

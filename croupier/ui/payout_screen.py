@@ -143,6 +143,8 @@ class PayoutScreen(KeypadScreen[None]):
         self.asked_at = now()  # keys typed before this are not counts of this sheet
         if self.interrupted:
             self._say_interrupted()
+        elif app.keys.dropped:  # keys typed for the result this sheet ended: said here, where the croupier looks
+            app.say_dropped(app.keys.dropped)
 
     def _say_interrupted(self) -> None:
         self.say(_("The wheel read {number} while {typed} was typed: {typed} dropped · # to count").format(

@@ -127,3 +127,15 @@ async def test_no_payout_on_a_number_the_sensor_contradicts(session, config):
         assert session.state.phase is Phase.BETTING
     (recorded,) = [e.event for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
     assert recorded.number == 17
+
+
+async def test_a_digit_typed_as_the_typed_result_opens_the_sheet_is_dropped_and_said(table_app, session):
+    """At the keypad, 0 # confirms the result and 5 comes before the sheet is drawn: no chip count,
+    no refusal left behind the sheet for a result typed twice, and the sheet says the key was dropped."""
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        burst(table_app, "enter", "enter", "0", "enter", "5")
+        await settle(pilot)
+        assert isinstance(table_app.screen, PayoutScreen) and not table_app.screen.sheet.counts
+        assert DROPPED in flat(screen_text(table_app))
+        await press(pilot, "escape")
+        assert "once the ball is launched" not in flat(screen_text(table_app))
