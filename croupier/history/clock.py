@@ -8,6 +8,8 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from datetime import date, datetime, timezone, tzinfo
 
+from croupier.i18n import formats
+
 _zone: tzinfo | None = None  # None: the machine's own
 _zone_name: str | None = None
 _changes: list[tuple[datetime, tzinfo | None, str | None]] = []  # later zones, from the moment each took force
@@ -66,15 +68,17 @@ def typed(moment: datetime) -> datetime:
 
 
 def clock(moment: datetime) -> str:
-    """A moment as the table's clock shows it."""
-    return local(moment).strftime("%H:%M:%S")
+    """A moment as the table's clock shows it, as the table's language writes a time."""
+    return formats.time_of_day(local(moment))
 
 
-def stamp(moment: datetime | str) -> str:
-    """A moment (or a recorded ISO time) with its date, in the table's time zone."""
+def stamp(moment: datetime | str, length: str = "medium") -> str:
+    """A moment (or a recorded ISO time) with its date, in the table's time zone, as the table's
+    language writes them (CLDR: 06/01/2025, 14:00:05); `length` "short": to the minute. Machine
+    forms (CSV, JSON) take `iso`."""
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    return local(moment).strftime("%Y-%m-%d %H:%M:%S")
+    return formats.moment(local(moment), length)
 
 
 def zone_label(moment: datetime | None = None) -> str:

@@ -173,8 +173,8 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
                  "this alarm or it is unlocked at the console").format(name=facts.name, minutes=facts.minutes)
     if facts is not None and kind == "clock-jumped" and facts.wall_clock and facts.table_clock:
         return _("The system clock jumped: it read {wall} when the table's clock read {table}; the table keeps its "
-                 "own time").format(wall=f"{facts.wall_clock:%Y-%m-%d %H:%M:%S} UTC",
-                                    table=f"{facts.table_clock:%Y-%m-%d %H:%M:%S} UTC")
+                 "own time").format(wall=formats.moment(facts.wall_clock) + " UTC",
+                                    table=formats.moment(facts.table_clock) + " UTC")
     if facts is not None and kind == "pin-locked":
         return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
             name=facts.name)

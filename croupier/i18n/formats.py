@@ -112,3 +112,45 @@ def significant(value: float, digits: int = 2) -> str:
     if abs(value) < 0.001:
         return format_scientific(value, format="0." + "0" * (digits - 1) + "E0", locale=_locale())
     return format_decimal(value, format="@" + "#" * (digits - 1), locale=_locale())
+
+
+# Times come from CLDR's patterns. A report writes one per spin, so the date is written once per day
+# and a time of day whose pattern strftime can write (HH:mm:ss, HH:mm) is written by it.
+_STRFTIME = {"HH:mm:ss": "%H:%M:%S", "HH:mm": "%H:%M"}
+
+
+@lru_cache(maxsize=4096)
+def _date(day: Date, language: str) -> str:
+    from babel.dates import format_date
+
+    return format_date(day, format="medium", locale=locale_of(language))
+
+
+@lru_cache(maxsize=None)
+def _time_form(language: str, length: str) -> tuple[str, str, str | None]:
+    """The CLDR glue of a date and a time ("{1}, {0}"), the time pattern, and its strftime form."""
+    found = locale_of(language)
+    pattern = found.time_formats[length].pattern
+    return str(found.datetime_formats[length]), pattern, _STRFTIME.get(pattern)
+
+
+def time_of_day(moment: datetime, length: str = "medium") -> str:
+    """A time as the language writes it: 14:00:05 (`length` "short": 14:00). `moment` is already in
+    the zone it is shown in."""
+    from croupier.i18n import language
+
+    _glue, pattern, fast = _time_form(language(), length)
+    if fast:
+        return moment.strftime(fast)
+    from babel.dates import format_time
+
+    return format_time(moment, format=pattern, tzinfo=moment.tzinfo, locale=_locale())
+
+
+def moment(value: datetime, length: str = "medium") -> str:
+    """A date and time as the language writes them: 06/01/2025, 14:00:05; 6 янв. 2025 г., 14:00:05
+    (`length` "short": to the minute). `value` is already in the zone it is shown in."""
+    from croupier.i18n import language
+
+    glue, _pattern, _fast = _time_form(language(), length)
+    return glue.replace("{1}", _date(value.date(), language())).replace("{0}", time_of_day(value, length))

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from croupier.history.clock import local, midnight
-from croupier.i18n import _
+from croupier.history.clock import local, midnight, stamp
+from croupier.i18n import _, formats
 from croupier.journal.store import Entry, Journal
 from croupier.table.events import ResultRecorded, TableClosed, TableOpened, decode
 
@@ -33,10 +33,10 @@ class Shift:
     def label(self) -> str:
         if self.opened is None:
             return _("shift {number}: before the table opened").format(number=self.number)
-        start = local(self.opened).strftime("%Y-%m-%d %H:%M")
-        end = local(self.closed).strftime("%H:%M") if self.closed else _("still open")
+        start = stamp(self.opened, "short")
+        end = formats.time_of_day(local(self.closed), "short") if self.closed else _("still open")
         if self.closed and local(self.closed).date() != local(self.opened).date():
-            end = local(self.closed).strftime("%Y-%m-%d %H:%M")
+            end = stamp(self.closed, "short")
         if self.last_number is not None and self.last_number != self.number:
             return _("shifts {first}-{last}: {start} to {end} ({profile})").format(
                 first=self.number, last=self.last_number, start=start, end=end, profile=self.profile)

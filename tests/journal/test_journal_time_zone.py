@@ -46,10 +46,10 @@ def test_the_report_shows_every_time_in_the_table_s_zone_and_says_which(journal,
     assert cli(["report", "--db", str(journal), "--config", settings(tmp_path)]) == 0
     text = capsys.readouterr().out
     assert "Times in the table's time zone: Pacific/Kiritimati, +14 (UTC+14:00)" in text
-    assert "2025-01-07 04:00:00  table opened under pt-americana" in text
-    assert "2025-01-06 14:00:00" not in text
+    assert "7 Jan 2025, 04:00:00  table opened under pt-americana" in text
+    assert "6 Jan 2025, 14:00:00" not in text
     assert cli(["report", "--db", str(journal)]) == 0  # without the configuration: the machine's zone
-    assert "2025-01-06 14:00:00  table opened under pt-americana" in capsys.readouterr().out
+    assert "6 Jan 2025, 14:00:00  table opened under pt-americana" in capsys.readouterr().out
 
 
 def test_report_days_are_the_table_s_days(journal, tmp_path, capsys):

@@ -155,5 +155,5 @@ def test_the_jump_is_worded_in_the_tables_language():
     install("pt")
     assert alarm_words("clock-jumped") == "Relógio do sistema saltou"
     assert alarm_subject_words(facts, "system clock") == "relógio do sistema"
-    assert "marcava 2025-01-06 07:00:00 UTC quando o relógio da mesa marcava 2025-01-06 09:00:00 UTC" in (
+    assert "marcava 06/01/2025, 07:00:00 UTC quando o relógio da mesa marcava 06/01/2025, 09:00:00 UTC" in (
         alarm_detail_words("clock-jumped", facts, "the system clock jumped back"))

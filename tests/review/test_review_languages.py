@@ -57,10 +57,10 @@ TIMELINE_COLUMNS = {
 }
 # What the pit boss reads in the table's language, one line per tab or table.
 READ = {
-    "pt": ["só leitura", "turno 1: 2025-09-16", "montantes em EUR", "cadeia de hashes intacta: eventos 1-38 verificados",
+    "pt": ["só leitura", "turno 1: 16/09/2025", "montantes em EUR", "cadeia de hashes intacta: eventos 1-38 verificados",
            "38 de 38 eventos", "Ir para a jogada", "Turno anterior", "Escolha uma jogada na cronologia",
            "Golpes nulos (1)", "Rendições (2)", "Pagadores (2)", "Resultado da mesa por turno"],
-    "ru": ["только чтение", "смена 1: 2025-09-16", "суммы в EUR", "цепочка хешей цела: проверены события 1-38",
+    "ru": ["только чтение", "смена 1: 16 сент.", "суммы в EUR", "цепочка хешей цела: проверены события 1-38",
            "38 из 38 событий", "Перейти к спину", "Предыдущая смена", "Выберите спин в хронологии",
            "Недействительные спины (1)", "Смены дилеров (2)", "Дилеры (2)", "Результат стола за смену"],
 }
@@ -124,14 +124,14 @@ async def test_the_review_speaks_the_tables_language_on_every_tab(shift_journal,
 
 
 @pytest.mark.parametrize("table_language, spin, lines", [
-    ("pt", "1", ["jogada 1", "resultado: 17 preto", "origem: cilindro", "resultado registado 2025-09-16 21:03:30",
+    ("pt", "1", ["jogada 1", "resultado: 17 preto", "origem: cilindro", "resultado registado 16/09/2025, 21:03:30",
                  "leitura do sensor: 17",
                  "lançamento 21:03:00: bola B1, croupier Ana, sentido dos ponteiros do relógio",
                  "apostas de vermelho: plein 17 x2", "apostas de azul: vermelho x5",
                  "vermelho: apostado 2, pago 70 = 350,00 EUR, devolvido 2, perdido 0",
                  "azul: apostado 5, pago 0 = 0,00 EUR, devolvido 0, perdido 5"]),
     ("ru", "2", ["спин 2", "результат: 32 красный", "источник: клавиатура, подтвердил(а) Ana",
-                 "результат записан 2025-09-16 21:08:36", "набрано на клавиатуре: 32",
+                 "результат записан 16 сент. 2025\u202fг., 21:08:36", "набрано на клавиатуре: 32",
                  "набрано 21:08:30: 32, набрал(а) Ana", "подтверждено 21:08:36, подтвердил(а) Ana",
                  "запуск 21:07:00: шарик B1, дилер Ana, против часовой стрелки",
                  "запуск 21:08:00: шарик B1, дилер Ana, против часовой стрелки",

@@ -148,7 +148,7 @@ def test_paper_for_a_date_range_and_for_one_croupier(tmp_path, capsys):
     text = pdf_text(both)
     assert "Shifts: 1-2, " in text and "Counted spins 4," in text
     # the statistics are the range's, headed so: not the first shift's
-    assert "shifts 1-2: 2025-01-06 " in text and "shift 1:" not in text
+    assert "shifts 1-2: 6 Jan 2025, " in text and "shift 1:" not in text
     assert main(["--db", str(journal), "--pdf", str(rui), "--from", "2025-01-06", "--to", "2025-01-07",
                  "--croupier", "Rui"]) == 0
     text = pdf_text(rui)
