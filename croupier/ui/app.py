@@ -61,7 +61,7 @@ class TableApp(App):
         super().__init__()
         self.session = session
         self.config = config
-        text.use_currency(config.table.currency)
+        text.use_currency(session.state.currency or config.table.currency)  # the journal's, as `currency`
         wired = config.wheel is not None if wheel is None else wheel
         self.sensor_online: bool | None = False if wired else None  # offline until the link opens
         self.board = board_for(session.state)  # what the players' display board shows now
@@ -371,6 +371,8 @@ class TableApp(App):
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
         self._events_seen += 1
+        if isinstance(event, (ev.TableOpened, ev.ContextChanged)):
+            text.use_currency(self.currency)  # what a refusal quotes follows the journal's currency
         stale = isinstance(event, MOVES_ON) and self._events_seen > self._said_at  # what was said is of a moment gone
         self.board = board_for(state)
         if self.board_output is not None:

@@ -1,6 +1,8 @@
 """The payout sheet pays the number the table holds: a correction rebuilds it on the new number, an
 alarm that the number may be wrong is on the sheet, the limits stay as the bets were made until the
 spin is paid, and after a golpe nulo the bets stand."""
+from decimal import Decimal
+
 from croupier.rules.spin import Direction
 from croupier.table.events import Stake
 from croupier.table.state import Phase
@@ -97,3 +99,20 @@ async def test_the_screen_says_the_configuration_disagrees_and_the_pit_boss_take
     assert (changed.currency, changed.time_zone, changed.previous_time_zone, changed.by) == (
         None, "Europe/Zurich", "Europe/Lisbon", "Marta")
     assert changed.reason == "the configuration was corrected"
+
+
+async def test_a_refusal_quotes_amounts_in_the_journals_currency(staffed_template, tmp_path, clock):
+    import dataclasses
+
+    from croupier.session import TableSession
+    from croupier.ui import text
+    from ui_kit import BALLS, COLOURS, config_for, staffed_journal
+
+    config = config_for(tmp_path)
+    config = dataclasses.replace(config, table=dataclasses.replace(config.table, currency="RUB"))
+    with TableSession.open(staffed_journal(staffed_template, tmp_path), clock) as session:
+        session.open_table(profile="pt-americana", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin=PINS["Ana"], by="Marta", currency="CHF")
+        app = TableApp(session, config, wheel=False)
+        async with app.run_test(size=(80, 24)):
+            assert app.currency == "CHF" and text.worded({"minimum": Decimal(5)})["minimum"].endswith("CHF")
