@@ -80,14 +80,16 @@ class TableScreen(KeypadScreen[None]):
 
     def show(self) -> None:
         """Redraw from the session's state (after an event, a key, or a minute passing)."""
-        if not self.is_attached or not self.children:
-            return  # replaced after a bug, or not composed yet: a table screen draws itself on mount
+        titles = self.query("#title").results(Static)
+        title = next(titles, None)
+        if not self.is_attached or title is None:
+            return  # replaced after a bug, not composed yet, or being taken down: drawn on mount
         app = self.app
         state, now = app.session.state, app.session.clock.now()
         config = app.config.table
         limits = "" if state.minimum is None else " · " + _("minimum {amount}").format(
             amount=text.money(state.minimum, config.currency))
-        update(self.query_one("#title", Static),
+        update(title,
                f"[b]{escape(config.name)}[/] · {escape(state.profile or config.profile)}{limits}")
         self.query_one(WinningNumber).show(state.last_result)
         self.query_one(TableStatus).show(state, now, app.sensor_online)
