@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.words import bet_words, chips_words, colour_words
-from croupier.i18n import _, formats
+from croupier.history.words import bet_words, chips_words, colour_words, plural_of
+from croupier.i18n import _, formats, ngettext
 
 from croupier.history.money import chips_money, owner_values
 from croupier.history.projection import Projection, reads
@@ -24,13 +24,14 @@ from croupier.table.events import ColourAssigned, PayoutsRecorded, ResultCorrect
 
 def amount_words(won: Fraction, kept: Fraction, money: Decimal | None, currency: str = "") -> str:
     """What a correction leaves to recover, as the table screen and every paper write it:
-    "36 chips = 180.00 EUR to recover (35 paid, 1 stakes kept)", or what the player is owed."""
+    "36 chips = 180.00 EUR to recover (35 paid, 1 stake kept)", or what the player is owed."""
     chips = won + kept
     amount = chips_words(abs(chips)) + (f" = {formats.money(abs(money), currency or None)}" if money is not None else "")
     if chips < 0:
         return _("{amount} owed to the player").format(amount=amount)
-    return _("{amount} to recover ({won} paid, {kept} stakes kept)").format(
-        amount=amount, won=formats.chips(won), kept=formats.chips(kept))
+    return ngettext("{amount} to recover ({won} paid, {kept} stake kept)",
+                    "{amount} to recover ({won} paid, {kept} stakes kept)", plural_of(kept)
+                    ).format(amount=amount, won=formats.chips(won), kept=formats.chips(kept))
 
 
 @dataclass(frozen=True)

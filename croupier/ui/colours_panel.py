@@ -7,6 +7,7 @@ from decimal import Decimal
 from rich.markup import escape
 from textual.widgets import Static
 
+from croupier.history import words
 from croupier.i18n import _
 from croupier.table.state import TableState
 from croupier.ui import text
@@ -22,7 +23,7 @@ class ColoursPanel(Static):
             lines.append(
                 f"[b]{escape(text.colour_name(colour)):<10}[/] {escape(account.player)} · "
                 f"{text.money(Decimal(account.chip_value), currency)} · "
-                + text.chip_count(account.held) + escape(bets) + idle
+                + words.chips_words(account.held) + escape(bets) + idle
             )
         if not lines:
             lines.append(_("No colour in play"))

@@ -9,7 +9,7 @@ from functools import singledispatch
 
 from croupier.history import words
 from croupier.screens.words import NUMBER_STYLE, PHASES, colour_name, number_markup, phase  # noqa: F401 (the screens' words)
-from croupier.i18n import N_, _, formats, language, ngettext
+from croupier.i18n import N_, _, formats, language
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.events import AlarmKind, Role
 from croupier.table.notices import Notice
@@ -369,13 +369,6 @@ def position(spec: str) -> str:
     if len(numbers) in (3, 6) and "0" not in numbers:
         return f"{numbers[0]}-{numbers[-1]}"  # a street or a line, as croupiers call it: 16-18, 13-18
     return spec
-
-
-def chip_count(amount: Fraction | int) -> str:
-    """'1 chip', '5 chips', '2½ chips': the count with the language's plural (a part of a chip
-    takes the form of 2, as Russian has it)."""
-    whole = Fraction(str(amount)).denominator == 1
-    return ngettext("{chips} chip", "{chips} chips", int(amount) if whole else 2).format(chips=chips(amount))
 
 
 def chips(amount: Fraction | int) -> str:

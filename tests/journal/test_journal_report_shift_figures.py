@@ -106,7 +106,7 @@ def test_the_payouts_on_a_corrected_number_are_named_as_overpaid(shift, capsys):
     assert (report["totals"]["overpaid_money"], report["totals"]["owed_money"]) == ("220", "0")
     assert cli(["report", "--db", str(shift)]) == 0
     text = capsys.readouterr().out
-    assert "spin 3: red paid on 17 for 17; the result is 16: 36 chips = 180.00 to recover (35 paid, 1 stakes kept)" \
+    assert "spin 3: red paid on 17 for 17; the result is 16: 36 chips = 180.00 to recover (35 paid, 1 stake kept)" \
         in text
     assert "spin 3: blue paid on black for 17; the result is 16: 4 chips = 40.00 to recover (2 paid, 2 stakes kept)" \
         in text
@@ -133,6 +133,6 @@ def test_the_review_shows_the_same_figures_and_the_overpayment_in_the_spin_detai
     assert (ana.paid_money, rui.paid_money) == (Decimal("255"), Decimal("195"))
     lines = spin_story(entries, 3).lines()
     assert "AFTER CORRECTION: spin 3: red paid on 17 for 17; the result is 16: 36 chips = 180.00 to recover " \
-           "(35 paid, 1 stakes kept)" in lines
+           "(35 paid, 1 stake kept)" in lines
     assert any(line.startswith("AFTER CORRECTION: spin 3: blue paid on black") for line in lines)
     assert not any("AFTER CORRECTION" in line for line in spin_story(entries, 1).lines())

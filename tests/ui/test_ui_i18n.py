@@ -461,15 +461,3 @@ def test_a_table_cites_only_its_own_regulations_rules(profile, cited, foreign, t
     assert not [rule for rule in foreign if rule in shown], shown
     assert cited is None or cited in shown
 
-
-@pytest.mark.parametrize("language, counts", [
-    ("en", {1: "1 chip", 2: "2 chips"}),
-    ("it", {1: "1 gettone", 5: "5 gettoni"}),
-    ("pt", {1: "1 ficha", 5: "5 fichas"}),
-    ("ru", {1: "1 жетон", 3: "3 жетона", 21: "21 жетон", 25: "25 жетонов"}),
-])
-def test_a_colour_s_chip_count_takes_the_language_s_plural(language, counts):
-    from croupier.ui import text
-
-    install(language)
-    assert {n: text.chip_count(n) for n in counts} == counts

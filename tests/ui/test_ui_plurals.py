@@ -58,3 +58,16 @@ def test_the_colour_menus_messages_have_a_singular_in_every_catalog(language):
                              ("{colour}: {chips} chip × {value} = {amount}",
                               "{colour}: {chips} chips × {value} = {amount}")):
         assert ngettext(singular, plural, 1) != ngettext(singular, plural, 5)
+
+
+@pytest.mark.parametrize("language, one, two", [
+    ("en", "(35 paid, 1 stake kept)", "(70 paid, 2 stakes kept)"),
+    ("pt", "(35 pagas, 1 de apostas mantidas)", "(70 pagas, 2 de apostas mantidas)")])
+def test_what_a_correction_leaves_to_recover_takes_the_plural_of_the_stakes_kept(language, one, two):
+    from fractions import Fraction
+
+    from croupier.history.payouts import amount_words
+
+    install(language)
+    assert amount_words(Fraction(35), Fraction(1), None).endswith(one)
+    assert amount_words(Fraction(70), Fraction(2), None).endswith(two)
