@@ -34,6 +34,7 @@ ALARMS = {
     "result-mismatch": N_("Typed result and sensor differ"), "pin-locked": N_("PIN locked after wrong PINs"),
     "clock-jumped": N_("System clock jumped"),
     "floor-receipt": N_("Floor receipt refused"),
+    "payouts-unrecorded": N_("Payouts not recorded"),
 }
 # Kinds of bet as the table sign lists them; the announced ones by their position's name.
 BET_KINDS = {
@@ -191,6 +192,9 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
     if facts is not None and kind == "wheel-fault" and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)
+    if facts is not None and kind == "payouts-unrecorded" and facts.spin is not None:
+        return _("The wheel gave the next result before the payouts of spin {spin} were recorded: the pit boss "
+                 "checks what was paid on it").format(spin=facts.spin)
     if language() == SOURCE_LANGUAGE:
         return detail
     cited = re.search(r"\(([^()]*)\)\s*$", detail)

@@ -336,6 +336,16 @@ def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: 
         raise Refused("the wheel reports game {wheel_game} again with {number}; {number2} was recorded",
                       wheel_game=wheel_game, number=number, number2=last.number)
     found: list[Event] = []
+    from croupier.table.payouts import payouts_open  # payouts builds on this module
+
+    unpaid = payouts_open(state)
+    if unpaid is not None and state.accounts:
+        # Colours were in play and their payouts never reached the journal (the table program was
+        # down, or D was never pressed): after this result they can no longer be recorded.
+        found.append(raise_alarm(state, AlarmKind.PAYOUTS_UNRECORDED, f"spin {unpaid}",
+                                 f"the wheel gave the next result before the payouts of spin {unpaid} were "
+                                 "recorded: the pit boss checks what was paid on it",
+                                 facts=AlarmFacts(rule="", spin=unpaid)))
     if state.phase is Phase.PAYING:
         found.append(PayoutsCompleted(spin=state.spin - 1, by=SENSOR))
     found.append(_result(state, now, number, Source.SENSOR, wheel_game=wheel_game, direction=direction,

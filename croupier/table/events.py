@@ -40,6 +40,7 @@ class AlarmKind(str, Enum):
     CLOCK_JUMPED = "clock-jumped"  # the system clock jumped against the monotonic clock; the table did not follow
     PIN_LOCKED = "pin-locked"  # a PIN refused too many times in a row: locked for a while the configuration sets
     FLOOR_RECEIPT = "floor-receipt"  # a floor receipt not recorded: not the floor's, or not this journal's event
+    PAYOUTS_UNRECORDED = "payouts-unrecorded"  # the wheel gave the next result before a spin's payouts were recorded
 
 
 class CashOutReason(str, Enum):

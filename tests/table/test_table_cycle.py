@@ -276,6 +276,28 @@ def test_a_sensor_launch_while_paying_marks_the_payouts_done(clock):
     assert table.kinds(events) == ["payouts-completed", "ball-launched"] and events[0].by == "sensor"
 
 
+def test_a_sensor_result_that_ends_payouts_never_recorded_raises_an_alarm(clock):
+    """A restart with the sheet open, or D never pressed: the wheel launches and gives the next result,
+    after which that spin's payouts can no longer be recorded. It never passes in silence."""
+    table = opened("pt-americana", clock)
+    spin(table, 4)
+    table.do(bets.place_bets, colour="red", stakes=(Stake(bet="red", chips=5),))
+    table.do(cycle.launch, direction=CW)
+    table.do(cycle.sensor_result, number=4)  # spin 2: red's counts on the layout never recorded
+    table.do(cycle.launch, direction=ACW, source=Source.SENSOR)
+    events = table.do(cycle.sensor_result, number=9)
+    (alarm,) = [e for e in events if table.kinds([e]) == ["alarm-raised"]]
+    assert (alarm.alarm_kind, alarm.facts.spin) == (AlarmKind.PAYOUTS_UNRECORDED, 2)
+    assert table.state.alarms[alarm.alarm].kind is AlarmKind.PAYOUTS_UNRECORDED
+
+
+def test_a_sensor_result_after_recorded_payouts_raises_no_alarm(clock):
+    table = opened("pt-americana", clock)
+    spin(table, 4)
+    table.do(cycle.launch, direction=ACW, source=Source.SENSOR)
+    assert "alarm-raised" not in table.kinds(table.do(cycle.sensor_result, number=9))
+
+
 def test_only_a_pit_boss_with_the_pin_corrects_a_result_and_the_colour_is_settled_again(clock):
     table = opened("pt-americana", clock)
     spin(table, 18, stakes=(Stake(bet="17", chips=1),))
