@@ -80,6 +80,7 @@ class TableApp(App):
         self._said_at = 0  # how many it had been told of when the message was said
         self._surviving = False
         self._said: tuple[str, bool] = ("", False)  # the last message, and whether it is an error
+        self._dropped_said = False  # the table's line says keys were dropped (after the last message)
         self.flow_under_way: tuple[str, Callable] | None = None  # the menu's flow on screen, and its name
         self.interrupted_flow: tuple[str, Callable] | None = None  # one a result closed, to open again
 
@@ -198,6 +199,7 @@ class TableApp(App):
         question asked again for it carries it as its note: `standing_refusal`)."""
         if self._said[1]:
             self.say("")
+        self.clear_dropped()
 
     def standing_refusal(self) -> str:
         """The refusal on screen now, if any."""
@@ -205,6 +207,7 @@ class TableApp(App):
         return message if error else ""
 
     def say(self, message: str, *, error: bool = False) -> None:
+        self._dropped_said = False
         self._said_at = self.session.seq
         self._said = (message, error)
         self._say(message, error)
@@ -222,7 +225,19 @@ class TableApp(App):
         message, error = self._said
         dropped = ngettext("{count} key typed for a step that had ended: dropped",
                            "{count} keys typed for a step that had ended: dropped", count).format(count=count)
-        self._say(f"{message} · {dropped}" if message else dropped, error)
+        shown = f"{message} · {dropped}" if message else dropped
+        on_top = getattr(self.screen, "say", None)
+        if on_top is not None and self.screen is not self.table_screen:
+            on_top(shown, error=error)  # about the sheet: the table's line under it keeps its own message
+        else:
+            self.table_screen.say(shown, error=error)
+            self._dropped_said = True
+
+    def clear_dropped(self) -> None:
+        """The notice of dropped keys is about the step they were typed for: gone at the next one."""
+        if self._dropped_said:
+            self._dropped_said = False
+            self.table_screen.say(*self._said[:1], error=self._said[1])
 
     # --- commands to the session --------------------------------------------------------------
 
@@ -404,6 +419,7 @@ class TableApp(App):
                              "are done").format(flow=closed_flow[0], number=event.number)
                     self.call_after_refresh(self.say, said, error=True)  # on the sheet, once it is drawn
         if stale:  # after the sheet is pushed: the table under it clears its line when seen, not before the sheet
+            self._dropped_said = False
             self.table_screen.say("")
         self.redraw()
 

@@ -82,6 +82,7 @@ class KeyRouter:
             self._drop(key)  # typed before this question was drawn: not an answer to it
             return
         self.dropped = 0
+        self.app.clear_dropped()  # a key that counts is the next step: the notice is of the one before
         screen.press(key)
 
     def _drop(self, key: Key) -> None:

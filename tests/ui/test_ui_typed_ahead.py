@@ -139,3 +139,15 @@ async def test_a_digit_typed_as_the_typed_result_opens_the_sheet_is_dropped_and_
         assert DROPPED in flat(screen_text(table_app))
         await press(pilot, "escape")
         assert "once the ball is launched" not in flat(screen_text(table_app))
+
+
+async def test_keys_dropped_on_the_sheet_are_not_said_again_on_the_table_after_escape(table_app, session):
+    """The notice of keys dropped for the sheet is about the sheet: after # leaves it the table
+    screen's line does not carry it, nor does the next question."""
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        burst(table_app, "enter", "enter", "0", "enter", "5", "5")
+        await settle(pilot)
+        assert DROPPED in flat(screen_text(table_app))
+        await press(pilot, "escape")
+        assert not isinstance(table_app.screen, PayoutScreen)
+        assert DROPPED not in flat(screen_text(table_app))
