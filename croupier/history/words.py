@@ -45,7 +45,8 @@ BET_KINDS = {
 # The reasons the table's menus offer for a limit change and a correction: recorded in the table's
 # language; one recorded in English is shown in the reader's, any other as recorded.
 LIMIT_REASONS = (N_("management decision"), N_("busy table"), N_("quiet table"))
-CORRECTION_REASONS = (N_("wrong number typed"), N_("sensor misread the pocket"), N_("ball jumped after the reading"))
+SENSOR_MISREAD = N_("sensor misread the pocket")  # offered only where a sensor reads the wheel
+CORRECTION_REASONS = (N_("wrong number typed"), SENSOR_MISREAD, N_("ball jumped after the reading"))
 CASH_OUTS = {CashOutReason.LEFT.value: N_("the player left"),
              CashOutReason.INACTIVE.value: N_("no bets while players waited"),
              CashOutReason.TABLE_CLOSED.value: N_("the table closed")}

@@ -110,7 +110,9 @@ async def correct_result(app: TableApp, boss: str, boss_pin: str) -> None:
                            else "")
     if correct is None:
         return
-    reason = await choose(app, _("Why?"), [(_(r), r) for r in CORRECTION_REASONS])
+    sensor = app.sensor_online is not None  # a keypad-only table has no sensor to misread
+    reason = await choose(app, _("Why?"), [(_(r), r) for r in CORRECTION_REASONS
+                                          if sensor or r != words.SENSOR_MISREAD])
     if reason is not None:
         app.record(app.session.correct_result, spin=spin, number=correct, reason=_(reason), by=boss, pin=boss_pin)
 

@@ -74,6 +74,20 @@ async def test_pit_boss_changes_the_minimum_and_corrects_a_result(table_app, ses
     assert (session.state.last_result.number, session.state.last_result.corrected_from) == (28, 8)
 
 
+async def test_a_correction_at_a_keypad_table_offers_no_sensor_misread(session, config):
+    """A table without a sensor offers only the reasons that apply to it; one with a sensor offers that too."""
+    from croupier.ui.app import TableApp
+
+    play_spins(session, 8)
+    for wired in (False, True):
+        app = TableApp(session, config, wheel=wired)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await press(pilot, "d", "7", "1", "9", "0", "0", "0", "enter", "3", "1", "2", "8", "enter")
+            shown = flat(screen_text(app))
+            assert "wrong number typed" in shown and "ball jumped after the reading" in shown
+            assert ("sensor misread the pocket" in shown) is wired
+
+
 async def test_pit_boss_clears_an_acknowledged_alarm(table_app, session):
     session.launch(direction=Direction.CLOCKWISE)
     session.enter_result(number=3, by="Ana")
