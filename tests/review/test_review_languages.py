@@ -137,7 +137,7 @@ async def test_the_review_speaks_the_tables_language_on_every_tab(shift_journal,
                  "запуск 21:08:00: шарик B1, дилер Ana, против часовой стрелки",
                  "недействительный спин 21:07:18: В колесо упал жетон (клавиатура), объявил(а) Ana, "
                  "шарик возвращён в ячейку 17",
-                 "ставки цвета красный: plein 17 x1",
+                 "красный, ставки: plein 17 x1",
                  "красный: поставлено 1, выплачено 0 = 0,00 EUR, возвращено 0, проиграно 1"]),
 ])
 async def test_the_spin_detail_for_a_dispute_in_the_tables_language(shift_journal, table_zone, table_language,

@@ -461,3 +461,27 @@ def test_a_table_cites_only_its_own_regulations_rules(profile, cited, foreign, t
     assert not [rule for rule in foreign if rule in shown], shown
     assert cited is None or cited in shown
 
+
+
+def test_russian_names_a_colour_and_a_pin_without_a_broken_case():
+    # "Жетоны цвета белый" is wrong Russian (a colour's name is nominative): it follows a colon;
+    # "PIN: Croupier 2:" has a colon too many.
+    wrong = [form for forms in catalog_entries("ru").values() for form in forms
+             if re.search(r"цвета \{colour\}|: \{name\}:", form)]
+    assert not wrong, wrong
+
+
+def test_italian_puts_no_bare_a_before_a_colour_or_a_player():
+    # "a arancione" wants "ad", "a posto 4" wants "al": the colour and the player stand after a colon.
+    wrong = [form for forms in catalog_entries("it").values() for form in forms
+             if re.search(r"\ba \{(colour|player)\}", form)]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("language", CATALOGS)
+async def test_no_result_yet_fits_on_one_line_of_the_winning_box(table_app, language):
+    install(language)
+    async with table_app.run_test(size=(80, 24)):
+        from croupier.i18n import _
+
+        assert _("no result yet") in screen_text(table_app)  # whole on one line of the screen
