@@ -1,6 +1,8 @@
 """The journal's own context changed at the table: the currency and time zone every reader shows
 the journal in. The opening records the configuration's; a pit boss changes either (with PIN and
-a reason) between spins, the currency only with no colour chips in play (their values are in it)."""
+a reason) between spins. A shift's money is in one currency, so every report labels each amount
+rightly with no splitting: the currency changes only before the shift's first counted spin or chips
+moved (colour chips given or cashed, bets); after that the table is closed and opened in the new one."""
 from __future__ import annotations
 
 import re
@@ -43,10 +45,8 @@ def change_context(state: TableState, now: datetime, *, reason: str, by: str, pi
         raise no.ContextUnchanged()
     if currency is not None and not _CURRENCY.fullmatch(currency):
         raise no.ContextCurrencyInvalid(currency=currency)
-    from croupier.table.payouts import payouts_open  # payouts builds on the cycle this module imports
-
-    if currency is not None and (state.accounts or payouts_open(state) is not None):
-        raise no.ContextCurrencyInPlay(colours=tuple(state.accounts))
+    if currency is not None and state.money_moved:
+        raise no.ContextCurrencyShiftStarted()
     if time_zone is not None and not known_zone(time_zone):
         raise no.ContextZoneUnknown(time_zone=time_zone)
     if not reason.strip():

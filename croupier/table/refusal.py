@@ -224,9 +224,11 @@ class ContextCurrencyInvalid(Kind):
     currency: str
 
 
-class ContextCurrencyInPlay(Kind):
-    english = "the currency changes with no colour chips in play and no payouts open: exchange them first"
-    colours: tuple[str, ...]
+class ContextCurrencyShiftStarted(Kind):
+    """A shift's money is in one currency: once a spin is counted or chips move, a new currency
+    takes a new shift."""
+
+    english = "this shift already has spins or chips in its currency: close the table and open it in the new one"
 
 
 class ContextZoneUnknown(Kind):

@@ -24,7 +24,7 @@ from croupier.table.events import AlarmKind, Ball, ColourOutcome, Event, Role, S
 RECENT = 12  # results kept: SRIJ 6i last numbers, SRIJ 27 replays, corrections, PT-A 31 rebuilds
 OPEN_ALARMS = 100  # open alarms kept; older ones stay open in the journal and its report
 PIN_LOCK_AFTER = 5  # wrong PINs in a row that lock a PIN for a while (never the last pit boss's)
-VERSION = 11  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
+VERSION = 12  # of the snapshot layout and the fold; a snapshot of another version is ignored and refolded
 
 
 class Phase(str, Enum):
@@ -169,6 +169,7 @@ class TableState:
     table_id: str | None = None  # the configuration's [table] id, as the opening recorded it
     currency: str | None = None  # the journal's currency and time zone in force (opening, then changes)
     time_zone: str | None = None
+    money_moved: bool = False  # a spin counted or chips moved since the opening: the shift's currency is fixed
     rules: str = ""  # the profile's text as recorded; empty in journals older than its recording
     minimum: Decimal | None = None
     sign: dict[str, Decimal] = field(default_factory=dict)  # the table sign in force, as recorded
@@ -254,7 +255,7 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> TableState:
         on_duty[Role.INSPECTOR] = Duty(name=e.inspector, since=e.time)
     return _replace(
         s, phase=Phase.BETTING, profile=e.profile, table_id=e.table_id, currency=e.currency,
-        time_zone=e.time_zone, rules=e.rules, minimum=e.minimum,
+        time_zone=e.time_zone, money_moved=False, rules=e.rules, minimum=e.minimum,
         sign=dict(e.sign or {}), sensor_only=e.sensor_only,
         relief_minutes=e.relief_minutes, posted_values=e.posted_values, value_only=e.value_only,
         marked_values=e.marked_values,
@@ -523,6 +524,12 @@ HANDLERS: dict[type[Event], Callable[[TableState, Any], TableState]] = {
 }
 
 
+# The events that put money through the shift in its currency: a counted spin, bets, chips given,
+# exchanged or cashed out.
+MONEY_EVENTS = frozenset({ev.ResultRecorded, ev.PayoutsRecorded, ev.BetsPlaced, ev.ColourAssigned, ev.ChipsIssued,
+                          ev.ColourCashedOut, ev.LateChipsExchanged, ev.ForeignChipsSettled})
+
+
 # The events only a command that checked this member's PIN records (the name's field): the right
 # PIN ends a run of wrong ones. An event merely naming someone (an acknowledgement) does not.
 PIN_PROVEN: dict[type, str] = {
@@ -537,6 +544,8 @@ def apply(state: TableState, event: Event) -> TableState:
     proven = PIN_PROVEN.get(type(event))
     if proven is not None and after.wrong_pins:
         after = _pin_free(after, getattr(event, proven))  # the right PIN: the run ends
+    if type(event) in MONEY_EVENTS and not after.money_moved:
+        after = _replace(after, money_moved=True)
     if after is state:
         return _replace(state, last_event_time=event.time)
     after.__dict__["last_event_time"] = event.time  # a copy made for this event, seen by no one yet

@@ -142,8 +142,8 @@ CONTEXT_REFUSALS = {
     no.ContextBetweenSpins: N_("the currency and time zone change between spins, not while the ball is in play"),
     no.ContextUnchanged: N_("the journal already has that currency and time zone"),
     no.ContextCurrencyInvalid: N_("{currency} is not a currency code (three letters, e.g. EUR)"),
-    no.ContextCurrencyInPlay: N_("the currency changes with no colour chips in play and no payouts open: "
-                                 "exchange them first"),
+    no.ContextCurrencyShiftStarted: N_("this shift already has spins or chips in its currency: close the table and "
+                                       "open it in the new one"),
     no.ContextZoneUnknown: N_("{time_zone} is not a time zone the system knows (e.g. Europe/Lisbon)"),
     no.ContextReasonMissing: N_("say why the currency or time zone changes"),
 }

@@ -53,14 +53,14 @@ def test_the_opening_records_the_context_in_the_chain(tmp_path):
 
 
 def changed_shift(path) -> None:
-    """The Lisbon shift, then the pit boss records Moscow time and roubles, then a spin an hour later."""
+    """The Lisbon shift, then the pit boss records Moscow time, then a spin an hour later (the
+    currency stays: the shift already has a spin in euros)."""
     lisbon_shift(path)
     clock = FakeClock()
     clock.advance(seconds=3600)
     with TableSession.open(path, clock) as session:
         session.payouts_done()
-        session.change_context(time_zone="Europe/Moscow", currency="RUB", reason="the table moved to Moscow",
-                               by="Boss", pin="9000")
+        session.change_context(time_zone="Europe/Moscow", reason="the table moved to Moscow", by="Boss", pin="9000")
         clock.advance(seconds=600)
         session.launch(direction=Direction.ANTICLOCKWISE)
         session.close_bets()
@@ -100,15 +100,14 @@ def test_readers_use_the_currency_and_time_zone_in_force_at_each_event(tmp_path,
     journal = tmp_path / "j.db"
     changed_shift(journal)
     with TableSession.open(journal, FakeClock(), read_only=True) as session:  # folded again from the journal
-        assert (session.state.currency, session.state.time_zone) == ("RUB", "Europe/Moscow")
+        assert (session.state.currency, session.state.time_zone) == ("EUR", "Europe/Moscow")
     with Journal.open(journal, read_only=True) as reader:
         (changed,) = [e.event for e in reader.entries() if e.event.kind == "context-changed"]
     assert (changed.previous_currency, changed.previous_time_zone, changed.by) == ("EUR", "Europe/Lisbon", "Boss")
-    assert describe(changed) == ("currency EUR -> RUB, time zone Europe/Lisbon -> Europe/Moscow by Boss: "
-                                 "the table moved to Moscow")
+    assert describe(changed) == "time zone Europe/Lisbon -> Europe/Moscow by Boss: the table moved to Moscow"
     assert cli(["report", "--db", str(journal)]) == 0
     out = capsys.readouterr().out
-    assert "Amounts in RUB" in out
+    assert "Amounts in EUR" in out
     # spin 1 at 14:00 UTC in Lisbon (14:00), spin 2 at 15:10 UTC in Moscow (18:10)
     assert " 14:00:" in out and " 18:10:" in out and " 15:10:" not in out
 
@@ -125,3 +124,42 @@ def test_a_checkpoint_keeps_the_context_with_its_changes(tmp_path):
     assert [zone for _since, zone in whole.zones] == ["Europe/Lisbon", "Europe/Moscow"]
     kept = context_from_plain(json.loads(json.dumps(context_plain(journal_context(events[:1])))))
     assert journal_context(events[1:], kept) == whole  # a report from a checkpoint goes on from what it kept
+
+
+def test_a_shifts_money_is_in_one_currency_so_no_amount_is_labelled_with_another(tmp_path, capsys):
+    """The currency changes right after the opening; once a spin is counted or chips move, the
+    change is refused and every rendering still names the currency the amounts were taken in."""
+    import pytest
+    from decimal import Decimal
+
+    from croupier.table import refusal as no
+
+    def boss_changes(session, currency):
+        session.change_context(currency=currency, reason="the house's rule", by="Boss", pin="9000")
+
+    lisbon_shift(tmp_path / "spun.db")  # a counted spin in euros
+    with TableSession.open(tmp_path / "spun.db", FakeClock()) as session:
+        session.payouts_done()
+        with pytest.raises(no.ContextCurrencyShiftStarted):
+            boss_changes(session, "RUB")
+        session.change_context(time_zone="Europe/Moscow", reason="moved", by="Boss", pin="9000")  # the zone may
+    for rendering in (["report"], ["report", "--json"]):
+        assert cli([*rendering, "--db", str(tmp_path / "spun.db")]) == 0
+        out = capsys.readouterr().out
+        assert "EUR" in out and "RUB" not in out
+
+    clock = FakeClock()
+    session = TableSession.open(tmp_path / "chips.db", clock)
+    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
+    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
+    session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS, croupier="Ana", pin="1111",
+                       currency="EUR", time_zone="Europe/Lisbon")
+    boss_changes(session, "GBP")  # nothing taken yet: the shift's one currency is now pounds
+    session.assign_colour(colour="red", player="seat 1", chip_value=Decimal("5"), chips=20, by="Ana")
+    session.cash_out(colour="red", chips=20, by="Ana")  # given and cashed before any spin: still pounds
+    with pytest.raises(no.ContextCurrencyShiftStarted):
+        boss_changes(session, "RUB")
+    session.close()
+    assert cli(["report", "--db", str(tmp_path / "chips.db")]) == 0
+    out = capsys.readouterr().out
+    assert "Amounts in GBP" in out and "amounts in GBP" in out and "RUB" not in out
