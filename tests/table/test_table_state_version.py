@@ -36,6 +36,7 @@ LAYOUT = {
 }
 LAYOUT[9] = LAYOUT[8]  # a counted spin holds what its corrections leave to recover
 LAYOUT[10] = LAYOUT[8]  # a relief and a ball swap end the overdue alarms they answer
+LAYOUT[12] = [*LAYOUT[11][:5], "money_moved", *LAYOUT[11][5:]]  # a shift's currency is fixed once money moves
 
 
 def test_the_snapshot_layout_changes_only_with_a_new_version():
