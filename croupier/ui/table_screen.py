@@ -24,6 +24,7 @@ from croupier.i18n import _
 from croupier.keypad.entry import Key, NumberEntry, Step
 from croupier.rules.spin import Direction
 from croupier.table.cycle import IN_SPIN, bets_to_declare
+from croupier.table.payouts import payouts_open
 from croupier.table.regulation import profile_of
 from croupier.table.state import Phase, TableState
 from croupier.ui import text
@@ -182,7 +183,7 @@ class TableScreen(KeypadScreen[None]):
                 legend.append((Key.ENTER, _("confirm")))
         if phase in IN_SPIN:
             legend.append((Key.VOID, _("void spin")))
-        if phase is Phase.PAYING:
+        if payouts_open(state) is not None:  # also the last spin's, late, after the wheel launched the next ball
             legend.append((Key.PAYOUTS, _("payouts")))
         legend.append((Key.MENU, _("menu")))
         meant: set = set()  # one meaning per key: the first, as the key does it

@@ -170,3 +170,20 @@ async def test_a_note_said_before_the_result_is_gone_when_the_croupier_leaves_th
         await press(pilot, "escape")  # back to the table, the payouts still under way
         text = screen_text(app)
         assert "Payouts ·" not in text and "There are no payouts under way" not in text
+
+
+async def test_after_a_restart_the_table_offers_the_sheet_the_next_launch_left_open(session, config):
+    """The wheel launched the next ball before the payouts of spin 1 were recorded: they can still be
+    recorded until the next result, so after a restart the table screen offers the sheet (B) for spin 1."""
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await report(pilot, LinkStatus(True, 0.0, "open"), state(WheelPhase.PLACE_BETS),
+                     state(WheelPhase.BALL_IN_RIM, t=1), state(WheelPhase.NO_MORE_BETS, t=2),
+                     WheelResult(32, 3.0, 7, CW, "number-line"))
+        await report(pilot, state(WheelPhase.PLACE_BETS, game=8, t=4), state(WheelPhase.BALL_IN_RIM, game=8, t=5))
+        assert session.state.phase is Phase.SPINNING
+    restarted = TableApp(session, config, wheel=True)
+    async with restarted.run_test(size=(80, 24)) as pilot:
+        assert "payouts" in flat(screen_text(restarted))
+        await press(pilot, "b")
+        assert "Payouts ·  32  red · spin 1" in screen_text(restarted)
