@@ -7,7 +7,6 @@ changes; every problem is a ConfigError naming the file and the key. Rule refere
 from __future__ import annotations
 
 import logging
-from collections import Counter
 import os
 import re
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from croupier.board.names import LAMP_NAMES, SEGMENT_NAMES
-from croupier.i18n import N_, languages, translations
+from croupier.i18n import languages
 from croupier.paths import CONFIG_LOOKUP, SYSTEM_CONFIG  # noqa: F401 (CONFIG_LOOKUP: for the commands)
 from croupier.rules.limits import (NO_SIGN, SignError, TableLimits, TableSign, colour_value_problem,
                                    sign_from_data, sign_problem, table_limits)
@@ -361,12 +360,11 @@ def _build(raw: dict[str, Any], source: str, path: Path | None, environ: Mapping
     top = _Reader(source, "", raw)
     top.only("table", "colours", "balls", "staff", "wheel", "keypad", "display", "journal", "logging", "floor")
     state_dir = Path(environ.get("STATE_DIRECTORY", "").split(":")[0] or ".").absolute()
-    table = _table(top.section("table"), Path(source).parent if path is not None else Path("."))
     config = Config(
-        table=table,
+        table=_table(top.section("table"), Path(source).parent if path is not None else Path(".")),
         colours=_colours(top),
         balls=_balls(top),
-        staff=_staff(top, table),
+        staff=_staff(top),
         wheel=_wheel(top.section("wheel")),
         keypad=_keypad(top.section("keypad")),
         display=_display(top.section("display")),
@@ -611,29 +609,12 @@ def _balls(top: _Reader) -> tuple[Ball, ...]:
     return tuple(balls)
 
 
-# A member listed without a name is called after the role, in the table's language.
-UNNAMED_STAFF = {"croupier": N_("Croupier {number}"), "inspector": N_("Inspector {number}"),
-                 "pit-boss": N_("Pit boss {number}")}
-ONE_UNNAMED = {"inspector": N_("Inspector"), "pit-boss": N_("Pit boss")}  # alone in the role: no number
-
-
-def _staff(top: _Reader, table: TableConfig) -> tuple[StaffMember, ...]:
-    entries = [_Reader(top.source, f"staff[{i}]", entry) for i, entry in enumerate(top.array("staff"))]
-    for r in entries:
-        r.only("name", "role")
-    unnamed = Counter(r.text("role", choices=ROLES) for r in entries if "name" not in r.data)
-    words, numbered = translations(table.language, table.house), Counter[str]()
+def _staff(top: _Reader) -> tuple[StaffMember, ...]:
     members: list[StaffMember] = []
-    for r in entries:
-        role = r.text("role", choices=ROLES)
-        if "name" in r.data:
-            name = r.text("name")
-        elif unnamed[role] == 1 and role in ONE_UNNAMED:
-            name = words.gettext(ONE_UNNAMED[role])
-        else:
-            numbered[role] += 1
-            name = words.gettext(UNNAMED_STAFF[role]).format(number=numbered[role])
-        member = StaffMember(name=name, role=role)
+    for i, entry in enumerate(top.array("staff")):
+        r = _Reader(top.source, f"staff[{i}]", entry)
+        r.only("name", "role")
+        member = StaffMember(name=r.text("name"), role=r.text("role", choices=ROLES))
         if any(m.name == member.name for m in members):
             raise r.error("name", f"{member.name!r} is listed twice")
         members.append(member)

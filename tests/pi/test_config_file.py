@@ -305,20 +305,3 @@ def test_the_pin_lock_is_set_in_minutes_and_never_for_ever(tmp_path):
     for bad in ("0", "1441", '"15"', "true"):
         error = error_for(tmp_path, f"[table]\npin_lock_minutes = {bad}\n")
         assert error.key == "table.pin_lock_minutes"
-
-
-@pytest.mark.parametrize("language, names", [
-    ("en", ["Croupier 1", "Croupier 2", "Inspector", "Pit boss"]),
-    ("pt", ["Croupier 1", "Croupier 2", "Inspetor", "Chefe de banca"]),
-    ("ru", ["Дилер 1", "Дилер 2", "Инспектор", "Пит-босс"]),
-    ("it", ["Croupier 1", "Croupier 2", "Ispettore", "Capotavolo"]),
-])
-def test_the_default_staff_are_called_after_their_roles_in_the_tables_language(tmp_path, language, names):
-    config = load_config(write(tmp_path, f'[table]\nlanguage = "{language}"\n'))
-    assert [m.name for m in config.staff] == names
-
-
-def test_a_named_member_keeps_the_name_and_unnamed_ones_are_numbered(tmp_path):
-    config = load_config(write(tmp_path, '[table]\nlanguage = "en"\n\n[[staff]]\nname = "Marta"\nrole = "pit-boss"\n\n'
-                                         '[[staff]]\nrole = "inspector"\n\n[[staff]]\nrole = "inspector"\n'))
-    assert [m.name for m in config.staff] == ["Marta", "Inspector 1", "Inspector 2"]
