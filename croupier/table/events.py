@@ -7,13 +7,14 @@ chip amounts as Decimal or Fraction strings, so the same event always hashes the
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import Callable, ClassVar, Iterable, TypeVar, dataclass_transform
+from typing import Callable, ClassVar, Iterable, TypeVar
 
+from croupier.rules.record import Record
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.codec import CodecError, canonical_json, from_plain, to_plain, when_set
 
@@ -49,16 +50,14 @@ class CashOutReason(str, Enum):
     TABLE_CLOSED = "table-closed"  # FR: colour chips exchanged when the table closes
 
 
-@dataclass(frozen=True, kw_only=True)
-class Ball:
+class Ball(Record):
     """A registered ball: `PT-A 17` white, balanced, 18-24 mm."""
 
     id: str
     diameter_mm: Decimal
 
 
-@dataclass(frozen=True, kw_only=True)
-class Stake:
+class Stake(Record):
     """Chips of one colour on one bet. `bet` is the rules engine's name of the bet (`plein 17`)."""
 
     bet: str
@@ -66,8 +65,7 @@ class Stake:
     marked: bool = when_set(False)  # PT-A 16: value-marked chips (owner "value"), allowed on any bet
 
 
-@dataclass(frozen=True, kw_only=True)
-class ColourOutcome:
+class ColourOutcome(Record):
     """What one spin did to one colour, in chips (halves happen: zero, two-dozen bets)."""
 
     colour: str
@@ -78,8 +76,7 @@ class ColourOutcome:
     imprisoned: int = 0  # FR en prison: stake held for the next spin
 
 
-@dataclass(frozen=True, kw_only=True)
-class Recovery:
+class Recovery(Record):
     """What one colour was handed on a spin's first number that the corrected number does not give
     it: payouts, and stakes left with the player on bets that now lose (negative: what it is owed)."""
 
@@ -98,8 +95,7 @@ class Recovery:
         return None if self.chip_value is None else Decimal(chips.numerator) * self.chip_value / chips.denominator
 
 
-@dataclass(frozen=True, kw_only=True)
-class LimitCut:
+class LimitCut(Record):
     """A bet the table limits cut down, its excess handed back: the facts the screens word it from
     in the table's language (the event's `notes` keep the same in English)."""
 
@@ -110,8 +106,7 @@ class LimitCut:
     facts: dict[str, str]  # the templates' fields, as text (amounts as decimals)
 
 
-@dataclass(frozen=True, kw_only=True)
-class AlarmFacts:
+class AlarmFacts(Record):
     """What an alarm is about, for the screens to word it in the table's language (the alarm's
     `detail` is the record's own English)."""
 
@@ -139,8 +134,7 @@ class AlarmFacts:
 UNSTAMPED = datetime.min
 
 
-@dataclass(frozen=True, kw_only=True)
-class Event:
+class Event(Record):
     """Base of every event: when it happened. Subclasses name themselves with `kind`. A command
     never sets `time`: `stamped` gives its events the table clock's time as they are recorded."""
 
@@ -152,12 +146,11 @@ EVENT_TYPES: dict[str, type[Event]] = {}
 E = TypeVar("E", bound=Event)
 
 
-@dataclass_transform(kw_only_default=True, frozen_default=True)
 def _event(kind: str) -> Callable[[type[E]], type[E]]:
     def register(cls: type[E]) -> type[E]:
         cls.kind = kind
         EVENT_TYPES[kind] = cls
-        return dataclass(frozen=True, kw_only=True)(cls)
+        return cls
 
     return register
 

@@ -263,7 +263,8 @@ def test_run_headless_refuses_a_journal_with_a_flipped_byte_and_writes_nothing(p
 
 @pytest.mark.skipif(os.geteuid() != 0 or not hasattr(os, "openpty"), reason="mounting a small tmpfs needs root")
 def test_run_headless_on_a_disk_that_fills_stops_plainly_and_keeps_every_result(tmp_path, wheel):
-    with small_disk(tmp_path, "160k") as disk:
+    # Room for a few games whatever the start-up speed: the wheel runs from before the table starts.
+    with small_disk(tmp_path, "256k") as disk:
         journal = disk / "journal.db"
         proc = run_headless(journal, wheel)
         try:
