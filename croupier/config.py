@@ -10,7 +10,6 @@ import logging
 import os
 import re
 import sys
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Mapping
@@ -22,6 +21,7 @@ from croupier.rules.limits import (NO_SIGN, SignError, TableLimits, TableSign, c
                                    sign_from_data, sign_problem, table_limits)
 from croupier.rules.names import DEFAULT_PROFILE
 from croupier.rules.profiles import Profile, ProfileError, load_profile, profile_ids
+from croupier.rules.record import Record
 from croupier.rules.toml_file import MISSING, FileProblem, expected, not_one_of, parse, read, unknown_key
 
 # The wheel decoders are imported where a configuration is read, so a command's --help (which only
@@ -60,8 +60,7 @@ class ConfigError(FileProblem):
     """A configuration problem: which file, which key, what is wrong."""
 
 
-@dataclass(frozen=True)
-class TableConfig:
+class TableConfig(Record):
     """The [table] section: the table's id, name, profile, minimum, currency and language."""
     id: str
     name: str
@@ -80,38 +79,33 @@ class TableConfig:
     clock_tolerance_seconds: int = 10  # a step of the system clock beyond this is a jump: recorded, not followed
 
 
-@dataclass(frozen=True)
-class Ball:
+class Ball(Record):
     """A registered ball of the [[balls]] list."""
     id: str
     diameter_mm: Decimal
 
 
-@dataclass(frozen=True)
-class StaffMember:
+class StaffMember(Record):
     """A member of the [[staff]] list and their role."""
     name: str
     role: str
 
 
-@dataclass(frozen=True)
-class WheelConfig:
+class WheelConfig(Record):
     """The [wheel] section: the sensor's protocol and its serial port."""
     protocol: str
     device: str
     baud: int
 
 
-@dataclass(frozen=True)
-class KeypadConfig:
+class KeypadConfig(Record):
     """The [keypad] section: a USB keypad, or the GPIO matrix and its pins."""
     kind: str  # "usb" or "gpio"
     rows: tuple[int, ...]  # BCM pins, used when kind is "gpio"
     columns: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Lamps:
+class Lamps(Record):
     """The display board's lamps and their GPIO pins."""
     red: int
     black: int
@@ -121,8 +115,7 @@ class Lamps:
     void: int
 
 
-@dataclass(frozen=True)
-class DisplayBoardConfig:
+class DisplayBoardConfig(Record):
     """The [display] section: the board's segments, digits and lamps."""
     segments: tuple[int, ...]  # a..g
     digits: tuple[int, int]  # tens, units
@@ -130,16 +123,14 @@ class DisplayBoardConfig:
     active_high: bool
 
 
-@dataclass(frozen=True)
-class LoggingConfig:
+class LoggingConfig(Record):
     """The [logging] section: the level and where the log goes."""
     level: str
     destination: str
     file: Path
 
 
-@dataclass(frozen=True)
-class FloorConfig:
+class FloorConfig(Record):
     """The [floor] section: where the table publishes its journal, and with which credentials."""
     url: str | None  # NATS server URL(s) of the casino floor; None: the table publishes nowhere
     floor_key: Path | None = None  # the floor's public key: only receipts it signed are recorded
@@ -147,8 +138,7 @@ class FloorConfig:
     ca: Path | None = None  # the casino's CA for the broker's TLS certificate
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Record):
     """The whole configuration file, checked."""
     table: TableConfig
     colours: tuple[str, ...]
@@ -161,7 +151,7 @@ class Config:
     logging: LoggingConfig
     source: Path | None  # the file read, None for the defaults alone
     journal_key: Path | None = None  # the table's key (croupier.journal.key); None: table.key beside the journal
-    floor: FloorConfig = FloorConfig(None)
+    floor: FloorConfig = FloorConfig(url=None)
 
     def gpio_pins(self) -> dict[str, int]:
         """Every GPIO pin the configuration uses, by the key that names it."""
@@ -395,7 +385,7 @@ def _floor(r: _Reader, base: Path) -> FloorConfig:
             raise r.error(name, expected("text", value))
         return base / value.strip() if value.strip() else None
 
-    return FloorConfig(url or None, file("floor_key"), file("credentials"), file("ca"))
+    return FloorConfig(url=url or None, floor_key=file("floor_key"), credentials=file("credentials"), ca=file("ca"))
 
 
 TABLE_KEYS = ("id", "name", "profile", "minimum", "currency", "language", "posted_values", "house_directory",

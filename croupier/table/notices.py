@@ -5,17 +5,16 @@ A notice holds facts, not words: the screens word it in the table's language.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
+from croupier.rules.record import Record
 from croupier.table.colours import must_exchange
 from croupier.table.events import Role
 from croupier.table.regulation import WARNING_LEAD, ball_swap_interval, profile_of, relief_interval
 from croupier.table.state import Phase, TableState
 
 
-@dataclass(frozen=True, kw_only=True)
-class Notice:
+class Notice(Record):
     """A notice the table gives the croupier: a procedure due, with its rule."""
     kind: str  # relief-due, ball-swap-due, exchange-colour, invite-to-end, countdown
     rule: str

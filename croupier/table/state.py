@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from typing import Any, Callable
 
+from croupier.rules.record import Record
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table import events as ev
 from croupier.table.codec import canonical_json, from_plain, to_plain
@@ -36,8 +37,7 @@ class Phase(str, Enum):
     PAYING = "paying"  # result recorded, losers cleared, winners being paid
 
 
-@dataclass(frozen=True, kw_only=True)
-class Launch:
+class Launch(Record):
     """The launch of the spin under way."""
     time: datetime
     direction: Direction | None
@@ -46,16 +46,14 @@ class Launch:
     wheel_game: int | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class PendingResult:
+class PendingResult(Record):
     """A result typed and waiting for its confirmation."""
     number: int
     by: str
     time: datetime
 
 
-@dataclass(frozen=True, kw_only=True)
-class Spin:
+class Spin(Record):
     """A counted result, with the bets it settled (for PT-A 31 rebuilds and corrections)."""
 
     spin: int
@@ -75,8 +73,7 @@ class Spin:
     completed_by: str | None = None  # who marked its payouts done ("sensor": the wheel moved on first)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Void:
+class Void(Record):
     """The last golpe nulo (`PT-A 22`): in force until the ball is launched again. One the wheel
     sensor declared waits for the croupier's acknowledgement, even after the next launch."""
 
@@ -93,16 +90,14 @@ class Void:
         return self.source is Source.SENSOR and self.acknowledged_by is None
 
 
-@dataclass(frozen=True, kw_only=True)
-class PinWait:
+class PinWait(Record):
     """A PIN not checked until `until`: a delay after wrong PINs, or a lock."""
 
     until: datetime
     locked: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class StaffMember:
+class StaffMember(Record):
     """A registered member of the staff with their PIN's salt and hash."""
     name: str
     role: Role
@@ -110,15 +105,13 @@ class StaffMember:
     pin_hash: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class Duty:
+class Duty(Record):
     """Who is on duty, since when."""
     name: str
     since: datetime
 
 
-@dataclass(frozen=True, kw_only=True)
-class ColourAccount:
+class ColourAccount(Record):
     """One colour in play: its player, value and running statement, in chips (`SRIJ 29`)."""
 
     colour: str
@@ -148,8 +141,7 @@ class ColourAccount:
         )
 
 
-@dataclass(frozen=True, kw_only=True)
-class Alarm:
+class Alarm(Record):
     """An alarm open at the table."""
     id: int
     kind: AlarmKind
@@ -161,8 +153,7 @@ class Alarm:
     acknowledged_at: datetime | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class TableState:
+class TableState(Record):
     """The table as the fold of its journal's events makes it."""
     phase: Phase = Phase.CLOSED
     profile: str | None = None

@@ -32,7 +32,7 @@ async def until(condition, timeout: float = 60.0):
 async def test_the_table_screen_publishes_its_journal_and_records_the_floors_anchors(tmp_path, broker):
     config = config_for(tmp_path)
     store = str(tmp_path / "floor.db")
-    config = dataclasses.replace(config, floor=FloorConfig(broker.url, floor_key=floor_key(tmp_path).with_suffix(".pub")),
+    config = dataclasses.replace(config, floor=FloorConfig(url=broker.url, floor_key=floor_key(tmp_path).with_suffix(".pub")),
                                  table=dataclasses.replace(config.table, id="T9"))
     with TableSession.open(config.journal_path, FakeClock()) as session:
         register_staff(session)
