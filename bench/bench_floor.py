@@ -94,13 +94,36 @@ def enrol_all(store_url: str, paths: dict[str, Path]) -> None:
             enrol(store, table, table_public_key(path))
 
 
+def process_cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def checkers_cpu_s() -> float:
+    """CPU seconds of the processes that check signatures beside the ingester (croupier.floor.gate)."""
+    from croupier.floor import gate
+
+    pool = gate._POOL[0] if gate._POOL else None
+    return sum(process_cpu_s(pid) for pid in (getattr(pool, "_processes", None) or {}))
+
+
 def ingest_until(store_url: str, broker: LocalBroker, heads: dict[str, int], timeout: float = 600.0,
-                 anchor_every_s: float = 60.0) -> float:
-    """Seconds for a fresh ingester to store every table up to its head (each event's signature checked)."""
+                 anchor_every_s: float = 60.0, cpu: dict | None = None) -> float:
+    """Seconds for a fresh ingester to store every table up to its head (each event's signature checked);
+    into `cpu`, the CPU seconds its thread and its signature checkers used (the machine may be shared:
+    the CPU cost says what a machine of its own would do)."""
     with open_store(store_url) as store:
         ingester = Ingester(store, [broker.url], anchor_every_s=anchor_every_s)
         loop = asyncio.new_event_loop()
-        thread = threading.Thread(target=loop.run_until_complete, args=(ingester.run(),), daemon=True)
+        used: dict[str, float] = {}
+
+        def run() -> None:
+            start = time.thread_time()
+            loop.run_until_complete(ingester.run())
+            used["thread"] = time.thread_time() - start
+
+        thread = threading.Thread(target=run, daemon=True)
+        checkers_before = checkers_cpu_s()
         started = time.perf_counter()
         thread.start()
         with open_store(store_url, read_only=True) as reader:
@@ -110,8 +133,11 @@ def ingest_until(store_url: str, broker: LocalBroker, heads: dict[str, int], tim
                     break
                 time.sleep(0.05)
         elapsed = time.perf_counter() - started
+        checkers = checkers_cpu_s() - checkers_before
         ingester.stopping = True
         thread.join(10)
+    if cpu is not None:
+        cpu.update(used, checkers=checkers)
     return elapsed
 
 
@@ -124,11 +150,15 @@ def bench_ingest(folder: Path, store_url: str, tables: int, spins: int) -> None:
         started = time.perf_counter()
         publish_all(broker, paths)
         published = time.perf_counter() - started
-        elapsed = ingest_until(store_url, broker, heads)
+        cpu: dict[str, float] = {}
+        elapsed = ingest_until(store_url, broker, heads, cpu=cpu)
     rate = events / elapsed
     print(f"publish: {events} events of {tables} tables in {published:.1f} s ({events / published:.0f} events/s)")
     print(f"ingest:  {events} events in {elapsed:.1f} s = {rate:.0f} events/s; a floor of 50 tables at a spin a "
           f"minute makes {FLOOR_EVENTS_PER_S:.1f} events/s: headroom x{rate / FLOOR_EVENTS_PER_S:.0f}")
+    if "thread" in cpu:
+        print(f"ingest CPU: {1e6 * cpu['thread'] / events:.0f} us an event in the ingester's thread, "
+              f"{1e6 * cpu['checkers'] / events:.0f} us in its signature checkers (the store and broker not counted)")
 
 
 def bench_latency(folder: Path, store_url: str, events: int = 300) -> None:

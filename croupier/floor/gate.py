@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from croupier.floor.wire import MAX_MESSAGE, Link, WireError, message_id, table_of
-from croupier.journal.signing import SigningKeyError, event_signed, parse_public_key
+from croupier.journal.signing import SigningKeyError, event_checker, parse_public_key
 
 KEYS_FOR_S = 5.0  # an enrolment (or a new key) is seen within this long, without a store query per message
 SHARED_FROM = 256  # signatures in one batch from which the other cores check a share of them (below: not worth the trip)
@@ -50,19 +50,20 @@ class Gate:
     def __init__(self, public_key_of: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic):
         self._public_key_of = public_key_of
         self._clock = clock
-        self._keys: dict[str, tuple[float, object, str | None]] = {}
+        self._keys: dict[str, tuple[float, Callable[[str, str | None], bool] | None, str | None]] = {}
         self._proven: dict[tuple[str, str, str], bool] = {}  # (table, hash, signature): checked ahead by `prove`
 
     def _key(self, table_id: str):
         return self._cached(table_id)[1]
 
-    def _cached(self, table_id: str) -> tuple[float, object, str | None]:
+    def _cached(self, table_id: str) -> tuple[float, Callable[[str, str | None], bool] | None, str | None]:
         now = self._clock()
         cached = self._keys.get(table_id)
         if cached is None or now - cached[0] > KEYS_FOR_S:
             pem = self._public_key_of(table_id)
             try:
-                key = parse_public_key(pem.encode(), f"the key enrolled for table {table_id}") if pem else None
+                key = (event_checker(parse_public_key(pem.encode(), f"the key enrolled for table {table_id}"))
+                       if pem else None)
             except SigningKeyError:
                 key, pem = None, None
             cached = self._keys[table_id] = (now, key, pem if key is not None else None)
@@ -129,7 +130,7 @@ class Gate:
         if not link.sig:
             return Refused(printable(subject), UNSIGNED, f"event {link.seq} is not signed")
         proven = self._proven.pop((table_id, link.hash, link.sig), None) if key is not None else None
-        if key is None or not (proven if proven is not None else event_signed(key, link.hash, link.sig)):
+        if key is None or not (proven if proven is not None else key(link.hash, link.sig)):
             return Refused(printable(subject), BAD_SIGNATURE,
                            f"event {link.seq} is not signed by the key enrolled for table {table_id}")
         return None
@@ -179,10 +180,10 @@ def _worker_start(parent: int) -> None:
 
 
 @lru_cache(maxsize=4096)
-def _public(pem: str):
-    return parse_public_key(pem.encode(), "an enrolled key")
+def _checker(pem: str) -> Callable[[str, str | None], bool]:
+    return event_checker(parse_public_key(pem.encode(), "an enrolled key"))
 
 
 def _verify(work: Sequence[tuple[str, str, str]]) -> list[bool]:
     """(key's PEM, event hash, signature) -> whether that key signed that hash (in a worker, or here)."""
-    return [event_signed(_public(pem), digest, sig) for pem, digest, sig in work]
+    return [_checker(pem)(digest, sig) for pem, digest, sig in work]

@@ -52,7 +52,7 @@ from croupier.table.events import EVENT_TYPES, FloorAnchored, decode
 log = logging.getLogger(__name__)
 
 DURABLE = "croupier-floor"
-BATCH = 2000
+BATCH = 4000
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
 MAX_DELIVER = 20  # a message is offered at most this often (a store that stays away); the re-read catches up

@@ -16,6 +16,7 @@ import hashlib
 import os
 import sqlite3
 from pathlib import Path
+from typing import Callable
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -143,6 +144,29 @@ def sign_event(key: Ed25519PrivateKey, digest: str) -> str:
 def event_signed(key: Ed25519PublicKey, digest: str, signature: str | None) -> bool:
     """The table holding `key` signed the event with this hash."""
     return _checks(key, signature, EVENT + digest.encode())
+
+
+def event_checker(key: Ed25519PublicKey) -> Callable[[str, str | None], bool]:
+    """`event_signed` for many events of one key: libsodium's check (PyNaCl, about twice as fast
+    as OpenSSL's, for the floor's ingester) where it is installed, else the same as `event_signed`."""
+    try:
+        from nacl.bindings import crypto_sign_open
+        from nacl.exceptions import CryptoError
+    except ImportError:
+        return lambda digest, signature: event_signed(key, digest, signature)
+    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+    def check(digest: str, signature: str | None) -> bool:
+        try:
+            sig = bytes.fromhex(signature or "")
+            if len(sig) != 64:
+                return False
+            crypto_sign_open(sig + EVENT + digest.encode(), raw)
+        except (CryptoError, ValueError, TypeError):
+            return False
+        return True
+
+    return check
 
 
 def _anchor_message(table_id: str, seq: int, digest: str, time: str) -> bytes:

@@ -165,3 +165,21 @@ def test_table_key_makes_the_pair_before_the_first_start_and_enrol_prints_the_sa
     assert fingerprint in capsys.readouterr().out
     write_shift(db).close()  # the table's first start signs with that pair
     assert main(["verify", "--db", str(db), "--public-key", str(public_path(private))]) == 0
+
+
+@pytest.mark.parametrize("sodium", [True, False])
+def test_the_ingesters_signature_check_agrees_with_the_journals_with_or_without_libsodium(sodium, monkeypatch):
+    from croupier.journal.signing import event_checker, event_signed
+
+    if not sodium:
+        monkeypatch.setitem(sys.modules, "nacl.bindings", None)  # as where PyNaCl is not installed
+    else:
+        pytest.importorskip("nacl.bindings")
+    key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    digest = "ab" * 32
+    good = sign_event(key, digest)
+    check = event_checker(key.public_key())
+    for signature in (good, sign_event(other, digest), sign_event(key, "cd" * 32), good[:-2], "zz" + good[2:], "",
+                      None, good + "00"):
+        assert check(digest, signature) == event_signed(key.public_key(), digest, signature)
+    assert check(digest, good)
