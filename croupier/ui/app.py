@@ -36,6 +36,7 @@ from croupier.ui.redraw import release_styles_caches
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
 from croupier.ui.runtime import Devices
 from croupier.ui.screen_bug import log_bug, survived
+from croupier.ui.sheet_keeping import SheetKeeper
 from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ class TableApp(App):
         self.devices = devices or Devices()
         self.banner = banner
         self.payout_sheet = None  # the PayoutSheet of the result being paid, kept while away from it
+        self.sheet_keeper = SheetKeeper(session, config.table.id)  # and beside the journal, for a restart
         self._unsubscribe: Callable[[], None] | None = None
         self._shown_time: tuple | None = None
         self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
@@ -122,6 +124,9 @@ class TableApp(App):
         disagreeing = configuration_disagrees(self.session.state, self.config.table)
         if disagreeing and not self.needs_setup():
             self.say(disagreeing[0])  # the journal's values are used; the pit boss menu takes the configuration's
+        kept = self.sheet_keeper.start()
+        if kept:
+            self.say(f"{self._said[0]} · {kept}" if self._said[0] else kept, error=self.sheet_keeper.pending is None)
 
     def on_unmount(self) -> None:
         self.devices.stop()
@@ -390,6 +395,7 @@ class TableApp(App):
             text.use_currency(self.currency)  # what a refusal quotes follows the journal's currency
         stale = isinstance(event, MOVES_ON) and self._events_seen > self._said_at  # what was said is of a moment gone
         self.board = board_for(state)
+        self.sheet_keeper.table_moved(state)
         if self.board_output is not None:
             self.board_output(self.board)
         interrupted = ""

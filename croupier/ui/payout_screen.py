@@ -29,7 +29,7 @@ from croupier.rules.names import VALUE_CHIPS
 from croupier.rules.wheel import colour as number_colour
 from croupier.table.payouts import payouts_open
 from croupier.table.regulation import profile_of, sign_of
-from croupier.table.state import Phase
+from croupier.table.state import Phase, Spin
 from croupier.ui import text
 from croupier.ui.key_legend import KeyLegend
 from croupier.ui.keypad_screen import KeypadScreen
@@ -48,7 +48,7 @@ class PayoutScreen(KeypadScreen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="payouts")
-        self.spin = None  # the result being paid, once on screen
+        self.spin: Spin | None = None  # the result being paid, once on screen
         self.start()
 
     def start(self, interrupted: str = "") -> None:
@@ -133,6 +133,9 @@ class PayoutScreen(KeypadScreen[None]):
                 marked=bool(state.marked_values))
             self.colour_at = self.row_at = 0
             self.typed = ""
+            restored = app.sheet_keeper.restore(sheet, spin)  # the counts typed before a restart
+        else:
+            restored = ""
         self.sheet = sheet
         self.spin = spin
         self.query_one("#payout-title", Static).update(
@@ -143,6 +146,8 @@ class PayoutScreen(KeypadScreen[None]):
         self.asked_at = now()  # keys typed before this are not counts of this sheet
         if self.interrupted:
             self._say_interrupted()
+        elif restored:
+            self.say(restored)
         elif app.keys.dropped:  # keys typed for the result this sheet ended: said here, where the croupier looks
             app.say_dropped(app.keys.dropped)
 
@@ -339,6 +344,8 @@ class PayoutScreen(KeypadScreen[None]):
             if not self.sheet.mark_played(self.colour):
                 self.say(_("{colour} has chips on a winner or bets on record: it played").format(
                     colour=text.colour_name(self.colour)))
+        if self.spin is not None:
+            self.app.sheet_keeper.keep(self.sheet, self.spin)
         self._show()
 
     def _next_colour(self) -> None:

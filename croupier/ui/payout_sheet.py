@@ -13,6 +13,7 @@ winner played; the croupier marks the colours that lost on the layout.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -131,6 +132,23 @@ class PayoutSheet:
             return False
         self.marked ^= {colour}
         return True
+
+    def take_back(self, counts: Iterable[tuple[str, str, int]], played: Iterable[str]) -> bool:
+        """The counts and marks the croupier made on this sheet before a restart, back on it; only
+        those that fit it (its colours, their positions, a colour not known to have played).
+        True when every one fitted."""
+        fitted = True
+        for colour, spec, chips in counts:
+            if colour in self.colours and chips > 0 and any(row.spec == spec for row in self._positions(colour)):
+                self.count(colour, spec, chips)
+            else:
+                fitted = False
+        for colour in played:
+            if colour in self.players and not self.seen_playing(colour):
+                self.marked.add(colour)
+            elif colour not in self.players:
+                fitted = False
+        return fitted
 
     def played_colours(self) -> tuple[str, ...]:
         return tuple(colour for colour in self.players if self.played(colour))
