@@ -34,6 +34,7 @@ from croupier.ui import text
 from croupier.ui.key_routing import KeyRouter
 from croupier.ui.redraw import release_styles_caches
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
+from croupier.ui.flow_memory import Answer, FlowMemory
 from croupier.ui.runtime import Devices
 from croupier.ui.screen_bug import log_bug, survived
 from croupier.ui.sheet_keeping import SheetKeeper
@@ -84,7 +85,9 @@ class TableApp(App):
         self._said: tuple[str, bool] = ("", False)  # the last message, and whether it is an error
         self._dropped_said = False  # the table's line says keys were dropped (after the last message)
         self.flow_under_way: tuple[str, Callable] | None = None  # the menu's flow on screen, and its name
-        self.interrupted_flow: tuple[str, Callable] | None = None  # one a result closed, to open again
+        self.flow_memory = FlowMemory()  # the answers it was given
+        # one a result closed, to go on with after the payouts, with the answers it had
+        self.interrupted_flow: tuple[str, Callable, tuple[Answer, ...]] | None = None
 
     # --- life ----------------------------------------------------------------------------------
 
@@ -195,9 +198,10 @@ class TableApp(App):
         """Back on the table screen with the payouts done: the flow a result closed opens again."""
         if self.interrupted_flow is None or payouts_open(self.session.state) is not None or self.keys.flow_running:
             return
-        (name, flow), self.interrupted_flow = self.interrupted_flow, None
-        self.say(_("{flow} again, after the payouts").format(flow=name))
-        self.start_flow(name, flow)
+        (name, flow, answers), self.interrupted_flow = self.interrupted_flow, None
+        self.say(_("{flow} goes on where it was, after the payouts").format(flow=name) if answers
+                 else _("{flow} again, after the payouts").format(flow=name))
+        self.start_flow(name, flow, answers)
 
     def clear_refusal(self) -> None:
         """A refusal shown is about the step it ended: gone once the next question is asked (a
@@ -260,6 +264,8 @@ class TableApp(App):
             self.journal_failed(exc)
             return None
         self.say("")
+        if self.flow_under_way is not None:
+            self.flow_memory.recorded = True  # a flow going on after a result must not record it twice
         return events
 
     def check(self, rule_check: Callable[Concatenate[TableState, P], object], /, *arguments: P.args,
@@ -316,9 +322,14 @@ class TableApp(App):
 
     # --- screens and flows ----------------------------------------------------------------------
 
-    def start_flow(self, name: str, flow=None) -> None:
-        """Run the flow `name` (of flows.FLOWS), or the menu's `flow` given."""
+    def start_flow(self, name: str, flow=None, answers: tuple[Answer, ...] = ()) -> None:
+        """Run the flow `name` (of flows.FLOWS), or the menu's `flow` given, which goes on where a
+        result closed it: `answers` are the ones it was given then."""
         from croupier.ui import flows
+
+        self.flow_memory = FlowMemory(answers)
+        if flow is not None:
+            self.flow_under_way = (name, flow)
 
         async def run() -> None:
             try:
@@ -331,6 +342,11 @@ class TableApp(App):
 
         self.keys.flow_started()  # now: the keys after this one are for the flow's dialogs
         self.run_worker(run(), group="flow", exclusive=True)
+
+    def flow_begins(self, name: str, flow: Callable) -> None:
+        """The menu opens `flow`: a result that closes it says so, and it goes on from there after."""
+        self.flow_under_way = (name, flow)
+        self.flow_memory = FlowMemory()
 
     def open_payouts(self, interrupted: str = "") -> None:
         """`interrupted`: the digits of a number being typed when the wheel's result came."""
@@ -419,10 +435,10 @@ class TableApp(App):
                 closed_flow = self.flow_under_way
                 self.close_dialogs()  # a result comes while a menu is open: the sheet comes first
                 self.open_payouts()
-                if closed_flow is not None:  # said, and opened again once the payouts are done
-                    self.interrupted_flow = closed_flow
-                    said = _("{flow} interrupted by the result {number}: it opens again once the payouts "
-                             "are done").format(flow=closed_flow[0], number=event.number)
+                if closed_flow is not None:  # said, and gone on with once the payouts are done
+                    self.interrupted_flow = (*closed_flow, self.flow_memory.resumable())
+                    said = _("{flow} interrupted by the result {number}: it goes on where it was once the "
+                             "payouts are done").format(flow=closed_flow[0], number=event.number)
                     self.call_after_refresh(self.say, said, error=True)  # on the sheet, once it is drawn
         if stale:  # after the sheet is pushed: the table under it clears its line when seen, not before the sheet
             self._dropped_said = False

@@ -8,6 +8,7 @@ from croupier.i18n import _
 from croupier.table.events import Role
 from croupier.ui import text
 from croupier.ui.choice_screen import ChoiceScreen
+from croupier.ui.flow_memory import NOT_GIVEN
 from croupier.ui.number_screen import NumberScreen
 
 if TYPE_CHECKING:
@@ -19,9 +20,18 @@ PIN_DIGITS = 8
 
 async def ask(app: TableApp, question):
     """Put `question` on screen and wait for its answer. A refusal still on screen was about the
-    answer before: it does not stand under the next question."""
+    answer before: it does not stand under the next question. A flow going on after a result takes
+    the answers given before it (`FlowMemory`) without showing their questions."""
+    memory = app.flow_memory
+    given = memory.given(question)
+    if given is not NOT_GIVEN:
+        return given
     app.clear_refusal()
-    return await app.push_screen_wait(question)
+    if memory.asking_a_pin_again(question):
+        question.note = _("The PIN typed before the result is not kept: type it again")
+    answer = await app.push_screen_wait(question)
+    memory.answered(question, answer)
+    return answer
 
 
 async def choose(app: TableApp, title: str, options: Sequence[tuple[str, Value]], note: str = "") -> Value | None:

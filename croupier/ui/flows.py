@@ -51,7 +51,7 @@ async def menu(app: TableApp) -> None:
     chosen = await choose(app, _("Menu"), [(_(label), (label, flow)) for label, flow in MENU])
     if chosen is not None:
         label, flow = chosen
-        app.flow_under_way = (_(label), flow)  # a result that closes it says so, and it opens again after
+        app.flow_begins(_(label), flow)  # a result that closes it says so, and it goes on after
         await flow(app)
 
 
