@@ -5,10 +5,12 @@ payout in chips (stacks of 20 and the rest) and in money, and the table's total.
 payouts: the session checks the counts against the limits and settles them; a refusal is shown here
 and nothing is recorded.
 
-    digits  chips on the highlighted position     #  next position (the last stays: B, D)
-    C       clear the position; on an empty one,  B  next colour
-            up a row (from the first: the pleins)
-    A       the colour played (lost on the layout) D  payouts done: record them
+    digits  chips on the highlighted position (over a count: a new count; 0 clears it)
+    #       next position (the last stays: B, D)
+    C       the last digit typed off; with none typed, up a row, its count kept (from the first: the pleins)
+    B       next colour
+    A       the colour played (lost on the layout)
+    D       payouts done: record them
     *       back to the table (the counts are kept)
 
 A line lists the colours that played this spin (`PT-A 12` counts the spins a colour sits out):
@@ -98,8 +100,8 @@ class PayoutScreen(KeypadScreen[None]):
         row = counted[self.row_at] if counted else None
         if row is None:
             clear = []
-        elif self.typed or self.sheet.counted(self.colour, row.spec):
-            clear = [(Key.CLEAR, _("clear"))]
+        elif self.typed:
+            clear = [(Key.CLEAR, _("delete digit"))]
         elif self.row_at > 0:
             clear = [(Key.CLEAR, _("up"))]
         else:
@@ -322,10 +324,10 @@ class PayoutScreen(KeypadScreen[None]):
             else:
                 self.app.bell()
         elif key is Key.CLEAR and counted:
-            if self.typed or self.sheet.counted(self.colour, counted[self.row_at].spec):
-                self.typed = ""
-                self.sheet.count(self.colour, counted[self.row_at].spec, 0)
-            elif self.row_at > 0:  # back up a row: from the pleins, the last split
+            if self.typed:  # a digit typed wrong: off, the ones before it stay
+                self.typed = self.typed[:-1]
+                self.sheet.count(self.colour, counted[self.row_at].spec, int(self.typed or 0))
+            elif self.row_at > 0:  # back up a row (a count there stays): from the pleins, the last split
                 self.row_at -= 1
             elif self._pleins_at() is not None:  # from the first row straight to the pleins, the last rows
                 self.row_at = self._pleins_at()

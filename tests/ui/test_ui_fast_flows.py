@@ -15,20 +15,20 @@ from ui_kit import PINS, flat, press, screen_text
 CW = Direction.CLOCKWISE
 
 
-async def test_c_on_the_first_row_jumps_to_the_pleins_and_on_an_empty_row_goes_up(table_app, session):
+async def test_c_on_the_first_row_jumps_to_the_pleins_and_with_nothing_typed_goes_up(table_app, session):
     async with table_app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "enter", "1", "7", "enter")  # 17: 21 rows, the plein last
         assert "C/Del  pleins" in screen_text(table_app)
         last_split = table_app.payout_sheet.rows("red")[-2].spec
         await press(pilot, "c", "2")  # C: straight to plein 17; 2 chips on it
         assert "red is paid 70" in flat(screen_text(table_app))
-        await press(pilot, "enter", "c")  # the last row stays; C on the counted row clears it
-        assert "red is paid nothing" in flat(screen_text(table_app))
-        await press(pilot, "c", "1")  # an empty row: C goes up, to the last split: 1 chip there
-        assert "red is paid 17" in flat(screen_text(table_app))
+        await press(pilot, "enter", "c")  # the last row stays; nothing typed: C goes up, the plein's 2 kept
+        assert "red is paid 70" in flat(screen_text(table_app))
+        await press(pilot, "1")  # 1 chip on the last split
+        assert "red is paid 87" in flat(screen_text(table_app))
         await press(pilot, "d")
     (recorded,) = [e.event for e in session.journal.entries() if e.event.kind == "payouts-recorded"]
-    assert sorted((s.bet, s.chips) for s in recorded.stakes["red"]) == [(last_split, 1)]
+    assert sorted((s.bet, s.chips) for s in recorded.stakes["red"]) == sorted([(last_split, 1), ("17", 2)])
 
 
 async def test_the_legend_gives_each_key_one_meaning(session, config):

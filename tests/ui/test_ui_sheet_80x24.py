@@ -1,6 +1,6 @@
 """The payout sheet on an 80x24 terminal, the smallest a table screen runs in: the winning plein and
 the row being counted are always in view, however many rows the number has and whatever alarms
-wait; the alarms take one line; the legend breaks a line only between two entries; C goes back up
+wait; the alarms take one line; the legend breaks a line only between two entries; C takes a digit typed off, and goes back up
 the rows."""
 import re
 
@@ -59,10 +59,25 @@ async def test_c_goes_up_the_rows_and_from_the_first_to_the_pleins(table_app, se
         assert "C/Del  pleins" in screen_text(table_app)
         await press(pilot, "c")  # from the first row to the plein, the last
         assert table_app.screen.row_at == len(rows) - 1 and "C/Del  up" in screen_text(table_app)
-        await press(pilot, "c", "2", "enter")  # up to the last split: 2 chips there
+        await press(pilot, "c", "2", "enter")  # up to the last split: 2 chips there; # down to the plein
         assert table_app.payout_sheet.counted("red", rows[-2].spec) == 2 and "/" in rows[-2].spec
-        await press(pilot, "c", "c", "c")  # the count cleared, then two rows up
-        assert table_app.screen.row_at == len(rows) - 3 and not table_app.payout_sheet.counted("red", rows[-2].spec)
+        await press(pilot, "c", "c")  # nothing typed: up past the counted split, its count kept
+        assert table_app.screen.row_at == len(rows) - 3 and table_app.payout_sheet.counted("red", rows[-2].spec) == 2
+
+
+async def test_c_takes_off_the_last_digit_typed_then_goes_up(table_app, session, clock):
+    async with table_app.run_test(size=SIZE) as pilot:
+        await overdue_and_paying(pilot, table_app, session, clock)
+        rows = table_app.payout_sheet.rows("red")
+        await press(pilot, "enter", "2", "5")  # 25 on the second row: meant 2
+        assert "C/Del  delete digit" in screen_text(table_app)
+        await press(pilot, "c")
+        assert table_app.payout_sheet.counted("red", rows[1].spec) == 2 and "2_" in screen_text(table_app)
+        await press(pilot, "c")  # the last digit typed off: nothing counted there, the row stays
+        assert table_app.screen.row_at == 1 and not table_app.payout_sheet.counted("red", rows[1].spec)
+        assert "C/Del  up" in screen_text(table_app)
+        await press(pilot, "3", "enter", "c", "4")  # 3 counted; back up to it: 4 typed over it is the count
+        assert table_app.screen.row_at == 1 and table_app.payout_sheet.counted("red", rows[1].spec) == 4
 
 
 def legend_entries_whole(app) -> None:
@@ -86,7 +101,7 @@ async def test_the_legend_never_breaks_between_a_key_and_its_meaning(table_app, 
         legend_entries_whole(app)  # the sheet's first row
         await press(pilot, "enter", "3")
         legend_entries_whole(app)  # a row with a count
-        await press(pilot, "c", "c")
+        await press(pilot, "c")
         legend_entries_whole(app)  # a row below the first, empty
         await press(pilot, "escape")
         legend_entries_whole(app)  # the table, paying

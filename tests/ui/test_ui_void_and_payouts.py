@@ -97,7 +97,7 @@ async def test_a_count_above_the_limit_is_shown_as_the_rules_decide_and_cannot_b
         assert "Refused: red: 17: the plein maximum is 150.00 EUR on 17; refused (PT-A 32a-b)" in text
         assert "Payouts · 17 black · spin 1" in text  # still on the sheet, to correct the count
         assert session.seq == before and session.state.phase is Phase.PAYING
-        await press(pilot, "c", "3", "0", "d")  # 30 chips: the maximum
+        await press(pilot, "c", "c", "3", "0", "d")  # both digits of 40 off; 30 chips: the maximum
         assert session.state.phase is Phase.BETTING and session.state.accounts["red"].won == 30 * 35
 
 
