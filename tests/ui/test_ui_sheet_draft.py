@@ -25,6 +25,12 @@ def payouts(session):
     return dict(recorded.stakes), tuple(recorded.played)
 
 
+async def started(pilot) -> str:
+    """The screen once the table has started (what it says of a draft is said then)."""
+    await settle(pilot)
+    return flat(screen_text(pilot.app))
+
+
 def reopened(session, clock):
     """The table restarted: the session closed and its journal opened again (a new app, a new state)."""
     session.close()
@@ -42,8 +48,7 @@ async def test_the_counts_and_marks_typed_survive_a_restart_and_d_records_the_sa
         session = reopened(session, clock)
         app = TableApp(session, config, wheel=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot)
-            assert "B: the payout sheet of spin 1 with the counts typed before the restart" in flat(screen_text(app))
+            assert "B: the payout sheet of spin 1 with the counts typed before the restart" in await started(pilot)
             await press(pilot, "b")
             text = flat(screen_text(app))
             assert "Counts typed before the restart are back: check them" in text
@@ -70,8 +75,7 @@ async def test_a_draft_of_another_spin_is_not_used(session, config, clock):
         result_time=spin_1.time.isoformat(), counts=(("red", "column2", 3),), played=("blue",)), session.journal.key)
     app = TableApp(session, config, wheel=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        assert "The payout sheet kept before the restart was not used: it is of spin 1" in flat(screen_text(app))
+        assert "The payout sheet kept before the restart was not used: it is of spin 1" in await started(pilot)
         await press(pilot, "b")
         text = flat(screen_text(app))
         assert "Payouts · 17 black · spin 2" in text and "2nd column · " in text and "restart" not in text
@@ -108,8 +112,7 @@ async def test_a_draft_that_is_not_this_sheets_is_not_used(session, config, spoi
         path.write_bytes(path.read_bytes()[:-9])
     app = TableApp(session, config, wheel=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        assert f"The payout sheet kept before the restart was not used: {said}" in flat(screen_text(app))
+        assert f"The payout sheet kept before the restart was not used: {said}" in await started(pilot)
         await press(pilot, "b")
         assert "2nd column · " in flat(screen_text(app))  # nothing counted from it
     assert path.exists()  # not this table's own: left as found
