@@ -8,9 +8,8 @@ spin cycle; the void lamp is lit from a golpe nulo (`PT-A 22`) until the ball is
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from croupier.board.names import SEGMENT_NAMES
+from croupier.rules.record import Record
 from croupier.rules.wheel import colour
 from croupier.table.bets import bets_open
 from croupier.table.cycle import IN_SPIN
@@ -31,8 +30,7 @@ FONT: dict[str, tuple[int, ...]] = {
 BLANK = "  "
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Record, kw_only=False):
     """What the players' display board shows: its text and lamps."""
     text: str  # the two characters on the digits, right-aligned: " 7", "17", "  "
     lamps: frozenset[str]  # the lamps lit, by their names in the configuration (LAMP_NAMES)

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 
 from croupier.i18n import _
+from croupier.rules.record import Record
 from croupier.table.events import ContextChanged, Event, TableOpened
 
 FIELDS = ("currency", "time_zone", "casino", "table_id")
 KINDS = (TableOpened, ContextChanged)  # the events a context is read from
 
 
-@dataclass(frozen=True)
-class JournalContext:
+class JournalContext(Record, kw_only=False):
     """The values in force at the journal's end; None where the journal recorded none (a journal
     older than them). `zones` and `currencies`: from which moment each value was in force, in order."""
 

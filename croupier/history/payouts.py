@@ -9,7 +9,6 @@ A bet name the layout does not know is left out and named, never guessed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -19,6 +18,7 @@ from croupier.i18n import _, formats, ngettext
 from croupier.history.money import chips_money, owner_values
 from croupier.history.projection import Projection, reads
 from croupier.rules.layout import parse_position
+from croupier.rules.record import Record
 from croupier.table.events import ColourAssigned, PayoutsRecorded, ResultCorrected
 
 
@@ -34,8 +34,7 @@ def amount_words(won: Fraction, kept: Fraction, money: Decimal | None, currency:
                     ).format(amount=amount, won=formats.chips(won), kept=formats.chips(kept))
 
 
-@dataclass(frozen=True)
-class Overpayment:
+class Overpayment(Record, kw_only=False):
     """A payout made on a number later corrected: what was paid on it."""
     spin: int
     colour: str

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from croupier.journal.key import mac
+from croupier.rules.record import Record
 
 SLOT = 192  # bytes: "seq hash mac crc\n", padded with spaces
 
@@ -53,8 +53,7 @@ def write_mark(path: Path, key: bytes, seq: int, digest: str) -> None:
         writer.close()
 
 
-@dataclass(frozen=True)
-class Witness:
+class Witness(Record, kw_only=False):
     """The journal's head as last written beside it: its seq, hash and MAC."""
     seq: int
     hash: str

@@ -5,14 +5,12 @@ on a winning position win, at that position's odds; the others lose (PT-A 27c-d,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from croupier.rules.layout import BY_NAME, Position, positions_holding
+from croupier.rules.record import Record
 from croupier.rules.wheel import check_number, neighbours
 
 
-@dataclass(frozen=True, slots=True)
-class Recipe:
+class Recipe(Record, kw_only=False):
     """An announced bet as the units it places on the layout."""
     name: str  # canonical spec: "voisins", "neighbours:17:2", "complete:17", "finale:8/9"
     kind: str  # a key of CATEGORY below

@@ -7,9 +7,10 @@ message that says why.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
+from croupier.rules.record import Record
 from croupier.rules.wheel import BLACK, RED
 
 # What each kind pays to 1 (PT-A 27a-b, PT-B 27a-b, SRIJ 12, RU 4.15, FR "Pagamenti").
@@ -33,8 +34,7 @@ class LayoutError(ValueError):
     """A position spec that is not a legal position; the message says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(Record, kw_only=False):
     """A position of the layout: its kind, the numbers it covers and what it is called."""
     kind: str
     numbers: frozenset[int]

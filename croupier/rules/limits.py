@@ -9,7 +9,7 @@ For value chips, `chip_value` is the face value of the pieces counted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any
@@ -18,6 +18,7 @@ from croupier.rules.announced import SERIES
 from croupier.rules.bets import Bet
 from croupier.rules.layout import KINDS, Position
 from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
+from croupier.rules.record import Record
 
 ACCEPTED, ADJUSTED, REFUSED = "accepted", "adjusted", "refused"
 # Why a bet is refused or cut down, and what becomes of it: English templates the screens word
@@ -56,8 +57,7 @@ class SignError(ValueError):
         super().__init__(f"{key}: {problem}")
 
 
-@dataclass(frozen=True)
-class TableSign:
+class TableSign(Record, kw_only=False):
     """What the house posts on the table sign (RU 4.8, FR): per kind of bet the least and the most
     on one position, and the most on an announced bet. A kind it leaves out keeps the profile's
     limit; the sign only ever lowers a regulation's cap, and raises a minimum."""
@@ -163,8 +163,7 @@ def _not_a_kind(profile: Profile, kind: str, caps: Mapping[str, Decimal]) -> str
     return f"{profile.id} has no bet {kind!r}; the sign may limit {', '.join(caps)}"
 
 
-@dataclass(frozen=True)
-class TableLimits:
+class TableLimits(Record, kw_only=False):
     """The table's minimum and the maxima and minima that follow from it under its profile."""
     profile: Profile
     minimum: Decimal
@@ -240,8 +239,7 @@ def colour_value_problem(limits: TableLimits, value: Decimal,
     return f"{value} is above the plein maximum {facts['maximum']} ({rule})"
 
 
-@dataclass(frozen=True)
-class LimitCheck:
+class LimitCheck(Record, kw_only=False):
     """What happens to one bet: accepted as it is, adjusted down with the excess returned, or
     refused (returned whole). The table session records it as it stands."""
 

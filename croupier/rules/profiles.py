@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from types import MappingProxyType
@@ -20,6 +20,7 @@ from croupier.rules.announced import SERIES
 from croupier.rules.layout import CATEGORY as LAYOUT_CATEGORY
 from croupier.rules.layout import KINDS as LAYOUT_KINDS
 from croupier.rules.names import DEFAULT_PROFILE  # noqa: F401 (re-exported)
+from croupier.rules.record import Record
 from croupier.rules.toml_file import MISSING, FileProblem, expected, not_one_of, parse, read_text, unknown_key
 from croupier.rules.wheel import NUMBERINGS
 
@@ -135,8 +136,7 @@ class BettingPeriod(NamedTuple):
     after_void_rule: str = ""
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(Record, kw_only=False):
     """A regulation profile as its TOML file states it: bets, payouts, limits, procedures."""
     id: str
     name: str

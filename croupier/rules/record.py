@@ -6,7 +6,8 @@ A `@dataclass(frozen=True)` compiles six methods from source for each class as i
 class, which made the table's hundred-odd events and values the largest part of its start-up. A
 Record's subclass is still a dataclass to every reader (`fields`, `replace`, `asdict`, the journal's
 codec; mypy through `dataclass_transform`) and behaves as `@dataclass(frozen=True, kw_only=True)`
-would make it, but shares these methods, which work from the field list each class keeps.
+would make it (`class P(Record, kw_only=False)`: fields also given in order), but shares these
+methods, which work from the field list each class keeps.
 """
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ class _Signature:
     hypothesis read), made when first asked for rather than at import."""
 
     def __get__(self, record: object, cls: type) -> Signature:
-        return Signature([Parameter(f.name, Parameter.KEYWORD_ONLY, annotation=f.type, default=_default(f))
-                          for f in fields(cls)], return_annotation=None)
+        return Signature([Parameter(f.name, Parameter.KEYWORD_ONLY if f.kw_only else Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=f.type, default=_default(f)) for f in fields(cls)], return_annotation=None)
 
 
 def _default(field: Field[Any]) -> Any:
@@ -44,19 +45,24 @@ _FACTORY = _Factory()  # a default made afresh for each value, as dataclasses sh
 class Record:
     """Base of an immutable value: its annotated attributes are its fields, given by keyword."""
 
-    # Per class: each field's (name, default, default factory), and the compared fields' getter.
+    # Per class: each field's (name, default, default factory), those that may come in order, and
+    # the compared fields' getter.
     _init_fields: ClassVar[tuple[tuple[str, Any, Any], ...]]
+    _in_order: ClassVar[tuple[str, ...]]
     _compared: ClassVar[Callable[[Any], Any]]
     __signature__: ClassVar[Signature] = _Signature()  # type: ignore[assignment]
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, kw_only: bool = True, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        dataclass(cls, init=False, repr=False, eq=False, kw_only=True)  # the fields only: no method written
+        dataclass(cls, init=False, repr=False, eq=False, kw_only=kw_only)  # the fields only: no method written
         cls._init_fields = tuple((f.name, f.default, f.default_factory) for f in fields(cls))  # type: ignore[arg-type]
+        cls._in_order = tuple(f.name for f in fields(cls) if not f.kw_only)  # type: ignore[arg-type]
         compared = [f.name for f in fields(cls) if f.compare]  # type: ignore[arg-type]
         cls._compared = attrgetter(*compared) if compared else lambda _: ()
 
-    def __init__(self, **values: Any) -> None:
+    def __init__(self, *in_order: Any, **values: Any) -> None:
+        if in_order:
+            values = self._named(in_order, values)
         put = object.__setattr__
         for name, default, factory in self._init_fields:
             value = values.pop(name, default)
@@ -68,16 +74,32 @@ class Record:
         if values:
             self._refuse(values)
 
+    def _named(self, in_order: tuple[Any, ...], values: dict[str, Any]) -> dict[str, Any]:
+        call = f"{type(self).__qualname__}.__init__()"
+        if len(in_order) > len(self._in_order):
+            most = len(self._in_order) + 1  # self counted, as Python counts it
+            least = 1 + sum(1 for name, default, factory in self._init_fields
+                            if name in self._in_order and default is MISSING and factory is MISSING)
+            takes = str(most) if least == most else f"from {least} to {most}"
+            raise TypeError(f"{call} takes {takes} positional arguments but {len(in_order) + 1} were given")
+        for name, value in zip(self._in_order, in_order):
+            if name in values:
+                raise TypeError(f"{call} got multiple values for argument {name!r}")
+            values[name] = value
+        return values
+
     def _refuse(self, rest: dict[str, Any]) -> None:
         """Python's own words for a call that does not fit the fields (`rest`: those not yet set)."""
         call = f"{type(self).__qualname__}.__init__()"
         unknown = [name for name in rest if name not in {f[0] for f in self._init_fields}]
         if unknown:
             raise TypeError(f"{call} got an unexpected keyword argument {unknown[0]!r}")
-        missing = [repr(name) for name, default, factory in self._init_fields
+        missing = [name for name, default, factory in self._init_fields
                    if default is MISSING and factory is MISSING and name not in rest and name not in vars(self)]
-        listed = " and ".join(missing) if len(missing) <= 2 else ", ".join(missing[:-1]) + ", and " + missing[-1]
-        raise TypeError(f"{call} missing {len(missing)} required keyword-only argument{'s' * (len(missing) > 1)}: {listed}")
+        in_order = [repr(name) for name in missing if name in self._in_order]  # Python names these first
+        kind, named = ("positional", in_order) if in_order else ("keyword-only", [repr(name) for name in missing])
+        listed = " and ".join(named) if len(named) <= 2 else ", ".join(named[:-1]) + ", and " + named[-1]
+        raise TypeError(f"{call} missing {len(named)} required {kind} argument{'s' * (len(named) > 1)}: {listed}")
 
     @recursive_repr()
     def __repr__(self) -> str:

@@ -8,7 +8,6 @@ half-back), never floats. Rule references are to ../shared/REGULATIONS.md (ยง3-ย
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
@@ -16,13 +15,13 @@ from typing import NamedTuple
 from croupier.rules.bets import VALUE_CHIPS, Bet
 from croupier.rules.layout import Position
 from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
+from croupier.rules.record import Record
 from croupier.rules.wheel import check_number, colour
 
 STACK = 20  # chips in one stack of a payment "em monte" (PT-A 30)
 
 
-@dataclass(frozen=True, slots=True)
-class Prisoner:
+class Prisoner(Record, kw_only=False):
     """A chip held "en prison" on a simple chance after a zero (FR), owed a verdict next spin."""
 
     owner: str | None
@@ -31,8 +30,7 @@ class Prisoner:
     bet_text: str  # the bet it came from
 
 
-@dataclass(frozen=True, slots=True)
-class PrisonRelease:
+class PrisonRelease(Record, kw_only=False):
     """An imprisoned even-chance bet this spin decides: freed when its chance won, else taken."""
     prisoner: Prisoner
     freed: bool  # its chance won: returned to the player, not paid; otherwise taken
@@ -62,8 +60,7 @@ class SettledBet(NamedTuple):
         return tuple((p, chips) for p, chips in self.bet.units if self.number in p.numbers)
 
 
-@dataclass(frozen=True, slots=True)
-class OwnerTotal:
+class OwnerTotal(Record, kw_only=False):
     """One owner's totals for a spin: staked, won, kept, lost, imprisoned."""
     owner: str | None
     staked: int
@@ -93,8 +90,7 @@ class OwnerTotal:
         return self.chip_value * self.won.numerator / self.won.denominator
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(Record, kw_only=False):
     """A spin settled: its lines in the payout order, releases and owners' totals."""
     number: int
     colour: str

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Protocol
+
+from croupier.rules.record import Record
 
 
 class Clock(Protocol):
@@ -40,8 +41,7 @@ class FakeClock:
 DEFAULT_TOLERANCE = timedelta(seconds=10)  # a time server's step or a hand's setting: a jump, not drift
 
 
-@dataclass(frozen=True)
-class ClockJump:
+class ClockJump(Record, kw_only=False):
     """The system clock jumped against the monotonic clock: what it read, and the table's time then."""
 
     wall: datetime

@@ -84,3 +84,34 @@ def test_positional_arguments_are_refused():
 
 def test_its_signature_is_its_fields_by_keyword():
     assert str(inspect.signature(Value)) == str(inspect.signature(Twin))
+
+
+class Point(Record, kw_only=False):
+    """A value whose fields may also come in order."""
+
+    x: int
+    y: int = 0
+    label: str = dataclasses.field(default="", kw_only=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class PointTwin:
+    x: int
+    y: int = 0
+    label: str = dataclasses.field(default="", kw_only=True)
+
+
+def test_a_record_may_take_its_fields_in_order():
+    assert Point(1, 2) == Point(x=1, y=2) == Point(1, y=2)
+    assert Point.__match_args__ == PointTwin.__match_args__ == ("x", "y")
+    assert str(inspect.signature(Point)) == str(inspect.signature(PointTwin))
+    assert repr(Point(1, label="a")) == repr(PointTwin(1, label="a")).replace("PointTwin", "Point")
+
+
+@pytest.mark.parametrize("arguments, named", [((), {}), ((1,), {"x": 2}), ((1, 2, 3), {}), ((), {"y": 1})])
+def test_a_call_in_order_that_does_not_fit_is_refused_in_pythons_words(arguments, named):
+    with pytest.raises(TypeError) as made:
+        PointTwin(*arguments, **named)
+    with pytest.raises(TypeError) as record:
+        Point(*arguments, **named)
+    assert str(record.value) == str(made.value).replace("PointTwin", "Point")
