@@ -223,10 +223,13 @@ class PayoutScreen(KeypadScreen[None]):
                 count = self.sheet.counted(colour, row.spec)
                 chips = str(count) if count else "·"
                 note = ""
-            won, kept = payout.won_on(row.spec), payout.kept_on(row.spec)
-            # A losing bet that keeps part of its stake: simple chances on zero (PT-B 29 half back).
-            pays = _("pays {chips}").format(chips=text.chips(won)) if won else (
-                _("returns {chips}").format(chips=text.chips(kept)) if kept else "")
+            won, kept, held = payout.won_on(row.spec), payout.kept_on(row.spec), payout.imprisoned_on(row.spec)
+            # A losing bet that keeps part of its stake: simple chances on zero (PT-B 29 half back;
+            # FR halved at once, the odd chip en prison: 5 on red return 2, 1 en prison, 2 lost).
+            pays = " · ".join(
+                [_("pays {chips}").format(chips=text.chips(won))] if won else
+                [*([_("returns {chips}").format(chips=text.chips(kept))] if kept else []),
+                 *([_("{chips} en prison").format(chips=text.chips(held))] if held else [])])
             line = f" {category:<{room}}{text.position(row.spec):<22}{chips:>5}  {pays} {note}"
             into = pleins if row.category == "pleins" else rows
             if row == current:

@@ -44,16 +44,22 @@ class ColourPayout:
     settlement: Settlement | None
     problems: tuple[LimitCheck, ...]  # bets the limits refused or cut down, with the rules' message
 
+    def _on(self, spec: str, part: str) -> Fraction:
+        if self.settlement is None:
+            return Fraction(0)
+        return sum((getattr(line, part) for line in self.settlement.lines if line.bet.text == spec), Fraction(0))
+
     def won_on(self, spec: str) -> Fraction:
         """What the bet on `spec` is paid (after any cut for the limits)."""
-        if self.settlement is None:
-            return Fraction(0)
-        return sum((line.won for line in self.settlement.lines if line.bet.text == spec), Fraction(0))
+        return self._on(spec, "won")
 
     def kept_on(self, spec: str) -> Fraction:
-        if self.settlement is None:
-            return Fraction(0)
-        return sum((line.kept for line in self.settlement.lines if line.bet.text == spec), Fraction(0))
+        """What of its stake goes back to the player (a simple chance on zero: `PT-B 29`, `FR`)."""
+        return self._on(spec, "kept")
+
+    def imprisoned_on(self, spec: str) -> Fraction:
+        """The chip that cannot be halved on zero, held en prison for the next spin (`FR`)."""
+        return self._on(spec, "imprisoned")
 
 
 class PayoutSheet:

@@ -219,3 +219,29 @@ async def test_value_chips_on_a_simple_chance_are_paid_after_the_colours(session
     assert [(s.bet, s.chips, s.marked) for s in recorded.stakes["value"]] == [("black", 20, False)]
     assert {o.colour: o.won for o in recorded.outcomes} == {"value": 20}
     assert recorded.played == ()
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "returns 2 · 1 en prison"), ("it", "restituisce 2 · 1 in prigione"),
+    ("pt", "devolve 2 · 1 em prisão"), ("ru", "возвращает 2 · 1 в тюрьме"),
+])
+async def test_an_odd_chip_on_a_simple_chance_at_zero_is_shown_en_prison(fr_app, fr_session, language, said):
+    """FR Pagamenti (mt-fair): on zero a simple chance is halved at once between player and bank, and
+    the odd chip that cannot be halved stays en prison for the next spin. 5 chips of red on rosso:
+    2 go back, 2 to the bank, 1 en prison - the sheet says all of it, not "returns 2" alone."""
+    from croupier.i18n import install
+
+    install(language)
+    async with fr_app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "0", "enter")  # launched; zero: the simple chances are on the sheet
+        sheet = fr_app.payout_sheet
+        at = [row.spec for row in sheet.rows("red") if row.recorded is None].index("red")
+        await press(pilot, *["enter"] * at, "5")
+        line = next(line for line in screen_text(fr_app).splitlines() if "5_" in line)
+        assert said in line, screen_text(fr_app)
+        assert all(shown.startswith(" ") for shown in screen_text(fr_app).splitlines())  # no row wraps
+        await press(pilot, "d")
+        assert fr_session.state.phase is Phase.BETTING
+    (recorded,) = [e.event for e in fr_session.journal.entries() if e.event.kind == "payouts-recorded"]
+    assert {colour: [(s.bet, s.chips) for s in stakes] for colour, stakes in recorded.prison.items()} == {
+        "red": [("red", 1)]}
