@@ -316,15 +316,19 @@ url, moving = sys.argv[1], int(sys.argv[2])
 with open_store(url, read_only=True) as store, open_store(url) as writer:
     projection = FloorProjection(store)
     started = time.perf_counter(); picture = projection.picture(); first = time.perf_counter() - started
-    idle, moved = [], []
-    for n in range(5):
+    idle, moved, moved_cpu = [], [], []
+    for n in range(10):
         started = time.perf_counter(); projection.picture(); idle.append(time.perf_counter() - started)
         with writer._transaction():  # `moving` tables stored an event: their heads and summaries moved
             for t in range(n * moving, (n + 1) * moving):
                 for table in ("floor_tables SET head_seq = head_seq", "floor_summaries SET seq = seq"):
-                    writer._execute(f"UPDATE {table} + 1 WHERE table_id = ?", (f"V{t}",))
-        started = time.perf_counter(); projection.picture(); moved.append(time.perf_counter() - started)
-print(len(picture.tiles), first, max(idle), max(moved), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+                    writer._execute(f"UPDATE {table} + 1 WHERE table_id = ?", (f"V{t % len(picture.tiles)}",))
+        started, cpu = time.perf_counter(), time.process_time()
+        projection.picture()
+        moved.append(time.perf_counter() - started); moved_cpu.append(time.process_time() - cpu)
+median = lambda values: sorted(values)[len(values) // 2]
+print(len(picture.tiles), first, median(idle), max(idle), median(moved), max(moved), median(moved_cpu),
+      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
 
 
@@ -354,10 +358,12 @@ def bench_view(folder: Path, store_url: str, tables: int, spins: int, events_spi
     moving = max(1, tables // 10)
     out = subprocess.run([sys.executable, "-c", VIEW_PROBE, store_url, str(moving)], capture_output=True, text=True,
                          check=True)
-    shown, first, idle, moved, peak_mb = out.stdout.split()
+    shown, first, idle, idle_max, moved, moved_max, moved_cpu, peak_mb = out.stdout.split()
+    ms = lambda seconds: f"{1000 * float(seconds):.0f} ms"  # noqa: E731
     print(f"floor view over {tables} tables x {spins} spins (summaries; {tables * len(rows)} events stored): first "
-          f"picture {float(first):.2f} s, refresh {1000 * float(idle):.0f} ms at most with nothing new, "
-          f"{1000 * float(moved):.0f} ms with {moving} tables moved; peak memory {peak_mb} MB ({shown} tiles)")
+          f"picture {float(first):.2f} s; a refresh (median, max of 10) with nothing new {ms(idle)}, {ms(idle_max)}; "
+          f"with {moving} tables moved {ms(moved)}, {ms(moved_max)} ({ms(moved_cpu)} of the view's CPU); "
+          f"peak memory {peak_mb} MB ({shown} tiles)")
 
 
 def main() -> None:

@@ -60,9 +60,11 @@ class Shown:
     refusal: Refusal | None = None
 
 
-def shown(store: FloorStore) -> list[Shown]:
-    """Every floor alarm, open ones first, each worded in the installed language."""
-    found = [_worded_alarm(store, alarm) for alarm in store.alarms()]
+def shown(store: FloorStore, words: dict[tuple[str, int], str] | None = None) -> list[Shown]:
+    """Every floor alarm, open ones first, each worded in the installed language. `words` keeps each
+    table alarm's wording from its event, read once (a view reads the alarms twice a second)."""
+    words = {} if words is None else words
+    found = [_worded_alarm(store, alarm, words) for alarm in store.alarms()]
     found += [Shown(refusal.subject, _("messages refused"),
                     _("{reason}: {count} message(s), the first: {detail}").format(
                         reason=_(REASONS.get(refusal.reason, refusal.reason)), count=refusal.messages,
@@ -72,22 +74,25 @@ def shown(store: FloorStore) -> list[Shown]:
     return sorted(found, key=lambda item: not item.open)
 
 
-def _worded_alarm(store: FloorStore, alarm: Alarm) -> Shown:
+def _worded_alarm(store: FloorStore, alarm: Alarm, words: dict[tuple[str, int], str]) -> Shown:
     if alarm.kind == CHAIN:
         return Shown(alarm.table_id, _("chain broken"), _("at event {seq}: {problem}").format(
             seq=alarm.event_seq, problem=alarm.problem), alarm.acknowledged is None, alarm.acknowledged_by, alarm)
-    event = None
-    body = store.event_body(alarm.table_id, alarm.event_seq)
-    try:
-        event = decode(body) if body else None
-    except CodecError:
-        event = None
-    if isinstance(event, AlarmRaised):
-        subject = alarm_subject_words(event.facts, event.subject)
-        detail = alarm_detail_words(event.alarm_kind, event.facts, event.detail)
-        text = f"{subject}: {detail}" if detail else subject
-    else:
-        text = alarm.problem
+    text = words.get((alarm.table_id, alarm.event_seq))
+    if text is None:
+        body = store.event_body(alarm.table_id, alarm.event_seq)
+        try:
+            event = decode(body) if body else None
+        except CodecError:
+            event = None
+        if isinstance(event, AlarmRaised):
+            subject = alarm_subject_words(event.facts, event.subject)
+            detail = alarm_detail_words(event.alarm_kind, event.facts, event.detail)
+            text = f"{subject}: {detail}" if detail else subject
+        else:
+            text = alarm.problem
+        if body is not None:  # a stored event never changes: its words are kept
+            words[alarm.table_id, alarm.event_seq] = text
     return Shown(alarm.table_id, alarm_words(alarm.kind), text, alarm.acknowledged is None, alarm.acknowledged_by,
                  alarm)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from datetime import datetime
 from typing import Iterable, Sequence
 
@@ -177,7 +177,9 @@ class Summary:
 
 @dataclass(frozen=True)
 class TileFacts:
-    """A stored summary as the floor view reads it (no state: only what a tile and a wheel show)."""
+    """A stored summary as the floor view reads it (no state: only what a tile and a wheel show). A
+    refresh reads the summaries of the tables that moved: their results and watch are kept as stored
+    and made into objects only when asked for (the watch only when its spins changed)."""
 
     seq: int
     open: bool
@@ -185,23 +187,38 @@ class TileFacts:
     minimum: str | None
     croupier: str | None
     relief_due: datetime | None
-    recent: tuple[RecentSpin, ...]
-    watch: Watch
+    recent_plain: list  # [[spin, number, time], ...] as stored, oldest first
+    watch_plain: dict  # Watch.to_plain
     problem: str | None
-    times: tuple[datetime, ...] = ()  # the recent results' times, read once (a refresh compares them)
     currency: str | None = None  # the journal's in force; None in a summary stored before it was kept
 
     @classmethod
     def read(cls, seq: int, tile: str) -> "TileFacts":
         facts = json.loads(tile)
-        recent = tuple(RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"])
         return cls(int(seq), bool(facts["open"]), facts["profile"], facts["minimum"], facts["croupier"],
                    datetime.fromisoformat(facts["relief_due"]) if facts["relief_due"] else None,
-                   recent, Watch.from_plain(facts["watch"]), facts["problem"],
-                   tuple(datetime.fromisoformat(spin.time) for spin in recent), facts.get("currency"))
+                   facts["recent"], facts["watch"], facts["problem"], facts.get("currency"))
+
+    @cached_property
+    def recent(self) -> tuple[RecentSpin, ...]:
+        return tuple(RecentSpin(int(spin), int(number), time) for spin, number, time in self.recent_plain)
+
+    @property
+    def spins(self) -> int:
+        """The spins the watch counts."""
+        return int(self.watch_plain["spins"])
+
+    @cached_property
+    def watch(self) -> Watch:
+        return Watch.from_plain(self.watch_plain)
+
+    @cached_property
+    def times(self) -> tuple[datetime, ...]:
+        """The recent results' times, read once (each refresh compares them)."""
+        return tuple(datetime.fromisoformat(time) for _spin, _number, time in self.recent_plain)
 
     def last_numbers(self, count: int) -> tuple[int, ...]:
-        return tuple(spin.number for spin in self.recent[-count:])[::-1]
+        return tuple(int(number) for _spin, number, _time in self.recent_plain[-count:])[::-1]
 
     def games_since(self, since: datetime) -> int:
         """Results recorded after `since`, counted from the last back."""

@@ -72,8 +72,8 @@ class FloorProjection:
             lag = table_lag(record, now, word)
             facts = self._facts[record.table_id]
             wheel = self._wheels.get(record.table_id)
-            if wheel is None or wheel[0] != facts.watch.spins:  # the watch's words again only after a new spin
-                wheel = self._wheels[record.table_id] = (facts.watch.spins, {
+            if wheel is None or wheel[0] != facts.spins:  # the watch's words again only after a new spin
+                wheel = self._wheels[record.table_id] = (facts.spins, {
                     "spins": facts.watch.spins, "watch": watch_section(facts.watch.charts())})
             wheels[record.table_id] = wheel[1]
             heard = datetime.fromisoformat(record.last_heard) if record.last_heard else None

@@ -151,6 +151,7 @@ class FloorView(App):
         self.stalled: str | None = None  # the ingester's stall, as the last picture said
         self._reading_alarms = False
         self._alarm_store: FloorStore | None = None  # the alarms' reader's own connection, in its own thread
+        self._alarm_words: dict[tuple[str, int], str] = {}  # each table alarm's wording, read once
         self._shown: dict[str, str] = {}  # each tile's text on screen
 
     def compose(self) -> ComposeResult:
@@ -178,7 +179,7 @@ class FloorView(App):
         try:
             if self._alarm_store is None:
                 self._alarm_store = open_store(self.store.url, read_only=True)
-            alarms = shown(self._alarm_store)
+            alarms = shown(self._alarm_store, self._alarm_words)
         except Exception:  # a bad read is logged and the last list stays
             log.exception("floor view: the alarms could not be read")
             if self._alarm_store is not None:
