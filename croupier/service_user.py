@@ -3,9 +3,6 @@ so a journal, key or cache they create is never root's (the table, as that user,
 from __future__ import annotations
 
 import os
-from pathlib import Path
-
-from croupier.paths import SERVICE_USER, SYSTEM_CONFIG
 
 # The commands that open or create the table's files (journal, key, witness, verified mark, caches).
 TABLE_COMMANDS = frozenset({"table", "run", "billboard", "verify", "report", "review"})
@@ -21,6 +18,12 @@ def _config_argument(argv: list[str]) -> str | None:
 
 
 def uses_system_config(argv: list[str], environ: dict[str, str] | os._Environ = os.environ) -> bool:
+    # Imported here: every command passes through this module, and pathlib is a tenth of
+    # `croupier payout`'s start, which never needs it.
+    from pathlib import Path
+
+    from croupier.paths import SYSTEM_CONFIG
+
     named = _config_argument(argv) or environ.get("CROUPIER_CONFIG")
     if named:
         try:
@@ -36,6 +39,8 @@ def become_service_user(command: str, argv: list[str]) -> str | None:
     if os.name != "posix" or os.geteuid() != 0 or command not in TABLE_COMMANDS or not uses_system_config(argv):
         return None
     import pwd
+
+    from croupier.paths import SERVICE_USER
 
     try:
         user = pwd.getpwnam(SERVICE_USER)

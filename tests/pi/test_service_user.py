@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from croupier import service_user
+from croupier import paths, service_user
 
 
 def test_only_table_commands_with_the_system_configuration_are_concerned(tmp_path, monkeypatch):
     system = tmp_path / "croupier.toml"
     system.write_text("")
-    monkeypatch.setattr(service_user, "SYSTEM_CONFIG", system)
+    monkeypatch.setattr(paths, "SYSTEM_CONFIG", system)
     monkeypatch.delenv("CROUPIER_CONFIG", raising=False)
     assert service_user.uses_system_config([])
     assert service_user.uses_system_config(["--config", str(system)])
@@ -32,9 +32,9 @@ def test_only_table_commands_with_the_system_configuration_are_concerned(tmp_pat
 
 CHILD = """
 import pathlib, sys
-from croupier import service_user
-service_user.SERVICE_USER = "nobody"
-service_user.SYSTEM_CONFIG = pathlib.Path(sys.argv[1])
+from croupier import paths, service_user
+paths.SERVICE_USER = "nobody"
+paths.SYSTEM_CONFIG = pathlib.Path(sys.argv[1])
 print(service_user.become_service_user(sys.argv[2], []))
 (pathlib.Path(sys.argv[3]) / (sys.argv[2] + ".db")).write_text("")
 """
