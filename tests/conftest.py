@@ -17,15 +17,12 @@ import pytest  # noqa: E402
 @pytest.fixture(autouse=True)
 def machine_time_zone_in_english():
     """Each test starts in English, showing times in the machine's zone, whatever an earlier one
-    configured (a command run with a table's configuration installs its language and zone)."""
-    from croupier.history.clock import use_zone
-    from croupier.i18n import install
+    configured (a command run with a table's configuration sets its language and zone as its default)."""
+    from croupier.i18n import Presentation, present
 
-    install("en")
-    use_zone(None)
+    present(Presentation())
     yield
-    install("en")
-    use_zone(None)
+    present(Presentation())
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ from textual.widgets import Digits, Static
 from croupier.billboard.feed import JournalFeed
 from croupier.billboard.model import Billboard
 from croupier.i18n import N_, _, formats, ngettext
+from croupier.i18n.presentation import Presentation, Shows
 from croupier.journal.store import JournalError
 from croupier.rules.wheel import colour
 from croupier.table.clock import Clock, SystemClock
@@ -25,15 +26,16 @@ SHOWN_FOR = timedelta(minutes=2)  # how long a ball change or new limits stay an
 LIMIT_KINDS = ("plein", "split", "street", "corner", "line", "dozen", "column", "simple")
 
 
-class BillboardApp(App):
+class BillboardApp(Shows, App):
     CSS_PATH = "billboard.tcss"
     TITLE = "croupier billboard"
     ENABLE_COMMAND_PALETTE = False
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # a tall screen gets the five-row number
 
     def __init__(self, path: str | Path, *, table_name: str = "", currency: str = "EUR", clock: Clock | None = None,
-                 poll_s: float = POLL_S) -> None:
+                 poll_s: float = POLL_S, presentation: Presentation | None = None) -> None:
         super().__init__()
+        self.given_presentation = presentation  # its language and zones, else the command's
         self.path = Path(path)
         self.table_name = table_name
         self.currency = currency

@@ -110,11 +110,11 @@ def configured_table(option: str | None):
 def configured(option: str | None):
     """The table's configuration (as `configured_table` finds it), None without one."""
     from croupier.config import config_path, load_config
-    from croupier.history.clock import use_zone
+    from croupier.i18n import current, present
 
     path = config_path(option)
     config = load_config(path) if path else None
-    use_zone(config.table.time_zone if config else None)
+    present(current().in_zone(config.table.time_zone if config else None))
     return config
 
 
@@ -123,14 +123,14 @@ def recorded_context(journal, table, notice, start=None):
     pit boss's changes since): each time is shown in the zone in force then (the configuration's
     where the journal recorded none), and each value the configuration gives otherwise is said
     through `notice`. `start`: a checkpoint taken up, which holds the journal's context up to it."""
-    from croupier.history.clock import use_zones
+    from croupier.i18n import current, present
     from croupier.history.context import KINDS, JournalContext, disagreements, journal_context
 
     after = start.reached[0] if start else 0
     context = journal_context(journal.events(KINDS, after=after), start.context if start else JournalContext())
     if any(zone for _since, zone in context.zones):
         configured = table.time_zone if table else None
-        use_zones([(since, zone or configured) for since, zone in context.zones])
+        present(current().in_zones([(since, zone or configured) for since, zone in context.zones]))
     for line in disagreements(context, table):
         notice(line)
     return context

@@ -20,6 +20,7 @@ from croupier.floor.alarms import Shown, acknowledge, name_problem, shown
 from croupier.floor.store import FloorStore, StoreError, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, formats, ngettext
+from croupier.i18n.presentation import Presentation, Shows, showing
 
 log = logging.getLogger(__name__)
 REFRESH_S = 2.0
@@ -129,7 +130,7 @@ class AcknowledgeScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class FloorView(App):
+class FloorView(Shows, App):
     CSS = """
     Grid#tiles { grid-size: 4; grid-gutter: 1; height: auto; }
     .tile { border: round $accent; padding: 0 1; height: auto; min-height: 7; }
@@ -137,11 +138,14 @@ class FloorView(App):
     """
     BINDINGS = [Binding("q", "quit", N_("quit")), Binding("a", "acknowledge", N_("acknowledge an alarm"))]
 
-    def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S, writer_url: str | None = None) -> None:
+    def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S, writer_url: str | None = None,
+                 presentation: Presentation | None = None) -> None:
         super().__init__()
-        self.title = _("croupier floor")
-        for key, bindings in self._bindings.key_to_bindings.items():  # the footer in the installed language
-            self._bindings.key_to_bindings[key] = [replace(b, description=_(b.description)) for b in bindings]
+        self.given_presentation = presentation  # its language, else the command's
+        with showing(self):
+            self.title = _("croupier floor")
+            for key, bindings in self._bindings.key_to_bindings.items():  # the footer in the view's language
+                self._bindings.key_to_bindings[key] = [replace(b, description=_(b.description)) for b in bindings]
         self.store = store
         self.projection = FloorProjection(store)
         self.refresh_s = refresh_s

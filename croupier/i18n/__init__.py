@@ -5,50 +5,54 @@ stdlib gettext reads them. English is the language of the source texts; a house 
 by writing `locale/LANG.po` in its house directory (its Plural-Forms header gives its plural rule).
 
     from croupier.i18n import _, install
-    install("pt")                 # once, from the configuration's table.language
+    install("pt")                 # a command's entry point, from the configuration's table.language
     _("No more bets")             # -> "Jogo feito, nada mais"
+
+The language is the one the running context shows (`presentation.py`): a screen or a renderer
+holds its own presentation (language, time zones, currency) and shows through it; `install` sets
+only a command's default.
 
 Texts are marked with `_()` where they are shown and with `N_()` where they are only named (a table
 of labels at import time); `tests/ui/test_ui_i18n.py` finds every marked text in the code and checks
 each catalog has it. Numbers go through `formats` (money, number, fixed, percent, chips, day), in
-the language installed.
+the language shown.
 """
 from __future__ import annotations
 
-import gettext
 import os
 
 from croupier.i18n.catalogs import (DOMAIN, HOUSE_CATALOGS, PACKAGED_CATALOGS, SOURCE_LANGUAGE, CatalogError,
                                     catalog_path, languages, translations)
+from croupier.i18n.presentation import Presentation, current, present, showing
 
 __all__ = ["DOMAIN", "HOUSE_CATALOGS", "PACKAGED_CATALOGS", "SOURCE_LANGUAGE", "CatalogError", "N_", "_",
-           "catalog_path", "install", "language", "languages", "ngettext", "pgettext", "translations"]
-
-_current: gettext.NullTranslations = gettext.NullTranslations()
-_language = SOURCE_LANGUAGE
+           "Presentation", "catalog_path", "current", "install", "language", "languages", "ngettext", "pgettext",
+           "present", "showing", "translations"]
 
 
 def install(language: str, house: str | os.PathLike[str] | None = None) -> None:
-    """Show every text from now on in `language` (a house directory's catalog first)."""
-    global _current, _language
-    _current, _language = translations(language, house), language
+    """A command's default language from now on (a house directory's catalog first), its time zones
+    and currency kept; a screen or renderer holding its own presentation speaks that one."""
+    from dataclasses import replace
+
+    present(replace(current(), language=language, catalog=translations(language, house)))
 
 
 def language() -> str:
-    return _language
+    return current().language
 
 
 def _(message: str) -> str:
-    return _current.gettext(message)
+    return current().catalog.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _current.ngettext(singular, plural, n)
+    return current().catalog.ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """A text whose words depend on where it stands (`msgctxt` in the catalogs)."""
-    return _current.pgettext(context, message)
+    return current().catalog.pgettext(context, message)
 
 
 def N_(message: str) -> str:

@@ -1,5 +1,6 @@
 """Numbers, money, percentages and dates as a language writes them, from CLDR's data through Babel:
-"1 234,50 EUR" in Portuguese and Russian, "1.234,50 EUR" in Italian, "1,234.50 EUR" in English.
+"1 234,50 EUR" in Portuguese and Russian, "1.234,50 EUR" in Italian, "1,234.50 EUR" in English,
+in the language of the presentation shown (presentation.py).
 
 Amounts keep the ISO code after them (a casino's papers name the currency, and every console font
 has its letters); the number itself, its separators and digits are the locale's. The machine forms
@@ -30,9 +31,9 @@ def locale_of(language: str):
 
 
 def _locale():
-    from croupier.i18n import language
+    from croupier.i18n.presentation import current
 
-    return locale_of(language())
+    return current().locale
 
 
 def number(value: int | Decimal | float | Fraction) -> str:

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
 from croupier.i18n import N_, _
+from croupier.i18n.presentation import Presentation, Shows
 from croupier.journal import checkpoints
 from croupier.journal.store import Entry, Journal, JournalError
 from croupier.history.croupiers import croupier_figures, croupier_table
@@ -44,7 +45,7 @@ GOTO_HELP = N_("go to: a date (2025-03-14), a date and time (2025-03-14 21:30) o
 FOLLOW_SECONDS = 2.0  # how often the review looks for what the table recorded since
 
 
-class ReviewApp(App):
+class ReviewApp(Shows, App):
     TITLE = "croupier review"
     AUTO_FOCUS = "#timeline-table"  # keys 1-6 switch tabs; / goes to the filter
     CSS = """
@@ -76,8 +77,9 @@ class ReviewApp(App):
         Binding("q", "quit", N_("Quit")),
     ]
 
-    def __init__(self, journal: Journal, currency: str | None = None) -> None:
+    def __init__(self, journal: Journal, currency: str | None = None, presentation: Presentation | None = None) -> None:
         super().__init__()
+        self.given_presentation = presentation  # its language and zones, else the command's
         if not journal.read_only:
             raise ValueError("the review app needs a journal opened read-only")
         self.journal = journal

@@ -20,6 +20,7 @@ from croupier.board.model import board_for
 from croupier.config import Config
 from croupier.history.context import configuration_disagrees
 from croupier.i18n import _, ngettext
+from croupier.i18n.presentation import Presentation, Shows
 from croupier.journal.store import JournalError, JournalFault
 from croupier.sdnotify import Notifier
 from croupier.startup import collect_from_now
@@ -49,21 +50,25 @@ TICK_S = 5.0  # how often the alarms that fell due are recorded
 CLOCK_S = 1.0  # how often the times on screen (relief, ball swap, countdown) are redrawn
 
 
-class TableApp(App):
+class TableApp(Shows, App):
     CSS_PATH = "table.tcss"
     TITLE = "croupier"
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, session: TableSession, config: Config, *, wheel: bool | None = None,
                  show_board: bool = False, board_output: Callable | None = None,
-                 notifier: Notifier | None = None, devices: Devices | None = None, banner: str = "") -> None:
+                 notifier: Notifier | None = None, devices: Devices | None = None, banner: str = "",
+                 presentation: Presentation | None = None) -> None:
         """`wheel`: whether a wheel sensor is wired (None: as the configuration says). `board_output`
         is called with each new board (the GPIO board's `show`). `devices` (the wheel link, the
-        keypad) are started once the app runs, to post to it, and stopped when it ends."""
+        keypad) are started once the app runs, to post to it, and stopped when it ends.
+        `presentation`: the screen's language and zones (the command's by default); its currency
+        is the journal's, as `currency`."""
         super().__init__()
         self.session = session
         self.config = config
-        text.use_currency(session.state.currency or config.table.currency)  # the journal's, as `currency`
+        self.given_presentation = presentation
+        self._presented = (Presentation(), Presentation())  # the one it was based on, and the one shown
         wired = config.wheel is not None if wheel is None else wheel
         self.sensor_online: bool | None = False if wired else None  # offline until the link opens
         self.board = board_for(session.state)  # what the players' display board shows now
@@ -307,6 +312,15 @@ class TableApp(App):
         one before the table first opened, or for a journal that recorded none."""
         return self.session.state.currency or self.config.table.currency
 
+    @property
+    def presentation(self) -> Presentation:
+        """Its own (else the command's) in the journal's currency: what a refusal quotes follows it."""
+        base, shown = self._presented
+        found, currency = super().presentation, self.currency
+        if found is not base or shown.currency != currency:
+            self._presented = found, found.in_currency(currency)
+        return self._presented[1]
+
     def acknowledge_next(self) -> bool:
         """# on an alarm: the croupier has seen it, recorded with their name. A golpe nulo from the
         sensor first, then the alarms."""
@@ -407,8 +421,6 @@ class TableApp(App):
     def on_table_recorded(self, message: TableRecorded) -> None:
         event, state = message.event, message.state
         self._events_seen += 1
-        if isinstance(event, (ev.TableOpened, ev.ContextChanged)):
-            text.use_currency(self.currency)  # what a refusal quotes follows the journal's currency
         stale = isinstance(event, MOVES_ON) and self._events_seen > self._said_at  # what was said is of a moment gone
         self.board = board_for(state)
         self.sheet_keeper.table_moved(state)

@@ -9,7 +9,7 @@ from functools import singledispatch
 
 from croupier.history import words
 from croupier.screens.words import NUMBER_STYLE, PHASES, colour_name, number_markup, phase  # noqa: F401 (the screens' words)
-from croupier.i18n import N_, _, formats, language
+from croupier.i18n import N_, _, current, formats, language
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.events import AlarmKind, Role
 from croupier.table.notices import Notice
@@ -72,31 +72,31 @@ def _not_open(refused: no.TableNotOpen) -> str:
 
 
 def _values(values: tuple[Decimal, ...]) -> str:
-    return " · ".join(money(value, _currency) for value in values)
+    return " · ".join(money(value, shown_currency()) for value in values)
 
 
 @_worded(no.ColourValueNotPosted)
 def _value_not_posted(refused: no.ColourValueNotPosted) -> str:
     return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
-        value=money(refused.value, _currency), allowed=_values(refused.allowed), rule=refused.rule)
+        value=money(refused.value, shown_currency()), allowed=_values(refused.allowed), rule=refused.rule)
 
 
 @_worded(no.ColourValueNotOneOf)
 def _value_not_one_of(refused: no.ColourValueNotOneOf) -> str:
     return _("a colour chip is worth one of {allowed}, not {value} ({rule})").format(
-        allowed=_values(refused.allowed), value=money(refused.value, _currency), rule=refused.rule)
+        allowed=_values(refused.allowed), value=money(refused.value, shown_currency()), rule=refused.rule)
 
 
 @_worded(no.ColourValueNotMultiple)
 def _value_not_multiple(refused: no.ColourValueNotMultiple) -> str:
     return _("{value} is not the table minimum {minimum} or a whole multiple of it ({rule})").format(
-        value=money(refused.value, _currency), minimum=money(refused.minimum, _currency), rule=refused.rule)
+        value=money(refused.value, shown_currency()), minimum=money(refused.minimum, shown_currency()), rule=refused.rule)
 
 
 @_worded(no.ColourValueAboveMaximum)
 def _value_above_maximum(refused: no.ColourValueAboveMaximum) -> str:
     return _("{value} is above the plein maximum {maximum} ({rule})").format(
-        value=money(refused.value, _currency), maximum=money(refused.maximum, _currency), rule=refused.rule)
+        value=money(refused.value, shown_currency()), maximum=money(refused.maximum, shown_currency()), rule=refused.rule)
 
 
 @_worded(no.ValueOnlyTable)
@@ -261,7 +261,7 @@ def worded(facts: dict) -> dict:
         elif key == "role" and value in words.ROLES:
             value = _(words.ROLES[value])
         elif key in _AMOUNTS and isinstance(value, Decimal):
-            value = money(value, _currency)
+            value = money(value, shown_currency())
         found[key] = value
     return found
 
@@ -376,13 +376,10 @@ def chips(amount: Fraction | int) -> str:
     return formats.chips(amount)
 
 
-_currency: str | None = None  # the table's, on every amount a refusal quotes
-
-
-def use_currency(code: str | None) -> None:
-    """The table's currency, written after the amounts a refusal or a limit quotes."""
-    global _currency
-    _currency = code
+def shown_currency() -> str | None:
+    """The table's currency, written after the amounts a refusal or a limit quotes: the shown
+    presentation's (the table screen's follows its journal)."""
+    return current().currency
 
 
 def money(amount: Decimal, currency: str | None = None) -> str:

@@ -5,16 +5,14 @@ from datetime import datetime, timezone
 import pytest
 
 from croupier.history import clock
-from croupier.i18n import install
+from croupier.i18n import current, install, present
 
 MOMENT = datetime(2025, 9, 16, 19, 3, 30, tzinfo=timezone.utc)  # 20:03:30 in Lisbon (WEST)
 
 
 @pytest.fixture(autouse=True)
-def lisbon():
-    clock.use_zone("Europe/Lisbon")
-    yield
-    clock.use_zone(None)
+def lisbon():  # the shared fixture puts the machine's zone back
+    present(current().in_zone("Europe/Lisbon"))
 
 
 @pytest.mark.parametrize("language, stamped, short", [

@@ -153,10 +153,10 @@ def test_records_of_a_time_range_follow_the_recorded_order_across_a_clock_set_ba
     from datetime import timedelta
 
     from croupier.commands.report import in_range, time_range
-    from croupier.history.clock import use_zone
+    from croupier.i18n import current, present
     from croupier.table.events import stamped
 
-    use_zone("UTC")
+    present(current().in_zone("UTC"))
     day = datetime(2025, 1, 7, tzinfo=timezone.utc)
     times = [day - timedelta(minutes=10), day + timedelta(minutes=10),
              day - timedelta(hours=1, minutes=50),  # the clock set back 2 h after midnight

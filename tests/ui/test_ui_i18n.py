@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from croupier.i18n import CatalogError, catalog_path, install, languages
+from croupier.i18n import CatalogError, catalog_path, current, install, languages, present
 from croupier.i18n.catalogs import compile_po
 from ui_kit import flat, press, screen_text
 
@@ -294,7 +294,7 @@ def test_half_a_chip_reads_as_a_half_not_zero_and_a_half():
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, tmp_path, monkeypatch):
+def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, tmp_path):
     # The rules' reasons for a colour's value (RU 4.7's list, PT-B 9's multiples, the plein maximum)
     # read in the table's language, amounts with the currency, not in the rules' English.
     from croupier.session import TableSession
@@ -303,8 +303,8 @@ def test_a_colour_value_the_rules_forbid_is_refused_in_each_language(language, t
     from croupier.ui import text
     from ui_kit import BALLS, COLOURS, register_staff
 
+    present(current().in_currency("EUR"))
     install(language)
-    monkeypatch.setattr(text, "_currency", "EUR")
     with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
         register_staff(session)
         session.open_table(profile="ru-american", minimum=5, colours=COLOURS, balls=BALLS, croupier="Ana",

@@ -104,6 +104,7 @@ async def test_the_screen_says_the_configuration_disagrees_and_the_pit_boss_take
 async def test_a_refusal_quotes_amounts_in_the_journals_currency(staffed_template, tmp_path, clock):
     import dataclasses
 
+    from croupier.i18n import Presentation, showing
     from croupier.session import TableSession
     from croupier.ui import text
     from ui_kit import BALLS, COLOURS, config_for, staffed_journal
@@ -116,3 +117,7 @@ async def test_a_refusal_quotes_amounts_in_the_journals_currency(staffed_templat
         app = TableApp(session, config, wheel=False)
         async with app.run_test(size=(80, 24)):
             assert app.currency == "CHF" and text.worded({"minimum": Decimal(5)})["minimum"].endswith("CHF")
+            with showing(Presentation.of("ru", currency="RUB")):  # another paper meanwhile, in its own
+                assert text.worded({"minimum": Decimal(5)})["minimum"] == "5,00 RUB"
+            assert text.worded({"minimum": Decimal(5)})["minimum"] == "5.00 CHF"
+        assert text.worded({"minimum": Decimal(5)})["minimum"] == "5.00"  # the screen's currency stays its own
