@@ -6,8 +6,12 @@ import gc
 import sys
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from croupier.commands import arguments
+
+if TYPE_CHECKING:
+    from croupier.i18n import Presentation
 
 SUMMARY = "the shift report of a journal (--json for the machine-readable form)"
 LAST_SPINS = 50  # the text report lists the latest spins; --json has them all
@@ -234,9 +238,18 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def render(report: dict, raised: dict[int, dict | None] | None = None) -> str:
-    """The text report, in the language installed (croupier.i18n). `raised`: each alarm's facts as
-    recorded (`Procedures.raised`), which word its detail in that language."""
+def render(report: dict, raised: dict[int, dict | None] | None = None,
+           presentation: Presentation | None = None) -> str:
+    """The text report, in `presentation`'s language and time zones (croupier.i18n; the one shown
+    without). `raised`: each alarm's facts as recorded (`Procedures.raised`), which word its detail
+    in that language."""
+    from croupier.i18n import current, showing
+
+    with showing(presentation or current()):
+        return _rendered(report, raised)
+
+
+def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
     from fractions import Fraction
 
     from croupier.history.clock import stamp, zone_label

@@ -19,7 +19,7 @@ from croupier.history.records import numbered
 from croupier.history.spins import standing_results
 from croupier.history.statistics import entries_spins, statistics_text
 from croupier.history.words import bet_words, colour_words, direction_words, pocket_words, source_words
-from croupier.i18n import _, formats
+from croupier.i18n import Presentation, _, current, formats, showing
 from croupier.reports.shift import ReportFold, build_report
 from croupier.rules.profiles import numbering_of
 from croupier.rules.wheel import colour
@@ -193,7 +193,10 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     return lines
 
 
-def write_shift_report(entries, shift, heading: Heading, out: BinaryIO, printed: datetime) -> int:
-    """The shift report as PDF; returns the number of pages."""
-    return write_pdf(shift_report_lines(entries, shift, heading, printed), out,
-                     _("Shift report - {shift}").format(shift=shift.label))
+def write_shift_report(entries, shift, heading: Heading, out: BinaryIO, printed: datetime,
+                       presentation: Presentation | None = None) -> int:
+    """The shift report as PDF, in `presentation`'s language and time zones (the one shown without);
+    returns the number of pages."""
+    with showing(presentation or current()):
+        return write_pdf(shift_report_lines(entries, shift, heading, printed), out,
+                         _("Shift report - {shift}").format(shift=shift.label))
