@@ -5,7 +5,9 @@ signature, its message id, its size): one that is not is terminated, never deliv
 counted as the table's, and raises one alarm per subject and reason, counting the messages. Each
 batch is checked link by link with the journal's own chain check, committed to the store (all its
 tables, their alarms and the batch's refusals in one transaction: a commit that fails counts no
-refusal, and the batch delivered again counts each once), and only then acknowledged or terminated:
+refusal, and the batch delivered again counts each once; a refusal is noted by its stream sequence,
+so a message delivered again after the commit, its termination lost, is not counted again), and only
+then acknowledged or terminated:
 after a kill -9 the broker delivers again what was not acknowledged, and the store recognises by
 (table, seq) what it already holds, so every event is stored exactly once, in order.
 
@@ -32,7 +34,7 @@ import os
 import socket
 import time
 import uuid
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from croupier.floor.alarms import table_alarms
@@ -296,12 +298,12 @@ class Ingester:
         the table is read `again` from the stream (the consumer delivered and counted it already)."""
         admitted_by_table: dict[str, list[tuple[Link, int, object]]] = defaultdict(list)
         poison: set[int] = set()
-        refusals: Counter[tuple[str, str]] = Counter()
+        refusals: dict[tuple[str, str], list[int]] = defaultdict(list)  # their stream sequences
         details: dict[tuple[str, str], str] = {}
 
         def refuse(refused: Refused, msg) -> None:
             poison.add(id(msg))
-            refusals[refused.subject, refused.reason] += 1
+            refusals[refused.subject, refused.reason].append(_stream_seq(msg))
             details.setdefault((refused.subject, refused.reason), refused.detail)  # the first says most
 
         for msg in msgs:
@@ -334,8 +336,8 @@ class Ingester:
                 verdict = damaged.verdict
                 at = verdict.bad_event or (good[-1].seq if good else table.head[0]) + 1
                 broken.append(Alarm(table_id, at, verdict.problem or "", "", None, None))
-        refused = [RefusedMessages(subject, reason, details[subject, reason], count)
-                   for (subject, reason), count in ({} if again else refusals).items()]
+        refused = [RefusedMessages(subject, reason, details[subject, reason], len(seqs), stream_seqs=tuple(seqs))
+                   for (subject, reason), seqs in ({} if again else refusals).items()]
         try:  # the refusals and alarms with the events: a commit that fails counts none of them
             committed = self.store.append_many([self._batch(table_id, good, head, stream_seq)
                                                 for table_id, good, head, stream_seq in batches], received,

@@ -51,6 +51,10 @@ SCHEMA = (  # {time}: timestamptz in PostgreSQL, ISO 8601 text in SQLite; an eve
         subject TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL, messages BIGINT NOT NULL,
         raised {time} NOT NULL, last_seen {time} NOT NULL, acknowledged_by TEXT, acknowledged {time},
         PRIMARY KEY (subject, reason, raised))""",
+    # The stream sequence of each message refused: one the broker delivers again (its termination lost
+    # with an ingester that died after the commit) is counted once.
+    """CREATE TABLE IF NOT EXISTS floor_refused (
+        subject TEXT NOT NULL, stream_seq BIGINT NOT NULL, PRIMARY KEY (subject, stream_seq))""",
     # Each table's summary after its event `seq` (croupier.floor.summaries), written with the events:
     # `tile` is what the view reads, `state` the fold the ingester goes on from.
     """CREATE TABLE IF NOT EXISTS floor_summaries (
@@ -124,6 +128,7 @@ class RefusedMessages:
     reason: str
     detail: str  # what was wrong with the first of them
     messages: int
+    stream_seqs: tuple[int, ...] = field(default=(), kw_only=True)  # theirs in the stream (0: not known)
 
 
 @dataclass(frozen=True)
@@ -305,16 +310,35 @@ class FloorStore:
     def _record_refusal(self, refusal: RefusedMessages) -> bool:
         """Count messages refused on a subject for a reason; True when this raised a new alarm (none
         was open for that subject and reason)."""
+        count = self._first_refused(refusal) if refusal.stream_seqs else refusal.messages
+        if not count:
+            return False
         now = now_text()
         cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ? "
                             "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                            (refusal.messages, now, refusal.subject, refusal.reason))
+                            (count, now, refusal.subject, refusal.reason))
         if cur.rowcount:
             return False
         self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen) "
                       "VALUES (?, ?, ?, ?, ?, ?)",
-                      (refusal.subject, refusal.reason, refusal.detail, refusal.messages, now, now))
+                      (refusal.subject, refusal.reason, refusal.detail, count, now, now))
         return True
+
+    def _first_refused(self, refusal: RefusedMessages) -> int:
+        """How many of the refused messages were never counted before (by their stream sequence; one
+        without is counted each time), and they are noted as counted."""
+        seqs = list(dict.fromkeys(seq for seq in refusal.stream_seqs if seq))
+        known: set[int] = set()
+        for start in range(0, len(seqs), 500):
+            part = seqs[start:start + 500]
+            known.update(int(row[0]) for row in self._execute(
+                f"SELECT stream_seq FROM floor_refused WHERE subject = ? AND stream_seq IN ({','.join('?' * len(part))})",
+                (refusal.subject, *part)).fetchall())
+        new = [seq for seq in seqs if seq not in known]
+        if new:
+            self._executemany("INSERT INTO floor_refused (subject, stream_seq) VALUES (?, ?)",
+                              [(refusal.subject, seq) for seq in new])
+        return len(new) + sum(1 for seq in refusal.stream_seqs if not seq)
 
     def acknowledge_refusals(self, subject: str, by: str) -> int:
         """Record who took up the open refusal alarms on `subject`; how many there were."""

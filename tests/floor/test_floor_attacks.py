@@ -200,3 +200,51 @@ def test_a_forged_anchor_is_not_recorded_and_real_anchors_still_are(tmp_path, br
         assert 10**9 not in anchored and all(seq in hashes for seq in anchored)
         (alarm,) = [r for _, r in journal.records(["alarm-raised"]) if r["alarm_kind"] == "floor-receipt"]
     assert "not signed by the floor's key" in alarm["detail"]
+
+
+def test_a_forgery_delivered_again_after_its_refusal_was_committed_is_counted_once(tmp_path, broker):
+    """The ingester dies after the commit and before its `term` reaches the broker: the broker offers
+    the message again, and the refusal, noted by its stream sequence, is not counted twice."""
+    import nats
+
+    from croupier.floor.ingester import Ingester
+    from croupier.floor.wire import EVENTS_SUBJECTS, ensure_streams
+
+    store_url = str(tmp_path / "floor.db")
+    forged = Link(1, "2026-01-01T00:00:00+00:00", "table-opened", "{}", "0" * 64, "a" * 64, "0" * 64, sig="00" * 64)
+
+    async def streams() -> None:
+        nc = await nats.connect(broker.url)
+        try:
+            await ensure_streams(nc.jetstream())
+        finally:
+            await nc.close()
+
+    async def refuse_without_term(count: int) -> list[int]:
+        """A fresh ingester takes `count` messages, commits their refusals and dies before it terminates them."""
+        nc = await nats.connect(broker.url)
+        try:
+            sub = await nc.jetstream().pull_subscribe(EVENTS_SUBJECTS, durable="redelivered", stream=EVENTS_STREAM)
+            msgs = await sub.fetch(count, timeout=5)
+            with open_store(store_url) as store:
+                outcome = Ingester(store, [broker.url]).ingest(msgs)
+            assert {id(msg) for msg in msgs} == set(outcome.poison)
+            for msg in msgs:
+                await msg.nak()  # what the broker does once the message's ack wait ends without a word
+            return [msg.metadata.sequence.stream for msg in msgs]
+        finally:
+            await nc.close()
+
+    asyncio.run(streams())
+    publish(broker.url, events_subject("T66"), forged.encode(), {"Nats-Msg-Id": message_id("T66", 1, forged.hash)})
+    first = asyncio.run(refuse_without_term(1))
+    again = asyncio.run(refuse_without_term(1))
+    assert first == again  # the same message, delivered again
+    with open_store(store_url, read_only=True) as store:
+        (alarm,) = store.refusals()
+    assert (alarm.subject, alarm.reason, alarm.messages) == (events_subject("T66"), "unknown table", 1)
+    publish(broker.url, events_subject("T66"), forged.encode(), {"Nats-Msg-Id": message_id("T66", 2, "b" * 64)})
+    asyncio.run(refuse_without_term(2))  # the first again, and a second forgery: only the second counts
+    with open_store(store_url, read_only=True) as store:
+        (alarm,) = store.refusals()
+    assert alarm.messages == 2
