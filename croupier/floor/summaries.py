@@ -6,8 +6,11 @@ It is a fold of the table's typed events, like the table's own state, but of the
 what a tile shows: the table opened or closed, its limits, profile, currency and croupier on duty (the
 table's own handlers, croupier.table.state.apply, on a state that sees only those events), and its
 counted results (the last ones, and the continuous watch of croupier.stats.watch, one spin at a
-time). A correction changes a past number, which the watch cannot take back: the summary is then
-counted again from all the table's results (`recount`). Pure: no I/O.
+time). A correction changes a past number, which the watch cannot take back: the summary also keeps
+the watch as it was before its last results (`base`), and a correction of one of those (a table
+corrects only its last few) counts them again from there. A summary without it (stored before it
+was kept, or a correction of an older spin) is counted again from all the table's results
+(`recount`). Pure: no I/O.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from croupier.table.regulation import relief_interval
 from croupier.table.state import INITIAL, Phase, TableState, apply, decode_state, encode_state
 
 RECENT = 120  # results kept for the tile: the last numbers, and the games of the last hour (40 an hour at most)
+BASE_LAG = 60  # results after the `base` watch once it moves on (every RECENT - BASE_LAG results): a table corrects its last 12
 DUTY = (TableOpened, TableClosed, LimitsChanged, ProfileChanged, StaffRelieved,
         ContextChanged)  # they alone set a tile's duty fields
 SPINS = (ResultRecorded, ResultCorrected)
@@ -95,8 +99,10 @@ class Summary:
     relief_due: str | None = None  # when the croupier on duty is to be relieved (None: no rule, or closed)
     recent: list[RecentSpin] = field(default_factory=list)  # newest last
     watch: Watch = field(default_factory=Watch)
+    base: Watch | None = field(default_factory=Watch)  # the watch before the last of `recent` (None: not known)
     problem: str | None = None  # an event that could not be folded: the summary stops there
     duty_changed: bool = False  # `duty` changed since it was last stored
+    _base_text: tuple[int, str] = field(default=(-1, ""), repr=False, compare=False)  # the base's JSON, as it stays
 
     @property
     def open(self) -> bool:
@@ -107,7 +113,8 @@ class Summary:
         return self.duty.staff_on(Role.CROUPIER) if self.open else None
 
     def add(self, seq: int, kind: str, body: str) -> bool:
-        """Fold one stored event; False when it corrects a result (the summary must be `recount`ed).
+        """Fold one stored event; False when it corrects a result the summary cannot count again from
+        its `base` (the summary must be `recount`ed).
         Sets `duty_changed` when the state the ingester stores beside the tile changed. Only the
         events of those kinds are decoded, as typed events like every reader's."""
         if self.problem is None and kind in KINDS:
@@ -118,7 +125,7 @@ class Summary:
                                           event.time.isoformat()))
                 elif isinstance(event, ResultCorrected):
                     self.seq = seq
-                    return False
+                    return self._corrected(event)
                 else:
                     self.duty = apply(self.duty, event)
                     self.duty_changed = True
@@ -141,11 +148,31 @@ class Summary:
         recent = results[-RECENT:]
         self.recent = [RecentSpin(result.spin, counted.number, result.time.isoformat())
                        for result, counted in zip(recent, spins[len(spins) - len(recent):])]
+        self.base = Watch()
+        for spin in spins[:len(spins) - min(len(recent), BASE_LAG)]:
+            self.base.add(spin.number)
         self.seq = seq
+
+    def _corrected(self, event: ResultCorrected) -> bool:
+        """The corrected number in place of the one recorded among the last results, and the watch
+        counted again from `base` over them; False when that cannot be (the summary is recounted)."""
+        at = next((at for at in range(len(self.recent) - 1, -1, -1) if self.recent[at].spin == event.spin), None)
+        after = 0 if self.base is None else self.watch.spins - self.base.spins  # the last results after the base
+        if at is None or self.base is None or len(self.recent) - at > after:
+            return False
+        self.recent[at] = RecentSpin(event.spin, checked_number(event.number, event.spin - 1), self.recent[at].time)
+        self.watch = Watch(self.base.spins, self.base.charts())
+        for spin in self.recent[len(self.recent) - after:]:
+            self.watch.add(spin.number)
+        return True
 
     def _spin(self, spin: RecentSpin) -> None:
         self.watch.add(spin.number)
         self.recent.append(spin)
+        after = 0 if self.base is None else self.watch.spins - self.base.spins
+        if self.base is not None and after > RECENT:  # moved on before a result after it leaves `recent`: seldom
+            for older in self.recent[len(self.recent) - after:len(self.recent) - BASE_LAG]:
+                self.base.add(older.number)
         del self.recent[:-RECENT]
 
     def _relief(self) -> None:
@@ -156,13 +183,17 @@ class Summary:
     # --- stored --------------------------------------------------------------------------------
 
     def tile_text(self) -> str:
-        """What the view reads: small, without the state the ingester folds on."""
+        """What the view reads, and the `base` the ingester counts a correction from (its JSON made again
+        only when it moved on), without the state the ingester folds on."""
+        if self.base is not None and self._base_text[0] != self.base.spins:
+            self._base_text = (self.base.spins, json.dumps(self.base.to_plain(), separators=(",", ":")))
         return json.dumps({
             "open": self.open, "profile": self.duty.profile,
             "minimum": None if self.duty.minimum is None else str(self.duty.minimum),
             "currency": self.duty.currency, "croupier": self.croupier, "relief_due": self.relief_due,
             "recent": [[s.spin, s.number, s.time] for s in self.recent],
-            "watch": self.watch.to_plain(), "problem": self.problem}, separators=(",", ":"))
+            "watch": self.watch.to_plain(), "problem": self.problem}, separators=(",", ":"))[:-1] + (
+            ',"base":' + (self._base_text[1] if self.base is not None else "null") + "}")
 
     def state_text(self) -> str:
         return encode_state(self.duty).decode()
@@ -172,7 +203,8 @@ class Summary:
         facts = json.loads(tile)
         return cls(int(seq), decode_state(state), facts["relief_due"],
                    [RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"]],
-                   Watch.from_plain(facts["watch"]), facts["problem"])
+                   Watch.from_plain(facts["watch"]), Watch.from_plain(facts["base"]) if facts.get("base") else None,
+                   facts["problem"])
 
 
 @dataclass(frozen=True)

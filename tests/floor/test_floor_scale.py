@@ -272,3 +272,36 @@ def test_a_forgery_in_a_batch_whose_commit_fails_is_counted_once_when_the_store_
         assert [(alarm.kind, alarm.event_seq) for alarm in store.alarms()] == [
             ("wheel-fault", next(link.seq for link in links if link.kind == "alarm-raised"))]
     assert log_text(log_path).count("floor alarm: messages on") == 1
+
+
+def test_a_correction_is_counted_from_the_stored_summary_without_reading_the_tables_results(tmp_path, monkeypatch):
+    from croupier.floor.ingester import Ingester
+
+    from test_floor_store import enrolled, messages
+
+    db, url = tmp_path / "T1.db", str(tmp_path / "floor.db")
+    a_day(db)
+    corrected = next(link.seq for link in journal_links(db) if link.kind == "result-corrected")
+    with open_store(url) as store:
+        enrolled(store, db)
+        Ingester(store, []).ingest(messages(db, "T1", upto=corrected - 1))
+    with open_store(url) as store:  # another ingester, from the stored summary: a year of results is not read
+        for reader in ("spin_events", "links"):
+            monkeypatch.setattr(store, reader, lambda *args, name=reader: pytest.fail(f"{name} read"))
+        Ingester(store, []).ingest(messages(db, "T1", after=corrected - 1))
+    assert_summary_is_the_fold(url, db)
+
+
+def test_a_correction_counted_again_from_the_base_equals_a_count_of_every_result(tmp_path):
+    numbers = [(7 * n + 3) % 37 for n in range(RECENT + 10)]
+    session = write_shift(tmp_path / "T1.db", numbers=numbers)
+    spin = session.state.recent[-5]
+    session.correct_result(spin=spin.spin, number=(spin.number + 1) % 37, reason="misread", by="Boss", pin="9000")
+    session.close()
+    links = journal_links(tmp_path / "T1.db")
+    summary = summary_fold([(link.seq, link.kind, link.body) for link in links])
+    assert summary.base is not None and 0 < summary.base.spins < RECENT  # counted again from there, not from the first
+    spins = counted_spins([(link.seq, decode(link.body)) for link in links if EVENT_TYPES.get(link.kind) in SPIN_EVENTS])
+    assert [s.number for s in summary.recent] == [s.number for s in spins][-RECENT:]
+    assert (spin.number + 1) % 37 in [s.number for s in summary.recent[-5:]]
+    assert summary.watch.charts() == watch([s.number for s in spins], numbering("french"))
