@@ -16,12 +16,13 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime, tzinfo
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from croupier.i18n.catalogs import SOURCE_LANGUAGE, translations
+from croupier.rules.record import Record
 
 # A zone schedule: (since, zone, its IANA name) in order, the first one's `since` unused (it covers
 # everything before the second); zone None: the machine's own.
@@ -42,8 +43,7 @@ def zone_of(name: str | None) -> tzinfo | None:
         raise ValueError(f"{name!r} is not a time zone the system knows (e.g. Europe/Lisbon)") from None
 
 
-@dataclass(frozen=True)
-class Presentation:
+class Presentation(Record, kw_only=False):
     """A language, the time zones in force from each moment, and a currency (None: amounts without one)."""
 
     language: str = SOURCE_LANGUAGE
@@ -89,12 +89,15 @@ class Presentation:
         return self
 
 
-class Source(Protocol):
-    """What `showing` takes: a presentation, or what holds one that may change while it is shown (a
-    screen whose journal changes its currency)."""
+if TYPE_CHECKING:  # a Protocol class costs its making at import; only the type checker needs it
+    from typing import Protocol
 
-    @property
-    def presentation(self) -> Presentation: ...
+    class Source(Protocol):
+        """What `showing` takes: a presentation, or what holds one that may change while it is
+        shown (a screen whose journal changes its currency)."""
+
+        @property
+        def presentation(self) -> Presentation: ...
 
 
 _shown: ContextVar[Source | None] = ContextVar("croupier_presentation", default=None)
