@@ -9,7 +9,7 @@ from __future__ import annotations
 import atexit
 import os
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Sequence
@@ -73,15 +73,26 @@ class Gate:
         """Check the signatures of many links at once, a share of them on the machine's other cores
         (Ed25519 holds the interpreter's lock: threads would not help); `signed` then takes each verdict
         instead of checking again. Only a verdict is kept, never a link: nothing is stored unchecked."""
+        self.collect(self.submit(links))
+
+    def submit(self, links: Sequence[tuple[str, Link]]) -> "Proving | None":
+        """`prove`'s first half: the links handed to the other cores, which check them while this
+        process does something else (fetches the next batch); `collect` takes the verdicts."""
         work = [(table_id, link.hash, link.sig, pem) for table_id, link in links if link.sig
                 for pem in [self._cached(table_id)[2]] if pem is not None]
         pool = _pool() if len(work) >= SHARED_FROM else None
         if pool is None:
-            return
-        # In chunks: the other cores take them from the first, this process from the last (each one
-        # no worker has begun), so both are busy until all are checked, however loaded either is.
+            return None
         chunks = [work[i:i + CHUNK] for i in range(0, len(work), CHUNK)]
-        futures = [pool.submit(_verify, [(pem, digest, sig) for _t, digest, sig, pem in part]) for part in chunks]
+        return Proving(chunks, [pool.submit(_verify, [(pem, digest, sig) for _t, digest, sig, pem in part])
+                                for part in chunks])
+
+    def collect(self, proving: "Proving | None") -> None:
+        """The verdicts of what `submit` handed out, this process checking the chunks no other core
+        has begun, from the last (the other cores take them from the first): all are busy until the end."""
+        if proving is None:
+            return
+        chunks, futures = proving.chunks, proving.futures
         verdicts: list[list[bool] | None] = [None] * len(chunks)
         for at in reversed(range(len(chunks))):
             if futures[at].cancel():
@@ -141,6 +152,14 @@ class Gate:
     def forget_proven(self) -> None:
         """Verdicts `prove` kept that no `signed` took (the batch's links held or repeated)."""
         self._proven.clear()
+
+
+@dataclass(frozen=True)
+class Proving:
+    """Signatures handed to the other cores by `Gate.submit`: (table, hash, signature, key) in chunks."""
+
+    chunks: list[list[tuple[str, str, str, str]]]
+    futures: list[Future]
 
 
 _WORKERS = max(1, min(4, (os.cpu_count() or 1) - 1))

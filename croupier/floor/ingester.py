@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
-from croupier.floor.gate import Gate, Refused
+from croupier.floor.gate import Gate, Proving, Refused
 from croupier.floor.store import (CHAIN, Alarm, Batch, FloorStore, LeaseLost, RefusedMessages, TableUpdate,
                                   now_text)
 from croupier.floor.summaries import Summary, fold
@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 
 DURABLE = "croupier-floor"
 BATCH = 4000
+AHEAD_WAIT_S = 0.05  # the wait for the next batch fetched while a full one is checked (a backlog answers at once)
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
 MAX_DELIVER = 20  # a message is offered at most this often (a store that stays away); the re-read catches up
@@ -97,6 +98,23 @@ class Outcome:
     stored); every other one is acknowledged, stored or not (a table behind is read again)."""
 
     poison: frozenset[int] = frozenset()
+
+
+@dataclass
+class _Admitted:
+    """A fetched batch with all but its signatures checked: each table's links (with their stream
+    sequence and message), the messages refused, and the signatures the other cores are checking."""
+
+    by_table: dict[str, list[tuple[Link, int, object]]] = field(default_factory=lambda: defaultdict(list))
+    poison: set[int] = field(default_factory=set)
+    refusals: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(list))  # stream sequences
+    details: dict[tuple[str, str], str] = field(default_factory=dict)
+    proving: Proving | None = None
+
+    def refuse(self, refused: Refused, msg) -> None:
+        self.poison.add(id(msg))
+        self.refusals[refused.subject, refused.reason].append(_stream_seq(msg))
+        self.details.setdefault((refused.subject, refused.reason), refused.detail)  # the first says most
 
 
 def _stream_seq(msg) -> int:
@@ -218,7 +236,6 @@ class Ingester:
             return
 
     async def _session(self) -> None:
-        import nats
         from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
         nc = await connect(self.servers, self.access)
@@ -235,19 +252,21 @@ class Ingester:
             self._say("storing")
             reader = asyncio.create_task(self._read_again(js))
             next_word, next_purge = 0.0, time.monotonic() + min(self.purge_every_s, self.stream_keep_s)
+            msgs: list = []
             while not self.stopping and nc.is_connected:
                 self.notifier.ping()
                 if reader.done():
                     reader.result()  # its failure is the session's
-                try:
-                    msgs = await sub.fetch(BATCH, timeout=1)
-                except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
-                    msgs = []
+                msgs = msgs or await self._fetch(sub, 1.0)
+                ahead: list = []
                 if msgs:
+                    admitted = self._admit(msgs)
+                    if len(msgs) >= BATCH:  # more waits: fetched while the other cores check the signatures
+                        ahead = await self._fetch(sub, AHEAD_WAIT_S)
                     try:
-                        outcome = self.ingest(msgs)
+                        outcome = self._store(admitted)
                     except self.store.failures:
-                        for msg in msgs:  # offered again once the store answers
+                        for msg in msgs + ahead:  # offered again once the store answers
                             await msg.nak(delay=WAIT_S)
                         raise
                     for msg in msgs:
@@ -255,6 +274,7 @@ class Ingester:
                             await msg.term()  # it can never be stored: never offered again
                         else:
                             await msg.ack()
+                msgs = ahead
                 await self._anchor(js)
                 if time.monotonic() >= next_word:
                     self._write_word(await self._pending(sub))
@@ -265,11 +285,21 @@ class Ingester:
                     next_purge = time.monotonic() + self.purge_every_s
             if not nc.is_connected:
                 raise ConnectionError("connection closed")
+            for msg in msgs:  # fetched ahead, stopped before storing them: offered again at once
+                await msg.nak()
         finally:
             if reader is not None:
                 reader.cancel()
                 await asyncio.gather(reader, return_exceptions=True)
             await close_quietly(nc)
+
+    async def _fetch(self, sub, wait_s: float) -> list:
+        import nats
+
+        try:
+            return await sub.fetch(BATCH, timeout=wait_s)
+        except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
+            return []
 
     async def _pending(self, sub) -> int | None:
         try:
@@ -296,28 +326,31 @@ class Ingester:
         """Store the messages' events (committed before this returns); repeats are skipped. A message
         that is not a table's own is poison, its alarm recorded (one per subject and reason) unless
         the table is read `again` from the stream (the consumer delivered and counted it already)."""
-        admitted_by_table: dict[str, list[tuple[Link, int, object]]] = defaultdict(list)
-        poison: set[int] = set()
-        refusals: dict[tuple[str, str], list[int]] = defaultdict(list)  # their stream sequences
-        details: dict[tuple[str, str], str] = {}
+        return self._store(self._admit(msgs), again=again)
 
-        def refuse(refused: Refused, msg) -> None:
-            poison.add(id(msg))
-            refusals[refused.subject, refused.reason].append(_stream_seq(msg))
-            details.setdefault((refused.subject, refused.reason), refused.detail)  # the first says most
-
+    def _admit(self, msgs) -> _Admitted:
+        """`ingest`'s first half: all but the signatures checked, and the signatures handed to the
+        other cores, which check them while the session fetches the next batch."""
+        admitted = _Admitted()
         for msg in msgs:
-            admitted = self.gate.admit(msg.subject, msg.data, getattr(msg, "headers", None), signature=False)
-            if isinstance(admitted, Refused):
-                refuse(admitted, msg)
+            found = self.gate.admit(msg.subject, msg.data, getattr(msg, "headers", None), signature=False)
+            if isinstance(found, Refused):
+                admitted.refuse(found, msg)
             else:
-                admitted_by_table[admitted[0]].append((admitted[1], _stream_seq(msg), msg))
-        self.gate.prove([(table_id, link) for table_id, received_links in admitted_by_table.items()
-                         for table in [self._table(table_id)] if not table.quarantined
-                         for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
+                admitted.by_table[found[0]].append((found[1], _stream_seq(msg), msg))
+        admitted.proving = self.gate.submit([(table_id, link) for table_id, received_links in admitted.by_table.items()
+                                             for table in [self._table(table_id)] if not table.quarantined
+                                             for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
+        return admitted
+
+    def _store(self, admitted: _Admitted, *, again: bool = False) -> Outcome:
+        """`ingest`'s second half: the verdicts taken, each link's signature checked, the batch committed.
+        What the tables' heads are now is read here: a table read again meanwhile is taken as it is."""
+        self.gate.collect(admitted.proving)
+        refuse, poison, refusals, details = admitted.refuse, admitted.poison, admitted.refusals, admitted.details
         try:
             signed = {table_id: self._signed(table_id, received_links, refuse)
-                      for table_id, received_links in admitted_by_table.items()}
+                      for table_id, received_links in admitted.by_table.items()}
         finally:
             self.gate.forget_proven()
         by_table = {table_id: links for table_id, links in signed.items() if links}  # what is checked
