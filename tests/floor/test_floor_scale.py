@@ -305,3 +305,39 @@ def test_a_correction_counted_again_from_the_base_equals_a_count_of_every_result
     assert [s.number for s in summary.recent] == [s.number for s in spins][-RECENT:]
     assert (spin.number + 1) % 37 in [s.number for s in summary.recent[-5:]]
     assert summary.watch.charts() == watch([s.number for s in spins], numbering("french"))
+
+
+def test_a_backlog_of_many_batches_is_stored_whole_each_next_batch_fetched_while_signatures_are_checked(
+        tmp_path, broker, monkeypatch):
+    import asyncio
+    import threading
+
+    from croupier.floor import gate, ingester as ingesting
+
+    monkeypatch.setattr(ingesting, "BATCH", 7)  # every batch full: the next one is fetched ahead
+    monkeypatch.setattr(gate, "SHARED_FROM", 1)  # and each batch's signatures go to the other cores
+    monkeypatch.setattr(gate, "CHUNK", 3)
+    a_day(tmp_path / "T1.db")
+    links = journal_links(tmp_path / "T1.db")
+    middle = next(link.seq for link in links[len(links) // 2:] if link.kind == "result-recorded")
+    store_url = str(tmp_path / "floor.db")
+    enrol_journal(store_url, tmp_path / "T1.db", "T1")
+    publish(broker.url, "T1", [*links[:middle - 1], forged(links, middle), *links[middle - 1:]])
+    with open_store(store_url) as store:
+        ingester = ingesting.Ingester(store, [broker.url])
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_until_complete, args=(ingester.run(),), daemon=True)
+        thread.start()
+        try:
+            assert wait_for(lambda: head(store_url) == len(links), timeout=60)
+            assert wait_for(lambda: consumer_state(broker.url).num_ack_pending == 0, timeout=20)
+        finally:
+            loop.call_soon_threadsafe(ingester.stop)
+            thread.join(20)
+    info = consumer_state(broker.url)
+    assert (info.num_pending, info.num_redelivered) == (0, 0)
+    with open_store(store_url, read_only=True) as store:
+        assert [(link.seq, link.hash) for link in store.links("T1")] == [(link.seq, link.hash) for link in links]
+        (refusal,) = store.refusals()
+        assert (refusal.reason, refusal.messages) == ("bad signature", 1)
+    assert_summary_is_the_fold(store_url, tmp_path / "T1.db")
