@@ -23,8 +23,9 @@ import hmac
 import json
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+
+from croupier.rules.record import Record
 
 FORMAT = "croupier sheet draft 1"
 MAX_CHIPS = 9999  # the sheet takes four digits a position
@@ -41,8 +42,7 @@ class DraftRefused(Exception):
         self.facts = facts
 
 
-@dataclass(frozen=True)
-class SheetDraft:
+class SheetDraft(Record, kw_only=False):
     table: str  # the table's id
     journal: str  # the hash of the journal's first event: which journal
     spin: int

@@ -8,14 +8,12 @@ A PIN is never kept: the flow stops there and asks for it again, saying why. A f
 a command before the result is not replayed (it would record it twice): it starts again."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from croupier.rules.record import Record
 from croupier.ui.choice_screen import ChoiceScreen
 from croupier.ui.number_screen import NumberScreen
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Record, kw_only=False):
     question: tuple  # what the question was: its kind, title, prompt
     value: object  # None for a PIN: never kept
     secret: bool

@@ -14,20 +14,19 @@ winner played; the croupier marks the colours that lost on the layout.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.limits import ACCEPTED, NO_SIGN, LimitCheck, TableSign, check_player, table_limits
 from croupier.rules.profiles import Profile
+from croupier.rules.record import Record
 from croupier.rules.settlement import OwnerTotal, Settlement, settle
 from croupier.table.events import Stake
 from croupier.table.payouts import paying_positions
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Record, kw_only=False):
     spec: str  # the bet, in the rules' grammar: "17", "14/17", "column2", "orphelins"
     category: str  # its payout-order category
     recorded: int | None = None  # chips per unit recorded before the spin; None: counted now
@@ -37,8 +36,7 @@ def _in_order(rows: list[Row], profile: Profile) -> list[Row]:
     return sorted(rows, key=lambda row: profile.payout.rank(row.category))  # stable: layout order within
 
 
-@dataclass(frozen=True)
-class ColourPayout:
+class ColourPayout(Record, kw_only=False):
     colour: str
     total: OwnerTotal | None  # None when the colour has nothing on a winning position
     settlement: Settlement | None
