@@ -36,8 +36,6 @@ from pathlib import Path
 
 from bench_ui import Terminal, cpu_seconds, prepare, quit_app
 
-from croupier.cli import COMMANDS
-
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = Path(__file__).resolve().parent
 CROUPIER = [sys.executable, "-m", "croupier"]
@@ -274,6 +272,8 @@ def settlement(args) -> None:
 
 
 def help_(args) -> None:
+    from croupier.cli import COMMANDS  # here: bench_startup.py runs beside a venv, with any python3
+
     times = {}
     for name in ["", *COMMANDS]:
         runs = []
