@@ -51,5 +51,6 @@ def main(argv: list[str]) -> int:
 
         for line in configuration_disagrees(feed.board.state, config.table):
             print(f"croupier billboard: {line}", file=sys.stderr)
-    install(config.table.language, config.table.house)
-    return terminal.run(BillboardApp(path, table_name=config.table.name, currency=config.table.currency))
+    presentation = install(config.table.language, config.table.house)
+    return terminal.run(BillboardApp(path, table_name=config.table.name, currency=config.table.currency,
+                                     presentation=presentation))

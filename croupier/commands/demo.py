@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from croupier.ui.runtime import Devices, wheel_link
     from croupier.wheel.simulator import WheelSimulator
 
-    install(config.table.language, config.table.house)
+    presentation = install(config.table.language, config.table.house)
     path = args.db or config.journal_path
     try:
         session = TableSession.open(path, SystemClock(), purpose=DEMO,  # its key beside it, never the table's
@@ -144,5 +144,6 @@ def run(args: argparse.Namespace, config: Config) -> int:
         if board is not None:
             devices.add_running(board.close)
         app = TableApp(session, config, wheel=True, show_board=True, devices=devices,
-                       board_output=board.show if board else None, banner=demo.banner(pins, config))
+                       board_output=board.show if board else None, banner=demo.banner(pins, config),
+                       presentation=presentation)
         return terminal.run(app)

@@ -323,11 +323,11 @@ def _view(args) -> int:
     from croupier.i18n import CatalogError, install
 
     try:
-        install(args.language)
+        presentation = install(args.language)
     except CatalogError as error:
         print(f"croupier floor view: --language {args.language[:20]!r}: {error}", file=sys.stderr)
         return 2
-    return run_view(args.store, None if args.read_only else args.store)
+    return run_view(args.store, None if args.read_only else args.store, presentation)
 
 
 def _demo(args) -> int:

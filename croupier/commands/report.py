@@ -169,7 +169,7 @@ def public_key(args: argparse.Namespace, notice):
 
 def _report(args: argparse.Namespace) -> int:
     from croupier.config import ConfigError
-    from croupier.i18n import CatalogError
+    from croupier.i18n import CatalogError, current
     from croupier.journal import checkpoints, report_cache
     from croupier.reports.shift import REPORT_EVENTS, ReportFold, build_report, write_json
     from croupier.journal.key import default_key_path
@@ -234,7 +234,8 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         write_json(report, sys.stdout)
     else:
-        sys.stdout.write(render(report, fold.procedures.raised))
+        # in the language asked for, each time in the journal's zone in force then
+        sys.stdout.write(render(report, fold.procedures.raised, current()))
     return 0
 
 

@@ -108,7 +108,7 @@ def main(argv: list[str]) -> int:
         return 2
     from croupier.commands.report import configured_table
     from croupier.config import ConfigError
-    from croupier.i18n import SOURCE_LANGUAGE, CatalogError, install
+    from croupier.i18n import SOURCE_LANGUAGE, CatalogError, current, install
     from croupier.journal.store import JournalError
     from croupier.review.shifts import list_shifts, open_read_only
 
@@ -134,13 +134,14 @@ def main(argv: list[str]) -> int:
 
         context = recorded_context(journal, table, lambda text: print(f"croupier review: {text}", file=sys.stderr))
         currency = context.currency or (table.currency if table else None)
+        presentation = current()  # the language asked for, each time in the journal's zone in force then
         exports = [path for path in (args.csv_spins, args.csv_events, args.pdf) if path is not None]
         if not exports:
             from croupier.review.app import ReviewApp
 
             from croupier import terminal
 
-            return terminal.run(ReviewApp(journal, currency))
+            return terminal.run(ReviewApp(journal, currency, presentation))
         try:
             from croupier.journal.verify import ChainCheck
 
@@ -149,13 +150,13 @@ def main(argv: list[str]) -> int:
                 from croupier.export.csv_files import write_spins_csv
 
                 with replaced_atomically(args.csv_spins, "w") as out:
-                    rows = write_spins_csv(journal, out, args.machine_headers)
+                    rows = write_spins_csv(journal, out, args.machine_headers, presentation)
                 print(f"{args.csv_spins}: {rows} spins")
             if args.csv_events:
                 from croupier.export.csv_files import write_events_csv
 
                 with replaced_atomically(args.csv_events, "w") as out:
-                    rows = write_events_csv(journal, out, args.machine_headers)
+                    rows = write_events_csv(journal, out, args.machine_headers, presentation)
                 print(f"{args.csv_events}: {rows} events")
             if args.pdf:
                 from croupier.export.shift_report import Heading, write_shift_report
@@ -193,7 +194,7 @@ def main(argv: list[str]) -> int:
                         return 2
                     heading = replace(heading, croupier=args.croupier)
                 with replaced_atomically(args.pdf, "wb") as out:
-                    pages = write_shift_report(entries, shift, heading, out, datetime.now(timezone.utc))
+                    pages = write_shift_report(entries, shift, heading, out, datetime.now(timezone.utc), presentation)
                 print(f"{args.pdf}: {shift.label}, {pages} pages, head hash {journal.head[1]}")
         except JournalError as error:
             print(f"croupier review: {error}", file=sys.stderr)

@@ -72,7 +72,7 @@ def run(config: Config) -> int:
     from croupier.ui.app import TableApp
     from croupier.ui.runtime import Devices, floor_link, matrix_keypad, wheel_link
 
-    install(config.table.language, config.table.house)
+    presentation = install(config.table.language, config.table.house)
     try:
         session = open_session(config.journal_path, config)
     except JournalError as exc:
@@ -109,5 +109,5 @@ def run(config: Config) -> int:
                   "`croupier doctor` checks the pins.", file=sys.stderr)
             return 1
         app = TableApp(session, config, devices=devices, board_output=board.show if board else None,
-                       notifier=Notifier())
+                       notifier=Notifier(), presentation=presentation)
         return terminal.run(app)

@@ -263,8 +263,8 @@ class FloorView(Shows, App):
             self._shown["wheels"] = wheels
 
 
-def run_view(url: str, acknowledge_url: str | None = None) -> int:
+def run_view(url: str, acknowledge_url: str | None = None, presentation: Presentation | None = None) -> int:
     """The view on the store at `url`, read-only; `acknowledge_url`: where pit bosses' acknowledgements
     are written (a login allowed to write the alarms), None for a view that only reads."""
     with open_store(url, read_only=True) as store:
-        return terminal.run(FloorView(store, writer_url=acknowledge_url))
+        return terminal.run(FloorView(store, writer_url=acknowledge_url, presentation=presentation))

@@ -30,12 +30,15 @@ __all__ = ["DOMAIN", "HOUSE_CATALOGS", "PACKAGED_CATALOGS", "SOURCE_LANGUAGE", "
            "present", "showing", "translations"]
 
 
-def install(language: str, house: str | os.PathLike[str] | None = None) -> None:
+def install(language: str, house: str | os.PathLike[str] | None = None) -> Presentation:
     """A command's default language from now on (a house directory's catalog first), its time zones
-    and currency kept; a screen or renderer holding its own presentation speaks that one."""
+    and currency kept: the presentation it makes, for the command to give its screen or paper; a
+    screen or renderer holding its own speaks that one."""
     from dataclasses import replace
 
-    present(replace(current(), language=language, catalog=translations(language, house)))
+    presentation = replace(current(), language=language, catalog=translations(language, house))
+    present(presentation)
+    return presentation
 
 
 def language() -> str:
