@@ -3,7 +3,7 @@ plain class.
 
 A `@dataclass(frozen=True)` compiles six methods from source for each class as it is imported
 (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`, `__delattr__`): about a millisecond a
-class, which made the table's hundred-odd events and values the largest part of its start-up. A
+class, which made the table's hundred-odd events and values most of croupier's own start-up. A
 Record's subclass is still a dataclass to every reader (`fields`, `replace`, `asdict`, the journal's
 codec; mypy through `dataclass_transform`) and behaves as `@dataclass(frozen=True, kw_only=True)`
 would make it (`class P(Record, kw_only=False)`: fields also given in order), but shares these
