@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from croupier.keypad.entry import Key
 from croupier.ui.keys import label
+from croupier.ui.redraw import update
 
 GAP = "  "
 
@@ -49,4 +50,4 @@ class KeyLegend(Static):
                 used = 0
             used += (len(GAP) if lines[-1] else 0) + width
             lines[-1].append(f"[b reverse] {escape(label(key))} [/] {escape(meaning)}")
-        self.update("\n".join(GAP.join(line) for line in lines))
+        update(self, "\n".join(GAP.join(line) for line in lines))  # an unchanged legend is not laid out again

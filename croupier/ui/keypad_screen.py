@@ -46,17 +46,37 @@ class KeypadKeys:
         raise NotImplementedError
 
 
+HOLD_AT_MOST = 4  # a layout that never comes does not keep the screen from being written
+
+
 class KeypadScreen(KeypadKeys, Screen[Result]):
     if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only
         app = getters.app(TableApp)
 
+    _held = 0  # frames held back in a row for a layout on its way
+
     def _compositor_refresh(self) -> None:
         """A screen pushed again is laid out (the widgets changed for it) and then repainted whole
         in the same update: the changes alone are not written first, so a result's sheet reaches
-        the terminal as one frame, not two (each of them several kilobytes on a Pi's console)."""
-        if self._repaint_required and self.is_current:
+        the terminal as one frame, not two (each of them several kilobytes on a Pi's console).
+        Nor is it written before the layout its new rows asked for: a widget asks for it from its
+        own message queue, after the screen would have written the frame laid out as before."""
+        if self.is_current and self._repaint_required:
             return  # the whole screen is written in a moment
+        if self.is_current and self._held < HOLD_AT_MOST and self._layout_pending():
+            self._held += 1
+            return  # laid out in a moment, then written
+        self._held = 0
         super()._compositor_refresh()
+
+    def _layout_pending(self) -> bool:
+        """A widget changed size and its layout is on its way: asked for (Textual 8.2 posts it from
+        the widget's own queue when idle), or in the screen's queue (or peeked from it)."""
+        from textual.messages import Layout
+
+        queued = [getattr(self, "_pending_message", None), *getattr(self._message_queue, "values", ())]
+        return (any(getattr(widget, "_layout_required", False) for widget in self.walk_children(with_self=False))
+                or any(isinstance(message, Layout) for message in queued))
 
 
 class KeypadModal(KeypadKeys, ModalScreen[Result]):

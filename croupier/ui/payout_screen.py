@@ -38,6 +38,7 @@ from croupier.ui.keypad_screen import KeypadScreen
 from croupier.ui.key_routing import now
 from croupier.ui.keys import DIGITS
 from croupier.ui.payout_sheet import PayoutSheet
+from croupier.ui.redraw import update
 from croupier.ui.screen_bug import survived
 
 MAX_DIGITS = 4
@@ -65,6 +66,8 @@ class PayoutScreen(KeypadScreen[None]):
         self.empty_asked = False  # D on a sheet with nothing counted asks once more
         self.asked_at = float("inf")  # no key is an answer to the sheet before it is drawn
         self._pushed = True  # opened on mount (the first time) or on resume
+        if self.is_mounted:  # made before it is pushed: its first frame is laid out as it stays
+            self._new_result()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="payout-title")
@@ -90,9 +93,15 @@ class PayoutScreen(KeypadScreen[None]):
         # classes are restyled as they change and the app has one theme, so the result waits for nothing.
         event.refresh_styles = False
         if self._pushed:
-            self._pushed = False
-            self.say("")  # what the last sheet said ("payouts recorded") is not about this one
-            self._open(self.app.session.state.last_result)
+            self._new_result()
+
+    def _new_result(self) -> None:
+        """The sheet of the table's last result, made while the screen is not shown: Textual writes
+        a pushed screen at its first timer tick, which may come before the screen hears it was
+        pushed, and would write the last sheet laid out with this one's rows, then this one."""
+        self._pushed = False
+        self.say("")  # what the last sheet said ("payouts recorded") is not about this one
+        self._open(self.app.session.state.last_result)
 
     def _legend(self) -> None:
         """One meaning per key, for the row the croupier is on."""
@@ -140,7 +149,7 @@ class PayoutScreen(KeypadScreen[None]):
             restored = ""
         self.sheet = sheet
         self.spin = spin
-        self.query_one("#payout-title", Static).update(
+        update(self.query_one("#payout-title", Static),
             _("Payouts · {number} {colour} · spin {spin}").format(
                 number=text.number_markup(spin.number), colour=text.colour_name(number_colour(spin.number)),
                 spin=spin.spin))
@@ -176,27 +185,27 @@ class PayoutScreen(KeypadScreen[None]):
         colour = self.colour
         state = self.app.session.state
         currency = self.app.currency
-        self.query_one("#payout-played", Static).update(self._played_line())
+        update(self.query_one("#payout-played", Static), self._played_line())
         self._legend()
         alarm = self.app.urgent_line()  # a number that may be wrong is seen before it is paid
-        self.query_one("#payout-alarm", Static).update(alarm)
+        update(self.query_one("#payout-alarm", Static), alarm)
         self.query_one("#payout-alarm", Static).display = bool(alarm)
         if colour is None:
-            self.query_one("#payout-lines", Static).update(escape(" " + _("No colour in play: nothing to pay.")))
-            self.query_one("#payout-colour", Static).update("")
-            self.query_one("#payout-total", Static).update(_("D records the payouts done"))
+            update(self.query_one("#payout-lines", Static), escape(" " + _("No colour in play: nothing to pay.")))
+            update(self.query_one("#payout-colour", Static), "")
+            update(self.query_one("#payout-total", Static), _("D records the payouts done"))
             return
         account = state.accounts.get(colour)
         player = f" · {escape(account.player)}" if account else ""
         if colour == VALUE_CHIPS and self.sheet.value_marked:  # PT-A 16: value-marked chips, on any bet
-            self.query_one("#payout-colour", Static).update(
+            update(self.query_one("#payout-colour", Static),
                 _("[b]Value-marked chips[/]: type the amount on each position, in {currency}").format(
                     currency=currency))
         elif colour == VALUE_CHIPS:  # after the colours where the profile lets them (PT-A 16), or alone (PT-B 15b)
-            self.query_one("#payout-colour", Static).update(
+            update(self.query_one("#payout-colour", Static),
                 _("[b]Value chips[/]: type the amount on each position, in {currency}").format(currency=currency))
         else:
-            self.query_one("#payout-colour", Static).update(
+            update(self.query_one("#payout-colour", Static),
                 _("Colour {at} of {count}: [b]{colour}[/]{player} · chip {value}").format(
                     at=self.colour_at + 1, count=len(self.sheet.players), colour=escape(text.colour_name(colour)),
                     player=player, value=text.money(self.sheet.chip_values[colour], currency)))
@@ -237,8 +246,8 @@ class PayoutScreen(KeypadScreen[None]):
                 into.append(f"[b black on white]{escape(line.ljust(self._rows_width()))}[/]")
             else:
                 into.append(escape(line))
-        self.query_one("#payout-lines", Static).update("\n".join(rows))
-        self.query_one("#payout-pleins", Static).update("\n".join(pleins))
+        update(self.query_one("#payout-lines", Static), "\n".join(rows))
+        update(self.query_one("#payout-pleins", Static), "\n".join(pleins))
         self.query_one("#payout-pleins", Static).display = bool(pleins)
         if current_at is not None:
             self._keep_visible(current_at)
@@ -265,7 +274,7 @@ class PayoutScreen(KeypadScreen[None]):
         by_value = " + ".join(by_value)
         lines.append(_("Table pays {money}").format(money=text.money(money, currency))
                      + (f" ({by_value})" if by_value else ""))
-        self.query_one("#payout-total", Static).update("\n".join(lines))
+        update(self.query_one("#payout-total", Static), "\n".join(lines))
 
     def _rows_width(self) -> int:
         """The width of a row, for the current one's bar: the box's once laid out, else the screen's."""
@@ -365,7 +374,7 @@ class PayoutScreen(KeypadScreen[None]):
     def say(self, message: str, *, error: bool = False) -> None:
         widget = self.query_one("#payout-message", Static)
         widget.set_class(error, "error")
-        widget.update(escape(message))
+        update(widget, escape(message))
         widget.display = bool(message)  # the rows keep the room while there is nothing to say
 
     def _done(self) -> None:
