@@ -24,10 +24,10 @@ def stored_shift(tmp_path, **opening) -> str:
     return url
 
 
-async def shown(url: str, *tables: str) -> dict[str, str]:
+async def shown(url: str, *tables: str, presentation=None) -> dict[str, str]:
     """What the floor view, on the store read-only, shows: each table's tile, the alarms, the wheels."""
     with open_store(url, read_only=True) as store:
-        app = FloorView(store, refresh_s=60)
+        app = FloorView(store, refresh_s=60, presentation=presentation)
         async with app.run_test(size=(160, 48)) as pilot:
             await app.workers.wait_for_complete()  # the store is read off the screen's thread
             await pilot.pause()
@@ -71,6 +71,16 @@ async def test_the_floor_view_in_portuguese(tmp_path):
     assert alarms == "Alarmes: nenhum"
     assert f"T1: {len(NUMBERS)} jogadas" in wheels and "Cilindros" in wheels
     assert not any(english in t1 + wheels for english in ("games in the last hour", "minimum", "last:", "spins"))
+
+
+async def test_a_view_given_its_own_language_words_what_its_threads_read_in_it(tmp_path):
+    # The tiles are worded in the thread that reads the store: in the view's language, not the process's.
+    from croupier.i18n import Presentation
+
+    url = stored_shift(tmp_path)
+    screen = await shown(url, "T1", presentation=Presentation.of("pt"))
+    assert "ABERTO" in screen["tile-T1"] and "últimos: 23 8 11" in screen["tile-T1"]
+    assert screen["alarms"] == "Alarmes: nenhum" and "Cilindros" in screen["wheels"]
 
 
 async def test_a_tile_shows_the_minimum_in_the_journals_currency(tmp_path):
