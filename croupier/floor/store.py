@@ -70,6 +70,7 @@ ADDED_COLUMNS = (
     ("floor_events", "sig", "TEXT NOT NULL DEFAULT ''"),  # the table's Ed25519 signature (empty before signing)
     ("floor_alarms", "kind", "TEXT NOT NULL DEFAULT 'chain'"),  # CHAIN, or the kind of alarm a table raised
     ("floor_alarms", "table_alarm", "BIGINT"),  # that alarm's number at the table
+    ("floor_summaries", "base", "TEXT NOT NULL DEFAULT ''"),  # the watch a correction is counted from (summaries)
 )
 CHAIN = "chain"
 TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
@@ -260,12 +261,14 @@ class FloorStore:
             if updated:
                 self._executemany("UPDATE floor_tables SET head_seq = ?, head_hash = ?, last_received = ?, "
                                   "last_event_time = ?, last_heard = ?, stream_seq = ? WHERE table_id = ?", updated)
-            tiles = [(b.table_id, b.links[-1].seq, b.tile, b.state or "") for b in batches if b.tile is not None]
-            if tiles:  # a state left out (unchanged) is kept
-                self._executemany("INSERT INTO floor_summaries (table_id, seq, tile, state) VALUES (?, ?, ?, ?) "
+            tiles = [(b.table_id, b.links[-1].seq, b.tile, b.state or "", b.base or "") for b in batches
+                     if b.tile is not None]
+            if tiles:  # a state or base left out (unchanged) is kept
+                self._executemany("INSERT INTO floor_summaries (table_id, seq, tile, state, base) VALUES (?, ?, ?, ?, ?) "
                                   "ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, tile = excluded.tile, "
                                   "state = CASE WHEN excluded.state = '' THEN floor_summaries.state "
-                                  "ELSE excluded.state END", tiles)
+                                  "ELSE excluded.state END, base = CASE WHEN excluded.base = '' "
+                                  "THEN floor_summaries.base ELSE excluded.base END", tiles)
             for batch in batches:
                 for alarm in batch.raised:
                     if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, alarm.kind,
@@ -500,10 +503,11 @@ class FloorStore:
         return [(int(seq), body) for seq, body in cur.fetchall()]
 
 
-    def summary(self, table_id: str) -> tuple[int, str, str] | None:
-        """The table's stored summary: (seq, tile, state), as croupier.floor.summaries wrote them."""
-        row = self._execute("SELECT seq, tile, state FROM floor_summaries WHERE table_id = ?", (table_id,)).fetchone()
-        return (int(row[0]), row[1], row[2]) if row else None
+    def summary(self, table_id: str) -> tuple[int, str, str, str] | None:
+        """The table's stored summary: (seq, tile, state, base), as croupier.floor.summaries wrote them."""
+        row = self._execute("SELECT seq, tile, state, base FROM floor_summaries WHERE table_id = ?",
+                            (table_id,)).fetchone()
+        return (int(row[0]), row[1], row[2], row[3]) if row else None
 
     def tiles(self, table_ids: Sequence[str] | None = None) -> dict[str, tuple[int, str]]:
         """The tables' stored summaries as the view reads them, (seq, tile); every table's, or these."""
@@ -540,6 +544,7 @@ class Batch:
     state: str | None = None  # and its state, when it changed (None: the stored one stands)
     raised: Sequence[Alarm] = ()  # the alarms the links raise at the table
     cleared: Sequence[tuple[int | None, str]] = ()  # (the table's alarm number, by whom) acknowledged or cleared
+    base: str | None = None  # and its base watch, when it moved on (None: the stored one stands)
 
 
 class _Transaction:

@@ -151,6 +151,7 @@ class Summary:
         self.base = Watch()
         for spin in spins[:len(spins) - min(len(recent), BASE_LAG)]:
             self.base.add(spin.number)
+        self._base_text = (-1, "")  # stored again
         self.seq = seq
 
     def _corrected(self, event: ResultCorrected) -> bool:
@@ -183,28 +184,37 @@ class Summary:
     # --- stored --------------------------------------------------------------------------------
 
     def tile_text(self) -> str:
-        """What the view reads, and the `base` the ingester counts a correction from (its JSON made again
-        only when it moved on), without the state the ingester folds on."""
-        if self.base is not None and self._base_text[0] != self.base.spins:
-            self._base_text = (self.base.spins, json.dumps(self.base.to_plain(), separators=(",", ":")))
+        """What the view reads: small, without the state the ingester folds on."""
         return json.dumps({
             "open": self.open, "profile": self.duty.profile,
             "minimum": None if self.duty.minimum is None else str(self.duty.minimum),
             "currency": self.duty.currency, "croupier": self.croupier, "relief_due": self.relief_due,
             "recent": [[s.spin, s.number, s.time] for s in self.recent],
-            "watch": self.watch.to_plain(), "problem": self.problem}, separators=(",", ":"))[:-1] + (
-            ',"base":' + (self._base_text[1] if self.base is not None else "null") + "}")
+            "watch": self.watch.to_plain(), "problem": self.problem}, separators=(",", ":"))
+
+    def base_text(self) -> str | None:
+        """The `base` watch as the ingester stores it beside the tile, when it moved on since it was
+        last stored (None: the stored one stands); "null" when it is not known."""
+        if self.base is None:
+            return "null"
+        if self._base_text[0] == self.base.spins:
+            return None
+        self._base_text = (self.base.spins, json.dumps(self.base.to_plain(), separators=(",", ":")))
+        return self._base_text[1]
 
     def state_text(self) -> str:
         return encode_state(self.duty).decode()
 
     @classmethod
-    def read(cls, seq: int, tile: str, state: str) -> "Summary":
+    def read(cls, seq: int, tile: str, state: str, base: str = "") -> "Summary":
         facts = json.loads(tile)
-        return cls(int(seq), decode_state(state), facts["relief_due"],
-                   [RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"]],
-                   Watch.from_plain(facts["watch"]), Watch.from_plain(facts["base"]) if facts.get("base") else None,
-                   facts["problem"])
+        plain = json.loads(base) if base else None  # none stored before it was kept
+        summary = cls(int(seq), decode_state(state), facts["relief_due"],
+                      [RecentSpin(int(spin), int(number), time) for spin, number, time in facts["recent"]],
+                      Watch.from_plain(facts["watch"]), Watch.from_plain(plain) if plain else None, facts["problem"])
+        if summary.base is not None:
+            summary._base_text = (summary.base.spins, base)
+        return summary
 
 
 @dataclass(frozen=True)
