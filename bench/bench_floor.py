@@ -161,6 +161,11 @@ def bench_ingest(folder: Path, store_url: str, tables: int, spins: int) -> None:
               f"{1e6 * cpu['checkers'] / events:.0f} us in its signature checkers (the store and broker not counted)")
 
 
+def when(value) -> datetime:
+    """A time as SQLite (ISO 8601 text) or PostgreSQL (timestamptz) gives it."""
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
+
+
 def bench_latency(folder: Path, store_url: str, events: int = 300) -> None:
     path = folder / "L.db"
     with LocalBroker(folder / "nats-latency") as broker, TableSession.open(path, SystemClock()) as session:
@@ -189,8 +194,7 @@ def bench_latency(folder: Path, store_url: str, events: int = 300) -> None:
         publisher.stop()
     import json
 
-    delays = sorted((datetime.fromisoformat(received) - datetime.fromisoformat(json.loads(body)["time"])).total_seconds()
-                    * 1000 for body, received in rows)
+    delays = sorted((when(received) - when(json.loads(body)["time"])).total_seconds() * 1000 for body, received in rows)
     p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
     print(f"table to store: {len(delays)} events, p50 {statistics.median(delays):.1f} ms, p99 {p99:.1f} ms")
 
