@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from croupier.table.events import AlarmAcknowledged, AlarmCleared, AlarmFacts, AlarmKind, AlarmRaised, Event, Role
-from croupier.table.refusal import Refused
+from croupier.table.refusal import AlarmAcknowledgedAlready, AlarmReasonMissing, NoOpenAlarm
 from croupier.table.regulation import ball_swap_interval, relief_interval, rule
 from croupier.table.roles import authorise, known
 from croupier.table.state import Phase, TableState
@@ -95,7 +95,7 @@ def _minutes(interval) -> int:
 def _open_alarm(state: TableState, alarm: int):
     found = state.alarms.get(alarm)
     if found is None:
-        raise Refused("there is no open alarm {alarm}", alarm=alarm)
+        raise NoOpenAlarm(alarm=alarm)
     return found
 
 
@@ -103,8 +103,7 @@ def acknowledge(state: TableState, now: datetime, *, alarm: int, by: str) -> lis
     """Staff say they have seen the alarm; it stays open until a pit boss clears it."""
     found = _open_alarm(state, alarm)
     if found.acknowledged_by:
-        raise Refused("alarm {alarm} was already acknowledged by {acknowledged_by}",
-                      alarm=alarm, acknowledged_by=found.acknowledged_by)
+        raise AlarmAcknowledgedAlready(alarm=alarm, acknowledged_by=found.acknowledged_by)
     return [AlarmAcknowledged(alarm=alarm, by=known(state, by))]
 
 
@@ -112,5 +111,5 @@ def clear(state: TableState, now: datetime, *, alarm: int, note: str, by: str, p
     _open_alarm(state, alarm)
     authorise(state, by, pin, Role.PIT_BOSS, to="clear an alarm")
     if not note.strip():
-        raise Refused("say why the alarm is cleared")
+        raise AlarmReasonMissing()
     return [AlarmCleared(alarm=alarm, note=note.strip(), by=by)]

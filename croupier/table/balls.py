@@ -6,7 +6,10 @@ from datetime import datetime
 
 from croupier.table.cycle import IN_SPIN, check_ball
 from croupier.table.events import Ball, BallReplaced, BallSwapped, Event
-from croupier.table.refusal import Refused, TableNotOpen
+from croupier.table.refusal import (
+    BallBetweenSpins, BallDiameterChanged, BallInPlayAlready, BallInPlayReplaced, BallNotNamed, BallReasonMissing,
+    BallRegistered, NotABall, NotABallReplaced, Refused, TableNotOpen,
+)
 from croupier.table.regulation import ball_in_play_of, ball_swap_interval
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
@@ -17,7 +20,7 @@ def check_ball_swap(state: TableState) -> None:
     if state.phase is Phase.CLOSED:
         raise TableNotOpen()
     if state.phase in IN_SPIN:
-        raise Refused("change the ball between spins, not while it is in play")
+        raise BallBetweenSpins()
 
 
 def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = None) -> list[Event]:
@@ -26,12 +29,12 @@ def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = N
     others = [b for b in state.balls if b != state.ball_in_play]
     if ball is None:
         if len(others) != 1:
-            raise Refused("name the ball to put in play: {others}", others=', '.join(others))
+            raise BallNotNamed(others=', '.join(others))
         ball = others[0]
     if ball not in others:
-        raise Refused("ball {ball} is in play already" if ball == state.ball_in_play
-                      else "{ball2} is not one of the table's balls ({balls})",
-                      ball=ball, ball2=repr(ball), balls=', '.join(state.balls))
+        if ball == state.ball_in_play:
+            raise BallInPlayAlready(ball=ball)
+        raise NotABall(ball2=repr(ball), balls=', '.join(state.balls))
     interval = ball_swap_interval(state)
     late = interval is not None and state.ball_since is not None and now > state.ball_since + interval
     return [BallSwapped(ball=ball, previous=ball_in_play_of(state), late=late, by=known(state, by))]
@@ -43,17 +46,14 @@ def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball,
         raise TableNotOpen()
     old = state.balls.get(previous)
     if old is None:
-        raise Refused("{previous} is not one of the table's balls ({balls})",
-                      previous=repr(previous), balls=', '.join(state.balls))
+        raise NotABallReplaced(previous=repr(previous), balls=', '.join(state.balls))
     if previous == state.ball_in_play and state.phase in IN_SPIN:
-        raise Refused("the ball is in play: declare the spin void first (PT-A 22)")
+        raise BallInPlayReplaced()
     check_ball(ball)
     if ball.id in state.balls:
-        raise Refused("ball {ball} is already registered at this table", ball=ball.id)
+        raise BallRegistered(ball=ball.id)
     if ball.diameter_mm != old.diameter_mm:
-        raise Refused("ball {previous} is {diameter_mm} mm: its replacement must be the same diameter, not "
-                      "{diameter_mm2} mm (PT-A 18)",
-                      previous=previous, diameter_mm=old.diameter_mm, diameter_mm2=ball.diameter_mm)
+        raise BallDiameterChanged(previous=previous, diameter_mm=old.diameter_mm, diameter_mm2=ball.diameter_mm)
     if not reason.strip():
-        raise Refused("say why the ball is replaced (defective, broken, lost)")
+        raise BallReasonMissing()
     return [BallReplaced(previous=previous, ball=ball, reason=reason.strip(), by=known(state, by))]

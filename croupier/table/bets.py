@@ -17,8 +17,9 @@ from croupier.rules.limits import ADJUSTED, REFUSED, check_player
 from croupier.rules.settlement import Prisoner, settle as settle_bets
 from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, LimitCut, Stake, WinningBetsRebuilt
 from croupier.table.refusal import (
-    BetsClosedAtLaunch, BetsStandAfterVoid, MarkedChipsNotOffered, NoMoreBets, NotABet, OverLimits, Refused,
-    TableNotOpen,
+    BetsClosedAtLaunch, BetsStandAfterVoid, BettingColourNotInPlay, ChipsShort, MarkedChipsNotOffered,
+    MarkedChipsOfColour, NoBetGiven, NoBetsToWithdraw, NoMoreBets, NoSpinToRebuild, NoWinningBets, NotABet,
+    OverLimits, Refused, SensorOnlyTable, SpinNotKept, TableNotOpen,
 )
 from croupier.table.regulation import limits_of, profile_of
 from croupier.table.roles import known
@@ -56,7 +57,7 @@ def check_marked(state: TableState, owner: str, stakes: tuple[Stake, ...]) -> No
         if not stake.marked:
             continue
         if owner != VALUE_CHIPS:
-            raise Refused("{bet}: value-marked chips are value chips, not {colour}'s", bet=stake.bet, colour=owner)
+            raise MarkedChipsOfColour(bet=stake.bet, colour=owner)
         if not state.marked_values:
             rule = profile_of(state).value_chips.rule
             raise MarkedChipsNotOffered(rule)
@@ -109,7 +110,7 @@ def check_betting(state: TableState) -> None:
     if state.phase is Phase.CLOSED:
         raise TableNotOpen()
     if state.sensor_only:
-        raise Refused("this table is driven by the wheel sensor alone: bets are not recorded")
+        raise SensorOnlyTable()
     if bets_open(state):
         return
     if _bets_stand(state):
@@ -129,14 +130,13 @@ def place_bets(state: TableState, now: datetime, *, colour: str, stakes: tuple[S
     check_betting(state)
     account = state.accounts.get(colour)
     if account is None:
-        raise Refused("{colour} is not in play: assign the colour before it bets", colour=colour)
+        raise BettingColourNotInPlay(colour=colour)
     if not stakes:
-        raise Refused("no bet given")
+        raise NoBetGiven()
     played, notes, cuts = within_limits(state, colour, stakes, standing=state.bets.get(colour, ()))
     total = sum(bet.stake for bet in played)
     if total > account.held:
-        raise Refused("{colour} holds {held} chips, not the {total} these bets need",
-                      colour=colour, held=_chips(account.held), total=total)
+        raise ChipsShort(colour=colour, held=_chips(account.held), total=total)
     return [BetsPlaced(spin=state.spin, colour=colour, stakes=as_stakes(played), notes=notes, cuts=cuts)]
 
 
@@ -177,7 +177,7 @@ def withdraw_bets(state: TableState, now: datetime, *, colour: str) -> list[Even
     """A colour takes its standing bets back (after a golpe nulo too where the profile lets it, `SRIJ 24`)."""
     check_betting(state)
     if colour not in state.bets:
-        raise Refused("{colour} has no bets on the layout", colour=colour)
+        raise NoBetsToWithdraw(colour=colour)
     return [BetsWithdrawn(spin=state.spin, colour=colour)]
 
 
@@ -185,9 +185,7 @@ def winning_stakes(state: TableState, spin: int | None = None) -> tuple[int, dic
     """`PT-A 31`: the winning positions of a recorded spin, per colour, as the record has them."""
     recorded = state.last_result if spin is None else next((s for s in state.recent if s.spin == spin), None)
     if recorded is None:
-        raise Refused("no recorded spin to rebuild" if spin is None
-                      else "spin {spin} is not among the last {recent} results the table keeps",
-                      spin=spin, recent=len(state.recent))
+        raise NoSpinToRebuild() if spin is None else SpinNotKept(spin=spin, recent=len(state.recent))
     found: dict[str, tuple[Stake, ...]] = {}
     # The bets recorded before the spin, then the winning layout bets counted at the payouts.
     for bet in _bets(state, recorded.stakes) + _bets(state, recorded.paid):
@@ -205,7 +203,7 @@ def rebuild_winning_bets(state: TableState, now: datetime, *, by: str, spin: int
         raise TableNotOpen()
     spin, stakes = winning_stakes(state, spin)
     if not stakes:
-        raise Refused("spin {spin} had no winning bet on record", spin=spin)
+        raise NoWinningBets(spin=spin)
     return [WinningBetsRebuilt(spin=spin, stakes=stakes, by=known(state, by))]
 
 

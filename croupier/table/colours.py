@@ -13,8 +13,11 @@ from croupier.table.events import (
     PlayerLeftWaitingList, PlayerWaiting,
 )
 from croupier.table.refusal import (
-    ColourValueAboveMaximum, ColourValueNotMultiple, ColourValueNotOneOf, ColourValueNotPosted, ForeignChipsNotSettled,
-    ForeignChipsValue, Refused, TableNotOpen, ValueOnlyTable, choice,
+    ChipsNotOfTable, ChipsNotWhole, ColourNotInPlay, ColourTaken, ColourValueAboveMaximum, ColourValueNotMultiple,
+    ColourValueNotOneOf, ColourValueNotPosted, CountNotWhole, ExchangeWithBets, ForeignChipsNotSettled,
+    ForeignChipsValue, ForeignColourNotNamed, ForeignIsThisTable, ForeignTableNotNamed, InactivityNotApplying,
+    NotAColour, NotAColourToAssign, OtherPlayerWaiting, PlayerHasColour, PlayerNotNamed, PlayerNotWaiting,
+    PlayerWaitingAlready, Refused, TableNotOpen, ValueOnlyTable, choice,
 )
 from croupier.table.regulation import limits_of, minimum_of, profile_of
 from croupier.table.roles import known
@@ -41,23 +44,23 @@ def _colour_table(state: TableState) -> None:
 
 def _chips(chips: int) -> int:
     if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
-        raise Refused("a number of chips is a whole number above 0, not {chips}", chips=repr(chips))
+        raise ChipsNotWhole(chips=repr(chips))
     return chips
 
 
 def _account(state: TableState, colour: str) -> ColourAccount:
     account = state.accounts.get(colour)
     if account is None:
-        raise Refused("{colour} is not in play" if colour in state.colours
-                      else "{colour2} is not one of this table's colours ({colours})",
-                      colour=colour, colour2=repr(colour), colours=', '.join(state.colours))
+        if colour in state.colours:
+            raise ColourNotInPlay(colour=colour)
+        raise NotAColour(colour2=repr(colour), colours=', '.join(state.colours))
     return account
 
 
 def _player(player: str) -> str:
     player = player.strip()
     if not player:
-        raise Refused("name the player (a seat or a description will do)")
+        raise PlayerNotNamed()
     return player
 
 
@@ -83,16 +86,16 @@ def join_waiting_list(state: TableState, now: datetime, *, player: str) -> list[
     _colour_table(state)
     player = _player(player)
     if player in state.waiting:
-        raise Refused("{player} is already on the waiting list", player=player)
+        raise PlayerWaitingAlready(player=player)
     if any(a.player == player for a in state.accounts.values()):
-        raise Refused("{player} already plays a colour (one colour per player, PT-A 8)", player=player)
+        raise PlayerHasColour(player=player)
     return [PlayerWaiting(player=player)]
 
 
 def leave_waiting_list(state: TableState, now: datetime, *, player: str) -> list[Event]:
     _open(state)
     if player not in state.waiting:
-        raise Refused("{player} is not on the waiting list", player=player)
+        raise PlayerNotWaiting(player=player)
     return [PlayerLeftWaitingList(player=player)]
 
 
@@ -102,17 +105,15 @@ def assign_colour(state: TableState, now: datetime, *, colour: str, player: str,
     _colour_table(state)
     player = _player(player)
     if colour not in state.colours:
-        raise Refused("{colour} is not one of this table's colours ({colours})",
-                      colour=repr(colour), colours=', '.join(state.colours))
+        raise NotAColourToAssign(colour=repr(colour), colours=', '.join(state.colours))
     taken = state.accounts.get(colour)
     if taken is not None:
         free = ", ".join(state.free_colours()) or "none"
-        raise Refused("{colour} is taken by {player} (one player per colour, PT-A 8); free: {free}",
-                      colour=colour, player=taken.player, free=free)
+        raise ColourTaken(colour=colour, player=taken.player, free=free)
     if any(a.player == player for a in state.accounts.values()):
-        raise Refused("{player} already plays a colour (one colour per player, PT-A 8)", player=player)
+        raise PlayerHasColour(player=player)
     if state.waiting and player != state.waiting[0]:
-        raise Refused("{waiting} is first on the waiting list", waiting=state.waiting[0])
+        raise OtherPlayerWaiting(waiting=state.waiting[0])
     value = check_chip_value(state, chip_value)
     return [ColourAssigned(colour=colour, player=player, chip_value=value, chips=_chips(chips),
                            by=known(state, by))]
@@ -139,14 +140,12 @@ def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: s
     _colour_table(state)
     account = _account(state, colour)
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        raise Refused("the chips counted are a whole number, not {chips}", chips=repr(chips))
+        raise CountNotWhole(chips=repr(chips))
     if colour in state.bets or colour in state.prison:
-        raise Refused("{colour} has bets on the layout: settle or take them back before exchanging its chips",
-                      colour=colour)
+        raise ExchangeWithBets(colour=colour)
     reason = choice(CashOutReason, reason)
     if reason is CashOutReason.INACTIVE and not must_exchange(state, account):
-        raise Refused("{colour} keeps its colour: the inactivity rule does not apply ({rule})",
-                      colour=colour, rule=profile_of(state).inactivity.rule)
+        raise InactivityNotApplying(colour=colour, rule=profile_of(state).inactivity.rule)
     return [ColourCashedOut(colour=colour, player=account.player, chips=chips, expected_chips=account.held,
                             chip_value=account.chip_value, amount=chips * account.chip_value, reason=reason,
                             by=known(state, by))]
@@ -156,8 +155,7 @@ def exchange_late_chips(state: TableState, now: datetime, *, colour: str, chips:
     """`PT-A 15`, `PT-B 16`, `RU 4.7`: colour chips presented late are worth the table minimum each."""
     _colour_table(state)
     if colour not in state.colours:
-        raise Refused("{colour} is not one of this table's colours: its chips are not valid here (PT-A 7)",
-                      colour=repr(colour))
+        raise ChipsNotOfTable(colour=repr(colour))
     minimum = minimum_of(state)
     return [LateChipsExchanged(colour=colour, chips=_chips(chips), chip_value=minimum,
                                amount=chips * minimum, by=known(state, by))]
@@ -182,11 +180,11 @@ def settle_foreign_chips(state: TableState, now: datetime, *, colour: str, table
     rule = check_foreign_chips(state)
     colour, table = colour.strip(), str(table).strip()
     if not colour:
-        raise Refused("name the colour of the chips")
+        raise ForeignColourNotNamed()
     if not table:
-        raise Refused("name the table the chips belong to")
+        raise ForeignTableNotNamed()
     if state.table_id is not None and table.casefold() == state.table_id.casefold():
-        raise Refused("{table} is this table: the chips are not another table's", table=table)
+        raise ForeignIsThisTable(table=table)
     chips = _chips(chips)
     value = None if chip_value is None else amount(chip_value, "a chip's real value")
     minimum = None if table_minimum is None else amount(table_minimum, "the minimum of their table")

@@ -22,7 +22,15 @@ from croupier.table.events import (
 )
 from croupier.table.recovery import recovery
 from croupier.table.refusal import (
-    LimitsUntilPaid, MarkedChipsNotAllowed, OpeningPinMissing, Refused, TableNotOpen, ValueOnlyNotAllowed, choice,
+    AmountNotAbove0, BallAlreadyInPlay, BallDiameter, BallNotListed, BallWithoutId, CloseMidSpin,
+    CloseWithChipsInPlay, ColourChipsNotListed, CorrectionReasonMissing, CountdownOutsideBetting, CountdownRunning,
+    CountdownTooShort, CroupierNotNamed, DirectionMissing, LaunchBeforePayouts, LaunchDuringCountdown,
+    LaunchTooEarly, LaunchWithoutBets, LimitsBetweenSpins, LimitsReasonMissing, LimitsUntilPaid,
+    MarkedChipsNotAllowed, MinimumUnchanged, NoMoreBetsOutOfTurn, NoPayoutsUnderWay, NoResultToConfirm,
+    NoVoidToAcknowledge, NotANumber, NotAnAmount, NotRegisteredAs, NotTheTypedResult, OpeningPinMissing,
+    ProfileBetweenSpins, ProfileReasonMissing, ProfileUnchanged, ProfileWithChipsInPlay, ReliefIntervalInvalid,
+    ReliefNotConfigurable, ResultBeforeLaunch, ResultMismatch, ResultUnchanged, SpinNotKept, TableAlreadyOpen,
+    TableNotOpen, TwoBallsNeeded, TypedAndReadDiffer, ValueOnlyNotAllowed, VoidOutOfTurn, WheelGameRepeated, choice,
 )
 from croupier.rules.limits import NO_SIGN, TableSign, sign_problem
 from croupier.table.regulation import ball_in_play_of, checked_profile, checked_sign, minimum_of, profile_of, sign_of
@@ -56,19 +64,18 @@ def amount(value: Decimal | str | int, what: str = "the table minimum") -> Decim
     try:
         found = Decimal(str(value))
     except InvalidOperation:
-        raise Refused("{value} is not an amount", value=repr(value)) from None
+        raise NotAnAmount(value=repr(value)) from None
     if not found.is_finite() or found <= 0:
-        raise Refused("{what} must be above 0, not {value}", what=what, value=value)
+        raise AmountNotAbove0(what=what, value=found)
     return found
 
 
 def check_ball(ball: Ball) -> Ball:
     low, high = BALL_DIAMETER_MM
     if not ball.id.strip():
-        raise Refused("a ball needs an id")
+        raise BallWithoutId()
     if not low <= ball.diameter_mm <= high:
-        raise Refused("ball {ball} is {diameter_mm} mm: a ball is {low}-{high} mm across (PT-A 17)",
-                      ball=ball.id, diameter_mm=ball.diameter_mm, low=low, high=high)
+        raise BallDiameter(ball=ball.id, diameter_mm=ball.diameter_mm, low=low, high=high)
     return ball
 
 
@@ -87,31 +94,30 @@ def open_table(state: TableState, now: datetime, *, profile: str, minimum: Decim
     the sensor alone has no staff to ask).
     `currency`, `time_zone`, `casino`: the table's, recorded so that every reader uses them."""
     if state.phase is not Phase.CLOSED:
-        raise Refused("the table is already open")
+        raise TableAlreadyOpen()
     rules = checked_profile(profile, house)
     checked_sign(rules, amount(minimum), sign)
     checked_chip_kinds(rules, value_only, marked_values)
     colours = tuple(c.strip() for c in colours)
     if not colours or any(not c for c in colours) or len(set(colours)) != len(colours):
-        raise Refused("list the table's colour chips, each once (PT-A 8)")
+        raise ColourChipsNotListed()
     balls = tuple(check_ball(b) for b in balls)
     if len(balls) < 2 or len({b.id for b in balls}) != len(balls):
-        raise Refused("a table has two balls with different ids (PT-A 17)")
+        raise TwoBallsNeeded()
     ball_in_play = ball_in_play or balls[0].id
     if ball_in_play not in {b.id for b in balls}:
-        raise Refused("ball {ball} is not one of the table's balls", ball=ball_in_play)
+        raise BallNotListed(ball=ball_in_play)
     if relief_minutes is not None and (not rules.relief.configurable or relief_minutes <= 0):
-        raise Refused("{profile} does not let the house set the relief interval ({rule})"
-                      if not rules.relief.configurable
-                      else "the relief interval is a number of minutes above 0",
-                      profile=rules.id, rule=rules.relief.rule)
+        if not rules.relief.configurable:
+            raise ReliefNotConfigurable(profile=rules.id, rule=rules.relief.rule)
+        raise ReliefIntervalInvalid()
     if not sensor_only:
         # Every spin records its croupier: at an attended table they are registered staff.
         for role, name in ((Role.CROUPIER, croupier), (Role.INSPECTOR, inspector)):
             if name is not None and (name not in state.staff or state.staff[name].role is not role):
-                raise Refused("{name} is not registered as {role}", name=repr(name), role=role.value)
+                raise NotRegisteredAs(name=repr(name), role=role.value)
     if not croupier.strip():
-        raise Refused("name the croupier at the wheel")
+        raise CroupierNotNamed()
     if not sensor_only:
         if pin is None:
             raise OpeningPinMissing(name=croupier)
@@ -138,10 +144,9 @@ def checked_chip_kinds(rules, value_only: bool, marked_values) -> None:
 def close_table(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
     _open(state)
     if state.phase is not Phase.BETTING:
-        raise Refused("finish the spin and its payouts before closing the table")
+        raise CloseMidSpin()
     if state.accounts:
-        raise Refused("exchange the colour chips still in play first: {accounts} (PT-A 15)",
-                      accounts=', '.join(state.accounts))
+        raise CloseWithChipsInPlay(accounts=', '.join(state.accounts))
     return [TableClosed(by=by or _croupier(state))]
 
 
@@ -151,7 +156,7 @@ def check_limits_change(state: TableState) -> None:
     from croupier.table.payouts import payouts_open  # payouts builds on this module
 
     if state.phase in IN_SPIN:
-        raise Refused("limits change between spins, not while the ball is in play")
+        raise LimitsBetweenSpins()
     spin = payouts_open(state)
     if spin is not None:
         raise LimitsUntilPaid(spin)
@@ -166,9 +171,9 @@ def change_limits(state: TableState, now: datetime, *, minimum: Decimal | str | 
     check_limits_change(state)
     previous = minimum_of(state)
     if new == previous:
-        raise Refused("the table minimum is already {new}", new=new)
+        raise MinimumUnchanged(new=new)
     if not reason.strip():
-        raise Refused("say why the limits change")
+        raise LimitsReasonMissing()
     return [LimitsChanged(minimum=new, previous=previous, reason=reason.strip(), by=by)]
 
 
@@ -178,13 +183,13 @@ def change_profile(state: TableState, now: datetime, *, profile: str, reason: st
     authorise(state, by, pin, Role.PIT_BOSS, to="change the profile")
     rules = checked_profile(profile, house)
     if rules.id == state.profile:
-        raise Refused("the table already plays {profile}", profile=rules.id)
+        raise ProfileUnchanged(profile=rules.id)
     if state.phase is not Phase.BETTING or state.bets or state.prison:
-        raise Refused("change the profile between spins, with no bets on the layout")
+        raise ProfileBetweenSpins()
     if state.accounts:
-        raise Refused("colour values depend on the profile: exchange the colour chips in play first")
+        raise ProfileWithChipsInPlay()
     if not reason.strip():
-        raise Refused("say why the profile changes")
+        raise ProfileReasonMissing()
     checked_chip_kinds(rules, state.value_only, state.marked_values)
     sign = sign_of(state)  # kept where the new profile's caps allow it, else the profile's caps alone
     kept = sign if sign and sign_problem(rules, minimum_of(state), sign) is None else NO_SIGN
@@ -200,12 +205,11 @@ def start_countdown(state: TableState, now: datetime, *, seconds: int, by: str |
     _open(state)
     period = profile_of(state).betting_period
     if state.phase is not Phase.BETTING:
-        raise Refused("a countdown runs while bets are open")
+        raise CountdownOutsideBetting()
     if state.countdown_until and now < state.countdown_until:
-        raise Refused("a countdown is already running")
+        raise CountdownRunning()
     if seconds <= 0 or (period.min_seconds and seconds < period.min_seconds):
-        raise Refused("the betting period lasts at least {seconds} s ({rule})",
-                      seconds=period.min_seconds or 1, rule=period.rule)
+        raise CountdownTooShort(seconds=period.min_seconds or 1, rule=period.rule)
     return [CountdownStarted(spin=state.spin, seconds=seconds, by=by or _croupier(state))]
 
 
@@ -223,7 +227,7 @@ def launch(state: TableState, now: datetime, *, direction: Direction | None, sou
     wheel's own launch is with a sensor)."""
     _open(state)
     if direction is None and source is not Source.SENSOR:
-        raise Refused("say which way the ball is launched (PT-A 21)")
+        raise DirectionMissing()
     found: list[Event] = []
     if source is Source.SENSOR:
         if state.phase is Phase.PAYING:
@@ -263,22 +267,19 @@ def bets_to_declare(state: TableState) -> bool:
 
 def _check_launch(state: TableState, now: datetime, bets_on_layout: bool = False) -> None:
     if state.phase is Phase.PAYING:
-        raise Refused("finish the payouts before launching the ball (PT-A 19)")
+        raise LaunchBeforePayouts()
     if state.phase is not Phase.BETTING:
-        raise Refused("the ball is already in play for spin {spin}", spin=state.spin)
+        raise BallAlreadyInPlay(spin=state.spin)
     rules = profile_of(state)
     if state.countdown_until and now < state.countdown_until:
         left = (state.countdown_until - now).total_seconds()
-        raise Refused("bets are open for {left:.0f} s more: the ball is launched when the countdown ends ({rule})",
-                      left=left, rule=rules.betting_period.rule)
+        raise LaunchDuringCountdown(left=left, rule=rules.betting_period.rule)
     minimum = rules.betting_period.min_seconds
     if minimum and state.bets_opened_at and now < state.bets_opened_at + timedelta(seconds=minimum):
         left = (state.bets_opened_at + timedelta(seconds=minimum) - now).total_seconds()
-        raise Refused("the betting period lasts at least {minimum} s: {left:.0f} s left ({rule})",
-                      minimum=minimum, left=left, rule=rules.betting_period.rule)
+        raise LaunchTooEarly(minimum=minimum, left=left, rule=rules.betting_period.rule)
     if bets_to_declare(state) and not bets_on_layout:
-        raise Refused("a spin needs at least {bets} bet on the layout ({rule}): the croupier says they are down",
-                      bets=rules.min_bets_per_spin, rule=rules.rules['min_bets_per_spin'])
+        raise LaunchWithoutBets(bets=rules.min_bets_per_spin, rule=rules.rules['min_bets_per_spin'])
 
 
 def close_bets(state: TableState, now: datetime, *, source: Source = Source.KEYPAD) -> list[Event]:
@@ -287,7 +288,7 @@ def close_bets(state: TableState, now: datetime, *, source: Source = Source.KEYP
     if state.phase is Phase.NO_MORE_BETS and source is Source.SENSOR:
         return []  # the wheel repeats its state; it is recorded once
     if state.phase is not Phase.SPINNING:
-        raise Refused("no more bets is called once the ball is launched, before the result")
+        raise NoMoreBetsOutOfTurn()
     return [BetsClosed(spin=state.spin, source=source)]
 
 
@@ -296,7 +297,7 @@ def enter_result(state: TableState, now: datetime, *, number: int, by: str | Non
     _open(state)
     _number(number)
     if state.phase not in IN_SPIN:
-        raise Refused("a result is entered after the launch (launch the ball first)")
+        raise ResultBeforeLaunch()
     found: list[Event] = []
     if state.phase is Phase.SPINNING:
         found.append(BetsClosed(spin=state.spin, source=Source.KEYPAD))  # the ball has settled
@@ -309,11 +310,10 @@ def confirm_result(state: TableState, now: datetime, *, number: int | None = Non
     """Confirm the typed number; giving it again (`number`) catches a slip of the finger."""
     _open(state)
     if state.phase is not Phase.CONFIRMING or state.pending is None:
-        raise Refused("there is no entered result to confirm")
+        raise NoResultToConfirm()
     pending = state.pending.number
     if number is not None and number != pending:
-        raise Refused("{number} does not match the entered {pending}: enter the result again",
-                      number=number, pending=pending)
+        raise ResultMismatch(number=number, pending=pending)
     by = known(state, by or _croupier(state))
     return [_result(state, now, pending, Source.KEYPAD, confirmed_by=by)]
 
@@ -333,8 +333,7 @@ def sensor_result(state: TableState, now: datetime, *, number: int, wheel_game: 
     if wheel_game is not None and last is not None and last.wheel_game == wheel_game and state.phase not in IN_SPIN:
         if last.number == number:
             return []
-        raise Refused("the wheel reports game {wheel_game} again with {number}; {number2} was recorded",
-                      wheel_game=wheel_game, number=number, number2=last.number)
+        raise WheelGameRepeated(wheel_game=wheel_game, number=number, number2=last.number)
     found: list[Event] = []
     from croupier.table.payouts import payouts_open  # payouts builds on this module
 
@@ -359,7 +358,7 @@ def _compare_typed(state: TableState, now: datetime, number: int, spin: int,
     for the pit boss, whose correction decides (only a pit boss corrects a result)."""
     typed = state.last_result
     if state.phase in IN_SPIN or typed is None or typed.spin != spin or typed.source is not Source.KEYPAD:
-        raise Refused("spin {spin} is not the last result, typed at the keypad", spin=spin)
+        raise NotTheTypedResult(spin=spin)
     subject = f"spin {spin}"
     if number == typed.number or any(a.kind is AlarmKind.RESULT_MISMATCH and a.subject == subject
                                      for a in state.alarms.values()):
@@ -379,16 +378,14 @@ def check_result_agreed(state: TableState, spin: int) -> None:
         facts = alarm.facts
         if (alarm.kind is AlarmKind.RESULT_MISMATCH and facts is not None and facts.spin == spin
                 and result is not None and result.corrected_from is None and result.number == facts.typed):
-            raise Refused("spin {spin} was typed as {typed} and the wheel sensor read {read}: a pit boss confirms "
-                          "the typed number (clears the alarm) or corrects the result before it is paid",
-                          spin=spin, typed=facts.typed, read=facts.read)
+            raise TypedAndReadDiffer(spin=spin, typed=facts.typed, read=facts.read)
 
 
 def _number(number: int) -> int:
     try:
         return check_number(number)
     except ValueError:
-        raise Refused("{number} is not a number on the wheel (0-36)", number=repr(number)) from None
+        raise NotANumber(number=repr(number)) from None
 
 
 def _result(state: TableState, now: datetime, number: int, source: Source, *, confirmed_by: str | None = None,
@@ -411,7 +408,7 @@ def _result(state: TableState, now: datetime, number: int, source: Source, *, co
 def payouts_done(state: TableState, now: datetime, *, by: str | None = None) -> list[Event]:
     _open(state)
     if state.phase is not Phase.PAYING:
-        raise Refused("there are no payouts under way")
+        raise NoPayoutsUnderWay()
     check_result_agreed(state, state.spin - 1)
     return [PayoutsCompleted(spin=state.spin - 1, by=known(state, by or _croupier(state)))]
 
@@ -422,7 +419,7 @@ def void_spin(state: TableState, now: datetime, *, reason: VoidReason, source: S
     The ball goes back in the pocket of the previous result; bets stand; the spin does not count."""
     _open(state)
     if state.phase not in IN_SPIN:
-        raise Refused("a spin is void only between the launch and the confirmed result (PT-A 22)")
+        raise VoidOutOfTurn()
     reason = choice(VoidReason, reason)
     last = state.last_result
     by = SENSOR if source is Source.SENSOR else known(state, by or _croupier(state))
@@ -435,7 +432,7 @@ def acknowledge_void(state: TableState, now: datetime, *, by: str | None = None)
     _open(state)
     void = state.last_void
     if void is None or not void.awaits_acknowledgement:
-        raise Refused("there is no golpe nulo from the sensor to acknowledge")
+        raise NoVoidToAcknowledge()
     return [VoidAcknowledged(spin=void.spin, by=known(state, by or _croupier(state)))]
 
 
@@ -447,13 +444,12 @@ def correct_result(state: TableState, now: datetime, *, spin: int, number: int, 
     authorise(state, by, pin, Role.PIT_BOSS, to="correct a result")
     _number(number)
     if not reason.strip():
-        raise Refused("say why the result is corrected")
+        raise CorrectionReasonMissing()
     recorded = next((s for s in state.recent if s.spin == spin), None)
     if recorded is None:
-        raise Refused("spin {spin} is not among the last {recent} results the table keeps",
-                      spin=spin, recent=len(state.recent))
+        raise SpinNotKept(spin=spin, recent=len(state.recent))
     if recorded.number == number:
-        raise Refused("spin {spin} is already recorded as {number}", spin=spin, number=number)
+        raise ResultUnchanged(spin=spin, number=number)
     outcomes, _ = settle(state, number, stakes=recorded.stakes, prison=recorded.prison)
     # The winners counted at the payouts were handed on the number replaced: settled on both numbers.
     counted_before, _ = settle(state, recorded.number, stakes=recorded.paid, prison={})

@@ -17,7 +17,10 @@ from croupier.rules.profiles import Profile
 from croupier.table.bets import as_stakes, settle, within_limits
 from croupier.table.cycle import IN_SPIN, SENSOR, check_result_agreed
 from croupier.table.events import Event, LimitCut, PayoutsCompleted, PayoutsRecorded, Role, Stake
-from croupier.table.refusal import ColoursRefused, Refused
+from croupier.table.refusal import (
+    ColourNotInPlay, ColoursRefused, NoPayoutsUnderWay, NotAColour, NotPaidOn, PaidChipsNotWhole,
+    PayoutsOfAnotherSpin, Refused,
+)
 from croupier.table.regulation import profile_of
 from croupier.table.roles import known
 from croupier.table.state import Phase, TableState
@@ -54,10 +57,10 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
     them), the counts are still recorded against their spin, once, until its next result."""
     result = state.last_result
     if result is None or payouts_open(state) is None:
-        raise Refused("there are no payouts under way")
+        raise NoPayoutsUnderWay()
     late = state.phase is not Phase.PAYING
     if spin != result.spin:
-        raise Refused("the payouts under way are for spin {spin}, not spin {spin2}", spin=result.spin, spin2=spin)
+        raise PayoutsOfAnotherSpin(spin=result.spin, spin2=spin)
     check_result_agreed(state, spin)
     by = known(state, by or state.staff_on(Role.CROUPIER) or "")
     profile = profile_of(state)
@@ -71,11 +74,9 @@ def record_payouts(state: TableState, now: datetime, *, spin: int, paid: Mapping
         counted = tuple(counted)
         for stake in counted:
             if stake.bet not in paying:
-                raise Refused("{colour}: {bet} is not paid on {number}",
-                              colour=colour, bet=stake.bet, number=result.number)
+                raise NotPaidOn(colour=colour, bet=stake.bet, number=result.number)
             if isinstance(stake.chips, bool) or not isinstance(stake.chips, int) or stake.chips <= 0:
-                raise Refused("{colour}: the chips on {bet} are a whole number above 0, not {chips}",
-                              colour=colour, bet=stake.bet, chips=repr(stake.chips))
+                raise PaidChipsNotWhole(colour=colour, bet=stake.bet, chips=repr(stake.chips))
         if not counted:
             continue
         try:
@@ -102,6 +103,6 @@ def _in_play(state: TableState, colour: str) -> None:
     if colour == VALUE_CHIPS:
         return  # value chips (the amount in money) belong to no colour: PT-A 16, PT-B 15, FR
     if colour not in state.accounts:
-        raise Refused("{colour} is not in play" if colour in state.colours
-                      else "{colour2} is not one of this table's colours ({colours})",
-                      colour=colour, colour2=repr(colour), colours=', '.join(state.colours))
+        if colour in state.colours:
+            raise ColourNotInPlay(colour=colour)
+        raise NotAColour(colour2=repr(colour), colours=', '.join(state.colours))

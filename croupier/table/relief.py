@@ -7,7 +7,9 @@ from datetime import datetime
 
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Role, StaffRelieved
-from croupier.table.refusal import Refused, TableNotOpen, choice
+from croupier.table.refusal import (
+    AlreadyOnDuty, ForceMajeureMissing, PitBossNotRelieved, Refused, ReliefMidSpin, TableNotOpen, choice,
+)
 from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.roles import authorise
 from croupier.table.state import Phase, TableState
@@ -19,9 +21,9 @@ def check_relief(state: TableState, role: Role) -> Role:
         raise TableNotOpen()
     role = choice(Role, role)
     if role is Role.PIT_BOSS:
-        raise Refused("the pit boss is not relieved at the table")
+        raise PitBossNotRelieved()
     if role is Role.CROUPIER and state.phase in IN_SPIN:
-        raise Refused("the croupier is relieved between spins, not while the ball is in play")
+        raise ReliefMidSpin()
     return role
 
 
@@ -32,15 +34,14 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
     authorise(state, incoming, pin, role, to=f"take over as {role.value}")
     duty = state.on_duty.get(role)
     if duty is not None and duty.name == incoming:
-        raise Refused("{incoming} is already the {role}", incoming=incoming, role=role.value)
+        raise AlreadyOnDuty(incoming=incoming, role=role.value)
     interval = relief_interval(state, role)
     overdue = duty is not None and interval is not None and now > duty.since + interval
     late = duty.name if duty is not None and overdue else None
     relief = profile_of(state).relief
     reason = (reason or "").strip() or None
     if overdue and relief.kind == "at-most-or-force-majeure" and reason is None:
-        raise Refused("{name} stayed longer than {minutes} min: record the force majeure that kept them on, for the"
-                      " gaming inspectors ({rule})",
-                      name=late, minutes=int(interval.total_seconds() // 60) if interval else None, rule=relief.rule)
+        raise ForceMajeureMissing(name=late or "", minutes=int(interval.total_seconds() // 60) if interval else None,
+                                  rule=relief.rule)
     return [StaffRelieved(role=role, outgoing=duty.name if duty else None, incoming=incoming,
                           overdue=overdue, reason=reason)]

@@ -23,7 +23,10 @@ from datetime import datetime
 
 from croupier.table.events import (AlarmFacts, AlarmKind, AlarmRaised, Event, PinRefused, PinUnlocked, Role,
                                    StaffRegistered)
-from croupier.table.refusal import NoPitBoss, PinDelayed, PinLocked, Refused, WrongPin
+from croupier.table.refusal import (
+    NoPitBoss, NotStaff, PinDelayed, PinFormat, PinLocked, PinNeeded, PinNotLocked, PitBossFirst, RoleNotAllowed,
+    SaltTooShort, StaffNotNamed, WrongPin,
+)
 from croupier.table.state import INITIAL, PIN_LOCK_AFTER, StaffMember, TableState
 
 # scrypt cost: 16 MiB and about a tenth of a second per check on a desktop, under a second on a Pi 3.
@@ -64,16 +67,16 @@ def pin_matches(member: StaffMember, pin: str) -> bool:
 
 def check_pin_format(pin: str) -> None:
     if not (pin.isdecimal() and pin.isascii() and len(pin) in PIN_DIGITS):
-        raise Refused("a PIN is {start} to {stop} digits", start=PIN_DIGITS.start, stop=PIN_DIGITS.stop - 1)
+        raise PinFormat(start=PIN_DIGITS.start, stop=PIN_DIGITS.stop - 1)
 
 
 def authorise(state: TableState, name: str | None, pin: str | None, *roles: Role, to: str) -> StaffMember:
     """The member of staff `name`, if `pin` is theirs and they hold one of `roles`."""
     if not name or pin is None:
-        raise Refused("to {to}, a {roles} must give their name and PIN", to=to, roles=_roles(roles))
+        raise PinNeeded(to=to, roles=_roles(roles))
     member = state.staff.get(name)
     if member is None:
-        raise Refused("{name} is not registered staff at this table", name=repr(name))
+        raise NotStaff(name=repr(name))
     wait = state.pin_waits.get(name)
     typed_at = getattr(pin, "typed_at", None)
     if wait is not None and (typed_at is None or typed_at < wait.until):  # a PIN typed at no known time waits
@@ -85,8 +88,7 @@ def authorise(state: TableState, name: str | None, pin: str | None, *roles: Role
     if not pin_matches(member, pin):
         raise WrongPin(name)
     if roles and member.role not in roles:
-        raise Refused("{name} is {role}: only a {roles} may {to}",
-                      name=name, role=member.role.value, roles=_roles(roles), to=to)
+        raise RoleNotAllowed(name=name, role=member.role.value, roles=_roles(roles), to=to)
     return member
 
 
@@ -94,7 +96,7 @@ def known(state: TableState, name: str) -> str:
     """A name that must belong to registered staff (or be on duty, as at a sensor-only table)."""
     if name in state.staff or name in {d.name for d in state.on_duty.values()}:
         return name
-    raise Refused("{name} is not registered staff at this table", name=repr(name))
+    raise NotStaff(name=repr(name))
 
 
 def _roles(roles: tuple[Role, ...]) -> str:
@@ -148,9 +150,9 @@ def pin_attempt_waiting(state: TableState, now: datetime, *, name: str) -> list[
 def unlock_pin(state: TableState, now: datetime, *, name: str, operator: str) -> list[Event]:
     """Set a locked or delayed PIN free: at the console, where the table's key is."""
     if name not in state.staff:
-        raise Refused("{name} is not registered staff at this table", name=repr(name))
+        raise NotStaff(name=repr(name))
     if name not in state.wrong_pins and name not in state.pin_waits:
-        raise Refused("the PIN of {name} is neither locked nor delayed", name=name)
+        raise PinNotLocked(name=name)
     return [PinUnlocked(name=name, operator=operator)]
 
 
@@ -170,14 +172,14 @@ def register_staff(state: TableState, now: datetime, *, name: str, role: Role, p
     needs no authority; every later one is made by a pit boss."""
     name = name.strip()
     if not name:
-        raise Refused("staff need a name")
+        raise StaffNotNamed()
     check_pin_format(pin)
     if len(salt) < SALT_BYTES:
-        raise Refused("a PIN salt is at least {salt} random bytes", salt=SALT_BYTES)
+        raise SaltTooShort(salt=SALT_BYTES)
     if any(m.role is Role.PIT_BOSS for m in state.staff.values()):
         authorise(state, by, by_pin, Role.PIT_BOSS, to="register staff")
     elif role is not Role.PIT_BOSS:
-        raise Refused("register a pit boss first: only a pit boss registers other staff")
+        raise PitBossFirst()
     else:
         first_pit_boss_allowed(state)
         by = None

@@ -8,7 +8,9 @@ from typing import Any, Mapping
 from croupier.rules.limits import SignError, sign_from_data, table_limits
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Role, SignChanged
-from croupier.table.refusal import Refused, SignBetweenSpins, SignNotAllowed, SignReasonMissing, SignUnchanged
+from croupier.table.refusal import (
+    SignAboveColourChip, SignBetweenSpins, SignNotAllowed, SignReasonMissing, SignUnchanged,
+)
 from croupier.table.regulation import checked_sign, minimum_of, profile_of
 from croupier.table.roles import authorise
 from croupier.table.state import TableState
@@ -37,8 +39,7 @@ def change_sign(state: TableState, now: datetime, *, sign: Mapping[str, Any], re
     above = max((value for value in values if value > plein), default=None)
     if above is not None:
         rule = profile.colour_chips.rule if profile.colour_chips.up_to_plein_maximum else profile.limits.rule
-        raise Refused("a colour chip of {amount} is above the plein maximum {maximum} of this sign ({rule})",
-                      amount=above, maximum=plein, rule=rule)
+        raise SignAboveColourChip(amount=above, maximum=plein, rule=rule)
     new = posted.as_data()
     if new == state.sign:
         raise SignUnchanged()

@@ -41,9 +41,10 @@ def alarm_detail(alarm: Alarm) -> str:
 @singledispatch
 def refusal(refused: Refused) -> str:
     """Why the table said no, in the table's language: a kind of refusal (croupier.table.refusal)
-    by its wording registered below, any other by its template through the catalogs."""
-    if refused.template is not None:
-        return _(refused.template).format(**worded(dict(refused.facts)))
+    by its own English template through the catalogs, filled by its facts as the table's language
+    writes them, or by the wording registered below for a kind whose facts need more."""
+    if isinstance(refused, no.Kind) and refused.template():
+        return _(refused.template()).format(**worded(refused.facts))
     return str(refused)
 
 
@@ -54,21 +55,6 @@ def _worded(*kinds: type[no.Kind]):
             refusal.register(kind)(wording)
         return wording
     return register
-
-
-@_worded(no.NoMoreBets)
-def _no_more_bets(refused: no.NoMoreBets) -> str:
-    return _("no more bets: no bet is placed or changed now ({rule})").format(rule=refused.rule)
-
-
-@_worded(no.BetsClosedAtLaunch)
-def _bets_closed(refused: no.BetsClosedAtLaunch) -> str:
-    return _("bets closed when the ball was launched ({rule})").format(rule=refused.rule)
-
-
-@_worded(no.TableNotOpen)
-def _not_open(refused: no.TableNotOpen) -> str:
-    return _("the table is not open")
 
 
 def _values(values: tuple[Decimal, ...]) -> str:
@@ -99,118 +85,9 @@ def _value_above_maximum(refused: no.ColourValueAboveMaximum) -> str:
         value=money(refused.value, shown_currency()), maximum=money(refused.maximum, shown_currency()), rule=refused.rule)
 
 
-@_worded(no.ValueOnlyTable)
-def _value_only_table(refused: no.ValueOnlyTable) -> str:
-    return _("this table uses value chips only ({rule}): it has no colour chips").format(rule=refused.rule)
-
-
-@_worded(no.ValueOnlyNotAllowed)
-def _value_only_not_allowed(refused: no.ValueOnlyNotAllowed) -> str:
-    return _("{profile} has no tables of value chips only ({rule})").format(profile=refused.profile,
-                                                                            rule=refused.rule)
-
-
-@_worded(no.MarkedChipsNotAllowed)
-def _marked_not_allowed(refused: no.MarkedChipsNotAllowed) -> str:
-    return _("{profile} has no value-marked chips ({rule})").format(profile=refused.profile, rule=refused.rule)
-
-
-@_worded(no.MarkedChipsNotOffered)
-def _marked_not_offered(refused: no.MarkedChipsNotOffered) -> str:
-    return _("this table offers no value-marked chips ({rule})").format(rule=refused.rule)
-
-
-@_worded(no.ForeignChipsNotSettled)
-def _foreign_not_settled(refused: no.ForeignChipsNotSettled) -> str:
-    return _("{profile}: colour chips of another table are not settled here ({rule})").format(
-        profile=refused.profile, rule=refused.rule)
-
-
-@_worded(no.ForeignChipsValue)
-def _foreign_value(refused: no.ForeignChipsValue) -> str:
-    return _("chips that win are paid at their real value, or else at the minimum of their own table "
-             "({rule}): give one").format(rule=refused.rule)
-
-
-@_worded(no.OpeningPinMissing)
-def _opening_pin(refused: no.OpeningPinMissing) -> str:
-    return _("{name} opens the table with their PIN").format(name=refused.name)
-
-
-# A change of the journal's currency or time zone refused: each kind's words, filled by its facts.
-CONTEXT_REFUSALS = {
-    no.ContextBetweenSpins: N_("the currency and time zone change between spins, not while the ball is in play"),
-    no.ContextUnchanged: N_("the journal already has that currency and time zone"),
-    no.ContextCurrencyInvalid: N_("{currency} is not a currency code (three letters, e.g. EUR)"),
-    no.ContextCurrencyShiftStarted: N_("this shift already has spins or chips in its currency: close the table and "
-                                       "open it in the new one"),
-    no.ContextZoneUnknown: N_("{time_zone} is not a time zone the system knows (e.g. Europe/Lisbon)"),
-    no.ContextReasonMissing: N_("say why the currency or time zone changes"),
-}
-
-
-@_worded(*CONTEXT_REFUSALS)
-def _context(refused: no.Kind) -> str:
-    return _(CONTEXT_REFUSALS[type(refused)]).format(**vars(refused))
-
-
-@_worded(no.BetsStandAfterVoid)
-def _bets_stand(refused: no.BetsStandAfterVoid) -> str:
-    return _("bets stand after a golpe nulo ({rule}): none is placed or taken back until the next launch").format(
-        rule=refused.rule)
-
-
-@_worded(no.LimitsUntilPaid)
-def _limits_until_paid(refused: no.LimitsUntilPaid) -> str:
-    return _("the limits change once the payouts of spin {spin} are recorded: they are checked against the "
-             "limits their bets were made under").format(spin=refused.spin)
-
-
-@_worded(no.WrongPin)
-def _wrong_pin(refused: no.WrongPin) -> str:
-    return _("wrong PIN for {name}: only the attempt is recorded").format(name=refused.name)
-
-
-@_worded(no.PinLocked)
-def _pin_locked(refused: no.PinLocked) -> str:
-    if refused.minutes is not None:
-        return _("the PIN of {name} is locked for {minutes} min more after too many wrong PINs: a pit boss clears "
-                 "the alarm").format(name=refused.name, minutes=refused.minutes)
-    return _("the PIN of {name} is locked after too many wrong PINs: a pit boss clears the alarm").format(
-        name=refused.name)
-
-
-@_worded(no.PinDelayed)
-def _pin_delayed(refused: no.PinDelayed) -> str:
-    if refused.seconds is None:
-        return str(refused)  # a PIN typed at no known time: the core's English
-    return _("wrong PINs for {name}: the next is checked in {seconds} s; this attempt is recorded").format(
-        name=refused.name, seconds=refused.seconds)
-
-
-@_worded(no.NoPitBoss)
-def _no_pit_boss(refused: no.NoPitBoss) -> str:
-    return _("this journal has no pit boss: staff are registered only in a new journal")
-
-
 @_worded(no.SignNotAllowed)
 def _sign_not_allowed(refused: no.SignNotAllowed) -> str:
     return sign_problem({**refused.details, "key": refused.key, "reason": refused.reason})
-
-
-@_worded(no.SignBetweenSpins)
-def _sign_between_spins(refused: no.SignBetweenSpins) -> str:
-    return _("the table sign changes between spins, not while the ball is in play")
-
-
-@_worded(no.SignUnchanged)
-def _sign_unchanged(refused: no.SignUnchanged) -> str:
-    return _("the table sign already reads so")
-
-
-@_worded(no.SignReasonMissing)
-def _sign_reason(refused: no.SignReasonMissing) -> str:
-    return _("say why the table sign changes")
 
 
 @_worded(no.NotABet)

@@ -17,7 +17,7 @@ from croupier.journal.store import DEMO, Journal, JournalError
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import AlarmKind, Ball, Role
-from croupier.table.refusal import OpeningPinMissing, PinDelayed, PinLocked, Refused, WrongPin
+from croupier.table.refusal import NoPitBoss, OpeningPinMissing, PinDelayed, PinLocked, Refused, WrongPin
 from croupier.table.state import Phase
 from croupier.table.roles import PIN_LOCK_MINUTES, Pin, hash_pin, pin_delay
 
@@ -38,7 +38,7 @@ def test_a_journal_started_without_staff_never_takes_a_pit_boss_from_the_keyboar
         session.open_table(profile="pt-americana", minimum=5, colours=("red",), balls=BALLS,
                            croupier="unattended", sensor_only=True)
     with TableSession.open(path, FakeClock()) as session:  # later, `croupier table` on it
-        with pytest.raises(Refused, match="registered only when a journal is created"):
+        with pytest.raises(NoPitBoss, match="staff are registered only in a new journal"):
             session.register_staff(name="Intruder", role=Role.PIT_BOSS, pin="1234")
         assert session.state.staff == {}
     assert "staff-registered" not in kinds(path)
