@@ -6,6 +6,7 @@ A notice holds facts, not words: the screens word it in the table's language.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from croupier.rules.record import Record
 from croupier.table.colours import must_exchange
@@ -14,9 +15,17 @@ from croupier.table.regulation import WARNING_LEAD, ball_swap_interval, profile_
 from croupier.table.state import Phase, TableState
 
 
+class NoticeKind(StrEnum):
+    RELIEF_DUE = "relief-due"
+    BALL_SWAP_DUE = "ball-swap-due"
+    EXCHANGE_COLOUR = "exchange-colour"  # PT-A 12: it exchanges all its chips
+    INVITE_TO_END = "invite-to-end"  # SRIJ 31-32: invited, then warned; the session ends without a bet
+    COUNTDOWN = "countdown"
+
+
 class Notice(Record):
     """A notice the table gives the croupier: a procedure due, with its rule."""
-    kind: str  # relief-due, ball-swap-due, exchange-colour, invite-to-end, countdown
+    kind: NoticeKind
     rule: str
     role: Role | None = None  # relief-due: who is due for relief
     name: str | None = None
@@ -35,25 +44,25 @@ def notices(state: TableState, now: datetime) -> list[Notice]:
     for role, duty in sorted(state.on_duty.items()):
         interval = relief_interval(state, role)
         if interval is not None and now >= duty.since + interval - WARNING_LEAD:
-            found.append(Notice(kind="relief-due", rule=profile.relief.rule, role=role, name=duty.name,
+            found.append(Notice(kind=NoticeKind.RELIEF_DUE, rule=profile.relief.rule, role=role, name=duty.name,
                                 minutes=_minutes(duty.since + interval - now)))
     interval = ball_swap_interval(state)
     if interval is not None and state.ball_in_play and state.ball_since and now >= state.ball_since + interval - WARNING_LEAD:
-        found.append(Notice(kind="ball-swap-due", rule=profile.rules["ball_swap"],
+        found.append(Notice(kind=NoticeKind.BALL_SWAP_DUE, rule=profile.rules["ball_swap"],
                             minutes=_minutes(state.ball_since + interval - now)))
     inactivity = profile.inactivity
     for colour, account in state.accounts.items():
         if must_exchange(state, account):
-            kind = "exchange-colour"  # PT-A 12: it exchanges all its chips
+            kind = NoticeKind.EXCHANGE_COLOUR
         elif (inactivity.action == "invite-to-end" and inactivity.after_spins is not None
               and account.idle_spins >= inactivity.after_spins):
-            kind = "invite-to-end"  # SRIJ 31-32: invited, then warned; the session ends without a bet
+            kind = NoticeKind.INVITE_TO_END
         else:
             continue
         found.append(Notice(kind=kind, rule=inactivity.rule, colour=colour, player=account.player,
                             spins=account.idle_spins))
     if state.countdown_until and now < state.countdown_until:
-        found.append(Notice(kind="countdown", rule=profile.betting_period.rule,
+        found.append(Notice(kind=NoticeKind.COUNTDOWN, rule=profile.betting_period.rule,
                             seconds=round((state.countdown_until - now).total_seconds())))
     return found
 
