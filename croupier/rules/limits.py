@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
@@ -49,10 +50,18 @@ SIGN_SECTIONS = ("minimum", "maximum", "announced")
 ANNOUNCED_TOTAL = "total"  # the sign's key for all series and neighbours together (PT-B 34c)
 
 
+class SignCode(StrEnum):
+    """Why a table sign is not allowed, as the screens word it from the facts."""
+    SIGN_KEY = "sign-key"  # not an amount, or not a key of a sign: the problem says
+    ABOVE_CAP = "above-cap"  # amount, cap, rule
+    BELOW_MINIMUM = "below-minimum"  # amount, minimum
+    ABOVE_MAXIMUM = "above-maximum"  # amount, maximum
+
+
 class SignError(ValueError):
     """A table sign the profile does not allow; `key` is the sign's own (`maximum.plein`)."""
 
-    def __init__(self, key: str, problem: str, code: str = "sign-key", **facts: object):
+    def __init__(self, key: str, problem: str, code: SignCode = SignCode.SIGN_KEY, **facts: object):
         self.key, self.problem, self.code, self.facts = key, problem, code, facts
         super().__init__(f"{key}: {problem}")
 
@@ -120,7 +129,7 @@ def sign_problem(profile: Profile, minimum: Decimal, sign: TableSign) -> SignErr
             return _below(key, least, minimum)
         most = sign.maxima.get(kind, caps[kind])
         if least > most:
-            return SignError(key, f"{least} is above the {kind} maximum {most}", "above-maximum",
+            return SignError(key, f"{least} is above the {kind} maximum {most}", SignCode.ABOVE_MAXIMUM,
                              amount=least, maximum=most)
     for kind, most in sign.maxima.items():
         key = f"maximum.{kind}"
@@ -151,11 +160,11 @@ def sign_problem(profile: Profile, minimum: Decimal, sign: TableSign) -> SignErr
 
 def _above(key: str, amount: Decimal, cap: Decimal, profile: Profile, minimum: Decimal, rule: str) -> SignError:
     return SignError(key, f"{amount} is above the cap of {profile.id} at minimum {minimum}: {cap} ({rule})",
-                     "above-cap", amount=amount, cap=cap, rule=rule)
+                     SignCode.ABOVE_CAP, amount=amount, cap=cap, rule=rule)
 
 
 def _below(key: str, amount: Decimal, minimum: Decimal) -> SignError:
-    return SignError(key, f"{amount} is below the table minimum {minimum}", "below-minimum",
+    return SignError(key, f"{amount} is below the table minimum {minimum}", SignCode.BELOW_MINIMUM,
                      amount=amount, minimum=minimum)
 
 

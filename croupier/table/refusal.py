@@ -11,6 +11,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, TypeVar, dataclass_transform
 
+from croupier.rules.limits import SignCode
+
 E = TypeVar("E", bound=Enum)
 
 
@@ -219,7 +221,7 @@ class SignNotAllowed(RulesProblem):
     """A table sign the regulation's caps (or its own form) do not allow: the rules' reason and facts."""
 
     key: str
-    reason: str | None  # croupier.rules' SignError code: above-cap, below-minimum, above-maximum, ...
+    reason: SignCode  # croupier.rules' SignError code
     details: Mapping[str, Any]  # amount, cap, minimum, maximum, rule, as the reason has them
 
 

@@ -10,6 +10,7 @@ from functools import singledispatch
 from croupier.history import words
 from croupier.screens.words import NUMBER_STYLE, PHASES, colour_name, number_markup, phase  # noqa: F401 (the screens' words)
 from croupier.i18n import N_, _, current, formats, language
+from croupier.rules.limits import SignCode
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.events import AlarmKind, Role
 from croupier.table.notices import Notice, NoticeKind
@@ -153,13 +154,13 @@ def sign_entry(key: str) -> str:
 def sign_problem(facts: dict) -> str:
     """Why the table sign cannot read so, from the core's facts."""
     entry, reason = sign_entry(facts["key"]), facts.get("reason")
-    if reason == "above-cap":
+    if reason is SignCode.ABOVE_CAP:
         return _("{entry}: {amount} is above the regulation's cap {cap} ({rule})").format(
             entry=entry, amount=money(facts["amount"]), cap=money(facts["cap"]), rule=facts["rule"])
-    if reason == "below-minimum":
+    if reason is SignCode.BELOW_MINIMUM:
         return _("{entry}: {amount} is below the table minimum {minimum}").format(
             entry=entry, amount=money(facts["amount"]), minimum=money(facts["minimum"]))
-    if reason == "above-maximum":
+    if reason is SignCode.ABOVE_MAXIMUM:
         return _("{entry}: {amount} is above the maximum {maximum}").format(
             entry=entry, amount=money(facts["amount"]), maximum=money(facts["maximum"]))
     return _("{entry} cannot be posted on the table sign").format(entry=entry)
