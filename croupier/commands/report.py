@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,7 @@ from croupier.commands import arguments
 
 if TYPE_CHECKING:
     from croupier.i18n import Presentation
+    from croupier.reports.model import ShiftReport
 
 SUMMARY = "the shift report of a journal (--json for the machine-readable form)"
 LAST_SPINS = 50  # the text report lists the latest spins; --json has them all
@@ -171,6 +171,7 @@ def _report(args: argparse.Namespace) -> int:
     from croupier.config import ConfigError
     from croupier.i18n import CatalogError, current
     from croupier.journal import checkpoints, report_cache
+    from croupier.reports.model import Checkpoint, Range
     from croupier.reports.shift import REPORT_EVENTS, ReportFold, build_report, write_json
     from croupier.journal.key import default_key_path
     from croupier.journal.store import GENESIS, Journal, JournalError
@@ -215,7 +216,11 @@ def _report(args: argparse.Namespace) -> int:
             if whole and key and check.head != reached:
                 report_cache.save(journal, fold, check.head, key, notice)
             report = build_report((), journal.head, context.currency or (table.currency if table else None), fold,
-                                  watched=start.watched if start else None)
+                                  watched=start.watched if start else None, range=Range(args.since, args.until),
+                                  # events up to this one: folded by the table (its checkpoint) or checked
+                                  # and folded by an earlier report
+                                  checked_before=reached[0],
+                                  checkpoint=Checkpoint(*start.reached, start.fingerprint) if start else None)
     except JournalDamaged as damaged:
         print(f"croupier report: {damaged}", file=sys.stderr)
         return 1
@@ -226,37 +231,27 @@ def _report(args: argparse.Namespace) -> int:
         print(f"croupier report: {args.db} holds a record this report cannot read ({exc!r}); "
               f"run `croupier verify --db {args.db}`", file=sys.stderr)
         return 1
-    report["range"] = {"from": args.since and args.since.isoformat(), "to": args.until and args.until.isoformat()}
-    # events up to this one: folded by the table (its checkpoint) or checked and folded by an earlier report
-    report["checked_before"] = reached[0]
-    report["checkpoint"] = ({"event": start.reached[0], "sha256": start.reached[1], "signed_by": start.fingerprint}
-                            if start else None)
     if args.json:
         write_json(report, sys.stdout)
     else:
         # in the language asked for, each time in the journal's zone in force then
-        sys.stdout.write(render(report, fold.procedures.raised, current()))
+        sys.stdout.write(render(report, current()))
     return 0
 
 
-def render(report: dict, raised: dict[int, dict | None] | None = None,
-           presentation: Presentation | None = None) -> str:
+def render(report: ShiftReport, presentation: Presentation | None = None) -> str:
     """The text report, in `presentation`'s language and time zones (croupier.i18n; the one shown
-    without). `raised`: each alarm's facts as recorded (`Procedures.raised`), which word its detail
-    in that language."""
+    without)."""
     from croupier.i18n import current, showing
 
     with showing(presentation or current()):
-        return _rendered(report, raised)
+        return _rendered(report)
 
 
-def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
-    from fractions import Fraction
-
+def _rendered(report: ShiftReport) -> str:
     from croupier.history.clock import stamp, zone_label
     from croupier.history.croupiers import by_value_words
     from croupier.history.ledger import colour_rule_of
-    from croupier.history.payouts import Overpayment
     from croupier.history.procedures import alarm_facts
     from croupier.history.words import (alarm_detail_words, alarm_words, direction_words,
                                         source_words)
@@ -268,9 +263,9 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
 
     lines: list[str] = []
     add = lines.append
-    totals = report["totals"]
-    unit = report["currency"] or _("money")
-    if report["currency"]:
+    totals = report.totals
+    unit = report.currency or _("money")
+    if report.currency:
         def money(amount) -> str:
             return formats.money(amount, unit)
     else:
@@ -284,30 +279,30 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
         return direction_words(name) if name else "-"
 
     def alarm(row: dict) -> str:
-        detail = alarm_detail_words(row["kind"], alarm_facts((raised or {}).get(row["alarm"])), row["detail"])
+        detail = alarm_detail_words(row["kind"], alarm_facts(report.raised.get(row["alarm"])), row["detail"])
         return f"{alarm_words(row['kind'])}: {detail}" if detail else alarm_words(row["kind"])
 
     add(_("Shift report: {spins}, {voids}, {corrections}").format(
-        spins=ngettext("{count} spin", "{count} spins", totals["spins"]).format(count=totals["spins"]),
-        voids=ngettext("{count} void", "{count} voids", totals["voids"]).format(count=totals["voids"]),
-        corrections=ngettext("{count} correction", "{count} corrections", totals["corrections"]).format(
-            count=totals["corrections"])))
-    if report["range"]["from"] or report["range"]["to"]:
+        spins=ngettext("{count} spin", "{count} spins", totals.spins).format(count=totals.spins),
+        voids=ngettext("{count} void", "{count} voids", totals.voids).format(count=totals.voids),
+        corrections=ngettext("{count} correction", "{count} corrections", totals.corrections).format(
+            count=totals.corrections)))
+    if report.range.bounded:
         add(_("From {since} to {until}, days of the table's time zone").format(
-            since=report["range"]["from"] or _("the first event"), until=report["range"]["to"] or _("the last")))
+            since=report.range.since or _("the first event"), until=report.range.until or _("the last")))
     add(_("Times in the table's time zone: {zone}").format(zone=zone_label()))
-    if report.get("checkpoint"):
-        point = report["checkpoint"]
+    if report.checkpoint:
+        point = report.checkpoint
         add(_("Events 1-{event} were folded by the table itself: its checkpoint after event {event}, signed with its "
               "key {fingerprint}, was taken up and only the events after it were checked here; `croupier verify` "
-              "checks them all, --fresh folds them all again").format(event=point["event"],
-                                                                       fingerprint=point["signed_by"]))
-    elif report["checked_before"]:
+              "checks them all, --fresh folds them all again").format(event=point.event,
+                                                                       fingerprint=point.signed_by))
+    elif report.checked_before:
         add(_("Events 1-{event} were checked and folded by an earlier report of this journal (its saved fold was "
-              "taken up); --fresh checks and folds them all again").format(event=report["checked_before"]))
-    add(_("Amounts in {currency}").format(currency=unit) if report["currency"] else
+              "taken up); --fresh checks and folds them all again").format(event=report.checked_before))
+    add(_("Amounts in {currency}").format(currency=unit) if report.currency else
         _("Amounts are money in the table's currency, which the journal does not record (--config names it)"))
-    for table in report["table"]:
+    for table in report.table:
         if table["kind"] == TableOpened.kind:
             what = (_("table opened under {profile}, minimum {minimum}, by {by}") if not table["sensor_only"] else
                     _("table opened under {profile}, minimum {minimum} (wheel sensor alone), by {by}"))
@@ -315,7 +310,7 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
         else:
             what = _("table closed, by {by}").format(by=table["by"])
         add(f"  {stamp(table['time'])}  {what}")
-    for change in report["limits"]:
+    for change in report.limits:
         if change["kind"] == LimitsChanged.kind:
             what = _("minimum {previous} -> {minimum} by {by} ({reason})").format(
                 previous=formats.money(change["previous"]), minimum=money(change["minimum"]), by=change["by"],
@@ -325,10 +320,10 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
                 previous=change["previous"], profile=change["profile"], by=change["by"], reason=change["reason"])
         add(f"  {stamp(change['time'])}  {what}")
 
-    shown = report["spins"][-LAST_SPINS:]
+    shown = report.spins[-LAST_SPINS:]
     add("")
-    add(_("Spins (the last {shown} of {spins}; --json lists all):").format(shown=len(shown), spins=totals["spins"])
-        if len(shown) < totals["spins"] else _("Spins:"))
+    add(_("Spins (the last {shown} of {spins}; --json lists all):").format(shown=len(shown), spins=totals.spins)
+        if len(shown) < totals.spins else _("Spins:"))
     width = max([6, *(len(source(s["source"])) for s in shown)])  # the source column, as wide as its words
     for s in shown:
         corrected = "  " + _("(corrected from {number})").format(number=s["corrected_from"]) \
@@ -336,23 +331,23 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
         add(f"  #{s['spin']:<6} {s['number']:>2}  {stamp(s['time'])}  {source(s['source']):<{width}} "
             f"{_('ball {ball}').format(ball=s['ball'])}  {s['croupier']}  {direction(s['direction'])}{corrected}")
     sections = (
-        (_("Voids: {count}"), report["voids"],
+        (_("Voids: {count}"), report.voids,
          lambda v: (_("#{spin} {reason}, ball back in {pocket}, by {by}") if v["put_back"] is not None else
                     _("#{spin} {reason}, no earlier result to put the ball back in, by {by}")).format(
              spin=v["spin"], reason=void_reason(v["reason"]), pocket=v["put_back"], by=v["by"])
          + ("; " + _("seen by {name}").format(name=v["acknowledged_by"]) if v["acknowledged_by"] else "")),
-        (_("Corrections: {count}"), report["corrections"],
+        (_("Corrections: {count}"), report.corrections,
          lambda c: _("#{spin} {previous} -> {number} by {by}: {reason}").format(**c)),
-        (_("Ball swaps: {count}"), report["ball_swaps"],
+        (_("Ball swaps: {count}"), report.ball_swaps,
          lambda b: (_("{previous} -> {ball} by {by} LATE") if b["late"] else _("{previous} -> {ball} by {by}")).format(
              previous=b["previous"], ball=b["ball"], by=b["by"])),
-        (_("Ball replacements: {count}"), report["ball_replacements"],
+        (_("Ball replacements: {count}"), report.ball_replacements,
          lambda b: _("{previous} -> {ball} ({diameter_mm} mm) by {by}: {reason}").format(**b)),
-        (_("Reliefs: {count}"), report["reliefs"],
+        (_("Reliefs: {count}"), report.reliefs,
          lambda r: f"{role(r['role'])} {r['outgoing']} -> {r['incoming']}"
          + (" " + _("OVERDUE") if r["overdue"] else "")
          + (f" ({r['reason']})" if r["reason"] else "")),
-        (_("Alarms: {count}"), report["alarms"],
+        (_("Alarms: {count}"), report.alarms,
          lambda a: alarm(a)
          + ("; " + _("seen by {name}").format(name=a["acknowledged_by"]) if a["acknowledged_by"] else "")
          + ("; " + _("cleared by {name}: {note}").format(name=a["cleared_by"], note=a["cleared_note"])
@@ -366,8 +361,8 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
     add("")
     # The rule cited is the table's own profile's (its openings and profile changes), none where it states none.
     # (a closing or a change of limits names no profile, and counts for none)
-    rule = colour_rule_of((record.get("rules", ""), record.get("profile")) for record in report["table"] + report["limits"])
-    count = len(report["colour_ledger"])
+    rule = colour_rule_of((record.get("rules", ""), record.get("profile")) for record in report.table + report.limits)
+    count = len(report.colour_ledger)
     if rule:
         add(_("Colour ledger ({rule}): {count}, amounts in {currency}; result = cashed out + late chips - bought")
             .format(rule=rule, count=count, currency=unit) if count else
@@ -375,53 +370,53 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
     else:
         add(_("Colour ledger: {count}, amounts in {currency}; result = cashed out + late chips - bought").format(
             count=count, currency=unit) if count else _("Colour ledger: {count}").format(count=0))
-    if report["colour_ledger"]:
+    if report.colour_ledger:
         add(f"  {_('colour'):<8} {_('player'):<16} {_('chip'):>7}  {_('bought'):>10}  {_('cashed out'):>10}  "
             f"{_('late'):>8}  {_('result'):>10}  {_('detail in chips')}")
-    for c in report["colour_ledger"]:
-        out = c["cashed_out"]
-        result = _("in play") if c["result_money"] is None else formats.signed_money(c["result_money"])
-        add(f"  {colour(c['colour']):<8} {c['player']:<16} {formats.money(c['chip_value']):>7}  "
-            f"{formats.money(c['bought_money']):>10}  {formats.money(out['amount']) if out else '-':>10}  "
-            f"{formats.money(c['late_money']):>8}  {result:>10}  "
+    for c in report.colour_ledger:
+        out = c.cashed_out
+        result = _("in play") if c.result is None else formats.signed_money(c.result)
+        add(f"  {colour(c.colour):<8} {c.player:<16} {formats.money(c.chip_value):>7}  "
+            f"{formats.money(c.bought_money):>10}  {formats.money(out['amount']) if out else '-':>10}  "
+            f"{formats.money(c.late_money):>8}  {result:>10}  "
             + _("staked {staked}, paid {paid}, collected {collected}, returned {returned}").format(
-                staked=formats.chips(c["staked"]), paid=formats.chips(c["paid"]),
-                collected=formats.chips(c["collected"]), returned=formats.chips(c["returned"])))
-    if report["overpayments"]:
+                staked=formats.chips(c.staked), paid=formats.chips(c.paid),
+                collected=formats.chips(c.collected), returned=formats.chips(c.returned)))
+    if report.overpayments:
         add("")
-        add(_("Overpayments on corrected results: {count}").format(count=len(report["overpayments"])))
-        for entry in report["overpayments"]:
-            add("  " + Overpayment.from_entry(entry).words(report["currency"] or ""))
-    if report["shift_results"]:
+        add(_("Overpayments on corrected results: {count}").format(count=len(report.overpayments)))
+        for overpayment in report.overpayments:
+            add("  " + overpayment.words(report.currency or ""))
+    if report.shift_results:
         add("")
         add(_("The table's result per shift (sold - cashed out - late chips - foreign chips paid), amounts in "
               "{currency}").format(currency=unit))
-    for shift in report["shift_results"]:
-        result = Decimal(shift["table_result_money"])
+    for shift in report.shift_results:
+        result = shift.table_result_money
         line = _("{opened} to {closed}: sold {sold}, cashed out {cashed_out}, late chips {late}, payouts recorded "
-                 "{paid}").format(opened=stamp(shift["opened"]) if shift["opened"] else _("before the first opening"),
-                                  closed=stamp(shift["closed"]) if shift["closed"] else _("still open"),
-                                  sold=formats.money(shift["sold_money"]),
-                                  cashed_out=formats.money(shift["cashed_out_money"]),
-                                  late=formats.money(shift["late_money"]), paid=formats.money(shift["paid_money"]))
-        if shift["foreign_chips"]:
-            line += ", " + _("foreign chips paid {amount}").format(amount=formats.money(shift["foreign_money"]))
-        if shift["provisional"]:  # chips sold to a colour still in play are not won: no result yet
+                 "{paid}").format(opened=stamp(shift.opened) if shift.opened else _("before the first opening"),
+                                  closed=stamp(shift.closed) if shift.closed else _("still open"),
+                                  sold=formats.money(shift.sold_money),
+                                  cashed_out=formats.money(shift.cashed_out_money),
+                                  late=formats.money(shift.late_money), paid=formats.money(shift.paid_money))
+        if shift.foreign:
+            line += ", " + _("foreign chips paid {amount}").format(amount=formats.money(shift.foreign_money))
+        if shift.provisional:  # chips sold to a colour still in play are not won: no result yet
             line += "; " + _("not a result yet: {amount} counted so far, {colours} still in play").format(
-                amount=formats.signed_money(result), colours=", ".join(map(colour, shift["colours_in_play_at_end"])))
+                amount=formats.signed_money(result), colours=", ".join(map(colour, shift.in_play_at_end)))
         else:
             line += "; " + (_("the table won {amount}") if result >= 0 else _("the table lost {amount}")).format(
                 amount=formats.money(abs(result)))
         add("  " + line)
-        for c in shift["colours"]:
-            add(f"    {colour(c['colour']):<8} " + _(
+        for s in shift.colours:
+            add(f"    {colour(s.colour):<8} " + _(
                 "sold {sold} = {sold_money}, cashed out {cashed_out} = {cashed_out_money}, late {late} = "
                 "{late_money}, paid {paid} = {paid_money}").format(
-                sold=formats.chips(c["sold"]), sold_money=formats.money(c["sold_money"]),
-                cashed_out=formats.chips(c["cashed_out"]), cashed_out_money=formats.money(c["cashed_out_money"]),
-                late=formats.chips(c["late_chips"]), late_money=formats.money(c["late_money"]),
-                paid=formats.chips(c["paid"]), paid_money=formats.money(c["paid_money"])))
-        for f in shift["foreign_chips"]:
+                sold=formats.chips(s.sold), sold_money=formats.money(s.sold_money),
+                cashed_out=formats.chips(s.cashed_out), cashed_out_money=formats.money(s.cashed_out_money),
+                late=formats.chips(s.late), late_money=formats.money(s.late_money),
+                paid=formats.chips(s.paid), paid_money=formats.money(s.paid_money)))
+        for f in shift.foreign:
             paid_at = (formats.money(f["chip_value"]) if f["chip_value"] else
                        _("{minimum}, their table's minimum").format(minimum=formats.money(f["table_minimum"] or 0)))
             settled = (_("won, paid {chips} x {paid_at} = {amount}").format(
@@ -430,31 +425,30 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
                        else _("lost, {chips} taken").format(chips=f["chips"]))
             add("    " + _("foreign {colour} chips of table {table}, spin {spin}: {settled} ({by})").format(
                 colour=colour(f["colour"]), table=f["table"], spin=f["spin"] or "-", settled=settled, by=f["by"]))
-    if report["croupiers"]:
+    if report.croupiers:
         add("")
         add(_("Croupiers: spins, spins per hour, voids, corrections, direction repeats, late reliefs, paid"))
-        for f in report["croupiers"]:
-            add(f"  {f['croupier']:<16} {formats.number(f['spins']):>6} "
-                f"{formats.fixed(f['spins_per_hour'], 1):>6}{_('/h')}  " + _(
+        for person in report.croupiers:
+            add(f"  {person.name:<16} {formats.number(person.spins):>6} "
+                f"{formats.fixed(round(person.spins_per_hour, 1), 1):>6}{_('/h')}  " + _(
                 "voids {voids}, corrections {corrections}, repeats {repeats}, late reliefs {late}, paid {paid}").format(
-                voids=f["voids"], corrections=f["corrections"], repeats=f["direction_repeats"],
-                late=f["overdue_reliefs"],
-                paid=money(f["paid_money"]) + (f" ({by_value_words(by_value)})" if (by_value := {
-                    value: Fraction(str(chips)) for value, chips in f["paid_chips_by_value"].items()}) else "")))
+                voids=person.voids, corrections=person.corrections, repeats=person.direction_repeats,
+                late=person.overdue_reliefs, paid=money(person.paid_money)
+                + (f" ({by_value_words(person.paid_by_value)})" if person.paid_by_value else "")))
     add("")
     add(_("Totals: bought {bought}, cashed out {cashed_out}, late chips {late}").format(
-        bought=money(totals["bought_money"]), cashed_out=money(totals["cashed_out_money"]),
-        late=money(totals["late_chips_money"]))
-        + (", " + _("foreign chips paid {amount}").format(amount=money(totals["foreign_chips_money"]))
-           if report["foreign_chips"] else "")
+        bought=money(totals.bought_money), cashed_out=money(totals.cashed_out_money),
+        late=money(totals.late_chips_money))
+        + (", " + _("foreign chips paid {amount}").format(amount=money(totals.foreign_chips_money))
+           if report.foreign_chips else "")
         + "; " + _("the table's result {result} over the colours cashed out ({count} still in play); to recover "
                    "after corrections {overpaid}, owed to players {owed}; direction repeats {repeats}, breaches "
                    "{breaches}, alarms open {alarms}").format(
-            result=money(totals["table_result_money"]), count=totals["colours_in_play"],
-            overpaid=money(totals["overpaid_money"]), owed=money(totals["owed_money"]),
-            repeats=totals["direction_repeats"],
-            breaches=totals["breaches"], alarms=totals["alarms_open"]))
-    statistics = report["statistics"]
+            result=money(totals.table_result_money), count=totals.colours_in_play,
+            overpaid=money(totals.overpaid_money), owed=money(totals.owed_money),
+            repeats=totals.direction_repeats,
+            breaches=totals.breaches, alarms=totals.alarms_open))
+    statistics = report.statistics
     add("")
     add(_("Wheel statistics ({spins}): {plain}").format(
         spins=ngettext("{count} spin", "{count} spins", statistics["spins"]).format(count=statistics["spins"]),
@@ -465,6 +459,5 @@ def _rendered(report: dict, raised: dict[int, dict | None] | None) -> str:
     add("  " + _("The chi-square above is one look at these spins: its 5% holds for that one look only."))
     for line in statistics["alert_lines"]:
         add("  " + _("One look: {finding}.").format(finding=line))
-    head = report["head"]
-    add(_("Journal head: event {event}, sha256 {sha256}").format(event=head["event"], sha256=head["sha256"]))
+    add(_("Journal head: event {event}, sha256 {sha256}").format(event=report.head.event, sha256=report.head.sha256))
     return "\n".join(map(arguments.printable, lines)) + "\n"  # names recorded before they were checked

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO
 
 from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
 from croupier.history.clock import clock, stamp, zone_label
-from croupier.history.croupiers import croupier_figures, croupier_table
+from croupier.history.croupiers import croupier_table
 from croupier.history.ledger import colour_rule, ledger_table
 from croupier.history.shift_results import shift_result_table
 from croupier.history.payouts import Overpayment
@@ -20,7 +21,7 @@ from croupier.history.spins import standing_results
 from croupier.history.statistics import entries_spins, statistics_text
 from croupier.history.words import bet_words, colour_words, direction_words, pocket_words, source_words
 from croupier.i18n import Presentation, _, current, formats, showing
-from croupier.reports.shift import ReportFold, build_report
+from croupier.reports.shift import build_report
 from croupier.rules.profiles import numbering_of
 from croupier.rules.wheel import colour
 from croupier.table.events import (AlarmRaised, BallLaunched, BallSwapped, Event, ResultCorrected, ResultRecorded,
@@ -76,9 +77,9 @@ def spins_table(events: list[tuple[int, Event]]) -> Table:
                                       _("direction"), _("ball")), rows)
 
 
-def overpayments_table(report: dict, currency: str | None) -> Table:
+def overpayments_table(overpayments: Iterable[Overpayment], currency: str | None) -> Table:
     rows = [(str(o.spin), colour_words(o.colour), str(o.paid_on), str(o.number), ", ".join(map(bet_words, o.positions)),
-             o.amount_words(currency or "")) for o in map(Overpayment.from_entry, report["overpayments"])]
+             o.amount_words(currency or "")) for o in overpayments]
     return Table(_("To recover after corrected results: payouts and stakes kept on a number later corrected"),
                  (_("spin"), _("colour"), _("paid on"), _("result"), _("positions"), _("to recover")), rows)
 
@@ -155,15 +156,17 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         "",
     ]
     # Tables that fit a portrait line stay in the report's order; the wider ones follow on landscape pages.
-    # The figures as the report composes them (croupier.reports), once: the paper renders that model.
-    fold = ReportFold()
-    report = build_report(records, heading.head, heading.currency, fold)
-    figures = [f for f in croupier_figures(everything) if f.name == heading.croupier or not heading.croupier]
+    # The figures as the report composes them (croupier.reports), once, over the whole of what the
+    # paper covers: the paper renders that model, a croupier's paper their part of it.
+    report = build_report(everything, heading.head, heading.currency)
+    spins = {getattr(e, "spin", None) for _seq, e in records}
+    figures = [f for f in report.croupiers if f.name == heading.croupier or not heading.croupier]
+    overpayments = [o for o in report.overpayments if not heading.croupier or o.spin in spins]
     rule = colour_rule(records, shift.profile)  # the table's own regulation's, none where it states none
-    colours = [] if heading.croupier else [ledger_table(fold.ledger.statements, clock, rule),
-                                           shift_result_table(report["shift_results"], clock)]
+    colours = [] if heading.croupier else [ledger_table(report.colour_ledger, clock, rule),
+                                           shift_result_table(report.shift_results, clock)]
     tables = [spins_table(records), *procedure_tables(records, clock), *colours,
-              overpayments_table(report, heading.currency), croupier_table(figures)]
+              overpayments_table(overpayments, heading.currency), croupier_table(figures)]
     wide = [table for table in tables if table_width(column_widths(table)) > columns()]
     for table in tables:
         if table not in wide:
@@ -172,18 +175,17 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         lines.append(LANDSCAPE_PAGE)
         for table in wide:
             lines += table_lines(table, columns(landscape=True))
-    totals = report["totals"]
+    totals = report.totals
     lines += [] if heading.croupier else [_("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
                 "{currency}, foreign chips paid {foreign} {currency}; the table's result over the colours cashed out "
                 "{result} {currency} ({in_play} still in play)").format(
-        bought=formats.money(totals["bought_money"]), cashed_out=formats.money(totals["cashed_out_money"]),
-        late=formats.money(totals["late_chips_money"]), foreign=formats.money(totals["foreign_chips_money"]),
-        result=formats.signed_money(totals["table_result_money"]), in_play=totals["colours_in_play"],
+        bought=formats.money(totals.bought_money), cashed_out=formats.money(totals.cashed_out_money),
+        late=formats.money(totals.late_chips_money), foreign=formats.money(totals.foreign_chips_money),
+        result=formats.signed_money(totals.table_result_money), in_play=totals.colours_in_play,
         currency=currency), ""]
     lines += [NEW_PAGE, _("WHEEL-INTEGRITY STATISTICS"), ""]
-    mine = {getattr(e, "spin", None) for _seq, e in records}
-    spins = entries_spins(e for e in entries if not heading.croupier or getattr(e.event, "spin", None) in mine)
-    lines += statistics_text(spins, numbering_of(shift.profile), shift.label, ascii=True).splitlines()
+    lines += statistics_text(entries_spins(e for e in entries if not heading.croupier
+                                           or getattr(e.event, "spin", None) in spins), numbering_of(shift.profile), shift.label, ascii=True).splitlines()
     signatories = [_("Pit boss:"), _("Inspector:")]
     room = max(len(who) for who in signatories) + 1
     blanks = _("name {line}  signature {line}  date {date}").format(line="_" * 22, date="_" * 12)

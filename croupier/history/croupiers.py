@@ -220,7 +220,7 @@ def _duration(delta: timedelta) -> str:
     return f"{minutes // 60}h{minutes % 60:02d}"
 
 
-def croupier_table(figures: list[CroupierFigures]) -> Table:
+def croupier_table(figures: Iterable[CroupierFigures]) -> Table:
     rows = [(f.name, _duration(f.on_duty), str(f.stints), _duration(f.longest_stint), formats.number(f.spins),
              formats.fixed(f.spins_per_hour, 1), str(f.voids), str(f.corrections), str(f.direction_repeats),
              str(f.overdue_reliefs), by_value_words(f.paid_by_value), formats.money(f.paid_money)) for f in figures]

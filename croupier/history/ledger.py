@@ -187,7 +187,7 @@ def colour_rule_of(played: Iterable[tuple[str, str | None]]) -> str | None:
     return "; ".join(dict.fromkeys(rule for rule in found.values() if rule)) or None
 
 
-def ledger_table(statements: list[ColourStatement], clock=lambda moment: moment.strftime("%H:%M"),
+def ledger_table(statements: Iterable[ColourStatement], clock=lambda moment: moment.strftime("%H:%M"),
                  rule: str | None = None) -> Table:
     rows = []
     for s in statements:

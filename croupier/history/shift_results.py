@@ -11,7 +11,7 @@ the figure is then no result (the table won nothing yet), and is shown as counte
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -65,19 +65,58 @@ class Shift:
     def foreign_money(self) -> Decimal:
         return sum((Decimal(f["amount"]) for f in self.foreign), Decimal(0))
 
+    def snapshot(self, in_play: list[str]) -> ShiftResult:
+        """The shift's figures as they stand, on copies: the fold can go on."""
+        return ShiftResult(self.opened, self.closed, tuple(replace(c) for c in self.colours.values()),
+                           tuple(dict(f) for f in self.foreign), tuple(in_play))
+
+
+@dataclass(frozen=True)
+class ShiftResult:
+    """One shift's figures, as every reader of the report takes them."""
+
+    opened: str | None  # ISO time of the table-opened; None for events before any opening
+    closed: str | None
+    colours: tuple[ColourInShift, ...]
+    foreign: tuple[dict, ...]  # FR: another table's colour chips settled here, as recorded
+    in_play_at_end: tuple[str, ...]
+
+    @property
+    def sold_money(self) -> Decimal:
+        return sum((c.sold_money for c in self.colours), Decimal(0))
+
+    @property
+    def cashed_out_money(self) -> Decimal:
+        return sum((c.cashed_out_money for c in self.colours), Decimal(0))
+
+    @property
+    def late_money(self) -> Decimal:
+        return sum((c.late_money for c in self.colours), Decimal(0))
+
+    @property
+    def paid_money(self) -> Decimal:
+        return sum((c.paid_money for c in self.colours), Decimal(0))
+
+    @property
+    def foreign_money(self) -> Decimal:
+        return sum((Decimal(f["amount"]) for f in self.foreign), Decimal(0))
+
+    @property
+    def table_result_money(self) -> Decimal:
+        return self.sold_money - self.cashed_out_money - self.late_money - self.foreign_money
+
+    @property
+    def provisional(self) -> bool:
+        """Colours still in play at its end: chips sold to them are not won, the figure is no result."""
+        return bool(self.in_play_at_end)
+
     def entry(self) -> dict:
-        rows = list(self.colours.values())
-        sold = sum((c.sold_money for c in rows), Decimal(0))
-        out = sum((c.cashed_out_money for c in rows), Decimal(0))
-        late = sum((c.late_money for c in rows), Decimal(0))
-        foreign = self.foreign_money
-        return {"opened": self.opened, "closed": self.closed, "colours": [c.entry() for c in rows],
-                "sold_money": str(sold), "cashed_out_money": str(out), "late_money": str(late),
-                "paid_money": str(sum((c.paid_money for c in rows), Decimal(0))),
-                "foreign_chips": list(self.foreign), "foreign_money": str(foreign),
-                "table_result_money": str(sold - out - late - foreign),
-                "colours_in_play_at_end": list(self.in_play_at_end),
-                "provisional": bool(self.in_play_at_end)}
+        return {"opened": self.opened, "closed": self.closed, "colours": [c.entry() for c in self.colours],
+                "sold_money": str(self.sold_money), "cashed_out_money": str(self.cashed_out_money),
+                "late_money": str(self.late_money), "paid_money": str(self.paid_money),
+                "foreign_chips": list(self.foreign), "foreign_money": str(self.foreign_money),
+                "table_result_money": str(self.table_result_money),
+                "colours_in_play_at_end": list(self.in_play_at_end), "provisional": self.provisional}
 
 
 FOREIGN_FIELDS = ("time", "colour", "table", "chips", "chip_value", "table_minimum", "won", "amount", "spin",
@@ -173,22 +212,22 @@ class ShiftResults(Projection):
         shift.in_play_at_end = sorted(self._values)
         self._open = False
 
-    def result(self) -> list[dict]:
-        if self.shifts and self.shifts[-1].closed is None:
-            self.shifts[-1].in_play_at_end = sorted(self._values)
-        return [shift.entry() for shift in self.shifts]
+    def result(self) -> list[ShiftResult]:
+        last = len(self.shifts) - 1  # a shift still open has in play what is in play now
+        return [shift.snapshot(sorted(self._values) if at == last and shift.closed is None else shift.in_play_at_end)
+                for at, shift in enumerate(self.shifts)]
 
 
-def shift_results(events: Iterable[tuple[int, Event]]) -> list[dict]:
+def shift_results(events: Iterable[tuple[int, Event]]) -> list[ShiftResult]:
     """The table's result of each shift among (seq, event) pairs, in journal order."""
     fold = ShiftResults()
     fold.add_all(events)
     return fold.result()
 
 
-def foreign_chips_paid(results: list[dict]) -> tuple[list[dict], Decimal]:
+def foreign_chips_paid(results: Iterable[ShiftResult]) -> tuple[list[dict], Decimal]:
     """`FR`: every settlement of another table's colour chips over the shifts, and what the table paid."""
-    found = [f for shift in results for f in shift["foreign_chips"]]
+    found = [f for shift in results for f in shift.foreign]
     return found, sum((Decimal(f["amount"]) for f in found), Decimal(0))
 
 
@@ -197,16 +236,16 @@ def _counted(chips, money) -> str:
     return f"{formats.chips(Fraction(str(chips)))} = {formats.money(money)}"
 
 
-def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
+def shift_result_table(results: Iterable[ShiftResult], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
     """Per shift, each colour's chips and money, then the table's result (as the review and PDF show it)."""
     rows = []
     for shift in results:
-        opened = clock(datetime.fromisoformat(shift["opened"])) if shift["opened"] else "-"
-        for c in shift["colours"]:
-            rows.append((opened, colour_words(c["colour"]), _counted(c["sold"], c["sold_money"]),
-                         _counted(c["cashed_out"], c["cashed_out_money"]), _counted(c["late_chips"], c["late_money"]),
-                         _counted(c["paid"], c["paid_money"]), ""))
-        for f in shift.get("foreign_chips", ()):
+        opened = clock(datetime.fromisoformat(shift.opened)) if shift.opened else "-"
+        for c in shift.colours:
+            rows.append((opened, colour_words(c.colour), _counted(c.sold, c.sold_money),
+                         _counted(c.cashed_out, c.cashed_out_money), _counted(c.late, c.late_money),
+                         _counted(c.paid, c.paid_money), ""))
+        for f in shift.foreign:
             paid_at = (formats.money(f["chip_value"]) if f["chip_value"] else
                        _("{minimum} (their table's minimum)").format(minimum=formats.money(f["table_minimum"] or 0)))
             settled = (_("paid {chips} x {paid_at} = {amount}").format(
@@ -215,14 +254,14 @@ def shift_result_table(results: list[dict], clock=lambda moment: moment.strftime
                 else _("lost: {chips} taken").format(chips=formats.chips(f["chips"])))
             foreign = _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"])
             rows.append((opened, foreign, "", "", "", "", settled))
-        result = Decimal(shift["table_result_money"])
+        result = shift.table_result_money
         verdict = (_("{amount} counted so far, not a result: colours in play").format(amount=formats.signed_money(result))
-                   if shift["provisional"] else  # chips sold to a colour still in play are not won
+                   if shift.provisional else  # chips sold to a colour still in play are not won
                    (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=formats.money(abs(result))))
-        foreign = ("; " + _("foreign chips paid {amount}").format(amount=formats.money(shift["foreign_money"]))
-                   if shift.get("foreign_chips") else "")
-        rows.append((opened, _("table"), formats.money(shift["sold_money"]), formats.money(shift["cashed_out_money"]),
-                     formats.money(shift["late_money"]), formats.money(shift["paid_money"]),
+        foreign = ("; " + _("foreign chips paid {amount}").format(amount=formats.money(shift.foreign_money))
+                   if shift.foreign else "")
+        rows.append((opened, _("table"), formats.money(shift.sold_money), formats.money(shift.cashed_out_money),
+                     formats.money(shift.late_money), formats.money(shift.paid_money),
                      verdict + foreign))
     return Table(_("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)"),
                  (_("opened"), _("colour"), _("sold"), _("cashed out"), _("late chips"), _("payouts recorded"),

@@ -1,17 +1,17 @@
-"""The shift report: one dict of what the journal's projections (`croupier.history`) compute, for
-`croupier report`, the PDF and the review.
+"""The shift report: one typed model (`croupier.reports.model`) of what the journal's projections
+(`croupier.history`) compute, for `croupier report` (text, `--json`, CSV), the PDF and the review.
 
 It reads only the events its projections fold (`REPORT_EVENTS`, `Journal.events`), in one pass
 that feeds every projection. Money is written as decimal strings, chips as numbers (halves are
 exact), times as recorded (ISO 8601, UTC). `build_report` is the one place the
-report is put together: a new section is one more key there.
+report is put together: a new section is one more field of ShiftReport.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
 from decimal import Decimal
-from typing import TextIO
+from typing import Any, TextIO
 
 from croupier.history.croupiers import Croupiers
 from croupier.history.ledger import Ledger, ledger_totals
@@ -20,6 +20,7 @@ from croupier.history.procedures import Procedures
 from croupier.history.projection import Projection, events_of
 from croupier.history.shift_results import ShiftResults, foreign_chips_paid
 from croupier.history.spins import SpinList
+from croupier.reports.model import Head, ShiftReport, Totals
 from croupier.rules.profiles import numbering_of
 from croupier.stats import summary
 from croupier.table.events import Event
@@ -43,6 +44,11 @@ class ReportFold:
         for projection in self.projections():
             for event_class in projection.EVENTS:
                 routes.setdefault(event_class, []).append(projection.handler(event_class))
+        # A croupier's stint still running is counted up to the last event the report reads, of
+        # whatever kind: a shift's paper and the whole journal's report count the same time.
+        for handlers in routes.values():
+            if self.croupiers.add not in handlers:
+                handlers.append(self.croupiers.add)
         for seq, event in events:
             for add in routes.get(type(event), ()):
                 add(seq, event)
@@ -52,76 +58,53 @@ REPORT_EVENTS = events_of(SpinList, Procedures, Ledger, Croupiers, Overpayments,
 
 
 def build_report(events: Iterable[tuple[int, Event]], head: tuple[int, str], currency: str | None = None,
-                 fold: ReportFold | None = None, watched: Callable[[bytes], tuple | None] | None = None) -> dict:
+                 fold: ReportFold | None = None, watched: Callable[[bytes], tuple | None] | None = None,
+                 **scope: Any) -> ShiftReport:
     """The report of the journal whose REPORT_EVENTS are given, in order (after those already in
     `fold`, when given). `currency`: the journal's, else the configuration's, None when unknown.
     `watched`: given the spins' numbers, the watch's charts after the first of them to go on from
-    (a checkpoint's), or None."""
+    (a checkpoint's), or None. `scope`: what the report covers (`range`, `checked_before`,
+    `checkpoint`, as ShiftReport names them)."""
     fold = fold or ReportFold()
     fold.add_all(events)
-    spins, procedures, ledger, croupiers = fold.spins, fold.procedures, fold.ledger, fold.croupiers
-    overpayments, shifts = fold.overpayments, fold.shifts
-    statements = ledger.statements
+    spins, procedures, ledger = fold.spins, fold.procedures, fold.ledger
+    statements = tuple(ledger.statements)
     money = ledger_totals(statements)
-    results = shifts.result()
+    results = tuple(fold.shifts.result())
     foreign, foreign_money = foreign_chips_paid(results)  # FR: another table's colour chips settled here
-    found = overpayments.found()
+    found = tuple(fold.overpayments.found())
     alarms = procedures.alarms
     columns = spins.columns()
     repeats = procedures.direction_repeats
-    return {
-        "head": {"event": head[0], "sha256": head[1]},
-        "table_id": procedures.table_id,
-        "currency": currency,
-        "table": procedures.tables,
-        "limits": procedures.limits,
-        "spins": spins,
-        "voids": procedures.voids,
-        "corrections": procedures.corrections,
-        # Per corrected spin and colour, what to recover: payouts and stakes kept (negative: owed).
-        "overpayments": [{"spin": o.spin, "colour": o.colour, "paid_on": o.paid_on, "number": o.number,
-                          "chips": str(o.chips), "won": str(o.won), "kept": str(o.kept),
-                          "money": None if o.money is None else str(o.money),
-                          "positions": list(o.positions)} for o in found],
-        "ball_swaps": procedures.swaps,
-        "ball_replacements": procedures.replacements,
-        "reliefs": procedures.reliefs,
-        "breaches": procedures.breaches,
-        "direction_repeats": repeats,
-        "alarms": alarms,
-        "colour_ledger": [s.entry() for s in statements],
-        "late_chips": procedures.late_chips,
-        "croupiers": [f.entry() for f in croupiers.result()],
-        "shift_results": results,
-        "foreign_chips": foreign,
-        "winning_bets_rebuilt": procedures.rebuilt,
+    return ShiftReport(
+        head=Head(*head), table_id=procedures.table_id, currency=currency, table=tuple(procedures.tables),
+        limits=tuple(procedures.limits), spins=spins, voids=tuple(procedures.voids),
+        corrections=tuple(procedures.corrections), overpayments=found, ball_swaps=tuple(procedures.swaps),
+        ball_replacements=tuple(procedures.replacements), reliefs=tuple(procedures.reliefs),
+        breaches=tuple(procedures.breaches), direction_repeats=tuple(repeats), alarms=tuple(alarms),
+        colour_ledger=statements, late_chips=tuple(procedures.late_chips), croupiers=tuple(fold.croupiers.result()),
+        shift_results=results, foreign_chips=tuple(foreign), winning_bets_rebuilt=tuple(procedures.rebuilt),
         # The same wheel-integrity summary the review app shows, over every counted spin.
-        "statistics": summary(columns, numbering_of(procedures.profile),
-                              watched=watched(columns.numbers) if watched else None),
-        "totals": {
-            "spins": len(spins), "voids": len(procedures.voids), "corrections": len(procedures.corrections),
-            "direction_repeats": len(repeats), "ball_swaps": len(procedures.swaps),
-            "reliefs": len(procedures.reliefs), "overdue_reliefs": sum(1 for r in procedures.reliefs if r["overdue"]),
-            "breaches": len(procedures.breaches),
-            "alarms_open": sum(1 for a in alarms if a["cleared_by"] is None),
-            "bought_money": str(money["bought"]), "cashed_out_money": str(money["cashed_out"]),
-            "late_chips_money": str(money["late"]),
-            "players_result_money": str(money["players_result"]),
-            "foreign_chips_money": str(foreign_money),
-            "table_result_money": str(-money["players_result"] - foreign_money),
-            "colours_in_play": money["in_play"],
-            # To recover from the players, and owed to them, after corrections of paid spins.
-            "overpaid_money": str(sum((o.money for o in found if o.money is not None and o.money > 0), Decimal(0))),
-            "owed_money": str(-sum((o.money for o in found if o.money is not None and o.money < 0), Decimal(0))),
-        },
-    }
+        statistics=summary(columns, numbering_of(procedures.profile),
+                           watched=watched(columns.numbers) if watched else None),
+        totals=Totals(
+            spins=len(spins), voids=len(procedures.voids), corrections=len(procedures.corrections),
+            direction_repeats=len(repeats), ball_swaps=len(procedures.swaps), reliefs=len(procedures.reliefs),
+            overdue_reliefs=sum(1 for r in procedures.reliefs if r["overdue"]), breaches=len(procedures.breaches),
+            alarms_open=sum(1 for a in alarms if a["cleared_by"] is None),
+            bought_money=money["bought"], cashed_out_money=money["cashed_out"], late_chips_money=money["late"],
+            players_result_money=money["players_result"], foreign_chips_money=foreign_money,
+            table_result_money=-money["players_result"] - foreign_money, colours_in_play=money["in_play"],
+            overpaid_money=sum((o.money for o in found if o.money is not None and o.money > 0), Decimal(0)),
+            owed_money=-sum((o.money for o in found if o.money is not None and o.money < 0), Decimal(0))),
+        raised=dict(procedures.raised), **scope)
 
 
-def write_json(report: dict, out: TextIO, chunk: int = 10_000) -> None:
+def write_json(report: ShiftReport, out: TextIO, chunk: int = 10_000) -> None:
     """The report as one JSON object, the spins encoded a chunk at a time so the whole text of a
     year of spins is never in memory at once."""
-    rest = json.dumps({k: v for k, v in report.items() if k != "spins"}, ensure_ascii=False, separators=(",", ":"))
+    rest = json.dumps(report.entry(), ensure_ascii=False, separators=(",", ":"))
     out.write(rest[:-1] + ',"spins":[')
-    for at, text in enumerate(report["spins"].json_chunks(chunk)):
+    for at, text in enumerate(report.spins.json_chunks(chunk)):
         out.write(("," if at else "") + text)
     out.write("]}\n")

@@ -18,14 +18,14 @@ from croupier.i18n import N_, _
 from croupier.i18n.presentation import Presentation, Shows
 from croupier.journal import checkpoints
 from croupier.journal.store import Entry, Journal, JournalError
-from croupier.history.croupiers import croupier_figures, croupier_table
+from croupier.history.croupiers import croupier_table
 from croupier.history.ledger import colour_rule, ledger_table
 from croupier.history.shift_results import shift_result_table
 from croupier.review.messages import SpinChosen
 from croupier.history.clock import clock, local, typed, zone_label
 from croupier.history.procedures import procedure_tables
 from croupier.history.records import numbered
-from croupier.reports.shift import ReportFold, build_report
+from croupier.reports.shift import build_report
 from croupier.review.shifts import (SHIFT_EVENTS, Shift, find_moment, find_spin, list_shifts, load_entries,
                                     open_read_only, shift_of)
 from croupier.review.spin_pane import SpinPane
@@ -184,12 +184,12 @@ class ReviewApp(Shows, App):
         self.query_one(TimelinePane).show(timeline(self.entries))
         records = list(numbered(self.entries))
         await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(records, clock))
-        fold = ReportFold()  # the shift's figures as the report composes them (croupier.reports), once
-        report = build_report(records, self.journal.head, None, fold)
-        ledger = ledger_table(fold.ledger.statements, clock, colour_rule(records, shift.profile))
-        await self.query_one("#colours-pane", TablesPane).show([ledger, shift_result_table(report["shift_results"],
+        # The shift's figures as the report composes them (croupier.reports), once: each tab renders that model.
+        report = build_report(records, self.journal.head, self.currency)
+        ledger = ledger_table(report.colour_ledger, clock, colour_rule(records, shift.profile))
+        await self.query_one("#colours-pane", TablesPane).show([ledger, shift_result_table(report.shift_results,
                                                                                            clock)])
-        await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(croupier_figures(records))])
+        await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(report.croupiers)])
         self.action_show_shift_statistics()
 
     # --- actions ---------------------------------------------------------------------------

@@ -130,7 +130,7 @@ def test_a_report_covers_the_journal_up_to_the_head_it_was_opened_at(journal):
             last_result = [e.event for e in table.entries() if e.event.kind == "result-recorded"][-1]
             table.append([last_result])
         report = build_report(ChainCheck(reader).events(REPORT_EVENTS), reader.head)
-    assert report["totals"]["spins"] == 8 and report["head"] == {"event": opened_at[0], "sha256": opened_at[1]}
+    assert report.totals.spins == 8 and (report.head.event, report.head.sha256) == opened_at
 
 
 def test_a_snapshot_the_table_takes_while_the_report_reads_is_no_damage(journal):

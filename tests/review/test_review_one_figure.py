@@ -18,6 +18,7 @@ from croupier.history.procedures import procedure_tables
 from croupier.history.records import numbered
 from croupier.history.shift_results import shift_result_table, shift_results
 from croupier.journal.store import Journal
+from croupier.reports.shift import build_report
 from croupier.rules.spin import Direction, VoidReason
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
@@ -147,3 +148,27 @@ def test_the_pdf_shows_the_same_figures(shift, tmp_path):
     assert "no earlier result" in text and "the table won" not in text
     table_line = next(line for line in text.splitlines() if line.split()[1:2] == ["table"])
     assert "1,070.00" in table_line
+
+
+def test_a_croupier_s_time_at_the_wheel_is_one_figure_in_the_report_and_the_review(shift, capsys):
+    """Ana's stint is still running: it counts up to the shift's last event (the red cash-out, two
+    minutes after the opening) in `--json`, the text report, the review's tab and the PDF alike."""
+    (ana,) = json.loads(report(shift, capsys, "--json"))["croupiers"]
+    assert (ana["on_duty_seconds"], ana["spins_per_hour"]) == (120, 30.0)
+    assert " 30.0/h " in report(shift, capsys)
+    with Journal.open(shift, read_only=True) as journal:
+        events = list(numbered(journal.entries()))
+    (row,) = croupier_table(build_report(events, journal.head).croupiers).rows
+    assert row[1] == "0h02" and row[5] == "30.0"
+
+
+def test_the_json_report_keeps_its_form(shift, capsys):
+    """`--json` is a machine interface: the typed model writes the same sections, in the same order."""
+    figures = json.loads(report(shift, capsys, "--json"))
+    assert list(figures) == [
+        "head", "table_id", "currency", "table", "limits", "voids", "corrections", "overpayments", "ball_swaps",
+        "ball_replacements", "reliefs", "breaches", "direction_repeats", "alarms", "colour_ledger", "late_chips",
+        "croupiers", "shift_results", "foreign_chips", "winning_bets_rebuilt", "statistics", "totals", "range",
+        "checked_before", "checkpoint", "spins"]
+    assert figures["totals"]["table_result_money"] == "-175" and figures["totals"]["colours_in_play"] == 2
+    assert figures["range"] == {"from": None, "to": None} and figures["head"]["event"] > 0

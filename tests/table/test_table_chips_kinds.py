@@ -235,9 +235,9 @@ def test_the_shift_result_counts_what_the_table_paid_for_foreign_chips(clock):
     table.do(colours.cash_out, colour="red", chips=100, by="Ana")
     results = shift_results(list(enumerate(table.events)))
     (shift,) = results
-    assert [f["amount"] for f in shift["foreign_chips"]] == ["70", "350", "0"]
-    assert Decimal(shift["foreign_money"]) == Decimal(420)
-    assert Decimal(shift["table_result_money"]) == Decimal(-420)
+    assert [f["amount"] for f in shift.foreign] == ["70", "350", "0"]
+    assert shift.foreign_money == Decimal(420)
+    assert shift.table_result_money == Decimal(-420)
     settled, paid = foreign_chips_paid(results)
     assert len(settled) == 3 and paid == Decimal(420)
     # The review's colours tab and the PDF show the same, a row per settlement and the table's line.

@@ -1,0 +1,139 @@
+"""The report's model: typed values every renderer reads by attribute (the text report, `--json`,
+the report CSV, the PDF and the review). Money is Decimal and chips Fraction here; `entry()` writes
+the JSON form `croupier report --json` prints (money as decimal strings, chips as numbers).
+
+The procedures (voids, corrections, reliefs, alarms...) are the records their projection keeps, as
+recorded: plain values, the same in the fold a report saves and takes up again."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from croupier.history.croupiers import CroupierFigures
+from croupier.history.ledger import ColourStatement
+from croupier.history.payouts import Overpayment
+from croupier.history.shift_results import ShiftResult
+from croupier.history.spins import SpinList
+
+Record = dict[str, Any]  # a procedure's record, as its projection keeps it
+
+
+@dataclass(frozen=True)
+class Head:
+    """The journal's head when the report was made: `croupier verify` prints the same."""
+
+    event: int
+    sha256: str
+
+    def entry(self) -> dict:
+        return {"event": self.event, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class Range:
+    """The days the report covers, in the table's time zone (None: no bound)."""
+
+    since: date | None = None
+    until: date | None = None
+
+    @property
+    def bounded(self) -> bool:
+        return self.since is not None or self.until is not None
+
+    def entry(self) -> dict:
+        return {"from": self.since and self.since.isoformat(), "to": self.until and self.until.isoformat()}
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The table's own signed fold the report started from."""
+
+    event: int
+    sha256: str
+    signed_by: str
+
+    def entry(self) -> dict:
+        return {"event": self.event, "sha256": self.sha256, "signed_by": self.signed_by}
+
+
+@dataclass(frozen=True)
+class Totals:
+    spins: int
+    voids: int
+    corrections: int
+    direction_repeats: int
+    ball_swaps: int
+    reliefs: int
+    overdue_reliefs: int
+    breaches: int
+    alarms_open: int
+    bought_money: Decimal
+    cashed_out_money: Decimal
+    late_chips_money: Decimal
+    players_result_money: Decimal
+    foreign_chips_money: Decimal
+    table_result_money: Decimal
+    colours_in_play: int
+    overpaid_money: Decimal  # to recover from the players after corrections of paid spins
+    owed_money: Decimal  # owed to them
+
+    def entry(self) -> dict:
+        return {f.name: str(value) if isinstance(value := getattr(self, f.name), Decimal) else value
+                for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class ShiftReport:
+    """The report of a journal, of a date range of it, or of one shift."""
+
+    head: Head
+    table_id: str | None
+    currency: str | None  # the journal's, else the configuration's; None when unknown
+    table: tuple[Record, ...]  # openings and closings
+    limits: tuple[Record, ...]
+    spins: SpinList
+    voids: tuple[Record, ...]
+    corrections: tuple[Record, ...]
+    overpayments: tuple[Overpayment, ...]  # per corrected spin and colour, what to recover
+    ball_swaps: tuple[Record, ...]
+    ball_replacements: tuple[Record, ...]
+    reliefs: tuple[Record, ...]
+    breaches: tuple[Record, ...]
+    direction_repeats: tuple[Record, ...]
+    alarms: tuple[Record, ...]
+    colour_ledger: tuple[ColourStatement, ...]
+    late_chips: tuple[Record, ...]
+    croupiers: tuple[CroupierFigures, ...]
+    shift_results: tuple[ShiftResult, ...]
+    foreign_chips: tuple[Record, ...]  # FR: another table's colour chips settled here
+    winning_bets_rebuilt: tuple[Record, ...]
+    statistics: dict  # the wheel-integrity summary the review shows (croupier.stats)
+    totals: Totals
+    raised: dict[int, dict | None]  # each alarm's facts as recorded, to word its detail in any language
+    range: Range = Range()
+    checked_before: int = 0  # events up to this one were folded by the table or an earlier report
+    checkpoint: Checkpoint | None = None
+
+    def entry(self) -> dict:
+        """The report as JSON, every section but the spins (`write_json` streams them)."""
+        return {
+            "head": self.head.entry(), "table_id": self.table_id, "currency": self.currency,
+            "table": list(self.table), "limits": list(self.limits), "voids": list(self.voids),
+            "corrections": list(self.corrections),
+            "overpayments": [{"spin": o.spin, "colour": o.colour, "paid_on": o.paid_on, "number": o.number,
+                              "chips": str(o.chips), "won": str(o.won), "kept": str(o.kept),
+                              "money": None if o.money is None else str(o.money),
+                              "positions": list(o.positions)} for o in self.overpayments],
+            "ball_swaps": list(self.ball_swaps), "ball_replacements": list(self.ball_replacements),
+            "reliefs": list(self.reliefs), "breaches": list(self.breaches),
+            "direction_repeats": list(self.direction_repeats), "alarms": list(self.alarms),
+            "colour_ledger": [s.entry() for s in self.colour_ledger], "late_chips": list(self.late_chips),
+            "croupiers": [f.entry() for f in self.croupiers],
+            "shift_results": [s.entry() for s in self.shift_results],
+            "foreign_chips": list(self.foreign_chips), "winning_bets_rebuilt": list(self.winning_bets_rebuilt),
+            "statistics": self.statistics, "totals": self.totals.entry(), "range": self.range.entry(),
+            "checked_before": self.checked_before,
+            "checkpoint": self.checkpoint.entry() if self.checkpoint else None,
+        }
