@@ -24,6 +24,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--db", required=True, type=arguments.path, help="the journal file (opened read-only)")
     p.add_argument("--csv-spins", type=arguments.path, metavar="FILE", help="write every counted spin as CSV and exit")
     p.add_argument("--csv-events", type=arguments.path, metavar="FILE", help="write every event as CSV and exit")
+    p.add_argument("--csv-report", type=arguments.path, metavar="FILE",
+                   help="write the report's money figures as CSV (per shift and colour, colour ledger, per croupier "
+                        "and chip value, totals; --from/--to: those days) and exit")
     p.add_argument("--pdf", type=arguments.path, metavar="FILE", help="write the shift report as PDF and exit")
     p.add_argument("--shift", metavar="N", default="last",
                    help="the shift of the PDF report: its number (1 is the oldest) or 'last' (default)")
@@ -135,7 +138,7 @@ def main(argv: list[str]) -> int:
         context = recorded_context(journal, table, lambda text: print(f"croupier review: {text}", file=sys.stderr))
         currency = context.currency or (table.currency if table else None)
         presentation = current()  # the language asked for, each time in the journal's zone in force then
-        exports = [path for path in (args.csv_spins, args.csv_events, args.pdf) if path is not None]
+        exports = [path for path in (args.csv_spins, args.csv_events, args.csv_report, args.pdf) if path is not None]
         if not exports:
             from croupier.review.app import ReviewApp
 
@@ -158,6 +161,17 @@ def main(argv: list[str]) -> int:
                 with replaced_atomically(args.csv_events, "w") as out:
                     rows = write_events_csv(journal, out, args.machine_headers, presentation)
                 print(f"{args.csv_events}: {rows} events")
+            if args.csv_report:
+                from croupier.commands.report import in_range
+                from croupier.export.report_csv import write_report_csv
+                from croupier.reports.model import Range
+                from croupier.reports.shift import REPORT_EVENTS, build_report
+
+                report = build_report(in_range(journal.events(REPORT_EVENTS), args.since, args.until), journal.head,
+                                      currency, range=Range(args.since, args.until))
+                with replaced_atomically(args.csv_report, "w") as out:
+                    rows = write_report_csv(report, out)
+                print(f"{args.csv_report}: {rows} figures")
             if args.pdf:
                 from croupier.export.shift_report import Heading, write_shift_report
                 from croupier.review.shifts import load_entries

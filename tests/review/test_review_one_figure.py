@@ -172,3 +172,20 @@ def test_the_json_report_keeps_its_form(shift, capsys):
         "checked_before", "checkpoint", "spins"]
     assert figures["totals"]["table_result_money"] == "-175" and figures["totals"]["colours_in_play"] == 2
     assert figures["range"] == {"from": None, "to": None} and figures["head"]["event"] > 0
+
+
+def test_the_report_csv_gives_the_same_figures_per_chip_value(shift, tmp_path, capsys):
+    """`--csv-report`: the report's figures in machine form, from the same model: the table paid
+    1070 in the shift, the colour ledger and the croupier's rows, one row per chip value."""
+    import csv
+
+    target = tmp_path / "report.csv"
+    assert cli(["review", "--db", str(shift), "--csv-report", str(target)]) == 0
+    rows = list(csv.DictReader(target.read_text(encoding="utf-8-sig").splitlines()))
+    paid = {(r["section"], r["name"], r["chip_value"]): r for r in rows if r["figure"] == "paid"}
+    assert Decimal(paid["shift", "table", ""]["amount"]) == PAID
+    assert sum(Decimal(r["amount"]) for key, r in paid.items() if key[0] == "colour-ledger") == PAID
+    ana = [r for key, r in paid.items() if key[:2] == ("croupier", "Ana")]
+    assert [(r["chip_value"], r["chips"], r["amount"]) for r in ana] == [("5", "35", "175"), ("10", "2", "20"),
+                                                                         ("25", "35", "875")]
+    assert all("," not in r["amount"] for r in rows)  # plain decimals, never a locale's grouping

@@ -1,0 +1,76 @@
+"""The report's figures as CSV, rendered from the one report model (`croupier.reports`): one row per
+figure, in machine form (ISO times, plain decimal numbers with '.'), never chips of different
+values added together: a croupier's payouts are one row per chip value, then their money.
+
+Columns: section (shift, colour-ledger, croupier, totals), shift (the opening's ISO time, empty
+outside a shift), name (a colour, a croupier, or "table"), figure, chip_value, chips, amount,
+currency."""
+from __future__ import annotations
+
+import csv
+from decimal import Decimal
+from fractions import Fraction
+from typing import TextIO
+
+from croupier.history.croupiers import UNKNOWN_VALUE
+from croupier.history.money import chips_money, json_number
+from croupier.reports.model import ShiftReport
+
+COLUMNS = ("section", "shift", "name", "figure", "chip_value", "chips", "amount", "currency")
+
+
+def _chips(count: Fraction | int | None) -> str:
+    return "" if count is None else str(json_number(count))
+
+
+def _money(amount: Decimal | None) -> str:
+    return "" if amount is None else format(amount, "f")
+
+
+def write_report_csv(report: ShiftReport, out: TextIO) -> int:
+    """Write the report's money figures; returns the rows."""
+    writer = csv.writer(out)
+    writer.writerow(COLUMNS)
+    currency = report.currency or ""
+    rows = 0
+
+    def row(section: str, shift: str | None, name: str, figure: str, chip_value: Decimal | None,
+            chips: Fraction | int | None, amount: Decimal | None) -> None:
+        nonlocal rows
+        writer.writerow((section, shift or "", name, figure, _money(chip_value), _chips(chips), _money(amount),
+                         currency))
+        rows += 1
+
+    for shift in report.shift_results:
+        for c in shift.colours:
+            for figure, chips, amount in (("sold", c.sold, c.sold_money), ("cashed_out", c.cashed_out, c.cashed_out_money),
+                                          ("late_chips", c.late, c.late_money), ("paid", c.paid, c.paid_money)):
+                row("shift", shift.opened, c.colour, figure, c.chip_value, chips, amount)
+        for figure, amount in (("sold", shift.sold_money), ("cashed_out", shift.cashed_out_money),
+                               ("late_chips", shift.late_money), ("paid", shift.paid_money),
+                               ("foreign_chips", shift.foreign_money),
+                               ("provisional_result" if shift.provisional else "result", shift.table_result_money)):
+            row("shift", shift.opened, "table", figure, None, None, amount)
+    for s in report.colour_ledger:
+        figures: tuple[tuple[str, Fraction | int | None, Decimal | None], ...] = (
+                ("bought", s.bought, s.bought_money), ("staked", s.staked, chips_money(s.staked, s.chip_value)),
+                ("paid", s.paid, chips_money(s.paid, s.chip_value)),
+                ("collected", s.collected, chips_money(s.collected, s.chip_value)),
+                ("returned", s.returned, chips_money(s.returned, s.chip_value)),
+                ("cashed_out", s.cashed_out["chips"] if s.cashed_out else None, s.cashed_out_money),
+                ("late_chips", sum(late["chips"] for late in s.late_chips), s.late_money),
+                ("result", None, s.result))
+        for figure, count, money in figures:
+            row("colour-ledger", None, s.colour, figure, s.chip_value, count, money)
+    for person in report.croupiers:
+        for value, chips in person.paid_by_value.items():  # one row per chip value
+            known = None if value == UNKNOWN_VALUE else Decimal(value)
+            row("croupier", None, person.name, "paid", known, chips, None if known is None else chips_money(chips, known))
+        row("croupier", None, person.name, "paid_money", None, None, person.paid_money)
+    totals = report.totals
+    for figure, amount in (("bought", totals.bought_money), ("cashed_out", totals.cashed_out_money),
+                           ("late_chips", totals.late_chips_money), ("foreign_chips", totals.foreign_chips_money),
+                           ("table_result", totals.table_result_money), ("to_recover", totals.overpaid_money),
+                           ("owed_to_players", totals.owed_money)):
+        row("totals", None, "table", figure, None, None, amount)
+    return rows
