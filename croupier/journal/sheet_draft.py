@@ -12,7 +12,10 @@ sheet's:
   the result was recorded: a draft of another table, journal, spin or number is not used;
 - it is signed with a key derived from the table's key when the journal has one;
 - a draft that belongs to another user or that others may write, or that does not read back, is not
-  used.
+  used;
+- it says when it was written, and a file dated otherwise is a copy put back (an older draft of the
+  same sheet, replayed) and is not used; a copy that kept its date is shown with that time, for the
+  croupier to see it is not the last count typed.
 
 What is not used is said (`DraftRefused`), never silently applied.
 """
@@ -23,13 +26,15 @@ import hmac
 import json
 import os
 import stat
+from datetime import datetime, timezone
 from pathlib import Path
 
 from croupier.rules.record import Record
 
-FORMAT = "croupier sheet draft 1"
+FORMAT = "croupier sheet draft 2"
 MAX_CHIPS = 9999  # the sheet takes four digits a position
 MAX_BYTES = 1 << 16  # a sheet is a few dozen rows: anything bigger is not a draft
+COPY_TOLERANCE_S = 60  # a draft's file is dated when it is written: further off, it was copied back
 
 
 class DraftRefused(Exception):
@@ -37,7 +42,7 @@ class DraftRefused(Exception):
 
     def __init__(self, reason: str, *, ours: bool = False, **facts: object) -> None:
         super().__init__(reason)
-        self.reason = reason  # "unreadable", "unsafe", "table", "journal", "spin", "number", "result"
+        self.reason = reason  # "unreadable", "unsafe", "copied", "table", "journal", "spin", "number", "result"
         self.ours = ours  # this table's own leftover (of a spin gone by): safe to remove
         self.facts = facts
 
@@ -50,6 +55,7 @@ class SheetDraft(Record, kw_only=False):
     result_time: str  # when the result was recorded (ISO): which result of the spin
     counts: tuple[tuple[str, str, int], ...]  # (colour, position, chips), chips > 0
     played: tuple[str, ...]  # colours the croupier marked as played
+    written: str = ""  # when it was written (ISO, UTC): `save` stamps it
 
 
 def draft_path(journal_path: str | Path) -> Path:
@@ -65,7 +71,7 @@ def _key(table_key: bytes | None) -> bytes | None:
 def _body(draft: SheetDraft) -> dict:
     return {"format": FORMAT, "table": draft.table, "journal": draft.journal, "spin": draft.spin,
             "number": draft.number, "result_time": draft.result_time,
-            "counts": [list(count) for count in draft.counts], "played": list(draft.played)}
+            "counts": [list(count) for count in draft.counts], "played": list(draft.played), "written": draft.written}
 
 
 def _mac(key: bytes, body: dict) -> str:
@@ -73,9 +79,9 @@ def _mac(key: bytes, body: dict) -> str:
 
 
 def save(path: Path, draft: SheetDraft, table_key: bytes | None) -> None:
-    """Write `draft` at `path`, replacing what was there in one rename (a crash leaves the old
-    draft or the new one, never half of one). Raises OSError."""
-    body = _body(draft)
+    """Write `draft` at `path`, stamped with the time it is written, replacing what was there in one
+    rename (a crash leaves the old draft or the new one, never half of one). Raises OSError."""
+    body = _body(draft) | {"written": datetime.now(timezone.utc).isoformat()}
     key = _key(table_key)
     document = {**body, "mac": _mac(key, body)} if key else body
     partial = path.with_name(path.name + ".partial")
@@ -109,7 +115,8 @@ def _read(path: Path, table_key: bytes | None) -> SheetDraft:
     """The draft at `path`, checked to be whole, safe and signed; DraftRefused otherwise."""
     try:
         with open(path, "rb") as saved:
-            problem = _unsafe(path, os.fstat(saved.fileno()))
+            found = os.fstat(saved.fileno())
+            problem = _unsafe(path, found)
             if problem:
                 raise DraftRefused("unsafe", problem=problem)
             raw = saved.read(MAX_BYTES + 1)
@@ -130,9 +137,16 @@ def _read(path: Path, table_key: bytes | None) -> SheetDraft:
             spin=_typed(document["spin"], int), number=_typed(document["number"], int),
             result_time=_typed(document["result_time"], str),
             counts=tuple(_count(count) for count in _typed(document["counts"], list)),
-            played=tuple(_typed(colour, str) for colour in _typed(document["played"], list)))
+            played=tuple(_typed(colour, str) for colour in _typed(document["played"], list)),
+            written=_typed(document["written"], str))
+        written = datetime.fromisoformat(draft.written)
+        if written.tzinfo is None:
+            raise ValueError(f"written {draft.written!r} has no time zone")
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise DraftRefused("unreadable", problem=str(exc) or type(exc).__name__) from None
+    if abs(found.st_mtime - written.timestamp()) > COPY_TOLERANCE_S:
+        raise DraftRefused("copied", written=draft.written,
+                           dated=datetime.fromtimestamp(found.st_mtime, timezone.utc).isoformat())
     return draft
 
 

@@ -4,7 +4,9 @@ check before D records them. Nothing here records anything: the journal stays th
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
+from croupier.history.clock import clock, stamp
 from croupier.i18n import _
 from croupier.journal import sheet_draft
 from croupier.journal.sheet_draft import DraftRefused, SheetDraft
@@ -59,6 +61,7 @@ class SheetKeeper:
         why = {
             "unreadable": _("it cannot be read"),
             "unsafe": _("others may write it"),
+            "copied": _("it is a copy put back, written at {time}"),
             "table": _("it is of table {table}").format(table=facts.get("table")),
             "journal": _("it is of another journal"),
             "spin": _("it is of spin {spin}").format(spin=facts.get("spin")),
@@ -66,6 +69,8 @@ class SheetKeeper:
                                                                     spin=facts.get("spin")),
             "result": _("it is of an earlier result of spin {spin}").format(spin=facts.get("spin")),
         }[refused.reason]
+        if refused.reason == "copied":  # an older count of this sheet: say which
+            why = why.format(time=stamp(str(facts["written"])))
         return _("The payout sheet kept before the restart was not used: {why}").format(why=why)
 
     def restore(self, sheet: PayoutSheet, spin: Spin) -> str:
@@ -78,7 +83,8 @@ class SheetKeeper:
             return self._refused(DraftRefused("number", ours=True, spin=draft.spin, number=draft.number))
         whole = sheet.take_back(draft.counts, draft.played)
         self._kept = self._of(sheet)
-        message = _("Counts typed before the restart are back: check them · D records them")
+        message = _("Counts typed before the restart, kept at {time}, are back: check them · D records them").format(
+            time=clock(datetime.fromisoformat(draft.written)))
         return message if whole else message + " · " + _("some no longer fit the sheet and were left out")
 
     @staticmethod

@@ -4,6 +4,8 @@ check; D then records what it would have recorded without the restart. A draft t
 sheet's (another spin, table or journal, others may write it, garbled) is left out, and said."""
 import dataclasses
 import os
+import re
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -51,7 +53,7 @@ async def test_the_counts_and_marks_typed_survive_a_restart_and_d_records_the_sa
             assert "B: the payout sheet of spin 1 with the counts typed before the restart" in await started(pilot)
             await press(pilot, "b")
             text = flat(screen_text(app))
-            assert "Counts typed before the restart are back: check them" in text
+            assert re.search(r"Counts typed before the restart, kept at \d\d:\d\d:\d\d, are back: check them", text)
             assert "2nd column 3" in text and "columns 1+2 2" in text
             assert "Played (PT-A 12): red, blue · not seen: -" in text
             await press(pilot, "d")
@@ -116,3 +118,28 @@ async def test_a_draft_that_is_not_this_sheets_is_not_used(session, config, spoi
         await press(pilot, "b")
         assert "2nd column · " in flat(screen_text(app))  # nothing counted from it
     assert path.exists()  # not this table's own: left as found
+
+
+async def test_an_older_draft_of_the_same_sheet_put_back_is_not_used_and_said(session, config, clock):
+    """Counted red 3 on the 2nd column, copied the draft, counted on; the copy put back a minute later
+    and the table restarted: the sheet does not come back with the older counts, and says why."""
+    app = TableApp(session, config, wheel=False)
+    path = sheet_draft.draft_path(session.journal.path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "1", "7", "enter", "3")
+        copy, written = path.read_bytes(), sheet_draft.load(
+            path, session.journal.key, table=config.table.id, journal=session.journal.hash_at(1), spin=1,
+            number=17, result_time=session.state.last_result.time.isoformat()).written
+        await press(pilot, "enter", "2", "b", "a")
+    path.write_bytes(copy)
+    put_back = (datetime.fromisoformat(written) + timedelta(minutes=2)).timestamp()
+    os.utime(path, (put_back, put_back))
+    session = reopened(session, clock)
+    app = TableApp(session, config, wheel=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = await started(pilot)
+        assert "The payout sheet kept before the restart was not used: it is a copy put back, written at" in text
+        await press(pilot, "b")
+        text = flat(screen_text(app))
+        assert "2nd column · " in text and "back: check them" not in text  # nothing counted from it
+    session.close()
