@@ -105,6 +105,10 @@ class PayoutScreen(KeypadScreen[None]):
 
     def _legend(self) -> None:
         """One meaning per key, for the row the croupier is on."""
+        if self.interrupted:  # digits are dropped and # moves no row until the croupier has seen the sheet
+            self.query_one(KeyLegend).show([(Key.ENTER, _("start counting")), (Key.PAYOUTS, _("next colour")),
+                                            (Key.MENU, _("payouts done")), (Key.CANCEL, _("back"))])
+            return
         counted = self._counted_rows()
         row = counted[self.row_at] if counted else None
         if row is None:
@@ -318,6 +322,7 @@ class PayoutScreen(KeypadScreen[None]):
             self.interrupted = ""
             if key is Key.ENTER:
                 self.say("")
+                self._legend()
                 return
         if key is not Key.MENU:
             self.empty_asked = False

@@ -58,6 +58,22 @@ async def test_digits_after_a_result_that_interrupted_typing_wait_for_enter(sess
         assert list(app.screen.sheet.counts.values()) == [7]
 
 
+async def test_the_legend_says_what_enter_does_while_a_result_interrupted_typing(session, config):
+    """Until # says the sheet is seen, # moves no row and digits count nothing: the legend says so,
+    and not "next" (# # # 2 by habit would put 2 chips one row above the one meant)."""
+    app = TableApp(session, config, wheel=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await bets_closed_by_the_wheel(pilot)
+        await press(pilot, "1")
+        await wheel(pilot, WheelResult(12, 3.0, 7, CW, "number-line"))
+        legend = flat("\n".join(screen_text(app).splitlines()[-2:]))  # the legend: the foot's two lines
+        assert "#/Enter start counting" in legend and "0-9" not in legend and "next colour" in legend
+        assert "#/Enter next" not in legend
+        await press(pilot, "enter")
+        legend = flat("\n".join(screen_text(app).splitlines()[-2:]))
+        assert "0-9 chips" in legend and "#/Enter next" in legend and "start counting" not in legend
+
+
 async def test_keys_typed_after_a_refused_d_are_dropped(table_app, session):
     """Case 3: D refused (999 on the plein, over its maximum), and the keys of the next spin typed
     at once: none of them goes on the sheet, nothing is recorded, the screen says so."""
