@@ -99,6 +99,7 @@ class ColourChips(NamedTuple):
     up_to_plein_maximum: bool
     rule: str
     foreign_rule: str = ""  # FR: colour chips of another table played here by mistake are settled; "": not said
+    exchange_rule: str = ""  # a player leaving exchanges the colour's chips (PT-A 15); "": `rule` is cited
 
 
 class ColourMinimum(NamedTuple):
@@ -288,7 +289,7 @@ _TOPICS: dict[str, dict[str, bool]] = {
     "announced_limits": {"series": True, "neighbours_with_pleins": True, "combined_ratio": True,
                          "per_position": True, "rule": True},
     "colour_chips": {"value": True, "values": False, "up_to_plein_maximum": True, "foreign_rule": False,
-                     "rule": True},
+                     "exchange_rule": False, "rule": True},
     "colour_minimum": {"outside_pieces": True, "numbers_pieces": True, "rule": True},
     "value_chips": {"categories": True, "value_only_rule": False, "marked_rule": False, "rule": True},
     "inactivity": {"after_spins": False, "action": False, "only_when_waiting": False, "rule": True},
@@ -383,6 +384,7 @@ def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
             read.get(colour_t, "up_to_plein_maximum", "colour_chips", _flag),
             rules["colour_chips"],
             read.get(colour_t, "foreign_rule", "colour_chips", _text, ""),
+            read.get(colour_t, "exchange_rule", "colour_chips", _text, ""),
         ),
         colour_minimum=ColourMinimum(
             read.get(minimum_t, "outside_pieces", "colour_minimum", _count),

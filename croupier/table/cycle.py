@@ -146,7 +146,8 @@ def close_table(state: TableState, now: datetime, *, by: str | None = None) -> l
     if state.phase is not Phase.BETTING:
         raise CloseMidSpin()
     if state.accounts:
-        raise CloseWithChipsInPlay(accounts=', '.join(state.accounts))
+        chips = profile_of(state).colour_chips
+        raise CloseWithChipsInPlay(colours=tuple(state.accounts), rule=chips.exchange_rule or chips.rule)
     return [TableClosed(by=by or _croupier(state))]
 
 

@@ -69,7 +69,13 @@ class Kind(Refused):
         return f"{type(self).__name__}({', '.join(f'{field}={getattr(self, field)!r}' for field in self.fields)})"
 
     def __str__(self) -> str:
-        return self.template().format(**self.facts)
+        return self.template().format(**{field: ", ".join(value) if _names(value) else value
+                                         for field, value in self.facts.items()})
+
+
+def _names(value: Any) -> bool:
+    """A fact that is a list of names (colours): said as one, comma-separated."""
+    return isinstance(value, tuple) and bool(value) and all(isinstance(item, str) for item in value)
 
 
 def kinds() -> list[type[Kind]]:
@@ -352,8 +358,9 @@ class CloseMidSpin(Kind):
 
 
 class CloseWithChipsInPlay(Kind):
-    english = "exchange the colour chips still in play first: {accounts} (PT-A 15)"
-    accounts: str
+    english = "exchange the colour chips still in play first: {colours} ({rule})"
+    colours: tuple[str, ...]  # in the order they were given
+    rule: str
 
 
 class LimitsBetweenSpins(Kind):

@@ -130,6 +130,8 @@ def worded(facts: dict) -> dict:
     for key, value in facts.items():
         if key == "colour" and isinstance(value, str):
             value = colour_name(value)
+        elif key == "colours" and isinstance(value, tuple):
+            value = ", ".join(colour_name(colour) for colour in value)
         elif key in ("kind", "series") and isinstance(value, str):
             value = bet_kind(value).lower()  # within a sentence
         elif key in ("position", "bet") and isinstance(value, str):

@@ -364,6 +364,19 @@ def test_closing_waits_for_the_colours_to_be_exchanged(clock):
     assert Role.CROUPIER not in table.state.on_duty
 
 
+@pytest.mark.parametrize(("profile", "rule"), [("pt-americana", "PT-A 15"), ("pt-americana-2002", "PT-B 16"),
+                                               ("ru-american", "RU 4.7"), ("mt-fair", "FR"),
+                                               ("pt-srij-french", "SRIJ 3a, 10")])
+def test_closing_with_colours_in_play_cites_the_table_s_own_rule_and_names_them_in_order(clock, profile, rule):
+    table = opened(profile, clock)
+    seat(table, "blue")
+    seat(table, "red")
+    with pytest.raises(Refused) as refused:
+        table.do(cycle.close_table, by="Ana")
+    assert refused.value.facts == {"colours": ("blue", "red"), "rule": rule}
+    assert str(refused.value) == f"exchange the colour chips still in play first: blue, red ({rule})"
+
+
 def test_an_unknown_void_reason_is_refused_with_the_choices(clock):
     table = opened("pt-americana", clock)
     table.do(cycle.launch, direction=CW)

@@ -167,6 +167,15 @@ def test_a_refusal_of_the_core_reads_in_each_language(language):
     assert "green" not in taken and "seat 2" in taken and "PT-A 8" in taken
 
 
+def test_the_colours_a_refusal_names_read_in_the_table_s_language():
+    from croupier.table.refusal import CloseWithChipsInPlay
+    from croupier.ui import text
+
+    install("pt")
+    worded = text.refusal(CloseWithChipsInPlay(colours=("blue", "red", "yellow"), rule="PT-A 15"))
+    assert worded == "troque primeiro as fichas de cor ainda em jogo: azul, vermelho, amarelo (PT-A 15)"
+
+
 def test_the_announcements_in_portuguese():
     install("pt")
     from croupier.i18n import _
