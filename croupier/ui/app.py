@@ -68,7 +68,8 @@ class TableApp(Shows, App):
         self.session = session
         self.config = config
         self.given_presentation = presentation
-        self._presented = (Presentation(), Presentation())  # the one it was based on, and the one shown
+        # the one it was based on, its zone, the one shown
+        self._presented: tuple[Presentation, str | None, Presentation] = (Presentation(), None, Presentation())
         wired = config.wheel is not None if wheel is None else wheel
         self.sensor_online: bool | None = False if wired else None  # offline until the link opens
         self.board = board_for(session.state)  # what the players' display board shows now
@@ -313,13 +314,21 @@ class TableApp(Shows, App):
         return self.session.state.currency or self.config.table.currency
 
     @property
+    def time_zone(self) -> str | None:
+        """The journal's time zone (the opening's, or the pit boss's change since); the configured
+        one before the table first opened, or for a journal that recorded none."""
+        return self.session.state.time_zone or self.config.table.time_zone
+
+    @property
     def presentation(self) -> Presentation:
-        """Its own (else the command's) in the journal's currency: what a refusal quotes follows it."""
-        base, shown = self._presented
+        """Its own (else the command's) in the journal's currency and time zone: what a refusal
+        quotes and the times the screen shows follow them."""
+        base, zone, shown = self._presented
         found, currency = super().presentation, self.currency
-        if found is not base or shown.currency != currency:
-            self._presented = found, found.in_currency(currency)
-        return self._presented[1]
+        if found is not base or shown.currency != currency or zone != self.time_zone:
+            zone = self.time_zone
+            self._presented = found, zone, found.in_currency(currency).in_zone(zone)
+        return self._presented[2]
 
     def acknowledge_next(self) -> bool:
         """# on an alarm: the croupier has seen it, recorded with their name. A golpe nulo from the

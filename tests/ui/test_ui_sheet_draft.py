@@ -143,3 +143,23 @@ async def test_an_older_draft_of_the_same_sheet_put_back_is_not_used_and_said(se
         text = flat(screen_text(app))
         assert "2nd column · " in text and "back: check them" not in text  # nothing counted from it
     session.close()
+
+
+async def test_the_time_the_counts_were_kept_is_the_tables_clock(session, config, clock):
+    """A table in Moscow run on a machine set to UTC says when the counts were kept by its own clock."""
+    import json
+    from zoneinfo import ZoneInfo
+
+    config = dataclasses.replace(config, table=dataclasses.replace(config.table, time_zone="Europe/Moscow"))
+    app = TableApp(session, config, wheel=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "1", "7", "enter", *KEYS)
+    written = json.loads(sheet_draft.draft_path(session.journal.path).read_text())["written"]
+    shown = datetime.fromisoformat(written).astimezone(ZoneInfo("Europe/Moscow")).strftime("%H:%M:%S")
+    session = reopened(session, clock)
+    app = TableApp(session, config, wheel=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        await press(pilot, "b")
+        assert f"kept at {shown}, are back" in flat(screen_text(app))
+    session.close()
