@@ -37,7 +37,7 @@ MENU = (
     (N_("Take a colour's bets back"), bet_flows.withdraw),
     (N_("Ball swap"), staff_flows.swap_ball),
     (N_("Relief"), staff_flows.relief),
-    (N_("Rebuild the winning bets (PT-A 31)"), bet_flows.rebuild),
+    (N_("Rebuild the winning bets"), bet_flows.rebuild),
     (N_("Pit boss (PIN)"), staff_flows.pit_boss_menu),
 )
 

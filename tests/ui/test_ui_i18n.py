@@ -491,6 +491,34 @@ def test_russian_names_a_colour_and_a_pin_without_a_broken_case():
     assert not wrong, wrong
 
 
+def test_russian_puts_no_name_after_dlya():
+    # "Новый PIN для Pit boss", "для место 3": "для" wants the genitive, which a name, a seat or a
+    # colour typed at the table does not take; they stand in brackets or after a colon.
+    wrong = [form for forms in catalog_entries("ru").values() for form in forms
+             if re.search(r"для \{(name|player|colour|colours|by)\}", form)]
+    assert not wrong, wrong
+
+
+async def test_an_ru_tables_menu_cites_no_other_regulations_rule(config, tmp_path):
+    # The menu of an RU table offered "Восстановить выигравшие ставки (PT-A 31)".
+    from croupier.session import TableSession
+    from croupier.table.clock import FakeClock
+    from croupier.ui.app import TableApp
+    from ui_kit import BALLS, COLOURS, register_staff
+
+    install("ru")
+    with TableSession.open(tmp_path / "journal.db", FakeClock()) as session:
+        register_staff(session)
+        session.open_table(profile="ru-american", minimum=10, colours=COLOURS, balls=BALLS, croupier="Ana",
+                           pin="1111", by="Marta")
+        app = TableApp(session, config, wheel=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await press(pilot, "d")
+            shown = screen_text(app)
+    assert "Восстановить выигравшие ставки" in shown
+    assert not re.findall(r"PT-[AB]|SRIJ", shown), shown
+
+
 def test_italian_puts_no_bare_a_before_a_colour_or_a_player():
     # "a arancione" wants "ad", "a posto 4" wants "al": the colour and the player stand after a colon.
     wrong = [form for forms in catalog_entries("it").values() for form in forms
