@@ -300,6 +300,10 @@ _TOPICS: dict[str, dict[str, bool]] = {
     "min_ball_revolutions": {"value": False, "rule": True},
     "min_bets_per_spin": {"value": True, "rule": True},
 }
+# The rule a leaving player's colour exchange cites, for a profile recorded in a journal before
+# `colour_chips.exchange_rule` was written in the profiles (the files say it since).
+_EXCHANGE_RULES = {"PT-A": "PT-A 15", "PT-B": "PT-B 16", "RU": "RU 4.7", "FR": "FR"}
+
 _TOP_KEYS = {"id": True, "name": True, "rule_set": True, "bets": True, "limits": True,
              **{topic: True for topic in _TOPICS}}
 
@@ -384,7 +388,7 @@ def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
             read.get(colour_t, "up_to_plein_maximum", "colour_chips", _flag),
             rules["colour_chips"],
             read.get(colour_t, "foreign_rule", "colour_chips", _text, ""),
-            read.get(colour_t, "exchange_rule", "colour_chips", _text, ""),
+            read.get(colour_t, "exchange_rule", "colour_chips", _text, _EXCHANGE_RULES.get(header["rule_set"], "")),
         ),
         colour_minimum=ColourMinimum(
             read.get(minimum_t, "outside_pieces", "colour_minimum", _count),

@@ -4,6 +4,7 @@ RU 4.14, SRIJ 23), confirmation of typed results, corrections by the pit boss on
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -375,6 +376,18 @@ def test_closing_with_colours_in_play_cites_the_table_s_own_rule_and_names_them_
         table.do(cycle.close_table, by="Ana")
     assert refused.value.facts == {"colours": ("blue", "red"), "rule": rule}
     assert str(refused.value) == f"exchange the colour chips still in play first: blue, red ({rule})"
+
+
+@pytest.mark.parametrize(("profile", "rule"), [("pt-americana", "PT-A 15"), ("ru-american", "RU 4.7"),
+                                               ("pt-srij-french", "SRIJ 3a, 10")])
+def test_a_profile_recorded_before_it_named_the_exchange_rule_still_cites_its_own(profile, rule):
+    """A journal keeps the profile's text of its opening: one written before the profiles said
+    which rule the exchange of a leaving player's chips is still cites its own rule set's."""
+    from croupier.rules.profiles import profile_from_text
+    text = (Path(__file__).parents[2] / "croupier" / "rules" / "profiles" / f"{profile}.toml").read_text()
+    older = "\n".join(line for line in text.splitlines() if not line.startswith("exchange_rule"))
+    chips = profile_from_text(older).colour_chips
+    assert (chips.exchange_rule or chips.rule) == rule
 
 
 def test_an_unknown_void_reason_is_refused_with_the_choices(clock):
