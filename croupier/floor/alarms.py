@@ -6,7 +6,7 @@ the view words each in its language and a pit boss acknowledges it there or with
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from croupier.floor.store import CHAIN, Alarm, FloorStore, Refusal
@@ -61,17 +61,37 @@ class Shown:
 
 
 def shown(store: FloorStore, words: dict[tuple[str, int], str] | None = None) -> list[Shown]:
-    """Every floor alarm, open ones first, each worded in the installed language. `words` keeps each
-    table alarm's wording from its event, read once (a view reads the alarms twice a second)."""
-    words = {} if words is None else words
-    found = [_worded_alarm(store, alarm, words) for alarm in store.alarms()]
-    found += [Shown(refusal.subject, _("messages refused"),
-                    _("{reason}: {count} message(s), the first: {detail}").format(
-                        reason=_(REASONS.get(refusal.reason, refusal.reason)), count=refusal.messages,
-                        detail=refusal.detail),
-                    refusal.acknowledged is None, refusal.acknowledged_by, refusal=refusal)
-              for refusal in store.refusals()]
-    return sorted(found, key=lambda item: not item.open)
+    """Every floor alarm, open ones first, each worded in the installed language."""
+    return AlarmBoard(words if words is not None else {}).read(store)
+
+
+@dataclass
+class AlarmBoard:
+    """The floor's alarms as a view keeps them between reads: each read takes from the store only
+    the rows raised or changed since the last (croupier.floor.store's change numbers), in one round
+    trip; `words` keeps each table alarm's wording from its event, read once."""
+
+    words: dict[tuple[str, int], str] = field(default_factory=dict)
+    upto: int = -1  # the change number the board holds every row up to
+    alarms: dict[tuple[str, int], Alarm] = field(default_factory=dict)
+    refusals: dict[tuple[str, str, str], Refusal] = field(default_factory=dict)
+
+    def read(self, store: FloorStore) -> list[Shown]:
+        """Every floor alarm, open ones first, each worded in the installed language."""
+        changes = store.alarm_changes(self.upto)
+        self.alarms.update(((alarm.table_id, alarm.event_seq), alarm) for alarm in changes.alarms)
+        self.refusals.update(((refusal.subject, refusal.reason, refusal.raised), refusal)
+                             for refusal in changes.refusals)
+        self.upto = changes.upto
+        found = [_worded_alarm(store, alarm, self.words)
+                 for alarm in sorted(self.alarms.values(), key=lambda alarm: alarm.raised)]
+        found += [Shown(refusal.subject, _("messages refused"),
+                        _("{reason}: {count} message(s), the first: {detail}").format(
+                            reason=_(REASONS.get(refusal.reason, refusal.reason)), count=refusal.messages,
+                            detail=refusal.detail),
+                        refusal.acknowledged is None, refusal.acknowledged_by, refusal=refusal)
+                  for refusal in sorted(self.refusals.values(), key=lambda refusal: refusal.raised)]
+        return sorted(found, key=lambda item: not item.open)
 
 
 def _worded_alarm(store: FloorStore, alarm: Alarm, words: dict[tuple[str, int], str]) -> Shown:

@@ -253,6 +253,7 @@ class Ingester:
             reader = asyncio.create_task(self._read_again(js))
             next_word, next_purge = 0.0, time.monotonic() + min(self.purge_every_s, self.stream_keep_s)
             msgs: list = []
+            admitted: _Admitted | None = None
             while not self.stopping and nc.is_connected:
                 self.notifier.ping()
                 if reader.done():
@@ -260,9 +261,10 @@ class Ingester:
                 msgs = msgs or await self._fetch(sub, 1.0)
                 ahead: list = []
                 if msgs:
-                    admitted = self._admit(msgs)
-                    if len(msgs) >= BATCH:  # more waits: fetched while the other cores check the signatures
-                        ahead = await self._fetch(sub, AHEAD_WAIT_S)
+                    admitted = admitted or self._admit(msgs)
+                    if len(msgs) >= BATCH:  # more waits: fetched and its signatures handed out while the
+                        ahead = await self._fetch(sub, AHEAD_WAIT_S)  # other cores check this batch's
+                    admitted_ahead = self._admit(ahead) if ahead else None
                     try:
                         outcome = self._store(admitted)
                     except self.store.failures:
@@ -274,10 +276,11 @@ class Ingester:
                             await msg.term()  # it can never be stored: never offered again
                         else:
                             await msg.ack()
+                    admitted = admitted_ahead
                 msgs = ahead
                 await self._anchor(js)
                 if time.monotonic() >= next_word:
-                    self._write_word(await self._pending(sub))
+                    self._write_word(*await self._pending(sub))
                     self._resumed()
                     next_word = time.monotonic() + WORD_S
                 if time.monotonic() >= next_purge:
@@ -301,12 +304,14 @@ class Ingester:
         except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
             return []
 
-    async def _pending(self, sub) -> int | None:
+    async def _pending(self, sub) -> tuple[int | None, int | None]:
+        """Messages in the stream the ingester has not yet taken, and the stream sequence up to which
+        the consumer holds every message acknowledged or terminated (it never offers those again)."""
         try:
             info = await sub.consumer_info()
-        except Exception:  # a word without the figure is better than none
-            return None
-        return info.num_pending + info.num_ack_pending
+        except Exception:  # a word without the figures is better than none
+            return None, None
+        return info.num_pending + info.num_ack_pending, info.ack_floor.stream_seq if info.ack_floor else None
 
     def _table(self, table_id: str) -> _Table:
         if table_id not in self._tables:
@@ -541,8 +546,9 @@ class Ingester:
             table.purged = due[-1]
             table.marks = [(when, seq) for when, seq in table.marks if seq > table.purged]
 
-    def _write_word(self, pending: int | None) -> None:
-        """The lease renewed, the state, and what changed in memory (heartbeats, deliveries, anchors)."""
+    def _write_word(self, pending: int | None, acked: int | None = None) -> None:
+        """The lease renewed, the state, and what changed in memory (heartbeats, deliveries, anchors);
+        the refused messages the consumer will never offer again (up to `acked`) are forgotten."""
         now = time.monotonic()
         for table_id, when in self._beats.items():
             if self.gate.enrolled(table_id):  # a table the floor does not know gets no tile
@@ -558,7 +564,8 @@ class Ingester:
                     table.heard_written = now
         anchors, self._anchors = self._anchors, []
         if self.holder is not None:
-            self.store.write_word(self.holder, time.time(), LEASE_S, self.state, pending, updates, anchors)
+            self.store.write_word(self.holder, time.time(), LEASE_S, self.state, pending, updates, anchors,
+                                  acked=acked)
 
     def _resumed(self) -> None:
         """A quarantined table a pit boss resumed is read again from the stream after its head."""

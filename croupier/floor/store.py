@@ -52,9 +52,16 @@ SCHEMA = (  # {time}: timestamptz in PostgreSQL, ISO 8601 text in SQLite; an eve
         raised {time} NOT NULL, last_seen {time} NOT NULL, acknowledged_by TEXT, acknowledged {time},
         PRIMARY KEY (subject, reason, raised))""",
     # The stream sequence of each message refused: one the broker delivers again (its termination lost
-    # with an ingester that died after the commit) is counted once.
+    # with an ingester that died after the commit) is counted once. Kept only while the consumer may
+    # offer it again: below its ack floor it never does, and the ingester's word deletes it (a flood
+    # of refused messages leaves its count on the alarm, not a row each).
     """CREATE TABLE IF NOT EXISTS floor_refused (
         subject TEXT NOT NULL, stream_seq BIGINT NOT NULL, PRIMARY KEY (subject, stream_seq))""",
+    "CREATE INDEX IF NOT EXISTS floor_refused_seq ON floor_refused (stream_seq)",  # what the word deletes
+    # The number of the last change to an alarm or a refusal (each row keeps its own `change_no`): a
+    # view reads only the rows changed since the number it has. One row, updated in the writing
+    # transaction, so the numbers commit in order: a reader never sees a number before a smaller one.
+    """CREATE TABLE IF NOT EXISTS floor_changes (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)""",
     # Each table's summary after its event `seq` (croupier.floor.summaries), written with the events:
     # `tile` is what the view reads, `state` the fold the ingester goes on from.
     """CREATE TABLE IF NOT EXISTS floor_summaries (
@@ -71,7 +78,11 @@ ADDED_COLUMNS = (
     ("floor_alarms", "kind", "TEXT NOT NULL DEFAULT 'chain'"),  # CHAIN, or the kind of alarm a table raised
     ("floor_alarms", "table_alarm", "BIGINT"),  # that alarm's number at the table
     ("floor_summaries", "base", "TEXT NOT NULL DEFAULT ''"),  # the watch a correction is counted from (summaries)
+    ("floor_alarms", "change_no", "BIGINT NOT NULL DEFAULT 0"),  # floor_changes' number when the row last changed
+    ("floor_refusals", "change_no", "BIGINT NOT NULL DEFAULT 0"),
 )
+INDEXES = ("CREATE INDEX IF NOT EXISTS floor_alarms_change ON floor_alarms (change_no)",
+           "CREATE INDEX IF NOT EXISTS floor_refusals_change ON floor_refusals (change_no)")
 CHAIN = "chain"
 TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
                  "anchor_seq, anchor_hash, anchor_time, stream_seq, seen_seq, behind_since")
@@ -234,11 +245,11 @@ class FloorStore:
             rows: list[tuple] = []
             inserted: list[tuple] = []
             updated: list[tuple] = []
+            heads = self._heads([batch.table_id for batch in batches])  # one round trip for every table
             for batch in batches:
                 table_id, links, head = batch.table_id, batch.links, batch.head
                 last = links[-1]
-                cur = self._execute("SELECT head_seq FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
-                stored = cur[0] if cur else 0
+                stored = heads.get(table_id, 0)
                 if stored != head[0]:
                     raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
                                      "another ingester writes this store")
@@ -246,7 +257,8 @@ class FloorStore:
                           received, link.sig, *(pg_schema.typed(link.time, link.body) if self.postgres else ()))
                          for link in links]
                 values = (last.seq, last.hash, received, _event_time(last.body), received, batch.stream_seq)
-                (updated if cur else inserted).append((*values, table_id) if cur else (table_id, *values))
+                known = table_id in heads
+                (updated if known else inserted).append((*values, table_id) if known else (table_id, *values))
             if rows and self.postgres:  # with the typed copies the views read; COPY: one stream, not a statement a row
                 with self._conn.cursor() as cur, cur.copy("COPY floor_events (table_id, seq, time, kind, body, "
                                                           "prev_hash, hash, mac, received, sig, at, data) FROM STDIN") as copy:
@@ -275,13 +287,21 @@ class FloorStore:
                                           alarm.table_alarm):
                         raised.append(alarm)
                 for table_alarm, by in batch.cleared:
-                    self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
+                    self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ?, change_no = ? "
                                   "WHERE table_id = ? AND table_alarm = ? AND acknowledged IS NULL",
-                                  (by, now_text(), batch.table_id, table_alarm))
+                                  (by, now_text(), self._change(), batch.table_id, table_alarm))
             for alarm in broken:  # after the links before the break: the table is quarantined at its new head
                 if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, CHAIN, None):
                     raised.append(alarm)
         return committed
+
+    def _heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The stored head seq of each of these tables that has a row."""
+        if not table_ids:
+            return {}
+        cur = self._execute(f"SELECT table_id, head_seq FROM floor_tables WHERE table_id IN "
+                            f"({','.join('?' * len(table_ids))})", table_ids)
+        return {table_id: int(seq) for table_id, seq in cur.fetchall()}
 
     def _executemany(self, text: str, rows) -> None:
         if self.postgres:
@@ -302,13 +322,19 @@ class FloorStore:
         known = self._execute("SELECT 1 FROM floor_alarms WHERE table_id = ? AND event_seq = ?",
                               (table_id, event_seq)).fetchone()
         if not known:
-            self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised, kind, table_alarm) "
-                          "VALUES (?, ?, ?, ?, ?, ?)", (table_id, event_seq, problem, now_text(), kind, table_alarm))
+            self._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised, kind, table_alarm, change_no) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (table_id, event_seq, problem, now_text(), kind, table_alarm, self._change()))
         if kind == CHAIN:
             self._ensure_table(table_id)
             self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? "
                           "AND broken_at IS NULL", (event_seq, problem, table_id))
         return not known
+
+    def _change(self) -> int:
+        """The next change number (in the caller's transaction: it holds the counter until it ends)."""
+        return int(self._execute("INSERT INTO floor_changes (id, n) VALUES (1, 1) ON CONFLICT (id) "
+                                 "DO UPDATE SET n = floor_changes.n + 1 RETURNING n").fetchone()[0])
 
     def _record_refusal(self, refusal: RefusedMessages) -> bool:
         """Count messages refused on a subject for a reason; True when this raised a new alarm (none
@@ -317,14 +343,15 @@ class FloorStore:
         if not count:
             return False
         now = now_text()
-        cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ? "
+        change = self._change()
+        cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
                             "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                            (count, now, refusal.subject, refusal.reason))
+                            (count, now, change, refusal.subject, refusal.reason))
         if cur.rowcount:
             return False
-        self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen) "
-                      "VALUES (?, ?, ?, ?, ?, ?)",
-                      (refusal.subject, refusal.reason, refusal.detail, count, now, now))
+        self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, change_no) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      (refusal.subject, refusal.reason, refusal.detail, count, now, now, change))
         return True
 
     def _first_refused(self, refusal: RefusedMessages) -> int:
@@ -346,8 +373,9 @@ class FloorStore:
     def acknowledge_refusals(self, subject: str, by: str) -> int:
         """Record who took up the open refusal alarms on `subject`; how many there were."""
         with self._transaction():
-            return self._execute("UPDATE floor_refusals SET acknowledged_by = ?, acknowledged = ? "
-                                 "WHERE subject = ? AND acknowledged IS NULL", (by, now_text(), subject)).rowcount
+            return self._execute("UPDATE floor_refusals SET acknowledged_by = ?, acknowledged = ?, change_no = ? "
+                                 "WHERE subject = ? AND acknowledged IS NULL",
+                                 (by, now_text(), self._change(), subject)).rowcount
 
     def enrol(self, table_id: str, public_pem: str, fingerprint: str, *, replace: bool = False) -> str | None:
         """Enrol a table's public key; the fingerprint of another key already enrolled (and kept,
@@ -369,8 +397,8 @@ class FloorStore:
             row = self._execute("SELECT broken_at FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
             if row is None or row[0] is None:
                 return None
-            self._execute("UPDATE floor_alarms SET resumed_by = ?, resumed = ? WHERE table_id = ? AND event_seq = ?",
-                          (by, now_text(), table_id, row[0]))
+            self._execute("UPDATE floor_alarms SET resumed_by = ?, resumed = ?, change_no = ? "
+                          "WHERE table_id = ? AND event_seq = ?", (by, now_text(), self._change(), table_id, row[0]))
             self._execute("UPDATE floor_tables SET broken_at = NULL, problem = NULL WHERE table_id = ?", (table_id,))
             return int(row[0])
 
@@ -406,11 +434,15 @@ class FloorStore:
             raise LeaseLost(f"the ingester's lease is held by {row[0] if row else 'nobody'}, not by {holder}")
 
     def write_word(self, holder: str, now: float, lease_s: float, state: str, pending: int | None,
-                   tables: Sequence[TableUpdate], anchors: Sequence[tuple[str, int, str, str]]) -> None:
+                   tables: Sequence[TableUpdate], anchors: Sequence[tuple[str, int, str, str]], *,
+                   acked: int | None = None) -> None:
         """The ingester's periodic write, one transaction: its lease renewed, its state, what it keeps
-        in memory of each table (heartbeats, what the stream delivered) and the anchors it sent."""
+        in memory of each table (heartbeats, what the stream delivered) and the anchors it sent; the
+        refused messages up to stream sequence `acked` (the consumer's ack floor) forgotten."""
         with self._transaction():
             self._check_holder(holder)
+            if acked:
+                self._execute("DELETE FROM floor_refused WHERE stream_seq <= ?", (acked,))
             self._execute("UPDATE floor_ingester SET lease_until = ?, beat = ?, state = ?, pending = ? WHERE id = 1",
                           (now + lease_s, now_text(), state, pending))
             if tables:
@@ -429,9 +461,9 @@ class FloorStore:
     def acknowledge_alarm(self, table_id: str, event_seq: int, by: str) -> bool:
         """Record who took up an open alarm; False when there is no such open alarm."""
         with self._transaction():
-            cur = self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ? "
+            cur = self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ?, change_no = ? "
                                 "WHERE table_id = ? AND event_seq = ? AND acknowledged IS NULL",
-                                (by, now_text(), table_id, event_seq))
+                                (by, now_text(), self._change(), table_id, event_seq))
             return cur.rowcount == 1
 
     def record_anchor(self, table_id: str, seq: int, digest: str, time: str) -> None:
@@ -468,6 +500,26 @@ class FloorStore:
                             f"FROM floor_refusals{where} ORDER BY raised")
         return [Refusal(subject, reason, detail, int(messages), _text(raised), _text(last_seen), by, _text(when))
                 for subject, reason, detail, messages, raised, last_seen, by, when in cur.fetchall()]
+
+    def alarm_changes(self, since: int = -1) -> "AlarmChanges":
+        """The alarms and refusals raised or changed (acknowledged, resumed, counted) after change
+        number `since`, in one round trip; every one with the default."""
+        cur = self._execute(
+            "SELECT 'a', table_id, event_seq, problem, NULL, NULL, raised, NULL, acknowledged_by, acknowledged, "
+            "resumed_by, resumed, kind, table_alarm, change_no FROM floor_alarms WHERE change_no > ? UNION ALL "
+            "SELECT 'r', subject, NULL, reason, detail, messages, raised, last_seen, acknowledged_by, acknowledged, "
+            "NULL, NULL, NULL, NULL, change_no FROM floor_refusals WHERE change_no > ?", (since, since))
+        changes = AlarmChanges(since)
+        for (what, name, seq, problem, detail, messages, raised, last_seen, by, when, resumed_by, resumed, kind,
+             table_alarm, change) in cur.fetchall():
+            if what == "a":
+                changes.alarms.append(Alarm(name, int(seq), problem, _text(raised), by, _text(when), resumed_by,
+                                            _text(resumed), kind, table_alarm))
+            else:
+                changes.refusals.append(Refusal(name, problem, detail, int(messages), _text(raised),
+                                                _text(last_seen), by, _text(when)))
+            changes.upto = max(changes.upto, int(change))
+        return changes
 
     def public_key(self, table_id: str) -> str | None:
         """The PEM of the table's enrolled public key; None for a table never enrolled."""
@@ -522,6 +574,15 @@ class FloorStore:
         cur = self._execute("SELECT seq, body FROM floor_events WHERE table_id = ? AND kind IN (?, ?) ORDER BY seq",
                             (table_id, *(cls.kind for cls in SPIN_EVENTS)))
         return [(int(seq), decode(body)) for seq, body in cur.fetchall()]
+
+
+@dataclass
+class AlarmChanges:
+    """What `alarm_changes` read: the rows changed, and the change number they bring a reader up to."""
+
+    upto: int
+    alarms: list[Alarm] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
 
 
 @dataclass
@@ -597,6 +658,8 @@ def _make_schema(conn, postgres: bool) -> None:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
         elif column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+    for statement in INDEXES:  # on the added columns
+        conn.execute(statement)
 
 
 def _event_time(body: str) -> str | None:

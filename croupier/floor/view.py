@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Static
 
 from croupier import terminal
-from croupier.floor.alarms import Shown, acknowledge, name_problem, shown
+from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, name_problem
 from croupier.floor.store import FloorStore, StoreError, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, formats, ngettext
@@ -155,7 +155,7 @@ class FloorView(Shows, App):
         self.stalled: str | None = None  # the ingester's stall, as the last picture said
         self._reading_alarms = False
         self._alarm_store: FloorStore | None = None  # the alarms' reader's own connection, in its own thread
-        self._alarm_words: dict[tuple[str, int], str] = {}  # each table alarm's wording, read once
+        self._alarm_board = AlarmBoard()  # the alarms read so far: a read takes only what changed since
         self._shown: dict[str, str] = {}  # each tile's text on screen
 
     def compose(self) -> ComposeResult:
@@ -183,7 +183,7 @@ class FloorView(Shows, App):
         try:
             if self._alarm_store is None:
                 self._alarm_store = open_store(self.store.url, read_only=True)
-            alarms = shown(self._alarm_store, self._alarm_words)
+            alarms = self._alarm_board.read(self._alarm_store)
         except Exception:  # a bad read is logged and the last list stays
             log.exception("floor view: the alarms could not be read")
             if self._alarm_store is not None:

@@ -20,7 +20,7 @@ from croupier.table.alarms import acknowledge, wheel_fault
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import write_shift  # noqa: E402
-from test_floor_store import enrolled, messages  # noqa: E402
+from test_floor_store import enrolled, messages, store_url  # noqa: E402,F401 (store_url: a fixture)
 
 
 @pytest.fixture
@@ -146,3 +146,53 @@ def test_a_wheel_unplugged_at_a_live_table_is_an_alarm_on_the_floor(tmp_path, br
         print(f"wheel-fault alarm on the floor {time.monotonic() - seen_at:.2f} s after the table committed it")
         (alarm,) = on_floor()
         assert alarm.event_seq == committed()[0] and alarm.table_id == "T9"
+
+
+class CountingStore:
+    """The store as the view's alarm reader sees it, counting the alarm and refusal rows it reads."""
+
+    def __init__(self, store) -> None:
+        self.store, self.rows = store, 0
+
+    def alarm_changes(self, since: int = -1):
+        changes = self.store.alarm_changes(since)
+        self.rows += len(changes.alarms) + len(changes.refusals)
+        return changes
+
+    def event_body(self, table_id: str, seq: int):
+        return self.store.event_body(table_id, seq)
+
+
+def test_the_views_alarm_reads_take_only_what_changed_and_still_show_acknowledgements(store_url):
+    from croupier.floor.alarms import AlarmBoard
+    from croupier.floor.store import RefusedMessages
+
+    url = store_url
+    with open_store(url) as store:
+        for seq in range(1, 31):
+            store.raise_alarm("T1", seq, f"alarm {seq}", kind="wheel-fault", table_alarm=seq)
+        store.append_many([], "2026-01-01T00:00:00+00:00",
+                          refused=[RefusedMessages("croupier.table.T66.events", "unknown table", "no key", 3)])
+    board = AlarmBoard()
+    with open_store(url, read_only=True) as reader:
+        counted = CountingStore(reader)
+        assert len(board.read(counted)) == 31 and counted.rows == 31
+        assert len(board.read(counted)) == 31 and counted.rows == 31  # nothing new: no row read
+        with open_store(url) as store:
+            store.raise_alarm("T1", 31, "alarm 31", kind="wheel-fault", table_alarm=31)
+            assert store.acknowledge_alarm("T1", 5, "Ana")
+            assert store.acknowledge_refusals("croupier.table.T66.events", "Rui") == 1
+        items = board.read(counted)
+        assert counted.rows == 31 + 3  # the new alarm, the one acknowledged, the refusal acknowledged
+        assert len(items) == 32
+        by = {(item.table, item.detail): item for item in items}
+        assert by["T1", "alarm 5"].acknowledged_by == "Ana" and not by["T1", "alarm 5"].open
+        refused = next(item for item in items if item.refusal is not None)
+        assert (refused.acknowledged_by, refused.open) == ("Rui", False)
+        with open_store(url) as store:  # more messages refused: a new alarm beside the acknowledged one
+            store.append_many([], "2026-01-01T00:00:01+00:00",
+                              refused=[RefusedMessages("croupier.table.T66.events", "unknown table", "no key", 2)])
+        items = board.read(counted)
+        assert counted.rows == 35 and len(items) == 33
+        assert [i.refusal.messages for i in items if i.refusal is not None and i.open] == [2]
+        assert [item.detail for item in items if item.open][:1] == ["alarm 1"]  # open ones first, oldest first

@@ -248,3 +248,47 @@ def test_a_forgery_delivered_again_after_its_refusal_was_committed_is_counted_on
     with open_store(store_url, read_only=True) as store:
         (alarm,) = store.refusals()
     assert alarm.messages == 2
+
+
+def test_a_flood_of_refused_messages_leaves_one_counted_alarm_and_no_row_each(tmp_path, broker):
+    """Thousands of forged messages on a made-up table's subject: each is refused and counted on the
+    one alarm naming the subject and why; what the store notes of each message to count it once is
+    forgotten once the consumer will never offer it again, so a flood does not grow the store."""
+    import nats
+
+    from croupier.floor.wire import ensure_streams
+
+    flood = 2000
+    store_url = str(tmp_path / "floor.db")
+    open_store(store_url).close()
+    forged = Link(1, "2026-01-01T00:00:00+00:00", "table-opened", "{}", "0" * 64, "a" * 64, "0" * 64, sig="00" * 64)
+
+    async def send() -> None:
+        nc = await nats.connect(broker.url)
+        try:
+            js = nc.jetstream()
+            await ensure_streams(js)
+            for n in range(1, flood + 1):
+                await js.publish(events_subject("T66"), forged.encode(),
+                                 headers={"Nats-Msg-Id": message_id("T66", n, f"{n:064x}")})
+        finally:
+            await nc.close()
+
+    asyncio.run(send())
+    with open(tmp_path / "ingester.log", "wb") as log:
+        ingester = start_ingester(broker.url, store_url, log)
+        try:
+            def counted():
+                with open_store(store_url, read_only=True) as store:
+                    return store.refusals()
+            assert wait_for(lambda: sum(r.messages for r in counted()) == flood, timeout=60), counted()
+
+            def noted() -> int:
+                with open_store(store_url, read_only=True) as store:
+                    return store._execute("SELECT count(*) FROM floor_refused").fetchone()[0]
+            assert wait_for(lambda: noted() == 0, timeout=30), f"{noted()} refused messages still noted one by one"
+        finally:
+            assert stop(ingester) == 0
+    (alarm,) = counted()
+    assert (alarm.subject, alarm.reason, alarm.messages) == (events_subject("T66"), "unknown table", flood)
+    assert "T66" in alarm.detail
