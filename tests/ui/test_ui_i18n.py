@@ -176,6 +176,16 @@ def test_the_colours_a_refusal_names_read_in_the_table_s_language():
     assert worded == "troque primeiro as fichas de cor ainda em jogo: azul, vermelho, amarelo (PT-A 15)"
 
 
+@pytest.mark.parametrize("language", CATALOGS)
+def test_the_simple_chances_on_the_sheet_are_written_alike(language):
+    """Red, even, low... are rows of one list: none is capitalised where the others are not."""
+    from croupier.ui import text
+
+    install(language)
+    chances = [text.position(spec) for spec in ("red", "black", "even", "odd", "low", "high")]
+    assert all(chance[0].islower() for chance in chances), chances
+
+
 def test_the_announcements_in_portuguese():
     install("pt")
     from croupier.i18n import _
