@@ -494,10 +494,20 @@ def test_a_table_cites_only_its_own_regulations_rules(profile, cited, foreign, t
 
 
 def test_russian_names_a_colour_and_a_pin_without_a_broken_case():
-    # "Жетоны цвета белый" is wrong Russian (a colour's name is nominative): it follows a colon;
-    # "PIN: Croupier 2:" has a colon too many.
+    # "Жетоны цвета белый", "цвету синий платится" are wrong Russian (a colour's name is nominative):
+    # it follows a colon; "PIN: Croupier 2:" has a colon too many.
     wrong = [form for forms in catalog_entries("ru").values() for form in forms
-             if re.search(r"цвета \{colour\}|: \{name\}:", form)]
+             if re.search(r"цвет[ау] \{colour\}|: \{name\}:", form)]
+    assert not wrong, wrong
+
+
+def test_russian_tells_a_relief_from_a_shift():
+    # "Смена" was the menu's relief, the report's count of reliefs and the shift of "Отчёт за смену":
+    # a relief always names whose (дилера, персонала, the role) or asks whom.
+    entries = catalog_entries("ru")
+    wrong = {text: forms[0] for (text, _plural), forms in entries.items()
+             if re.search(r"\brelie(f|fs|ve|ved)\b", FIELD.sub("", text), re.I)
+             and not re.search(r"дилер|персонал|пит-босс|\{role\}|Кого", forms[0])}
     assert not wrong, wrong
 
 
