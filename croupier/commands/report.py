@@ -251,6 +251,8 @@ def render(report: ShiftReport, presentation: Presentation | None = None) -> str
 def _rendered(report: ShiftReport) -> str:
     from croupier.history.clock import stamp, zone_label
     from croupier.history.croupiers import by_value_words
+    from croupier.history.money import amounts_words
+    from croupier.history.shift_results import currency_split_words
     from croupier.history.ledger import colour_rule_of
     from croupier.history.procedures import alarm_facts
     from croupier.history.words import (alarm_detail_words, alarm_words, direction_words,
@@ -264,7 +266,9 @@ def _rendered(report: ShiftReport) -> str:
     lines: list[str] = []
     add = lines.append
     totals = report.totals
-    unit = report.currency or _("money")
+    several = len(report.money) > 1  # each amount then names its own currency; totals per currency
+    unit = report.currency or (", ".join(code or _("money") for code in report.currencies) if several
+                               else _("money"))
     if report.currency:
         def money(amount) -> str:
             return formats.money(amount, unit)
@@ -300,8 +304,24 @@ def _rendered(report: ShiftReport) -> str:
     elif report.checked_before:
         add(_("Events 1-{event} were checked and folded by an earlier report of this journal (its saved fold was "
               "taken up); --fresh checks and folds them all again").format(event=report.checked_before))
-    add(_("Amounts in {currency}").format(currency=unit) if report.currency else
-        _("Amounts are money in the table's currency, which the journal does not record (--config names it)"))
+    def own(amount, code) -> str:
+        """An amount in a currency of a report of several, else as the report's one currency reads."""
+        return formats.money(amount, code) if several else formats.money(amount)
+
+    if several:
+        add(_("Amounts in {currencies}: each with its own shift's currency; totals per currency, never added "
+              "together").format(currencies=", ".join(code or _("money") for code in report.currencies)))
+    else:
+        add(_("Amounts in {currency}").format(currency=unit) if report.currency else
+            _("Amounts are money in the table's currency, which the journal does not record (--config names it)"))
+    for shift in report.mixed_shifts:
+        if shift.changed_to is not None:
+            add("  " + (currency_split_words(shift, stamp) or ""))
+    for statement in report.mixed_colours:
+        add("  " + _("MIXED CURRENCIES: {colour} ({player}) was given in {currency} and was in play when the currency "
+                     "changed to {to}: its figures are in neither currency's totals").format(
+            colour=colour(statement.colour), player=statement.player, currency=statement.currency or "-",
+            to=statement.currency_changed))
     for table in report.table:
         if table["kind"] == TableOpened.kind:
             what = (_("table opened under {profile}, minimum {minimum}, by {by}") if not table["sensor_only"] else
@@ -375,10 +395,10 @@ def _rendered(report: ShiftReport) -> str:
             f"{_('late'):>8}  {_('result'):>10}  {_('detail in chips')}")
     for c in report.colour_ledger:
         out = c.cashed_out
-        result = _("in play") if c.result is None else formats.signed_money(c.result)
-        add(f"  {colour(c.colour):<8} {c.player:<16} {formats.money(c.chip_value):>7}  "
-            f"{formats.money(c.bought_money):>10}  {formats.money(out['amount']) if out else '-':>10}  "
-            f"{formats.money(c.late_money):>8}  {result:>10}  "
+        result = _("in play") if c.result is None else formats.signed_money(c.result, c.currency if several else None)
+        add(f"  {colour(c.colour):<8} {c.player:<16} {own(c.chip_value, c.currency):>7}  "
+            f"{own(c.bought_money, c.currency):>10}  {own(out['amount'], c.currency) if out else '-':>10}  "
+            f"{own(c.late_money, c.currency):>8}  {result:>10}  "
             + _("staked {staked}, paid {paid}, collected {collected}, returned {returned}").format(
                 staked=formats.chips(c.staked), paid=formats.chips(c.paid),
                 collected=formats.chips(c.collected), returned=formats.chips(c.returned)))
@@ -392,30 +412,36 @@ def _rendered(report: ShiftReport) -> str:
         add(_("The table's result per shift (sold - cashed out - late chips - foreign chips paid), amounts in "
               "{currency}").format(currency=unit))
     for shift in report.shift_results:
-        result = shift.table_result_money
+        takings = shift.table_result_money
+
+        def amount(value, code=shift.currency) -> str:
+            return own(value, code)
         line = _("{opened} to {closed}: sold {sold}, cashed out {cashed_out}, late chips {late}, payouts recorded "
                  "{paid}").format(opened=stamp(shift.opened) if shift.opened else _("before the first opening"),
                                   closed=stamp(shift.closed) if shift.closed else _("still open"),
-                                  sold=formats.money(shift.sold_money),
-                                  cashed_out=formats.money(shift.cashed_out_money),
-                                  late=formats.money(shift.late_money), paid=formats.money(shift.paid_money))
+                                  sold=amount(shift.sold_money),
+                                  cashed_out=amount(shift.cashed_out_money),
+                                  late=amount(shift.late_money), paid=amount(shift.paid_money))
         if shift.foreign:
-            line += ", " + _("foreign chips paid {amount}").format(amount=formats.money(shift.foreign_money))
+            line += ", " + _("foreign chips paid {amount}").format(amount=amount(shift.foreign_money))
         if shift.provisional:  # chips sold to a colour still in play are not won: no result yet
             line += "; " + _("not a result yet: {amount} counted so far, {colours} still in play").format(
-                amount=formats.signed_money(result), colours=", ".join(map(colour, shift.in_play_at_end)))
+                amount=formats.signed_money(takings, shift.currency if several else None),
+                colours=", ".join(map(colour, shift.in_play_at_end)))
         else:
-            line += "; " + (_("the table won {amount}") if result >= 0 else _("the table lost {amount}")).format(
-                amount=formats.money(abs(result)))
+            line += "; " + (_("the table won {amount}") if takings >= 0 else _("the table lost {amount}")).format(
+                amount=amount(abs(takings)))
         add("  " + line)
+        if shift.mixed:
+            add("    " + (currency_split_words(shift, stamp) or ""))
         for s in shift.colours:
             add(f"    {colour(s.colour):<8} " + _(
                 "sold {sold} = {sold_money}, cashed out {cashed_out} = {cashed_out_money}, late {late} = "
                 "{late_money}, paid {paid} = {paid_money}").format(
-                sold=formats.chips(s.sold), sold_money=formats.money(s.sold_money),
-                cashed_out=formats.chips(s.cashed_out), cashed_out_money=formats.money(s.cashed_out_money),
-                late=formats.chips(s.late), late_money=formats.money(s.late_money),
-                paid=formats.chips(s.paid), paid_money=formats.money(s.paid_money)))
+                sold=formats.chips(s.sold), sold_money=amount(s.sold_money),
+                cashed_out=formats.chips(s.cashed_out), cashed_out_money=amount(s.cashed_out_money),
+                late=formats.chips(s.late), late_money=amount(s.late_money),
+                paid=formats.chips(s.paid), paid_money=amount(s.paid_money)))
         for f in shift.foreign:
             paid_at = (formats.money(f["chip_value"]) if f["chip_value"] else
                        _("{minimum}, their table's minimum").format(minimum=formats.money(f["table_minimum"] or 0)))
@@ -433,21 +459,26 @@ def _rendered(report: ShiftReport) -> str:
                 f"{formats.fixed(round(person.spins_per_hour, 1), 1):>6}{_('/h')}  " + _(
                 "voids {voids}, corrections {corrections}, repeats {repeats}, late reliefs {late}, paid {paid}").format(
                 voids=person.voids, corrections=person.corrections, repeats=person.direction_repeats,
-                late=person.overdue_reliefs, paid=money(person.paid_money)
+                late=person.overdue_reliefs,
+                paid=(amounts_words(person.money_in) if several or person.paid_money is None else money(person.paid_money))
                 + (f" ({by_value_words(person.paid_by_value)})" if person.paid_by_value else "")))
-    add("")
-    add(_("Totals: bought {bought}, cashed out {cashed_out}, late chips {late}").format(
-        bought=money(totals.bought_money), cashed_out=money(totals.cashed_out_money),
-        late=money(totals.late_chips_money))
-        + (", " + _("foreign chips paid {amount}").format(amount=money(totals.foreign_chips_money))
-           if report.foreign_chips else "")
-        + "; " + _("the table's result {result} over the colours cashed out ({count} still in play); to recover "
-                   "after corrections {overpaid}, owed to players {owed}; direction repeats {repeats}, breaches "
-                   "{breaches}, alarms open {alarms}").format(
-            result=money(totals.table_result_money), count=totals.colours_in_play,
-            overpaid=money(totals.overpaid_money), owed=money(totals.owed_money),
-            repeats=totals.direction_repeats,
-            breaches=totals.breaches, alarms=totals.alarms_open))
+    for part in report.money:
+        def total(value, code=part.currency) -> str:
+            return formats.money(value, code) if several else money(value)
+        add("")
+        add((_("Totals in {currency}: bought {bought}, cashed out {cashed_out}, late chips {late}") if several else
+             _("Totals: bought {bought}, cashed out {cashed_out}, late chips {late}")).format(
+            currency=part.currency or _("money"), bought=total(part.bought_money),
+            cashed_out=total(part.cashed_out_money), late=total(part.late_chips_money))
+            + (", " + _("foreign chips paid {amount}").format(amount=total(part.foreign_chips_money))
+               if (part.foreign_chips_money if several else report.foreign_chips) else "")
+            + "; " + _("the table's result {result} over the colours cashed out ({count} still in play); to recover "
+                       "after corrections {overpaid}, owed to players {owed}; direction repeats {repeats}, breaches "
+                       "{breaches}, alarms open {alarms}").format(
+                result=total(part.table_result_money), count=part.colours_in_play,
+                overpaid=total(part.overpaid_money), owed=total(part.owed_money),
+                repeats=totals.direction_repeats,
+                breaches=totals.breaches, alarms=totals.alarms_open))
     statistics = report.statistics
     add("")
     add(_("Wheel statistics ({spins}): {plain}").format(

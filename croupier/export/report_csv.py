@@ -31,26 +31,30 @@ def write_report_csv(report: ShiftReport, out: TextIO) -> int:
     """Write the report's money figures; returns the rows."""
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
-    currency = report.currency or ""
     rows = 0
 
     def row(section: str, shift: str | None, name: str, figure: str, chip_value: Decimal | None,
-            chips: Fraction | int | None, amount: Decimal | None) -> None:
+            chips: Fraction | int | None, amount: Decimal | None, currency: str | None) -> None:
+        """One figure, in its own currency (its shift's, its colour's): never summed with another's."""
         nonlocal rows
         writer.writerow((section, shift or "", name, figure, _money(chip_value), _chips(chips), _money(amount),
-                         currency))
+                         currency or ""))
         rows += 1
 
     for shift in report.shift_results:
         for c in shift.colours:
             for figure, chips, amount in (("sold", c.sold, c.sold_money), ("cashed_out", c.cashed_out, c.cashed_out_money),
                                           ("late_chips", c.late, c.late_money), ("paid", c.paid, c.paid_money)):
-                row("shift", shift.opened, c.colour, figure, c.chip_value, chips, amount)
+                row("shift", shift.opened, c.colour, figure, c.chip_value, chips, amount, shift.currency)
         for figure, amount in (("sold", shift.sold_money), ("cashed_out", shift.cashed_out_money),
                                ("late_chips", shift.late_money), ("paid", shift.paid_money),
                                ("foreign_chips", shift.foreign_money),
                                ("provisional_result" if shift.provisional else "result", shift.table_result_money)):
-            row("shift", shift.opened, "table", figure, None, None, amount)
+            row("shift", shift.opened, "table", figure, None, None, amount, shift.currency)
+        if shift.mixed:  # a currency changed with money moved: the shift is split there, each part its currency
+            change = shift.changed_to or shift.changed_from
+            row("shift", shift.opened, "table", "currency_changed_to" if shift.changed_to else "currency_changed_from",
+                None, None, None, change[1] if change else None)
     for s in report.colour_ledger:
         figures: tuple[tuple[str, Fraction | int | None, Decimal | None], ...] = (
                 ("bought", s.bought, s.bought_money), ("staked", s.staked, chips_money(s.staked, s.chip_value)),
@@ -61,16 +65,21 @@ def write_report_csv(report: ShiftReport, out: TextIO) -> int:
                 ("late_chips", sum(late["chips"] for late in s.late_chips), s.late_money),
                 ("result", None, s.result))
         for figure, count, money in figures:
-            row("colour-ledger", None, s.colour, figure, s.chip_value, count, money)
+            row("colour-ledger", None, s.colour, figure, s.chip_value, count, money, s.currency)
+        if s.currency_changed:  # in play across a change of currency: in neither currency's totals
+            row("colour-ledger", None, s.colour, "currency_changed_in_play", None, None, None, s.currency_changed)
     for person in report.croupiers:
-        for value, chips in person.paid_by_value.items():  # one row per chip value
-            known = None if value == UNKNOWN_VALUE else Decimal(value)
-            row("croupier", None, person.name, "paid", known, chips, None if known is None else chips_money(chips, known))
-        row("croupier", None, person.name, "paid_money", None, None, person.paid_money)
-    totals = report.totals
-    for figure, amount in (("bought", totals.bought_money), ("cashed_out", totals.cashed_out_money),
-                           ("late_chips", totals.late_chips_money), ("foreign_chips", totals.foreign_chips_money),
-                           ("table_result", totals.table_result_money), ("to_recover", totals.overpaid_money),
-                           ("owed_to_players", totals.owed_money)):
-        row("totals", None, "table", figure, None, None, amount)
+        for currency, paid in (person.paid_in or {report.currency: {}}).items():
+            for value, chips in paid.items():  # one row per currency and chip value
+                known = None if value == UNKNOWN_VALUE else Decimal(value)
+                row("croupier", None, person.name, "paid", known, chips,
+                    None if known is None else chips_money(chips, known), currency)
+            row("croupier", None, person.name, "paid_money", None, None, person.money_in.get(currency, Decimal(0)),
+                currency)
+    for totals in report.money:  # per currency, never one sum across them
+        for figure, amount in (("bought", totals.bought_money), ("cashed_out", totals.cashed_out_money),
+                               ("late_chips", totals.late_chips_money), ("foreign_chips", totals.foreign_chips_money),
+                               ("table_result", totals.table_result_money), ("to_recover", totals.overpaid_money),
+                               ("owed_to_players", totals.owed_money)):
+            row("totals", None, "table", figure, None, None, amount, totals.currency)
     return rows

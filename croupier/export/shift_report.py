@@ -13,7 +13,7 @@ from croupier.export.pdf import LANDSCAPE_PAGE, NEW_PAGE, columns, write_pdf
 from croupier.history.clock import clock, stamp, zone_label
 from croupier.history.croupiers import croupier_table
 from croupier.history.ledger import colour_rule, ledger_table
-from croupier.history.shift_results import shift_result_table
+from croupier.history.shift_results import currency_split_words, shift_result_table
 from croupier.history.payouts import Overpayment
 from croupier.history.procedures import Table, procedure_tables
 from croupier.history.records import numbered
@@ -163,11 +163,18 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
     figures = [f for f in report.croupiers if f.name == heading.croupier or not heading.croupier]
     overpayments = [o for o in report.overpayments if not heading.croupier or o.spin in spins]
     rule = colour_rule(records, shift.profile)  # the table's own regulation's, none where it states none
-    colours = [] if heading.croupier else [ledger_table(report.colour_ledger, clock, rule),
-                                           shift_result_table(report.shift_results, clock)]
+    several = len(report.money) > 1  # each amount names its own currency; totals per currency
+    colours = [] if heading.croupier else [ledger_table(report.colour_ledger, clock, rule, several),
+                                           shift_result_table(report.shift_results, clock, several)]
     tables = [spins_table(records), *procedure_tables(records, clock), *colours,
               overpayments_table(overpayments, heading.currency), croupier_table(figures)]
     wide = [table for table in tables if table_width(column_widths(table)) > columns()]
+    if several:
+        lines += [_("Amounts in {currencies}: each with its own shift's currency; totals per currency, never added "
+                    "together").format(currencies=", ".join(code or _("money") for code in report.currencies)), ""]
+    for mixed in report.mixed_shifts:
+        if mixed.changed_to is not None:
+            lines += [currency_split_words(mixed, stamp) or "", ""]
     for table in tables:
         if table not in wide:
             lines += table_lines(table, columns())
@@ -175,14 +182,16 @@ def shift_report_lines(entries, shift, heading: Heading, printed: datetime) -> l
         lines.append(LANDSCAPE_PAGE)
         for table in wide:
             lines += table_lines(table, columns(landscape=True))
-    totals = report.totals
-    lines += [] if heading.croupier else [_("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
+    for totals in [] if heading.croupier else report.money:
+        unit = totals.currency or currency
+        lines += [(_("Totals in {currency}:").format(currency=unit) + " " if several else "")
+                  + _("Colours: bought {bought} {currency}, cashed out {cashed_out} {currency}, late chips {late} "
                 "{currency}, foreign chips paid {foreign} {currency}; the table's result over the colours cashed out "
                 "{result} {currency} ({in_play} still in play)").format(
-        bought=formats.money(totals.bought_money), cashed_out=formats.money(totals.cashed_out_money),
-        late=formats.money(totals.late_chips_money), foreign=formats.money(totals.foreign_chips_money),
-        result=formats.signed_money(totals.table_result_money), in_play=totals.colours_in_play,
-        currency=currency), ""]
+            bought=formats.money(totals.bought_money), cashed_out=formats.money(totals.cashed_out_money),
+            late=formats.money(totals.late_chips_money), foreign=formats.money(totals.foreign_chips_money),
+            result=formats.signed_money(totals.table_result_money), in_play=totals.colours_in_play,
+            currency=unit), ""]
     lines += [NEW_PAGE, _("WHEEL-INTEGRITY STATISTICS"), ""]
     lines += statistics_text(entries_spins(e for e in entries if not heading.croupier
                                            or getattr(e.event, "spin", None) in spins), numbering_of(shift.profile), shift.label, ascii=True).splitlines()

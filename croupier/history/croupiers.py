@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
-from croupier.history.money import chips_money, json_number, owner_values
+from croupier.history.money import amounts_words, chips_money, json_number, owner_values
 from croupier.history.procedures import Table
 from croupier.history.projection import Projection, reads
-from croupier.table.events import (AlarmKind, AlarmRaised, ColourAssigned, ColourOutcome, Event, PayoutsRecorded,
+from croupier.table.events import (AlarmKind, AlarmRaised, ColourAssigned, ColourOutcome, ContextChanged, Event, PayoutsRecorded,
                                    ResultCorrected, ResultRecorded, Role, SpinVoided, StaffRelieved, TableClosed,
                                    TableOpened)
 from croupier.i18n import _, formats
@@ -23,13 +23,26 @@ UNKNOWN_VALUE = "unknown"  # the key of chips paid to a colour whose value the j
 
 
 def by_value_words(paid_by_value: dict[str, Fraction]) -> str:
-    """Chips per chip value, never added together: "35 x 5.00, 2 x 10.00" ("0": none)."""
-    return formats.chips(0) if not paid_by_value else ", ".join(f"{formats.chips(chips)} x {value if value == UNKNOWN_VALUE else formats.money(Decimal(value))}"
-                     for value, chips in sorted(paid_by_value.items(), key=lambda item: _value_order(item[0])))
+    """Chips per chip value, never added together: "35 x 5.00, 2 x 10.00" ("0": none); a value of
+    another currency's chips is named with it ("3 x 100.00 RUB")."""
+    def value_words(key: str) -> str:
+        value, currency = split_value(key)
+        return UNKNOWN_VALUE if value is None else formats.money(value, currency)
+
+    return formats.chips(0) if not paid_by_value else ", ".join(
+        f"{formats.chips(chips)} x {value_words(key)}"
+        for key, chips in sorted(paid_by_value.items(), key=lambda item: _value_order(item[0])))
 
 
-def _value_order(value: str) -> Decimal:
-    return Decimal("Infinity") if value == UNKNOWN_VALUE else Decimal(value)
+def split_value(key: str) -> tuple[Decimal | None, str | None]:
+    """A chip value key ("5", "5 EUR", "unknown") as its value (None: unknown) and currency."""
+    value, _space, currency = key.partition(" ")
+    return (None if value == UNKNOWN_VALUE else Decimal(value)), currency or None
+
+
+def _value_order(key: str) -> tuple[str, Decimal]:
+    value, currency = split_value(key)
+    return currency or "", Decimal("Infinity") if value is None else value
 
 
 @dataclass
@@ -43,10 +56,26 @@ class CroupierFigures:
     corrections: int = 0  # results of their spins corrected by the pit boss
     direction_repeats: int = 0
     overdue_reliefs: int = 0  # relieved later than the profile allows
-    # Chips paid per chip value (chips of different values are never added together), and in money.
-    paid_by_value: dict[str, Fraction] = field(default_factory=dict)
-    paid_money: Decimal = Decimal(0)
+    # Chips paid per currency and chip value (chips of different values are never added together),
+    # and in money per currency (None: the journal records no currency).
+    paid_in: dict[str | None, dict[str, Fraction]] = field(default_factory=dict)
+    money_in: dict[str | None, Decimal] = field(default_factory=dict)
     _since: datetime | None = field(default=None, repr=False)
+
+    @property
+    def paid_by_value(self) -> dict[str, Fraction]:
+        """Chips per chip value; with more than one currency, each value named with its own ("5 EUR")."""
+        if len(self.paid_in) <= 1:
+            return next(iter(self.paid_in.values()), {})
+        return {key if currency is None or key == UNKNOWN_VALUE else f"{key} {currency}": chips
+                for currency, paid in self.paid_in.items() for key, chips in paid.items()}
+
+    @property
+    def paid_money(self) -> Decimal | None:
+        """What was paid, in money; None when it was paid in more than one currency (see `money_in`)."""
+        if len(self.money_in) > 1:
+            return None
+        return next(iter(self.money_in.values()), Decimal(0))
 
     @property
     def spins_per_hour(self) -> float:
@@ -59,7 +88,10 @@ class CroupierFigures:
                 "corrections": self.corrections, "direction_repeats": self.direction_repeats,
                 "overdue_reliefs": self.overdue_reliefs,
                 "paid_chips_by_value": {value: json_number(chips) for value, chips in self.paid_by_value.items()},
-                "paid_money": str(self.paid_money)}
+                "paid_money": None if (money := self.paid_money) is None else str(money),
+                "paid_by_currency": [{"currency": currency, "money": str(self.money_in.get(currency, Decimal(0))),
+                                      "chips_by_value": {v: json_number(c) for v, c in paid.items()}}
+                                     for currency, paid in self.paid_in.items()]}
 
 
 class Croupiers(Projection):
@@ -76,6 +108,8 @@ class Croupiers(Projection):
         self._outcomes: dict[int, tuple[ColourOutcome, ...]] = {}
         self._on_wheel: CroupierFigures | None = None
         self._last_time: datetime | None = None
+        self._currency: str | None = None  # in force (the opening's, then the pit boss's changes)
+        self._currencies: dict[str, str | None] = {}  # each colour: the currency it was given in
 
     def _person(self, name: str) -> CroupierFigures:
         return self.figures.setdefault(name, CroupierFigures(name))
@@ -121,14 +155,16 @@ class Croupiers(Projection):
         for outcome in outcomes:
             won = outcome.won
             value = self._values.get(outcome.colour)
+            currency = self._currencies.get(outcome.colour, self._currency)
             key = UNKNOWN_VALUE if value is None else str(value)
-            chips = figure.paid_by_value.get(key, Fraction(0)) + sign * won
+            paid = figure.paid_in.setdefault(currency, {})
+            chips = paid.get(key, Fraction(0)) + sign * won
             if chips:
-                figure.paid_by_value[key] = chips
+                paid[key] = chips
             else:
-                figure.paid_by_value.pop(key, None)
+                paid.pop(key, None)
             if value is not None:
-                figure.paid_money += sign * chips_money(won, value)
+                figure.money_in[currency] = figure.money_in.get(currency, Decimal(0)) + sign * chips_money(won, value)
 
     def add(self, seq: int, event: Event) -> None:
         self._last_time = event.time  # a stint still running is counted up to the last event given
@@ -168,9 +204,15 @@ class Croupiers(Projection):
     @reads(ColourAssigned)
     def _assigned(self, seq: int, e: ColourAssigned) -> None:
         self._values[e.colour] = e.chip_value
+        self._currencies[e.colour] = self._currency
+
+    @reads(ContextChanged)
+    def _context(self, seq: int, e: ContextChanged) -> None:
+        self._currency = e.currency or self._currency
 
     @reads(TableOpened)
     def _opened(self, seq: int, e: TableOpened) -> None:
+        self._currency = e.currency or None
         self._stop(e.time)
         self._start(e.croupier, e.time)
 
@@ -199,7 +241,8 @@ class Croupiers(Projection):
     def result(self, now: datetime | None = None) -> list[CroupierFigures]:
         """The figures by name; a stint still running is counted up to `now` (default: the last
         event's time), on copies, so the fold can go on."""
-        figures = {name: replace(figure, paid_by_value=dict(figure.paid_by_value)) for name, figure in self.figures.items()}
+        figures = {name: replace(figure, paid_in={c: dict(paid) for c, paid in figure.paid_in.items()},
+                                  money_in=dict(figure.money_in)) for name, figure in self.figures.items()}
         running = self._on_wheel
         if running is not None and running._since is not None and self._last_time is not None:
             figure = figures[running.name]
@@ -223,7 +266,7 @@ def _duration(delta: timedelta) -> str:
 def croupier_table(figures: Iterable[CroupierFigures]) -> Table:
     rows = [(f.name, _duration(f.on_duty), str(f.stints), _duration(f.longest_stint), formats.number(f.spins),
              formats.fixed(f.spins_per_hour, 1), str(f.voids), str(f.corrections), str(f.direction_repeats),
-             str(f.overdue_reliefs), by_value_words(f.paid_by_value), formats.money(f.paid_money)) for f in figures]
+             str(f.overdue_reliefs), by_value_words(f.paid_by_value), amounts_words(f.money_in)) for f in figures]
     return Table(_("Croupiers"), (_("croupier"), _("at the wheel"), _("stints"), _("longest stint"), _("spins"),
                                   _("spins/hour"), _("voids"), _("corrections"), _("direction repeats"),
                                   _("late reliefs"), _("paid chips"), _("paid money")), rows)

@@ -20,7 +20,7 @@ from croupier.history.projection import Projection, reads
 from croupier.history.words import colour_words, plural_of
 from croupier.i18n import _, formats, ngettext
 from croupier.table.codec import to_plain
-from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, ColourOutcome, Event,
+from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, ColourOutcome, ContextChanged, Event,
                                    LateChipsExchanged, PayoutsRecorded, ProfileChanged, ResultCorrected, ResultRecorded,
                                    TableOpened)
 
@@ -38,6 +38,10 @@ class ColourStatement:
     collected: Fraction = Fraction(0)  # stakes the bank took
     cashed_out: dict | None = None  # time, chips, expected_chips, amount, reason, by
     late_chips: list[dict] = field(default_factory=list)  # time, chips, chip_value, amount, by
+    currency: str | None = None  # in force when the colour was given: every amount of it is in it
+    # A currency that took force while the colour was in play (a journal from before that was
+    # refused): its figures mix two currencies and are added to neither.
+    currency_changed: str | None = None
 
     @property
     def bought_money(self) -> Decimal:
@@ -77,6 +81,7 @@ class ColourStatement:
             "staked_money": str(chips_money(self.staked, self.chip_value)),
             "paid_money": str(chips_money(self.paid, self.chip_value)),
             "collected_money": str(chips_money(self.collected, self.chip_value)),
+            "currency": self.currency, "currency_changed_in_play": self.currency_changed,
         }
 
 
@@ -87,6 +92,18 @@ class Ledger(Projection):
         self.statements: list[ColourStatement] = []
         self._in_play: dict[str, ColourStatement] = {}
         self._settled: dict[int, tuple[ColourOutcome, ...]] = {}  # spin -> the outcomes of its result, to undo on a correction
+        self._currency: str | None = None  # in force (the opening's, then the pit boss's changes)
+
+    @reads(TableOpened)
+    def _opened(self, seq: int, e: TableOpened) -> None:
+        self._currency = e.currency or None
+
+    @reads(ContextChanged)
+    def _context(self, seq: int, e: ContextChanged) -> None:
+        if e.currency and e.currency != self._currency:
+            self._currency = e.currency
+            for statement in self._in_play.values():
+                statement.currency_changed = e.currency
 
     @reads(ResultRecorded)
     def _result(self, seq: int, e: ResultRecorded) -> None:
@@ -108,7 +125,7 @@ class Ledger(Projection):
 
     @reads(ColourAssigned)
     def _assigned(self, seq: int, e: ColourAssigned) -> None:
-        statement = ColourStatement(e.colour, e.player, e.chip_value, e.time, e.chips)
+        statement = ColourStatement(e.colour, e.player, e.chip_value, e.time, e.chips, currency=self._currency)
         self._in_play[e.colour] = statement
         self.statements.append(statement)
 
@@ -149,8 +166,9 @@ def colour_ledger(events: Iterable[tuple[int, Event]]) -> list[ColourStatement]:
 
 
 def ledger_totals(statements: Iterable[ColourStatement]) -> dict:
-    """The table's money over the statements: bought, cashed out, late chips, and the players'
-    result over the colours cashed out (the table's result is its opposite)."""
+    """The table's money over the statements (all in one currency: `by_currency` parts them):
+    bought, cashed out, late chips, and the players' result over the colours cashed out (the
+    table's result is its opposite)."""
     statements = list(statements)
     done = [s for s in statements if s.cashed_out is not None]
     return {
@@ -160,6 +178,20 @@ def ledger_totals(statements: Iterable[ColourStatement]) -> dict:
         "players_result": sum((result for s in done if (result := s.result) is not None), Decimal(0)),
         "in_play": len(statements) - len(done),
     }
+
+
+def by_currency(statements: Iterable[ColourStatement]) -> tuple[dict[str | None, list[ColourStatement]],
+                                                              list[ColourStatement]]:
+    """The statements per currency, in the order the currencies came; and those whose currency
+    changed while in play, which belong to none."""
+    parted: dict[str | None, list[ColourStatement]] = {}
+    mixed = []
+    for s in statements:
+        if s.currency_changed:
+            mixed.append(s)
+        else:
+            parted.setdefault(s.currency, []).append(s)
+    return parted, mixed
 
 
 def colour_rule(events: Iterable[tuple[int, Event]], profile: str | None = None) -> str | None:
@@ -188,18 +220,27 @@ def colour_rule_of(played: Iterable[tuple[str, str | None]]) -> str | None:
 
 
 def ledger_table(statements: Iterable[ColourStatement], clock=lambda moment: moment.strftime("%H:%M"),
-                 rule: str | None = None) -> Table:
+                 rule: str | None = None, several: bool = False) -> Table:
+    """`several`: the statements are in more than one currency, and each amount names its own."""
     rows = []
     for s in statements:
+        code = s.currency if several else None
+
+        def money(amount) -> str:
+            return formats.money(amount, code)
         out = s.cashed_out
         cash = ngettext("{chips} chip = {amount}", "{chips} chips = {amount}", plural_of(out["chips"])).format(
-            chips=formats.chips(out["chips"]), amount=formats.money(out["amount"])) if out else _("still in play")
+            chips=formats.chips(out["chips"]), amount=money(out["amount"])) if out else _("still in play")
         late = sum(late["chips"] for late in s.late_chips)
         result = s.result
-        rows.append((colour_words(s.colour), s.player, formats.money(s.chip_value), clock(s.since),
-                     f"{formats.chips(s.bought)} = {formats.money(s.bought_money)}",
-                     cash, f"{formats.chips(late)} = {formats.money(s.late_money)}" if late else "",
-                     _("in play") if result is None else formats.signed_money(result),
+        shown = _("in play") if result is None else formats.signed_money(result, code)
+        if s.currency_changed:
+            shown += " " + _("(MIXED CURRENCIES: {currency} -> {to}, in no total)").format(
+                currency=s.currency or "-", to=s.currency_changed)
+        rows.append((colour_words(s.colour), s.player, money(s.chip_value), clock(s.since),
+                     f"{formats.chips(s.bought)} = {money(s.bought_money)}",
+                     cash, f"{formats.chips(late)} = {money(s.late_money)}" if late else "",
+                     shown,
                      formats.chips(s.staked), formats.chips(s.paid), formats.chips(s.collected),
                      formats.chips(s.returned)))
     title = (_("Colour ledger and statements ({rule}): result = cashed out + late chips - bought").format(rule=rule)

@@ -2,6 +2,7 @@
 is a Decimal at a colour's chip value."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
@@ -29,3 +30,13 @@ def owner_values() -> dict[str, Decimal]:
     """Chip values by owner as the projections start: value chips (PT-A 16, PT-B 15b) are recorded
     as their amount in money, so one counts 1; a colour's value comes with its assignment."""
     return {VALUE_CHIPS: Decimal(1)}
+
+
+def amounts_words(amounts: Mapping[str | None, Decimal]) -> str:
+    """Money in several currencies, each with its own, never added together: "255.00 EUR; 3,000.00
+    RUB" (one amount with no currency recorded: the number alone)."""
+    from croupier.i18n import formats
+
+    if not amounts:
+        return formats.money(Decimal(0))
+    return "; ".join(formats.money(amount, currency) for currency, amount in amounts.items())

@@ -19,7 +19,7 @@ from croupier.history.money import chips_money, owner_values
 from croupier.history.projection import Projection, reads
 from croupier.rules.layout import parse_position
 from croupier.rules.record import Record
-from croupier.table.events import ColourAssigned, PayoutsRecorded, ResultCorrected
+from croupier.table.events import ColourAssigned, ContextChanged, PayoutsRecorded, ResultCorrected, TableOpened
 
 
 def amount_words(won: Fraction, kept: Fraction, money: Decimal | None, currency: str = "") -> str:
@@ -44,13 +44,14 @@ class Overpayment(Record, kw_only=False):
     kept: Fraction  # stakes left with the player that `number` takes
     money: Decimal | None  # the whole at the colour's chip value, when known
     positions: tuple[str, ...]  # the positions counted at the payouts that `number` does not win
+    currency: str | None = None  # the one the colour was given in (None: the journal records none)
 
     @classmethod
     def from_entry(cls, entry: Mapping) -> Overpayment:
         """One of the shift report's `overpayments` entries, read back."""
         return cls(entry["spin"], entry["colour"], entry["paid_on"], entry["number"], Fraction(entry["won"]),
                    Fraction(entry["kept"]), None if entry["money"] is None else Decimal(entry["money"]),
-                   tuple(entry["positions"]))
+                   tuple(entry["positions"]), entry.get("currency"))
 
     @property
     def chips(self) -> Fraction:
@@ -58,7 +59,8 @@ class Overpayment(Record, kw_only=False):
         return self.won + self.kept
 
     def amount_words(self, currency: str = "") -> str:
-        return amount_words(self.won, self.kept, self.money, currency)
+        """`currency`: the reader's, for an overpayment whose own the journal does not record."""
+        return amount_words(self.won, self.kept, self.money, self.currency or currency)
 
     def words(self, currency: str = "") -> str:
         positions = ", ".join(map(bet_words, self.positions)) or "-"
@@ -96,10 +98,24 @@ class Overpayments(Projection):
         # (spin, colour) -> payouts, stakes kept and money the corrections recorded to recover
         self._recover: dict[tuple[int, str], list] = {}
         self._counted: set[int] = set()  # spins whose corrections recorded the figure
+        self._currency: str | None = None  # in force (the opening's, then the pit boss's changes)
+        self._currencies: dict[str, str | None] = {}  # each colour: the currency it was given in
+
+    @reads(TableOpened)
+    def _opened(self, seq: int, e: TableOpened) -> None:
+        self._currency = e.currency or None
+
+    @reads(ContextChanged)
+    def _context(self, seq: int, e: ContextChanged) -> None:
+        self._currency = e.currency or self._currency
 
     @reads(ColourAssigned)
     def _assigned(self, seq: int, e: ColourAssigned) -> None:
         self._values[e.colour] = e.chip_value
+        self._currencies[e.colour] = self._currency
+
+    def _currency_of(self, colour: str) -> str | None:
+        return self._currencies.get(colour, self._currency)
 
     @reads(PayoutsRecorded)
     def _payouts(self, seq: int, e: PayoutsRecorded) -> None:
@@ -131,8 +147,9 @@ class Overpayments(Projection):
             if count and spin not in self._counted:
                 kept = Fraction(sum(chips for bet, chips in stakes if bet in named))
                 legacy.append(Overpayment(spin, colour, paid_on, number, count, kept,
-                                          None if value is None else chips_money(count + kept, value), named))
+                                          None if value is None else chips_money(count + kept, value), named,
+                                          self._currency_of(colour)))
         found = [Overpayment(spin, colour, self._first[spin], self._standing[spin], won, kept, money,
-                             positions.get((spin, colour), ()))
+                             positions.get((spin, colour), ()), self._currency_of(colour))
                  for (spin, colour), (won, kept, money) in self._recover.items() if won or kept]
         return sorted(found + legacy, key=lambda o: o.spin)

@@ -22,8 +22,8 @@ from croupier.history.projection import Projection, reads
 from croupier.history.words import colour_words
 from croupier.i18n import _, formats
 from croupier.table.codec import to_plain
-from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, ColourOutcome, Event,
-                                   ForeignChipsSettled, LateChipsExchanged, PayoutsRecorded, ResultCorrected,
+from croupier.table.events import (ChipsIssued, ColourAssigned, ColourCashedOut, ColourOutcome, ContextChanged,
+                                   Event, ForeignChipsSettled, LateChipsExchanged, PayoutsRecorded, ResultCorrected,
                                    ResultRecorded, TableClosed, TableOpened)
 
 
@@ -60,15 +60,25 @@ class Shift:
     colours: dict[str, ColourInShift] = field(default_factory=dict)
     in_play_at_end: list[str] = field(default_factory=list)
     foreign: list[dict] = field(default_factory=list)  # FR: another table's colour chips settled here
+    currency: str | None = None  # the one its figures are in (None: the journal records none)
+    # A journal from before a shift's currency was fixed may change it with money already moved:
+    # the shift is split there, each part in its own currency (ISO time of the change, the other currency).
+    changed_to: tuple[str, str | None] | None = None  # this part ends at a change of currency
+    changed_from: tuple[str, str | None] | None = None  # this part starts at one
 
     @property
     def foreign_money(self) -> Decimal:
         return sum((Decimal(f["amount"]) for f in self.foreign), Decimal(0))
 
+    @property
+    def money_moved(self) -> bool:
+        return bool(self.colours or self.foreign)
+
     def snapshot(self, in_play: list[str]) -> ShiftResult:
         """The shift's figures as they stand, on copies: the fold can go on."""
         return ShiftResult(self.opened, self.closed, tuple(replace(c) for c in self.colours.values()),
-                           tuple(dict(f) for f in self.foreign), tuple(in_play))
+                           tuple(dict(f) for f in self.foreign), tuple(in_play), self.currency,
+                           self.changed_to, self.changed_from)
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,15 @@ class ShiftResult:
     colours: tuple[ColourInShift, ...]
     foreign: tuple[dict, ...]  # FR: another table's colour chips settled here, as recorded
     in_play_at_end: tuple[str, ...]
+    currency: str | None = None  # every amount of the shift is in it
+    changed_to: tuple[str, str | None] | None = None  # (ISO time, currency): the currency changed here, money moved
+    changed_from: tuple[str, str | None] | None = None  # (ISO time, the currency before): this part follows one
+
+    @property
+    def mixed(self) -> bool:
+        """Part of a shift whose currency changed with money already moved (a journal from before
+        the change was refused): colours in play across the change mix both currencies."""
+        return self.changed_to is not None or self.changed_from is not None
 
     @property
     def sold_money(self) -> Decimal:
@@ -116,7 +135,13 @@ class ShiftResult:
                 "late_money": str(self.late_money), "paid_money": str(self.paid_money),
                 "foreign_chips": list(self.foreign), "foreign_money": str(self.foreign_money),
                 "table_result_money": str(self.table_result_money),
-                "colours_in_play_at_end": list(self.in_play_at_end), "provisional": self.provisional}
+                "colours_in_play_at_end": list(self.in_play_at_end), "provisional": self.provisional,
+                "currency": self.currency, "mixed_currencies": self.mixed,
+                "currency_changed_to": _change(self.changed_to), "currency_changed_from": _change(self.changed_from)}
+
+
+def _change(change: tuple[str, str | None] | None) -> dict | None:
+    return None if change is None else {"time": change[0], "currency": change[1]}
 
 
 FOREIGN_FIELDS = ("time", "colour", "table", "chips", "chip_value", "table_minimum", "won", "amount", "spin",
@@ -131,10 +156,11 @@ class ShiftResults(Projection):
         self._values: dict[str, Decimal] = {}  # each colour in play: its chip value
         self._open = False
         self._settled: dict[int, tuple[ColourOutcome, ...]] = {}  # spin -> its result's outcomes, for a correction
+        self._currency: str | None = None  # in force (the opening's, then the pit boss's changes)
 
     def _current(self) -> Shift:
         if not self.shifts:
-            self.shifts.append(Shift(None))
+            self.shifts.append(Shift(None, currency=self._currency))
         return self.shifts[-1]
 
     def _colour(self, colour: str, chip_value: Decimal | None = None) -> ColourInShift:
@@ -148,7 +174,25 @@ class ShiftResults(Projection):
     def _opened(self, seq: int, e: TableOpened) -> None:
         if self._open:
             self._end(to_plain(e.time))  # an opening without its closing ends the shift before it
-        self.shifts.append(Shift(to_plain(e.time)))
+        self._currency = e.currency or None
+        self.shifts.append(Shift(to_plain(e.time), currency=self._currency))
+        self._open = True
+
+    @reads(ContextChanged)
+    def _context(self, seq: int, e: ContextChanged) -> None:
+        if not e.currency or e.currency == self._currency:
+            return
+        previous, self._currency = self._currency, e.currency
+        shift = self._current()
+        if not (self._open and shift.money_moved):
+            shift.currency = e.currency  # nothing taken yet: the shift's one currency is the new one
+            return
+        # Money moved in the old currency: the figures up to here stay in it, the rest go to a new
+        # part in the new one; colours in play across the change are in play at the split.
+        at = to_plain(e.time)
+        shift.changed_to = (at, e.currency)
+        self._end(at)
+        self.shifts.append(Shift(at, currency=e.currency, changed_from=(at, previous)))
         self._open = True
 
     @reads(TableClosed)
@@ -231,38 +275,72 @@ def foreign_chips_paid(results: Iterable[ShiftResult]) -> tuple[list[dict], Deci
     return found, sum((Decimal(f["amount"]) for f in found), Decimal(0))
 
 
-def _counted(chips, money) -> str:
+def _counted_in(chips, money, currency: str | None = None) -> str:
     """Chips and what they are worth, as the table's language writes both: 1 250 = 6 250,00."""
-    return f"{formats.chips(Fraction(str(chips)))} = {formats.money(money)}"
+    return f"{formats.chips(Fraction(str(chips)))} = {formats.money(money, currency)}"
 
 
-def shift_result_table(results: Iterable[ShiftResult], clock=lambda moment: moment.strftime("%H:%M")) -> Table:
-    """Per shift, each colour's chips and money, then the table's result (as the review and PDF show it)."""
+def shift_result_table(results: Iterable[ShiftResult], clock=lambda moment: moment.strftime("%H:%M"),
+                       several: bool = False) -> Table:
+    """Per shift, each colour's chips and money, then the table's result (as the review and PDF show
+    it). `several`: the shifts are in more than one currency, and each amount names its own."""
     rows = []
     for shift in results:
+        code = shift.currency if several else None
+
+        def _counted(chips, money) -> str:
+            return _counted_in(chips, money, code)
+
+        def money(amount) -> str:
+            return formats.money(amount, code)
         opened = clock(datetime.fromisoformat(shift.opened)) if shift.opened else "-"
         for c in shift.colours:
             rows.append((opened, colour_words(c.colour), _counted(c.sold, c.sold_money),
                          _counted(c.cashed_out, c.cashed_out_money), _counted(c.late, c.late_money),
                          _counted(c.paid, c.paid_money), ""))
         for f in shift.foreign:
-            paid_at = (formats.money(f["chip_value"]) if f["chip_value"] else
-                       _("{minimum} (their table's minimum)").format(minimum=formats.money(f["table_minimum"] or 0)))
+            paid_at = (money(f["chip_value"]) if f["chip_value"] else
+                       _("{minimum} (their table's minimum)").format(minimum=money(f["table_minimum"] or 0)))
             settled = (_("paid {chips} x {paid_at} = {amount}").format(
                 chips=formats.chips(f["chips"]), paid_at=paid_at,
-                amount=formats.money(f["amount"])) if f["won"]
+                amount=money(f["amount"])) if f["won"]
                 else _("lost: {chips} taken").format(chips=formats.chips(f["chips"])))
             foreign = _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"])
             rows.append((opened, foreign, "", "", "", "", settled))
         result = shift.table_result_money
-        verdict = (_("{amount} counted so far, not a result: colours in play").format(amount=formats.signed_money(result))
+        verdict = (_("{amount} counted so far, not a result: colours in play").format(
+            amount=formats.signed_money(result, code))
                    if shift.provisional else  # chips sold to a colour still in play are not won
-                   (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=formats.money(abs(result))))
-        foreign = ("; " + _("foreign chips paid {amount}").format(amount=formats.money(shift.foreign_money))
+                   (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=money(abs(result))))
+        foreign = ("; " + _("foreign chips paid {amount}").format(amount=money(shift.foreign_money))
                    if shift.foreign else "")
-        rows.append((opened, _("table"), formats.money(shift.sold_money), formats.money(shift.cashed_out_money),
-                     formats.money(shift.late_money), formats.money(shift.paid_money),
-                     verdict + foreign))
+        split = currency_split_words(shift, clock)
+        rows.append((opened, _("table"), money(shift.sold_money), money(shift.cashed_out_money),
+                     money(shift.late_money), money(shift.paid_money),
+                     verdict + foreign + (f"; {split}" if split else "")))
     return Table(_("The table's result per shift: sold - cashed out - late chips - foreign chips paid (FR)"),
                  (_("opened"), _("colour"), _("sold"), _("cashed out"), _("late chips"), _("payouts recorded"),
                   _("the table")), rows)
+
+
+def currency_split_words(shift: ShiftResult, clock=lambda moment: moment.strftime("%H:%M")) -> str | None:
+    """What every paper says of part of a shift whose currency changed with money already moved (a
+    journal from before that was refused): where it was split, and that colours in play across the
+    change mix both currencies. None for a shift in one currency."""
+    if shift.changed_to is not None:
+        at, to = shift.changed_to
+        words = _("the currency changed to {to} at {time} with money already taken in {currency}: this shift's "
+                  "figures are split there, these up to {time} are in {currency}").format(
+            to=to or "-", time=clock(datetime.fromisoformat(at)), currency=shift.currency or "-")
+    elif shift.changed_from is not None:
+        at, previous = shift.changed_from
+        words = _("the same shift after its currency changed from {previous} at {time}: these figures are in "
+                  "{currency}").format(previous=previous or "-", time=clock(datetime.fromisoformat(at)),
+                                       currency=shift.currency or "-")
+    else:
+        return None
+    if shift.changed_to is not None and shift.in_play_at_end:
+        words += "; " + _("{colours} in play across the change: their chips were sold in one currency and are "
+                          "cashed out in the other, so their figures mix currencies").format(
+            colours=", ".join(map(colour_words, shift.in_play_at_end)))
+    return _("MIXED CURRENCIES: {words}").format(words=words)

@@ -59,16 +59,10 @@ class Checkpoint:
 
 
 @dataclass(frozen=True)
-class Totals:
-    spins: int
-    voids: int
-    corrections: int
-    direction_repeats: int
-    ball_swaps: int
-    reliefs: int
-    overdue_reliefs: int
-    breaches: int
-    alarms_open: int
+class MoneyTotals:
+    """The table's money in one currency: never added to another's."""
+
+    currency: str | None  # None: the journal records none and no configuration names it
     bought_money: Decimal
     cashed_out_money: Decimal
     late_chips_money: Decimal
@@ -85,12 +79,41 @@ class Totals:
 
 
 @dataclass(frozen=True)
+class Totals:
+    """The counts, and the money of a report in one currency (None where it holds several: see
+    `ShiftReport.money`, one MoneyTotals per currency)."""
+
+    spins: int
+    voids: int
+    corrections: int
+    direction_repeats: int
+    ball_swaps: int
+    reliefs: int
+    overdue_reliefs: int
+    breaches: int
+    alarms_open: int
+    bought_money: Decimal | None
+    cashed_out_money: Decimal | None
+    late_chips_money: Decimal | None
+    players_result_money: Decimal | None
+    foreign_chips_money: Decimal | None
+    table_result_money: Decimal | None
+    colours_in_play: int
+    overpaid_money: Decimal | None
+    owed_money: Decimal | None
+
+    def entry(self) -> dict:
+        return {f.name: str(value) if isinstance(value := getattr(self, f.name), Decimal) else value
+                for f in fields(self)}
+
+
+@dataclass(frozen=True)
 class ShiftReport:
     """The report of a journal, of a date range of it, or of one shift."""
 
     head: Head
     table_id: str | None
-    currency: str | None  # the journal's, else the configuration's; None when unknown
+    currency: str | None  # the journal's one currency, else the configuration's; None when unknown or several
     table: tuple[Record, ...]  # openings and closings
     limits: tuple[Record, ...]
     spins: SpinList
@@ -112,9 +135,24 @@ class ShiftReport:
     statistics: dict  # the wheel-integrity summary the review shows (croupier.stats)
     totals: Totals
     raised: dict[int, dict | None]  # each alarm's facts as recorded, to word its detail in any language
+    money: tuple[MoneyTotals, ...] = ()  # the table's money per currency, in the order they came
     range: Range = Range()
     checked_before: int = 0  # events up to this one were folded by the table or an earlier report
     checkpoint: Checkpoint | None = None
+
+    @property
+    def currencies(self) -> tuple[str | None, ...]:
+        return tuple(m.currency for m in self.money) or (self.currency,)
+
+    @property
+    def mixed_shifts(self) -> tuple[ShiftResult, ...]:
+        """Parts of shifts whose currency changed with money already moved."""
+        return tuple(s for s in self.shift_results if s.mixed)
+
+    @property
+    def mixed_colours(self) -> tuple[ColourStatement, ...]:
+        """Colours in play across a change of currency: in no currency's totals."""
+        return tuple(s for s in self.colour_ledger if s.currency_changed)
 
     def entry(self) -> dict:
         """The report as JSON, every section but the spins (`write_json` streams them)."""
@@ -125,7 +163,7 @@ class ShiftReport:
             "overpayments": [{"spin": o.spin, "colour": o.colour, "paid_on": o.paid_on, "number": o.number,
                               "chips": str(o.chips), "won": str(o.won), "kept": str(o.kept),
                               "money": None if o.money is None else str(o.money),
-                              "positions": list(o.positions)} for o in self.overpayments],
+                              "positions": list(o.positions), "currency": o.currency} for o in self.overpayments],
             "ball_swaps": list(self.ball_swaps), "ball_replacements": list(self.ball_replacements),
             "reliefs": list(self.reliefs), "breaches": list(self.breaches),
             "direction_repeats": list(self.direction_repeats), "alarms": list(self.alarms),
@@ -133,7 +171,9 @@ class ShiftReport:
             "croupiers": [f.entry() for f in self.croupiers],
             "shift_results": [s.entry() for s in self.shift_results],
             "foreign_chips": list(self.foreign_chips), "winning_bets_rebuilt": list(self.winning_bets_rebuilt),
-            "statistics": self.statistics, "totals": self.totals.entry(), "range": self.range.entry(),
+            "statistics": self.statistics, "totals": self.totals.entry(),
+            "currencies": list(self.currencies), "money_by_currency": [m.entry() for m in self.money],
+            "range": self.range.entry(),
             "checked_before": self.checked_before,
             "checkpoint": self.checkpoint.entry() if self.checkpoint else None,
         }

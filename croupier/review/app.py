@@ -84,6 +84,7 @@ class ReviewApp(Shows, App):
             raise ValueError("the review app needs a journal opened read-only")
         self.journal = journal
         self.currency = currency
+        self.shift_currencies: tuple[str | None, ...] = ()  # the shown shift's, as its report found them
         self.title = _("croupier review")
         # The keys' names in the footer, in the language installed when the app is made.
         for key, bindings in self._bindings.key_to_bindings.items():
@@ -167,7 +168,10 @@ class ReviewApp(Shows, App):
             line += "\n" + _("{shift} of {shifts} | events {first}-{last} | times in {zone}").format(
                 shift=self.shift.label, shifts=len(self.shifts), first=self.shift.first_seq,
                 last=self.shift.last_seq, zone=zone_label(self.shift.opened))
-            line += " | " + (_("amounts in {currency}").format(currency=self.currency) if self.currency else
+            # the shift's own currencies, as its report found them (the journal's end may be in another)
+            shown = [code for code in self.shift_currencies if code] or (
+                [self.currency] if self.currency else [])
+            line += " | " + (_("amounts in {currency}").format(currency=", ".join(shown)) if shown else
                              _("amounts in the table currency (--config names it)"))
         self.query_one("#journal-line", Static).update(line + (f"\n{extra}" if extra else ""))
 
@@ -186,9 +190,12 @@ class ReviewApp(Shows, App):
         await self.query_one("#procedures-pane", TablesPane).show(procedure_tables(records, clock))
         # The shift's figures as the report composes them (croupier.reports), once: each tab renders that model.
         report = build_report(records, self.journal.head, self.currency)
-        ledger = ledger_table(report.colour_ledger, clock, colour_rule(records, shift.profile))
+        several = len(report.money) > 1  # each amount names its own currency
+        self.shift_currencies = report.currencies
+        self._journal_line()
+        ledger = ledger_table(report.colour_ledger, clock, colour_rule(records, shift.profile), several)
         await self.query_one("#colours-pane", TablesPane).show([ledger, shift_result_table(report.shift_results,
-                                                                                           clock)])
+                                                                                           clock, several)])
         await self.query_one("#croupiers-pane", TablesPane).show([croupier_table(report.croupiers)])
         self.action_show_shift_statistics()
 

@@ -168,7 +168,8 @@ def test_the_json_report_keeps_its_form(shift, capsys):
     assert list(figures) == [
         "head", "table_id", "currency", "table", "limits", "voids", "corrections", "overpayments", "ball_swaps",
         "ball_replacements", "reliefs", "breaches", "direction_repeats", "alarms", "colour_ledger", "late_chips",
-        "croupiers", "shift_results", "foreign_chips", "winning_bets_rebuilt", "statistics", "totals", "range",
+        "croupiers", "shift_results", "foreign_chips", "winning_bets_rebuilt", "statistics", "totals", "currencies",
+            "money_by_currency", "range",
         "checked_before", "checkpoint", "spins"]
     assert figures["totals"]["table_result_money"] == "-175" and figures["totals"]["colours_in_play"] == 2
     assert figures["range"] == {"from": None, "to": None} and figures["head"]["event"] > 0
