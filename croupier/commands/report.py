@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="only what was recorded from this day on (YYYY-MM-DD, the table's time zone)")
     parser.add_argument("--to", dest="until", metavar="DATE", type=arguments.day,
                         help="only what was recorded up to this day, included (YYYY-MM-DD)")
+    parser.add_argument("--shift", metavar="N",
+                        help="only one shift: its number (1 is the oldest, as `croupier review` numbers them) or "
+                             "'last'")
     parser.add_argument("--fresh", action="store_true",
                         help="fold the whole journal again; by default a report takes up the fold the last one "
                              "saved for this journal in your cache directory, if it still checks")
@@ -88,9 +91,21 @@ def in_range(events, since, until):
             yield seq, event
 
 
+def in_shift(events, shift):
+    """The events of `shift` (a `croupier.review.shifts.Shift`; None: every event), in order. Every
+    event is still read: a chain check reading them goes on to the journal's head."""
+    for seq, event in events:
+        if shift is None or shift.first_seq <= seq <= shift.last_seq:
+            yield seq, event
+
+
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if arguments.backwards("report", args.since, args.until):
+        return 2
+    if args.shift is not None and (args.since or args.until):
+        print("croupier report: --shift chooses one shift, --from/--to a range of days: give one of them",
+              file=sys.stderr)
         return 2
     # The report makes no reference cycles, and each collection would walk a year of spins again.
     collecting = gc.isenabled()
@@ -197,7 +212,16 @@ def _report(args: argparse.Namespace) -> int:
             # The events up to where the fold the last report saved reached were checked then, if it
             # still checks: the whole journal's report goes on from that fold; a report over days
             # takes their records up to there as they are, found by their time.
-            whole = args.since is None and args.until is None
+            whole = args.since is None and args.until is None and args.shift is None
+            chosen = None
+            if args.shift is not None:
+                from croupier.review.shifts import list_shifts, pick_shift
+
+                try:
+                    chosen = pick_shift(list_shifts(journal), args.shift)
+                except ValueError as error:
+                    print(f"croupier report: {error}", file=sys.stderr)
+                    return 2
             # A whole report starts from the newest checkpoint the table signed (its own fold of the
             # events before it), else from the fold the last report saved here, if it still checks.
             start = (checkpoints.newest(journal, public_key(args, notice), notice)
@@ -208,15 +232,17 @@ def _report(args: argparse.Namespace) -> int:
             reached = start.reached if start else saved[1] if saved else (0, GENESIS)
             fold = start.fold if start else saved[0] if saved and whole else ReportFold()
             if not whole and saved:
-                fold.add_all(journal.events(REPORT_EVENTS, upto=reached[0], times=time_range(args.since, args.until)))
+                fold.add_all(in_shift(journal.events(REPORT_EVENTS, upto=reached[0],
+                                                     times=time_range(args.since, args.until)), chosen))
             # Then one pass: each event is checked against the hash chain as the report reads it, and
             # nothing is printed unless the whole chain checks.
             check = ChainCheck(journal, since=reached)
-            fold.add_all(in_range(check.events(REPORT_EVENTS), args.since, args.until))
+            fold.add_all(in_shift(in_range(check.events(REPORT_EVENTS), args.since, args.until), chosen))
             if whole and key and check.head != reached:
                 report_cache.save(journal, fold, check.head, key, notice)
             report = build_report((), journal.head, context.currency or (table.currency if table else None), fold,
-                                  watched=start.watched if start else None, range=Range(args.since, args.until),
+                                  watched=start.watched if start else None,
+                                  range=Range(args.since, args.until, chosen.number if chosen else None),
                                   # events up to this one: folded by the table (its checkpoint) or checked
                                   # and folded by an earlier report
                                   checked_before=reached[0],
@@ -294,6 +320,9 @@ def _rendered(report: ShiftReport) -> str:
     if report.range.bounded:
         add(_("From {since} to {until}, days of the table's time zone").format(
             since=report.range.since or _("the first event"), until=report.range.until or _("the last")))
+    if report.range.shift is not None:
+        add(_("Shift {number} only (`croupier review` numbers the shifts the same way)").format(
+            number=report.range.shift))
     add(_("Times in the table's time zone: {zone}").format(zone=zone_label()))
     if report.checkpoint:
         point = report.checkpoint

@@ -28,8 +28,9 @@ def parser() -> argparse.ArgumentParser:
                    help="write the report's money figures as CSV (per shift and colour, colour ledger, per croupier "
                         "and chip value, totals; --from/--to: those days) and exit")
     p.add_argument("--pdf", type=arguments.path, metavar="FILE", help="write the shift report as PDF and exit")
-    p.add_argument("--shift", metavar="N", default="last",
-                   help="the shift of the PDF report: its number (1 is the oldest) or 'last' (default)")
+    p.add_argument("--shift", metavar="N",
+                   help="one shift, for the PDF report (default: the last) and the report CSV (default: all): its "
+                        "number (1 is the oldest) or 'last'")
     p.add_argument("--from", dest="since", metavar="DAY", type=arguments.day,
                    help="a PDF of every shift opened from this day (YYYY-MM-DD, the table's time zone) ...")
     p.add_argument("--to", dest="until", metavar="DAY", type=arguments.day, help="... to this day, included")
@@ -105,6 +106,14 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if arguments.backwards("review", args.since, args.until):
         return 2
+    if args.shift is not None and (args.since or args.until):
+        print("croupier review: --shift chooses one shift, --from/--to a range of days: give one of them",
+              file=sys.stderr)
+        return 2
+    if args.shift is not None and not (args.pdf or args.csv_report):
+        print("croupier review: --shift chooses the shift of the --pdf report or the --csv-report figures: give one",
+              file=sys.stderr)
+        return 2
     if (args.since or args.until or args.croupier) and not args.pdf:
         print("croupier review: --from, --to and --croupier choose what the --pdf report covers: give --pdf FILE",
               file=sys.stderr)
@@ -113,7 +122,7 @@ def main(argv: list[str]) -> int:
     from croupier.config import ConfigError
     from croupier.i18n import SOURCE_LANGUAGE, CatalogError, current, install
     from croupier.journal.store import JournalError
-    from croupier.review.shifts import list_shifts, open_read_only
+    from croupier.review.shifts import list_shifts, open_read_only, pick_shift
 
     try:
         table = configured_table(args.config)  # its time zone, currency and casino
@@ -162,15 +171,23 @@ def main(argv: list[str]) -> int:
                     rows = write_events_csv(journal, out, args.machine_headers, presentation)
                 print(f"{args.csv_events}: {rows} events")
             if args.csv_report:
-                from croupier.commands.report import in_range
+                from croupier.commands.report import in_range, in_shift
                 from croupier.export.report_csv import write_report_csv
                 from croupier.reports.model import Range
                 from croupier.reports.shift import REPORT_EVENTS, build_report
 
-                report = build_report(in_range(journal.events(REPORT_EVENTS), args.since, args.until), journal.head,
-                                      currency, range=Range(args.since, args.until))
+                chosen = None
+                if args.shift is not None:  # one shift's figures
+                    try:
+                        chosen = pick_shift(list_shifts(journal), args.shift)
+                    except ValueError as error:
+                        print(f"croupier review: {error}", file=sys.stderr)
+                        return 2
+                report = build_report(in_shift(in_range(journal.events(REPORT_EVENTS), args.since, args.until),
+                                               chosen), journal.head, currency,
+                                      range=Range(args.since, args.until, chosen.number if chosen else None))
                 with replaced_atomically(args.csv_report, "w") as out:
-                    rows = write_report_csv(report, out)
+                    rows = write_report_csv(report, out, args.machine_headers, presentation)
                 print(f"{args.csv_report}: {rows} figures")
             if args.pdf:
                 from croupier.export.shift_report import Heading, write_shift_report
@@ -190,14 +207,12 @@ def main(argv: list[str]) -> int:
                         return 2
                     shift = span_of(chosen)
                     heading = replace(heading, shifts=f"{chosen[0].number}-{chosen[-1].number}")
-                elif args.shift == "last":
-                    shift = shifts[-1]
-                elif args.shift.isdecimal() and len(args.shift) <= arguments.MAX_DIGITS and 1 <= int(args.shift) <= len(shifts):
-                    shift = shifts[int(args.shift) - 1]
                 else:
-                    print(f"croupier review: --shift {args.shift[:40]!r}: give a shift number from 1 to {len(shifts)} "
-                          "or 'last'", file=sys.stderr)
-                    return 2
+                    try:
+                        shift = pick_shift(shifts, args.shift or "last")
+                    except ValueError as error:
+                        print(f"croupier review: {error}", file=sys.stderr)
+                        return 2
                 if context.currencies and shift.opened:  # the currency in force when the span opened, and its changes
                     heading = replace(heading, currency=context.currency_at(shift.opened) or heading.currency,
                                       currency_changes=tuple(context.currency_changes(shift.opened, shift.closed)))

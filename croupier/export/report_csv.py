@@ -4,7 +4,8 @@ values added together: a croupier's payouts are one row per chip value, then the
 
 Columns: section (shift, colour-ledger, croupier, totals), shift (the opening's ISO time, empty
 outside a shift), name (a colour, a croupier, or "table"), figure, chip_value, chips, amount,
-currency."""
+currency. As the other CSV exports (`csv_files`): the header row is in the table's language, the
+column names above with `machine=True`; the values are always in machine form."""
 from __future__ import annotations
 
 import csv
@@ -13,10 +14,13 @@ from fractions import Fraction
 from typing import TextIO
 
 from croupier.history.croupiers import UNKNOWN_VALUE
+from croupier.export.csv_files import header
 from croupier.history.money import chips_money, json_number
+from croupier.i18n import N_, Presentation, current, showing
 from croupier.reports.model import ShiftReport
 
-COLUMNS = ("section", "shift", "name", "figure", "chip_value", "chips", "amount", "currency")
+COLUMNS = (N_("section"), N_("shift"), N_("name"), N_("figure"), N_("chip_value"), N_("chips"), N_("amount"),
+           N_("currency"))
 
 
 def _chips(count: Fraction | int | None) -> str:
@@ -27,10 +31,14 @@ def _money(amount: Decimal | None) -> str:
     return "" if amount is None else format(amount, "f")
 
 
-def write_report_csv(report: ShiftReport, out: TextIO) -> int:
-    """Write the report's money figures; returns the rows."""
+def write_report_csv(report: ShiftReport, out: TextIO, machine: bool = False,
+                     presentation: Presentation | None = None) -> int:
+    """Write the report's money figures, the header in `presentation`'s language (the one shown
+    without) or the column names (`machine`); returns the rows."""
+    with showing(presentation or current()):
+        titles = header(COLUMNS, machine)
     writer = csv.writer(out)
-    writer.writerow(COLUMNS)
+    writer.writerow(titles)
     rows = 0
 
     def row(section: str, shift: str | None, name: str, figure: str, chip_value: Decimal | None,

@@ -33,17 +33,19 @@ class Head:
 
 @dataclass(frozen=True)
 class Range:
-    """The days the report covers, in the table's time zone (None: no bound)."""
+    """The days the report covers, in the table's time zone (None: no bound), or the one shift."""
 
     since: date | None = None
     until: date | None = None
+    shift: int | None = None  # one shift's report: its number (1 is the oldest), as `--shift` names it
 
     @property
     def bounded(self) -> bool:
         return self.since is not None or self.until is not None
 
     def entry(self) -> dict:
-        return {"from": self.since and self.since.isoformat(), "to": self.until and self.until.isoformat()}
+        return {"from": self.since and self.since.isoformat(), "to": self.until and self.until.isoformat(),
+                "shift": self.shift}
 
 
 @dataclass(frozen=True)

@@ -171,3 +171,17 @@ def find_moment(journal: Journal, moment: datetime) -> int:
     """The first event recorded at `moment` or later (the last event when none is)."""
     head = journal.head[0]
     return min(first_at_or_after(journal, moment, 1, head), head)
+
+
+def pick_shift(shifts: list[Shift], text: str) -> Shift:
+    """The shift `--shift` names: its number (1 is the oldest) or 'last'. Raises ValueError saying
+    which numbers there are."""
+    from croupier.commands.arguments import MAX_DIGITS
+
+    if shifts and text == "last":
+        return shifts[-1]
+    if shifts and text.isdecimal() and len(text) <= MAX_DIGITS and 1 <= int(text) <= len(shifts):
+        return shifts[int(text) - 1]
+    if not shifts:
+        raise ValueError(f"--shift {text[:40]!r}: the journal holds no shift")
+    raise ValueError(f"--shift {text[:40]!r}: give a shift number from 1 to {len(shifts)} or 'last'")

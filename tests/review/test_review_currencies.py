@@ -178,3 +178,39 @@ def test_a_shift_whose_currency_changed_with_money_taken_is_split_and_flagged(tm
     assert "MIXED CURRENCIES: the currency changed to RUB at" in text
     assert "red in play across the change" in text
     assert "MIXED CURRENCIES: red (seat 1) was given in EUR" in text
+
+
+def test_one_shift_is_reported_alone_in_every_format(two_currencies, tmp_path, capsys):
+    report = json.loads(out_of(capsys, "report", "--db", str(two_currencies), "--json", "--shift", "2"))
+    assert (report["currency"], report["range"]["shift"]) == ("RUB", 2)
+    assert [m["currency"] for m in report["money_by_currency"]] == ["RUB"]
+    assert report["totals"]["bought_money"] == "5000" and [c["colour"] for c in report["colour_ledger"]] == ["blue"]
+    text = out_of(capsys, "report", "--db", str(two_currencies), "--shift", "1")
+    assert "Shift 1 only" in text and "Totals: bought 500.00 EUR" in text and "RUB" not in text
+    target = tmp_path / "one.csv"
+    assert cli(["review", "--db", str(two_currencies), "--csv-report", str(target), "--shift", "last",
+                "--machine-headers"]) == 0
+    rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8-sig"))))
+    assert {r["currency"] for r in rows} == {"RUB"}
+
+
+@pytest.mark.parametrize("command", [["report"], ["review", "--csv-report", "x.csv"], ["review", "--pdf", "x.pdf"]])
+def test_a_shift_that_does_not_exist_is_refused_in_one_line(two_currencies, tmp_path, capsys, command, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli([*command, "--db", str(two_currencies), "--shift", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("--shift '3': give a shift number from 1 to 2 or 'last'\n") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_report_csv_headers_are_in_the_tables_language_and_the_column_names_for_programs(two_currencies,
+                                                                                             tmp_path):
+    target = tmp_path / "figures.csv"
+    assert cli(["review", "--db", str(two_currencies), "--csv-report", str(target), "--language", "it"]) == 0
+    rows = list(csv.reader(io.StringIO(target.read_text(encoding="utf-8-sig"))))
+    assert rows[0] == ["sezione", "turno", "nome", "voce", "valore del gettone", "gettoni", "importo", "valuta"]
+    assert rows[1][0] == "shift" and rows[1][7] == "EUR"  # the values in machine form in any language
+    assert cli(["review", "--db", str(two_currencies), "--csv-report", str(target), "--language", "ru",
+                "--machine-headers"]) == 0
+    assert next(csv.reader(io.StringIO(target.read_text(encoding="utf-8-sig")))) == [
+        "section", "shift", "name", "figure", "chip_value", "chips", "amount", "currency"]
