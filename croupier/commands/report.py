@@ -280,14 +280,14 @@ def _rendered(report: ShiftReport) -> str:
     from croupier.history.money import amounts_words
     from croupier.history.shift_results import currency_split_words
     from croupier.history.ledger import colour_rule_of
-    from croupier.history.procedures import alarm_facts
+    from croupier.history.procedures import AlarmRecord, OpeningRecord, alarm_facts
     from croupier.history.words import (alarm_detail_words, alarm_words, direction_words,
                                         source_words)
     from croupier.history.words import colour_words as colour
     from croupier.history.words import role_words as role
     from croupier.history.words import void_words as void_reason
     from croupier.i18n import _, formats, ngettext
-    from croupier.table.events import LimitsChanged, TableOpened
+    from croupier.table.events import LimitsChanged
 
     lines: list[str] = []
     add = lines.append
@@ -308,9 +308,9 @@ def _rendered(report: ShiftReport) -> str:
     def direction(name: str | None) -> str:
         return direction_words(name) if name else "-"
 
-    def alarm(row: dict) -> str:
-        detail = alarm_detail_words(row["kind"], alarm_facts(report.raised.get(row["alarm"])), row["detail"])
-        return f"{alarm_words(row['kind'])}: {detail}" if detail else alarm_words(row["kind"])
+    def alarm(row: AlarmRecord) -> str:
+        detail = alarm_detail_words(row.kind, alarm_facts(report.raised.get(row.alarm)), row.detail)
+        return f"{alarm_words(row.kind)}: {detail}" if detail else alarm_words(row.kind)
 
     add(_("Shift report: {spins}, {voids}, {corrections}").format(
         spins=ngettext("{count} spin", "{count} spins", totals.spins).format(count=totals.spins),
@@ -352,13 +352,14 @@ def _rendered(report: ShiftReport) -> str:
             colour=colour(statement.colour), player=statement.player, currency=statement.currency or "-",
             to=statement.currency_changed))
     for table in report.table:
-        if table["kind"] == TableOpened.kind:
-            what = (_("table opened under {profile}, minimum {minimum}, by {by}") if not table["sensor_only"] else
+        if isinstance(table, OpeningRecord):
+            what = (_("table opened under {profile}, minimum {minimum}, by {by}") if not table.sensor_only else
                     _("table opened under {profile}, minimum {minimum} (wheel sensor alone), by {by}"))
-            what = what.format(profile=table["profile"], minimum=money(table["minimum"]), by=table["by"])
+            minimum = own(table.minimum, table.currency) if several else money(table.minimum)
+            what = what.format(profile=table.profile, minimum=minimum, by=table.by)
         else:
-            what = _("table closed, by {by}").format(by=table["by"])
-        add(f"  {stamp(table['time'])}  {what}")
+            what = _("table closed, by {by}").format(by=table.by)
+        add(f"  {stamp(table.time)}  {what}")
     for change in report.limits:
         if change["kind"] == LimitsChanged.kind:
             what = _("minimum {previous} -> {minimum} by {by} ({reason})").format(
@@ -381,36 +382,37 @@ def _rendered(report: ShiftReport) -> str:
             f"{_('ball {ball}').format(ball=s['ball'])}  {s['croupier']}  {direction(s['direction'])}{corrected}")
     sections = (
         (_("Voids: {count}"), report.voids,
-         lambda v: (_("#{spin} {reason}, ball back in {pocket}, by {by}") if v["put_back"] is not None else
+         lambda v: (_("#{spin} {reason}, ball back in {pocket}, by {by}") if v.put_back is not None else
                     _("#{spin} {reason}, no earlier result to put the ball back in, by {by}")).format(
-             spin=v["spin"], reason=void_reason(v["reason"]), pocket=v["put_back"], by=v["by"])
-         + ("; " + _("seen by {name}").format(name=v["acknowledged_by"]) if v["acknowledged_by"] else "")),
+             spin=v.spin, reason=void_reason(v.reason), pocket=v.put_back, by=v.by)
+         + ("; " + _("seen by {name}").format(name=v.acknowledged_by) if v.acknowledged_by else "")),
         (_("Corrections: {count}"), report.corrections,
-         lambda c: _("#{spin} {previous} -> {number} by {by}: {reason}").format(**c)),
+         lambda c: _("#{spin} {previous} -> {number} by {by}: {reason}").format(**c.entry())),
         (_("Ball swaps: {count}"), report.ball_swaps,
-         lambda b: (_("{previous} -> {ball} by {by} LATE") if b["late"] else _("{previous} -> {ball} by {by}")).format(
-             previous=b["previous"], ball=b["ball"], by=b["by"])),
+         lambda b: (_("{previous} -> {ball} by {by} LATE") if b.late else _("{previous} -> {ball} by {by}")).format(
+             previous=b.previous, ball=b.ball, by=b.by)),
         (_("Ball replacements: {count}"), report.ball_replacements,
-         lambda b: _("{previous} -> {ball} ({diameter_mm} mm) by {by}: {reason}").format(**b)),
+         lambda b: _("{previous} -> {ball} ({diameter_mm} mm) by {by}: {reason}").format(**b.entry())),
         (_("Reliefs: {count}"), report.reliefs,
-         lambda r: f"{role(r['role'])} {r['outgoing']} -> {r['incoming']}"
-         + (" " + _("OVERDUE") if r["overdue"] else "")
-         + (f" ({r['reason']})" if r["reason"] else "")),
+         lambda r: f"{role(r.role)} {r.outgoing} -> {r.incoming}"
+         + (" " + _("OVERDUE") if r.overdue else "")
+         + (f" ({r.reason})" if r.reason else "")),
         (_("Alarms: {count}"), report.alarms,
          lambda a: alarm(a)
-         + ("; " + _("seen by {name}").format(name=a["acknowledged_by"]) if a["acknowledged_by"] else "")
-         + ("; " + _("cleared by {name}: {note}").format(name=a["cleared_by"], note=a["cleared_note"])
-            if a["cleared_by"] else "; " + _("OPEN"))),
+         + ("; " + _("seen by {name}").format(name=a.acknowledged_by) if a.acknowledged_by else "")
+         + ("; " + _("cleared by {name}: {note}").format(name=a.cleared_by, note=a.cleared_note)
+            if a.cleared_by else "; " + _("OPEN"))),
     )
     for title, rows, show in sections:
         add("")
         add(title.format(count=len(rows)))
         for row in rows:
-            add(f"  {stamp(row['time'])}  {show(row)}")
+            add(f"  {stamp(row.time)}  {show(row)}")
     add("")
     # The rule cited is the table's own profile's (its openings and profile changes), none where it states none.
     # (a closing or a change of limits names no profile, and counts for none)
-    rule = colour_rule_of((record.get("rules", ""), record.get("profile")) for record in report.table + report.limits)
+    rule = colour_rule_of([("", table.profile) for table in report.table if isinstance(table, OpeningRecord)]
+                          + [(record.get("rules", ""), record.get("profile")) for record in report.limits])
     count = len(report.colour_ledger)
     if rule:
         add(_("Colour ledger ({rule}): {count}, amounts in {currency}; result = cashed out + late chips - bought")

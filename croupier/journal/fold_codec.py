@@ -18,7 +18,7 @@ from typing import BinaryIO
 from croupier.history.croupiers import CroupierFigures, Croupiers
 from croupier.history.ledger import ColourStatement, Ledger
 from croupier.history.payouts import Overpayment, Overpayments
-from croupier.history.procedures import Procedures
+from croupier.history.procedures import LISTS, RECORDS, AlarmRecord, OpeningRecord, Procedures, typed
 from croupier.history.shift_results import ColourInShift, Shift, ShiftResults
 from croupier.history.spins import SpinList
 from croupier.journal.report import ReportFold
@@ -27,7 +27,7 @@ from croupier.table.events import ColourOutcome
 # The classes a fold is made of, by the name the file gives them; nothing else is ever made.
 CLASSES: dict[str, type] = {cls.__name__: cls for cls in (
     ReportFold, SpinList, Procedures, Ledger, ColourStatement, Croupiers, CroupierFigures, Overpayments, Overpayment,
-    ShiftResults, Shift, ColourInShift, ColourOutcome)}
+    ShiftResults, Shift, ColourInShift, ColourOutcome, *RECORDS)}
 FACTORIES: dict[str, type] = {f.__name__: f for f in (list, dict, set, int, Decimal, Fraction)}  # of a defaultdict
 COLUMNS = frozenset("bBhHiIlLqQfd")  # array typecodes, each of a fixed size
 
@@ -205,4 +205,23 @@ def read_fold(document: dict, columns: BinaryIO) -> ReportFold:
     fold = _Reader(columns).value(document)
     if type(fold) is not ReportFold:
         raise FoldFormatError("a saved fold holds no report fold")
+    _typed_procedures(fold)
     return fold
+
+
+def _typed_procedures(fold: ReportFold) -> None:
+    """A fold kept when the procedures were plain dicts: each becomes its record, as the fold makes it now."""
+    procedures = getattr(fold, "procedures", None)
+    if type(procedures) is not Procedures:
+        raise FoldFormatError("a saved fold holds no procedures")
+    try:
+        for name, kind in LISTS.items():
+            records = getattr(procedures, name)
+            records[:] = [typed(r, kind) if type(r) is dict else r for r in records]
+        procedures.tables[:] = [typed(r, OpeningRecord) if type(r) is dict else r for r in procedures.tables]
+        alarms = procedures._alarms
+        for number, alarm in alarms.items():
+            if type(alarm) is dict:
+                alarms[number] = typed(alarm, AlarmRecord)
+    except (AttributeError, TypeError) as exc:
+        raise FoldFormatError(f"a saved fold's procedures cannot be read ({exc})") from None

@@ -2,22 +2,30 @@
 the report CSV, the PDF and the review). Money is Decimal and chips Fraction here; `entry()` writes
 the JSON form `croupier report --json` prints (money as decimal strings, chips as numbers).
 
-The procedures (voids, corrections, reliefs, alarms...) are the records their projection keeps, as
-recorded: plain values, the same in the fold a report saves and takes up again."""
+The procedures (voids, corrections, reliefs, alarms...) are the typed records their projection keeps
+(`croupier.history.procedures`), their fields as recorded: plain values, the same in the fold a
+report saves and takes up again."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from collections.abc import Iterable
 
 from croupier.history.croupiers import CroupierFigures
 from croupier.history.ledger import ColourStatement
 from croupier.history.payouts import Overpayment
+from croupier.history.procedures import (AlarmRecord, ClosingRecord, CorrectionRecord, LateChipsRecord, OpeningRecord,
+                                         Procedure, RebuiltRecord, ReliefRecord, ReplacementRecord, SwapRecord,
+                                         VoidRecord)
 from croupier.history.shift_results import ShiftResult
 from croupier.history.spins import SpinList
 
-Record = dict[str, Any]  # a procedure's record, as its projection keeps it
+
+
+def entries(records: Iterable[Procedure]) -> list[dict]:
+    """Procedures as the report's JSON writes them: each record's fields, as recorded."""
+    return [record.entry() for record in records]
 
 
 @dataclass(frozen=True)
@@ -116,24 +124,24 @@ class ShiftReport:
     head: Head
     table_id: str | None
     currency: str | None  # the journal's one currency, else the configuration's; None when unknown or several
-    table: tuple[Record, ...]  # openings and closings
-    limits: tuple[Record, ...]
+    table: tuple[OpeningRecord | ClosingRecord, ...]  # openings and closings
+    limits: tuple[dict, ...]  # each change of limits or profile, its whole record as stored
     spins: SpinList
-    voids: tuple[Record, ...]
-    corrections: tuple[Record, ...]
+    voids: tuple[VoidRecord, ...]
+    corrections: tuple[CorrectionRecord, ...]
     overpayments: tuple[Overpayment, ...]  # per corrected spin and colour, what to recover
-    ball_swaps: tuple[Record, ...]
-    ball_replacements: tuple[Record, ...]
-    reliefs: tuple[Record, ...]
-    breaches: tuple[Record, ...]
-    direction_repeats: tuple[Record, ...]
-    alarms: tuple[Record, ...]
+    ball_swaps: tuple[SwapRecord, ...]
+    ball_replacements: tuple[ReplacementRecord, ...]
+    reliefs: tuple[ReliefRecord, ...]
+    breaches: tuple[AlarmRecord, ...]
+    direction_repeats: tuple[AlarmRecord, ...]
+    alarms: tuple[AlarmRecord, ...]
     colour_ledger: tuple[ColourStatement, ...]
-    late_chips: tuple[Record, ...]
+    late_chips: tuple[LateChipsRecord, ...]
     croupiers: tuple[CroupierFigures, ...]
     shift_results: tuple[ShiftResult, ...]
-    foreign_chips: tuple[Record, ...]  # FR: another table's colour chips settled here
-    winning_bets_rebuilt: tuple[Record, ...]
+    foreign_chips: tuple[dict, ...]  # FR: another table's colour chips settled here
+    winning_bets_rebuilt: tuple[RebuiltRecord, ...]
     statistics: dict  # the wheel-integrity summary the review shows (croupier.stats)
     totals: Totals
     raised: dict[int, dict | None]  # each alarm's facts as recorded, to word its detail in any language
@@ -160,19 +168,19 @@ class ShiftReport:
         """The report as JSON, every section but the spins (`write_json` streams them)."""
         return {
             "head": self.head.entry(), "table_id": self.table_id, "currency": self.currency,
-            "table": list(self.table), "limits": list(self.limits), "voids": list(self.voids),
-            "corrections": list(self.corrections),
+            "table": entries(self.table), "limits": list(self.limits), "voids": entries(self.voids),
+            "corrections": entries(self.corrections),
             "overpayments": [{"spin": o.spin, "colour": o.colour, "paid_on": o.paid_on, "number": o.number,
                               "chips": str(o.chips), "won": str(o.won), "kept": str(o.kept),
                               "money": None if o.money is None else str(o.money),
                               "positions": list(o.positions), "currency": o.currency} for o in self.overpayments],
-            "ball_swaps": list(self.ball_swaps), "ball_replacements": list(self.ball_replacements),
-            "reliefs": list(self.reliefs), "breaches": list(self.breaches),
-            "direction_repeats": list(self.direction_repeats), "alarms": list(self.alarms),
-            "colour_ledger": [s.entry() for s in self.colour_ledger], "late_chips": list(self.late_chips),
+            "ball_swaps": entries(self.ball_swaps), "ball_replacements": entries(self.ball_replacements),
+            "reliefs": entries(self.reliefs), "breaches": entries(self.breaches),
+            "direction_repeats": entries(self.direction_repeats), "alarms": entries(self.alarms),
+            "colour_ledger": [s.entry() for s in self.colour_ledger], "late_chips": entries(self.late_chips),
             "croupiers": [f.entry() for f in self.croupiers],
             "shift_results": [s.entry() for s in self.shift_results],
-            "foreign_chips": list(self.foreign_chips), "winning_bets_rebuilt": list(self.winning_bets_rebuilt),
+            "foreign_chips": list(self.foreign_chips), "winning_bets_rebuilt": entries(self.winning_bets_rebuilt),
             "statistics": self.statistics, "totals": self.totals.entry(),
             "currencies": list(self.currencies), "money_by_currency": [m.entry() for m in self.money],
             "range": self.range.entry(),

@@ -100,8 +100,8 @@ def build_report(events: Iterable[tuple[int, Event]], head: tuple[int, str], cur
         totals=Totals(
             spins=len(spins), voids=len(procedures.voids), corrections=len(procedures.corrections),
             direction_repeats=len(repeats), ball_swaps=len(procedures.swaps), reliefs=len(procedures.reliefs),
-            overdue_reliefs=sum(1 for r in procedures.reliefs if r["overdue"]), breaches=len(procedures.breaches),
-            alarms_open=sum(1 for a in alarms if a["cleared_by"] is None),
+            overdue_reliefs=sum(1 for r in procedures.reliefs if r.overdue), breaches=len(procedures.breaches),
+            alarms_open=sum(1 for a in alarms if a.cleared_by is None),
             bought_money=one.bought_money if one else None, cashed_out_money=one.cashed_out_money if one else None,
             late_chips_money=one.late_chips_money if one else None, players_result_money=one.players_result_money if one else None,
             foreign_chips_money=one.foreign_chips_money if one else None, table_result_money=one.table_result_money if one else None,
