@@ -176,11 +176,10 @@ def find_moment(journal: Journal, moment: datetime) -> int:
 def pick_shift(shifts: list[Shift], text: str) -> Shift:
     """The shift `--shift` names: its number (1 is the oldest) or 'last'. Raises ValueError saying
     which numbers there are."""
-    from croupier.commands.arguments import MAX_DIGITS
-
     if shifts and text == "last":
         return shifts[-1]
-    if shifts and text.isdecimal() and len(text) <= MAX_DIGITS and 1 <= int(text) <= len(shifts):
+    # at most nine digits: far below Python's limit on the digits of a number
+    if shifts and text.isdecimal() and len(text) <= 9 and 1 <= int(text) <= len(shifts):
         return shifts[int(text) - 1]
     if not shifts:
         raise ValueError(f"--shift {text[:40]!r}: the journal holds no shift")

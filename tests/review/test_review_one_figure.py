@@ -172,7 +172,7 @@ def test_the_json_report_keeps_its_form(shift, capsys):
             "money_by_currency", "range",
         "checked_before", "checkpoint", "spins"]
     assert figures["totals"]["table_result_money"] == "-175" and figures["totals"]["colours_in_play"] == 2
-    assert figures["range"] == {"from": None, "to": None} and figures["head"]["event"] > 0
+    assert figures["range"] == {"from": None, "to": None, "shift": None} and figures["head"]["event"] > 0
 
 
 def test_the_report_csv_gives_the_same_figures_per_chip_value(shift, tmp_path, capsys):
