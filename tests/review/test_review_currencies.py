@@ -42,9 +42,8 @@ def spin(session, clock, number: int, colour: str) -> None:
                            paid={colour: (Stake(bet=str(number), chips=1),)})
 
 
-@pytest.fixture(scope="module")
-def two_currencies(tmp_path_factory):
-    path = tmp_path_factory.mktemp("currencies") / "journal.db"
+def euro_spin(path):
+    """Staff, a table opened in euros, red given 100 chips at 5 and a spin on 17 paying its plein."""
     clock = FakeClock()
     session = TableSession.open(path, clock)
     session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
@@ -52,6 +51,13 @@ def two_currencies(tmp_path_factory):
     open_in(session, "EUR")
     session.assign_colour(colour="red", player="seat 1", chip_value=Decimal("5"), chips=100, by="Ana")
     spin(session, clock, 17, "red")
+    return session, clock
+
+
+@pytest.fixture(scope="module")
+def two_currencies(tmp_path_factory):
+    path = tmp_path_factory.mktemp("currencies") / "journal.db"
+    session, clock = euro_spin(path)
     session.cash_out(colour="red", chips=130, by="Ana")
     session.close_table(by="Boss")
     clock.advance(seconds=3600)
@@ -139,13 +145,7 @@ def test_the_reviews_tables_name_each_shifts_currency(two_currencies):
 
 def older_journal_changing_currency_mid_shift(path) -> None:
     """As a journal from before the change was refused: euros taken, then RUB recorded in the same shift."""
-    clock = FakeClock()
-    session = TableSession.open(path, clock)
-    session.register_staff(name="Boss", role=Role.PIT_BOSS, pin="9000")
-    session.register_staff(name="Ana", role=Role.CROUPIER, pin="1111", by="Boss", by_pin="9000")
-    open_in(session, "EUR")
-    session.assign_colour(colour="red", player="seat 1", chip_value=Decimal("5"), chips=100, by="Ana")
-    spin(session, clock, 17, "red")
+    session, clock = euro_spin(path)
     clock.advance(seconds=600)
 
     def old_change(state, now):
