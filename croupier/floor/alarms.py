@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from croupier.floor.gate import RefusalReason
 from croupier.floor.store import CHAIN, Alarm, FloorStore, Refusal
 from croupier.floor.wire import Link
 from croupier.history.words import alarm_detail_words, alarm_subject_words, alarm_words
@@ -18,11 +19,11 @@ from croupier.table.names import MAX_NAME, control_characters
 from croupier.table.events import EVENT_TYPES, AlarmAcknowledged, AlarmCleared, AlarmRaised, decode
 
 MARKUP = set("[]<>")  # Rich's and HTML's markup: a name is shown on screens and pages
-REASONS = {  # croupier.floor.gate's reasons, in words
-    "oversized": N_("oversized"), "not a table subject": N_("not a table subject"),
-    "unknown table": N_("unknown table"), "malformed": N_("malformed"), "no message id": N_("no message id"),
-    "wrong message id": N_("wrong message id"), "missing signature": N_("missing signature"),
-    "bad signature": N_("bad signature"),
+REASONS = {  # why the gate refused messages, in words
+    RefusalReason.OVERSIZED: N_("oversized"), RefusalReason.NOT_A_TABLE: N_("not a table subject"),
+    RefusalReason.UNKNOWN_TABLE: N_("unknown table"), RefusalReason.MALFORMED: N_("malformed"),
+    RefusalReason.NO_ID: N_("no message id"), RefusalReason.WRONG_ID: N_("wrong message id"),
+    RefusalReason.UNSIGNED: N_("missing signature"), RefusalReason.BAD_SIGNATURE: N_("bad signature"),
 }
 ALARM_EVENTS = (AlarmRaised, AlarmAcknowledged, AlarmCleared)
 
@@ -74,7 +75,7 @@ class AlarmBoard:
     words: dict[tuple[str, int], str] = field(default_factory=dict)
     upto: int = -1  # the change number the board holds every row up to
     alarms: dict[tuple[str, int], Alarm] = field(default_factory=dict)
-    refusals: dict[tuple[str, str, str], Refusal] = field(default_factory=dict)
+    refusals: dict[tuple[str, RefusalReason, str], Refusal] = field(default_factory=dict)
 
     def read(self, store: FloorStore) -> list[Shown]:
         """Every floor alarm, open ones first, each worded in the installed language."""
@@ -87,11 +88,16 @@ class AlarmBoard:
                  for alarm in sorted(self.alarms.values(), key=lambda alarm: alarm.raised)]
         found += [Shown(refusal.subject, _("messages refused"),
                         _("{reason}: {count} message(s), the first: {detail}").format(
-                            reason=_(REASONS.get(refusal.reason, refusal.reason)), count=refusal.messages,
+                            reason=refusal_reason(refusal.reason), count=refusal.messages,
                             detail=refusal.detail),
                         refusal.acknowledged is None, refusal.acknowledged_by, refusal=refusal)
                   for refusal in sorted(self.refusals.values(), key=lambda refusal: refusal.raised)]
         return sorted(found, key=lambda item: not item.open)
+
+
+def refusal_reason(reason: RefusalReason) -> str:
+    """Why the gate refused messages, in the view's language."""
+    return _(REASONS[reason])
 
 
 def _worded_alarm(store: FloorStore, alarm: Alarm, words: dict[tuple[str, int], str]) -> Shown:

@@ -11,6 +11,7 @@ import os
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -21,21 +22,24 @@ KEYS_FOR_S = 5.0  # an enrolment (or a new key) is seen within this long, withou
 SHARED_FROM = 256  # signatures in one batch from which the other cores check a share of them (below: not worth the trip)
 CHUNK = 128  # signatures handed to another core at a time
 
-# The reasons a message is refused (the alarm names one, with the subject).
-OVERSIZED = "oversized"
-NOT_A_TABLE = "not a table subject"
-UNKNOWN_TABLE = "unknown table"
-MALFORMED = "malformed"
-NO_ID = "no message id"
-WRONG_ID = "wrong message id"
-UNSIGNED = "missing signature"
-BAD_SIGNATURE = "bad signature"
+class RefusalReason(StrEnum):
+    """Why a message is refused (the alarm names one, with the subject). The values are what the
+    store keeps, so the rows of older floors read back; the view words each (croupier.floor.alarms)."""
+
+    OVERSIZED = "oversized"
+    NOT_A_TABLE = "not a table subject"
+    UNKNOWN_TABLE = "unknown table"
+    MALFORMED = "malformed"
+    NO_ID = "no message id"
+    WRONG_ID = "wrong message id"
+    UNSIGNED = "missing signature"
+    BAD_SIGNATURE = "bad signature"
 
 
 @dataclass(frozen=True)
 class Refused:
     subject: str  # printable, at most 120 characters: it came from whoever sent it
-    reason: str
+    reason: RefusalReason
     detail: str
 
 
@@ -111,38 +115,38 @@ class Gate:
         """(table id, link) for a table's own message; Refused saying why for anything else. Without
         `signature` all but the signature is checked (`signed` checks it: the costly part, done only
         for what is stored or counted)."""
-        def refuse(reason: str, detail: str) -> Refused:  # the subject made printable only for a refusal
+        def refuse(reason: RefusalReason, detail: str) -> Refused:  # the subject made printable only for a refusal
             return Refused(printable(subject), reason, printable(detail, 200))
 
         if len(data) > MAX_MESSAGE:
-            return refuse(OVERSIZED, f"{len(data)} bytes, more than {MAX_MESSAGE}")
+            return refuse(RefusalReason.OVERSIZED, f"{len(data)} bytes, more than {MAX_MESSAGE}")
         try:
             table_id = table_of(subject)
         except WireError as exc:
-            return refuse(NOT_A_TABLE, str(exc))
+            return refuse(RefusalReason.NOT_A_TABLE, str(exc))
         key = self._key(table_id)
         if key is None:
-            return refuse(UNKNOWN_TABLE, f"no key is enrolled for table {table_id} (croupier floor enrol)")
+            return refuse(RefusalReason.UNKNOWN_TABLE, f"no key is enrolled for table {table_id} (croupier floor enrol)")
         try:
             link = Link.decode(data)
         except WireError as exc:
-            return refuse(MALFORMED, str(exc))
+            return refuse(RefusalReason.MALFORMED, str(exc))
         found = (headers or {}).get("Nats-Msg-Id")
         if not found:
-            return refuse(NO_ID, f"event {link.seq} came without a Nats-Msg-Id")
+            return refuse(RefusalReason.NO_ID, f"event {link.seq} came without a Nats-Msg-Id")
         expected = message_id(table_id, link.seq, link.hash)
         if found != expected:
-            return refuse(WRONG_ID, f"message id {found!r} for event {link.seq}, not {expected!r}")
+            return refuse(RefusalReason.WRONG_ID, f"message id {found!r} for event {link.seq}, not {expected!r}")
         return (self.signed(subject, table_id, link) if signature else None) or (table_id, link)
 
     def signed(self, subject: str, table_id: str, link: Link) -> Refused | None:
         """None when the enrolled key signed `link`; Refused saying why otherwise."""
         key = self._key(table_id)
         if not link.sig:
-            return Refused(printable(subject), UNSIGNED, f"event {link.seq} is not signed")
+            return Refused(printable(subject), RefusalReason.UNSIGNED, f"event {link.seq} is not signed")
         proven = self._proven.pop((table_id, link.hash, link.sig), None) if key is not None else None
         if key is None or not (proven if proven is not None else key(link.hash, link.sig)):
-            return Refused(printable(subject), BAD_SIGNATURE,
+            return Refused(printable(subject), RefusalReason.BAD_SIGNATURE,
                            f"event {link.seq} is not signed by the key enrolled for table {table_id}")
         return None
 

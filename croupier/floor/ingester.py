@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
-from croupier.floor.gate import Gate, Proving, Refused
+from croupier.floor.gate import Gate, Proving, RefusalReason, Refused
 from croupier.floor.store import (CHAIN, Alarm, Batch, FloorStore, LeaseLost, RefusedMessages, TableUpdate,
                                   now_text)
 from croupier.floor.summaries import Summary, fold
@@ -107,8 +107,8 @@ class _Admitted:
 
     by_table: dict[str, list[tuple[Link, int, object]]] = field(default_factory=lambda: defaultdict(list))
     poison: set[int] = field(default_factory=set)
-    refusals: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(list))  # stream sequences
-    details: dict[tuple[str, str], str] = field(default_factory=dict)
+    refusals: dict[tuple[str, RefusalReason], list[int]] = field(default_factory=lambda: defaultdict(list))  # stream seqs
+    details: dict[tuple[str, RefusalReason], str] = field(default_factory=dict)
     proving: Proving | None = None
 
     def refuse(self, refused: Refused, msg) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from croupier.floor import pg_schema
+from croupier.floor.gate import RefusalReason
 from croupier.floor.wire import Link, redacted
 from croupier.history.spins import SPIN_EVENTS
 from croupier.table.events import Event, decode
@@ -137,7 +138,7 @@ class RefusedMessages:
     """Messages on `subject` that were not the table's own, refused for `reason`."""
 
     subject: str
-    reason: str
+    reason: RefusalReason  # stored as its value (its words, which it is made again from)
     detail: str  # what was wrong with the first of them
     messages: int
     stream_seqs: tuple[int, ...] = field(default=(), kw_only=True)  # theirs in the stream (0: not known)
@@ -346,12 +347,12 @@ class FloorStore:
         change = self._change()
         cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
                             "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                            (count, now, change, refusal.subject, refusal.reason))
+                            (count, now, change, refusal.subject, RefusalReason(refusal.reason).value))
         if cur.rowcount:
             return False
         self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, change_no) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      (refusal.subject, refusal.reason, refusal.detail, count, now, now, change))
+                      (refusal.subject, RefusalReason(refusal.reason).value, refusal.detail, count, now, now, change))
         return True
 
     def _first_refused(self, refusal: RefusedMessages) -> int:
@@ -498,7 +499,7 @@ class FloorStore:
         where = " WHERE acknowledged IS NULL" if open_only else ""
         cur = self._execute("SELECT subject, reason, detail, messages, raised, last_seen, acknowledged_by, acknowledged "
                             f"FROM floor_refusals{where} ORDER BY raised")
-        return [Refusal(subject, reason, detail, int(messages), _text(raised), _text(last_seen), by, _text(when))
+        return [Refusal(subject, RefusalReason(reason), detail, int(messages), _text(raised), _text(last_seen), by, _text(when))
                 for subject, reason, detail, messages, raised, last_seen, by, when in cur.fetchall()]
 
     def alarm_changes(self, since: int = -1) -> "AlarmChanges":
@@ -516,7 +517,7 @@ class FloorStore:
                 changes.alarms.append(Alarm(name, int(seq), problem, _text(raised), by, _text(when), resumed_by,
                                             _text(resumed), kind, table_alarm))
             else:
-                changes.refusals.append(Refusal(name, problem, detail, int(messages), _text(raised),
+                changes.refusals.append(Refusal(name, RefusalReason(problem), detail, int(messages), _text(raised),
                                                 _text(last_seen), by, _text(when)))
             changes.upto = max(changes.upto, int(change))
         return changes

@@ -183,3 +183,28 @@ def test_the_ingesters_signature_check_agrees_with_the_journals_with_or_without_
                       None, good + "00"):
         assert check(digest, signature) == event_signed(key.public_key(), digest, signature)
     assert check(digest, good)
+
+
+def test_a_refusal_s_reason_is_typed_stored_as_its_words_and_read_back_from_older_rows(tmp_path):
+    """The gate's reasons are members whose values are what the store has always kept: a row an
+    older floor wrote reads back as the member, and the view words it in its language."""
+    from croupier.floor.alarms import shown
+    from croupier.floor.gate import RefusalReason
+    from croupier.i18n import install
+
+    path = tmp_path / "floor.db"
+    with open_store(str(path)):
+        pass
+    with sqlite3.connect(path) as conn:  # as an older floor stored it: the reason's words
+        conn.execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen) "
+                     "VALUES ('croupier.T1.events', 'missing signature', 'event 3 is not signed', 2, "
+                     "'2026-11-26T20:00:00+00:00', '2026-11-26T20:00:00+00:00')")
+    with open_store(str(path)) as store:
+        (refusal,) = store.refusals()
+        assert refusal.reason is RefusalReason.UNSIGNED
+        try:
+            install("pt")
+            (alarm,) = shown(store)
+        finally:
+            install("en")
+    assert "missing signature" not in alarm.detail and "event 3 is not signed" in alarm.detail
