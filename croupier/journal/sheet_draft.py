@@ -27,6 +27,7 @@ import json
 import os
 import stat
 from datetime import datetime, timezone
+from enum import StrEnum
 from pathlib import Path
 
 from croupier.rules.record import Record
@@ -37,12 +38,25 @@ MAX_BYTES = 1 << 16  # a sheet is a few dozen rows: anything bigger is not a dra
 COPY_TOLERANCE_S = 60  # a draft's file is dated when it is written: further off, it was copied back
 
 
+class DraftReason(StrEnum):
+    """Why a draft found is not used."""
+
+    UNREADABLE = "unreadable"  # problem: it does not read back (or is not signed with the table's key)
+    UNSAFE = "unsafe"  # problem: not a file, another user's, or others may write it
+    COPIED = "copied"  # written: a copy put back, dated otherwise than it says it was written
+    TABLE = "table"  # table: another table's
+    JOURNAL = "journal"  # another journal's
+    SPIN = "spin"  # spin: of a spin gone by
+    NUMBER = "number"  # spin, number: of another number of the spin
+    RESULT = "result"  # spin: of an earlier result of the spin
+
+
 class DraftRefused(Exception):
     """The draft found is not used, and why (in the table's words, composed by the screen)."""
 
-    def __init__(self, reason: str, *, ours: bool = False, **facts: object) -> None:
+    def __init__(self, reason: DraftReason, *, ours: bool = False, **facts: object) -> None:
         super().__init__(reason)
-        self.reason = reason  # "unreadable", "unsafe", "copied", "table", "journal", "spin", "number", "result"
+        self.reason = reason
         self.ours = ours  # this table's own leftover (of a spin gone by): safe to remove
         self.facts = facts
 
@@ -118,10 +132,10 @@ def _read(path: Path, table_key: bytes | None) -> SheetDraft:
             found = os.fstat(saved.fileno())
             problem = _unsafe(path, found)
             if problem:
-                raise DraftRefused("unsafe", problem=problem)
+                raise DraftRefused(DraftReason.UNSAFE, problem=problem)
             raw = saved.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise DraftRefused("unreadable", problem=exc.strerror or str(exc)) from None
+        raise DraftRefused(DraftReason.UNREADABLE, problem=exc.strerror or str(exc)) from None
     try:
         if len(raw) > MAX_BYTES:
             raise ValueError("too big")
@@ -143,9 +157,9 @@ def _read(path: Path, table_key: bytes | None) -> SheetDraft:
         if written.tzinfo is None:
             raise ValueError(f"written {draft.written!r} has no time zone")
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise DraftRefused("unreadable", problem=str(exc) or type(exc).__name__) from None
+        raise DraftRefused(DraftReason.UNREADABLE, problem=str(exc) or type(exc).__name__) from None
     if abs(found.st_mtime - written.timestamp()) > COPY_TOLERANCE_S:
-        raise DraftRefused("copied", written=draft.written,
+        raise DraftRefused(DraftReason.COPIED, written=draft.written,
                            dated=datetime.fromtimestamp(found.st_mtime, timezone.utc).isoformat())
     return draft
 
@@ -173,13 +187,13 @@ def load(path: Path, table_key: bytes | None, *, table: str, journal: str, spin:
         return None
     draft = _read(path, table_key)
     if draft.table != table:
-        raise DraftRefused("table", table=draft.table)
+        raise DraftRefused(DraftReason.TABLE, table=draft.table)
     if draft.journal != journal:
-        raise DraftRefused("journal")
+        raise DraftRefused(DraftReason.JOURNAL)
     if draft.spin != spin:
-        raise DraftRefused("spin", ours=True, spin=draft.spin)
+        raise DraftRefused(DraftReason.SPIN, ours=True, spin=draft.spin)
     if draft.number != number:
-        raise DraftRefused("number", ours=True, spin=draft.spin, number=draft.number)
+        raise DraftRefused(DraftReason.NUMBER, ours=True, spin=draft.spin, number=draft.number)
     if draft.result_time != result_time:
-        raise DraftRefused("result", ours=True, spin=draft.spin)
+        raise DraftRefused(DraftReason.RESULT, ours=True, spin=draft.spin)
     return draft

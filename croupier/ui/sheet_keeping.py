@@ -7,15 +7,25 @@ import logging
 from datetime import datetime
 
 from croupier.history.clock import clock, stamp
-from croupier.i18n import _
+from croupier.i18n import N_, _
 from croupier.journal import sheet_draft
-from croupier.journal.sheet_draft import DraftRefused, SheetDraft
+from croupier.journal.sheet_draft import DraftReason, DraftRefused, SheetDraft
 from croupier.session import TableSession
 from croupier.table.payouts import payouts_open
 from croupier.table.state import Spin, TableState
 from croupier.ui.payout_sheet import PayoutSheet
 
 log = logging.getLogger(__name__)
+WHY = {  # why a draft is not used, filled by its facts (an older count of this sheet: when it was written)
+    DraftReason.UNREADABLE: N_("it cannot be read"),
+    DraftReason.UNSAFE: N_("others may write it"),
+    DraftReason.COPIED: N_("it is a copy put back, written at {time}"),
+    DraftReason.TABLE: N_("it is of table {table}"),
+    DraftReason.JOURNAL: N_("it is of another journal"),
+    DraftReason.SPIN: N_("it is of spin {spin}"),
+    DraftReason.NUMBER: N_("it counted {number} on spin {spin}"),
+    DraftReason.RESULT: N_("it is of an earlier result of spin {spin}"),
+}
 
 
 class SheetKeeper:
@@ -38,7 +48,7 @@ class SheetKeeper:
         if not self.path.exists():
             return ""
         if result is None:
-            return self._refused(DraftRefused("journal"))
+            return self._refused(DraftRefused(DraftReason.JOURNAL))
         try:
             draft = sheet_draft.load(self.path, self.session.journal.key, table=self.table, journal=self._journal(),
                                      spin=result.spin, number=result.number, result_time=result.time.isoformat())
@@ -58,19 +68,9 @@ class SheetKeeper:
         if refused.ours:  # this table's own, of a spin gone by
             sheet_draft.discard(self.path)
         facts = refused.facts
-        why = {
-            "unreadable": _("it cannot be read"),
-            "unsafe": _("others may write it"),
-            "copied": _("it is a copy put back, written at {time}"),
-            "table": _("it is of table {table}").format(table=facts.get("table")),
-            "journal": _("it is of another journal"),
-            "spin": _("it is of spin {spin}").format(spin=facts.get("spin")),
-            "number": _("it counted {number} on spin {spin}").format(number=facts.get("number"),
-                                                                    spin=facts.get("spin")),
-            "result": _("it is of an earlier result of spin {spin}").format(spin=facts.get("spin")),
-        }[refused.reason]
-        if refused.reason == "copied":  # an older count of this sheet: say which
-            why = why.format(time=stamp(str(facts["written"])))
+        why = _(WHY[refused.reason]).format(
+            table=facts.get("table"), spin=facts.get("spin"), number=facts.get("number"),
+            time=stamp(str(facts["written"])) if "written" in facts else "")
         return _("The payout sheet kept before the restart was not used: {why}").format(why=why)
 
     def restore(self, sheet: PayoutSheet, spin: Spin) -> str:
@@ -80,7 +80,7 @@ class SheetKeeper:
         if draft is None:
             return ""
         if (draft.spin, draft.number, draft.result_time) != (spin.spin, spin.number, spin.time.isoformat()):
-            return self._refused(DraftRefused("number", ours=True, spin=draft.spin, number=draft.number))
+            return self._refused(DraftRefused(DraftReason.NUMBER, ours=True, spin=draft.spin, number=draft.number))
         whole = sheet.take_back(draft.counts, draft.played)
         self._kept = self._of(sheet)
         message = _("Counts typed before the restart, kept at {time}, are back: check them · D records them").format(
