@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from croupier.rules import announced
 from croupier.rules.layout import INSIDE_KINDS, POSITIONS, Position, parse_position
@@ -22,21 +23,29 @@ from croupier.rules.profiles import Profile
 _OWNER = re.compile(r"[^\W\d_][\w-]*")
 
 
+class BetProblem(StrEnum):
+    """Why a bet is no bet at this table, for a screen to word it in its language from the facts."""
+
+    NOT_OFFERED = "not-offered"  # bet, rule: the regulation does not offer it
+    NUMBERING = "numbering"  # bet, numbering: the wheel's (the bet needs the French)
+    NEIGHBOURS = "neighbours"  # bet, allowed: the counts each side the profile takes, rule
+    VALUE_CHIPS = "value-chips"  # bet, category, rule
+    CHIPS = "chips"  # bet, chips: not a whole number above 0
+    NOT_A_BET = "not-a-bet"  # the message says (the bet as typed does not read)
+
+
 class BetError(ValueError):
     """A bet that cannot be played under the profile; the message starts with the argument.
-    `reason` and `facts` say why for a screen to word it in its language: "not-offered" (bet,
-    rule), "numbering" (bet, numbering: the wheel's, the bet needs the French), "neighbours" (bet,
-    allowed: the counts each side the profile takes, rule), "value-chips" (bet,
-    category, rule), "chips" (bet, chips), "not-a-bet" (the message)."""
+    `reason` and `facts` say why (BetProblem)."""
 
-    def __init__(self, message: str, reason: str = "not-a-bet", **facts) -> None:
+    def __init__(self, message: str, reason: BetProblem = BetProblem.NOT_A_BET, **facts) -> None:
         super().__init__(message)
         self.reason = reason
         self.facts = facts
 
 
 class _NotOffered(ValueError):
-    def __init__(self, message: str, reason: str, **facts) -> None:
+    def __init__(self, message: str, reason: BetProblem, **facts) -> None:
         super().__init__(message)
         self.reason, self.facts = reason, facts
 
@@ -100,7 +109,7 @@ def _play(spec: str, profile: Profile) -> tuple[announced.Recipe, str]:
         if sides and each_side not in sides:
             allowed = " or ".join(filter(None, (", ".join(map(str, sides[:-1])), str(sides[-1]))))
             raise _NotOffered(f"{profile.id} takes {allowed} neighbours each side, not {each_side} "
-                              f"({profile.bets['neighbours'].rule})", "neighbours", allowed=allowed,
+                              f"({profile.bets['neighbours'].rule})", BetProblem.NEIGHBOURS, allowed=allowed,
                               rule=profile.bets["neighbours"].rule)
         recipe = announced.number_and_neighbours(number, each_side)
     elif word == "complete":
@@ -118,8 +127,8 @@ def _play(spec: str, profile: Profile) -> tuple[announced.Recipe, str]:
                if offer.offered else offer.rule)
         message = f"{profile.id} does not offer {recipe.kind} bets ({why})"
         if offer.offered:
-            raise _NotOffered(message, "numbering", numbering=profile.numbering)
-        raise _NotOffered(message, "not-offered", rule=offer.rule)
+            raise _NotOffered(message, BetProblem.NUMBERING, numbering=profile.numbering)
+        raise _NotOffered(message, BetProblem.NOT_OFFERED, rule=offer.rule)
     category = announced.CATEGORY.get(recipe.kind) or recipe.units[0][0].category
     return recipe, category
 
@@ -144,13 +153,13 @@ def make_bet(spec: str, chips: int, owner: str | None, profile: Profile,
     except ValueError as error:
         raise BetError(f"{text}: {error}") from None
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
-        raise BetError(f"{text}: chips must be a whole number above 0, not {chips!r}", "chips", bet=spec.strip(),
+        raise BetError(f"{text}: chips must be a whole number above 0, not {chips!r}", BetProblem.CHIPS, bet=spec.strip(),
                        chips=chips)
     if owner is not None and owner != VALUE_CHIPS and not _OWNER.fullmatch(owner):
         raise BetError(f"{text}: {owner!r} is not a colour name")
     if owner == VALUE_CHIPS and not any_bet and not profile.value_chips_allowed(category):
         raise BetError(f"{text}: value chips may not be played on {category} under {profile.id} "
-                       f"({profile.value_chips.rule})", "value-chips", bet=spec.strip(), category=category,
+                       f"({profile.value_chips.rule})", BetProblem.VALUE_CHIPS, bet=spec.strip(), category=category,
                        rule=profile.value_chips.rule)
     return Bet(text, recipe.name, recipe.kind, category, recipe.units, chips, owner,
                _outcomes(recipe.name, recipe.units))

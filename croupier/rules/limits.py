@@ -206,10 +206,29 @@ def table_limits(profile: Profile, minimum: Decimal | int | str,
     return TableLimits(profile, minimum, maxima, dict(sign.minima), dict(sign.announced))
 
 
+class ColourValueCode(StrEnum):
+    """Why a colour cannot be given a value (§7)."""
+
+    NOT_POSTED = "not-posted"  # neither the minimum nor a posted value (PT-A 9)
+    ONE_OF = "one-of"  # not one of the regulation's values (RU 4.7)
+    MULTIPLE = "multiple"  # not a whole multiple of the minimum (PT-B 9)
+    ABOVE_PLEIN = "above-plein"  # above the plein maximum
+
+
+# Each in English, filled by the facts of `colour_value_check`: the texts the catalogs translate.
+COLOUR_VALUE_PROBLEMS = {
+    ColourValueCode.NOT_POSTED:
+        "{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})",
+    ColourValueCode.ONE_OF: "a colour chip is worth one of {allowed}, not {value} ({rule})",
+    ColourValueCode.MULTIPLE: "{value} is not the table minimum {minimum} or a whole multiple of it ({rule})",
+    ColourValueCode.ABOVE_PLEIN: "{value} is above the plein maximum {maximum} ({rule})",
+}
+
+
 def colour_value_check(limits: TableLimits, value: Decimal,
-                       posted: Sequence[Decimal] = ()) -> tuple[str, dict] | None:
-    """Why a colour cannot be given this value at this table, as (reason, facts), or None if it can
-    (§7). Reasons: "one-of", "multiple", "not-posted", "above-plein".
+                       posted: Sequence[Decimal] = ()) -> tuple[ColourValueCode, dict] | None:
+    """Why a colour cannot be given this value at this table, as (code, facts), or None if it can
+    (§7). Facts: value, minimum, rule, and `allowed` (the values it may be) or `maximum` (the plein's).
 
     `posted` are the other values the table displays (PT-A 9; FR "se non diversamente indicato").
     """
@@ -218,15 +237,15 @@ def colour_value_check(limits: TableLimits, value: Decimal,
     facts = {"value": value, "minimum": minimum, "rule": chips.rule}
     if chips.value == "one-of":
         if value not in chips.values:
-            return "one-of", {**facts, "allowed": tuple(chips.values)}
+            return ColourValueCode.ONE_OF, {**facts, "allowed": tuple(chips.values)}
     elif chips.value == "multiple-of-minimum":
         if value < minimum or value % minimum:
-            return "multiple", facts
+            return ColourValueCode.MULTIPLE, facts
     elif value != minimum and value not in posted:
-        return "not-posted", {**facts, "allowed": tuple(sorted({minimum, *posted}))}
+        return ColourValueCode.NOT_POSTED, {**facts, "allowed": tuple(sorted({minimum, *posted}))}
     plein = limits.maxima["plein"]
     if chips.up_to_plein_maximum and value > plein:
-        return "above-plein", {**facts, "maximum": plein}
+        return ColourValueCode.ABOVE_PLEIN, {**facts, "maximum": plein}
     return None
 
 
@@ -236,16 +255,9 @@ def colour_value_problem(limits: TableLimits, value: Decimal,
     found = colour_value_check(limits, value, posted)
     if found is None:
         return None
-    reason, facts = found
-    value, minimum, rule = facts["value"], facts["minimum"], facts["rule"]
-    if reason == "one-of":
-        return f"a colour chip is worth one of {', '.join(str(v) for v in facts['allowed'])}, not {value} ({rule})"
-    if reason == "multiple":
-        return f"{value} is not the table minimum {minimum} or a whole multiple of it ({rule})"
-    if reason == "not-posted":
-        shown = "the table minimum" if limits.profile.colour_chips.value == "table-minimum" else "the minimum"
-        return f"{value} is neither {shown} {minimum} nor a value posted at the table ({rule})"
-    return f"{value} is above the plein maximum {facts['maximum']} ({rule})"
+    code, facts = found
+    allowed = ", ".join(str(each) for each in facts.get("allowed", ()))
+    return COLOUR_VALUE_PROBLEMS[code].format(**{**facts, "allowed": allowed})
 
 
 class LimitCheck(Record, kw_only=False):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 
-from croupier.rules.limits import colour_value_check, colour_value_problem
+from croupier.rules.limits import ColourValueCode, colour_value_check, colour_value_problem
 from croupier.table.cycle import amount
 from croupier.table.events import (
     CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, ForeignChipsSettled, LateChipsExchanged,
@@ -70,13 +70,13 @@ def check_chip_value(state: TableState, value: Decimal | str | int) -> Decimal:
     limits = limits_of(state)  # the sign's plein maximum too
     found = colour_value_check(limits, value, state.posted_values)
     if found is not None:
-        reason, facts = found
-        problem = colour_value_problem(limits, value, state.posted_values) or reason
-        if reason == "not-posted":  # the usual case (PT-A 9): neither the minimum nor a posted value
+        code, facts = found
+        problem = colour_value_problem(limits, value, state.posted_values) or code
+        if code is ColourValueCode.NOT_POSTED:  # the usual case (PT-A 9): neither the minimum nor a posted value
             raise ColourValueNotPosted(problem, value, facts["rule"], allowed=facts["allowed"])
-        if reason == "one-of":
+        if code is ColourValueCode.ONE_OF:
             raise ColourValueNotOneOf(problem, value, facts["rule"], allowed=facts["allowed"])
-        if reason == "multiple":
+        if code is ColourValueCode.MULTIPLE:
             raise ColourValueNotMultiple(problem, value, facts["rule"], minimum=facts["minimum"])
         raise ColourValueAboveMaximum(problem, value, facts["rule"], maximum=facts["maximum"])
     return value
@@ -143,7 +143,7 @@ def cash_out(state: TableState, now: datetime, *, colour: str, chips: int, by: s
         raise CountNotWhole(chips=repr(chips))
     if colour in state.bets or colour in state.prison:
         raise ExchangeWithBets(colour=colour)
-    reason = choice(CashOutReason, reason)
+    reason = choice(CashOutReason, reason, what="a reason to cash out")
     if reason is CashOutReason.INACTIVE and not must_exchange(state, account):
         raise InactivityNotApplying(colour=colour, rule=profile_of(state).inactivity.rule)
     return [ColourCashedOut(colour=colour, player=account.player, chips=chips, expected_chips=account.held,

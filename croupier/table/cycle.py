@@ -421,7 +421,7 @@ def void_spin(state: TableState, now: datetime, *, reason: VoidReason, source: S
     _open(state)
     if state.phase not in IN_SPIN:
         raise VoidOutOfTurn()
-    reason = choice(VoidReason, reason)
+    reason = choice(VoidReason, reason, what="a reason for a golpe nulo")
     last = state.last_result
     by = SENSOR if source is Source.SENSOR else known(state, by or _croupier(state))
     return [SpinVoided(spin=state.spin, reason=reason, put_back=last.number if last else None,

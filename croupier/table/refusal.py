@@ -11,7 +11,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, TypeVar, dataclass_transform
 
-from croupier.rules.limits import SignCode
+from croupier.rules.bets import BetProblem
+from croupier.rules.limits import COLOUR_VALUE_PROBLEMS, ColourValueCode, SignCode
 
 E = TypeVar("E", bound=Enum)
 
@@ -121,27 +122,30 @@ class RulesProblem(Kind):
 
 
 class ColourValueRefused(RulesProblem):
-    """A value a colour's chips cannot be given here (croupier.rules.limits.colour_value_check)."""
+    """A value a colour's chips cannot be given here (croupier.rules.limits.colour_value_check): its
+    template is the rules' English for its code, the problem that template filled in English."""
 
     value: Decimal
     rule: str
 
 
 class ColourValueNotPosted(ColourValueRefused):
-    """Neither the minimum nor a posted value (PT-A 9)."""
-
-    allowed: tuple[Decimal, ...]
+    english = COLOUR_VALUE_PROBLEMS[ColourValueCode.NOT_POSTED]  # PT-A 9
+    allowed: tuple[Decimal, ...]  # the minimum and the posted values
 
 
 class ColourValueNotOneOf(ColourValueRefused):
+    english = COLOUR_VALUE_PROBLEMS[ColourValueCode.ONE_OF]
     allowed: tuple[Decimal, ...]  # the regulation's list (RU 4.7)
 
 
 class ColourValueNotMultiple(ColourValueRefused):
+    english = COLOUR_VALUE_PROBLEMS[ColourValueCode.MULTIPLE]
     minimum: Decimal
 
 
 class ColourValueAboveMaximum(ColourValueRefused):
+    english = COLOUR_VALUE_PROBLEMS[ColourValueCode.ABOVE_PLEIN]
     maximum: Decimal  # the plein maximum
 
 
@@ -291,7 +295,7 @@ class ProfileUnusable(RulesProblem):
 class NotABet(RulesProblem):
     """A bet that is no bet at this table (croupier.rules.bets.BetError): its reason and facts."""
 
-    reason: str | None  # not-offered, numbering, neighbours, value-chips, chips; None: the problem says
+    reason: BetProblem
     details: Mapping[str, Any]  # bet, rule, numbering, allowed, category, as the reason has them
 
 
@@ -329,9 +333,11 @@ class AmountNotAbove0(Kind):
 
 
 class NotAChoice(Kind):
-    english = "{value} is not a {kind}; use one of: {known}"
+    """`what` is the core's phrase for what is chosen, worded through the catalogs."""
+
+    english = "{value} is not {what}; use one of: {known}"
     value: str
-    kind: str
+    what: str
     known: str
 
 
@@ -841,10 +847,11 @@ class PitBossFirst(Kind):
 
 
 
-def choice(kind: type[E], value: object) -> E:
-    """`value` as one of the enum `kind`, or a refusal listing the choices."""
+def choice(kind: type[E], value: object, what: str) -> E:
+    """`value` as one of the enum `kind`, or a refusal naming `what` is chosen (the core's phrase:
+    "a role") and listing the choices."""
     try:
         return kind(value.strip().lower() if isinstance(value, str) else value)
     except ValueError:
         known = ", ".join(str(member.value) for member in kind)
-        raise NotAChoice(value=repr(value), kind=kind.__name__, known=known) from None
+        raise NotAChoice(value=repr(value), what=what, known=known) from None

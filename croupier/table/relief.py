@@ -19,7 +19,7 @@ def check_relief(state: TableState, role: Role) -> Role:
     """Refused unless `role` can be relieved now: a screen asks before anyone types a PIN."""
     if state.phase is Phase.CLOSED:
         raise TableNotOpen()
-    role = choice(Role, role)
+    role = choice(Role, role, what="a role")
     if role is Role.PIT_BOSS:
         raise PitBossNotRelieved()
     if role is Role.CROUPIER and state.phase in IN_SPIN:

@@ -6,10 +6,12 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 from functools import singledispatch
+from typing import Any, Mapping
 
 from croupier.history import words
 from croupier.screens.words import NUMBER_STYLE, PHASES, colour_name, number_markup, phase  # noqa: F401 (the screens' words)
 from croupier.i18n import N_, _, current, formats, language
+from croupier.rules.bets import BetProblem
 from croupier.rules.limits import SignCode
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.events import AlarmKind, Role
@@ -62,28 +64,11 @@ def _values(values: tuple[Decimal, ...]) -> str:
     return " · ".join(money(value, shown_currency()) for value in values)
 
 
-@_worded(no.ColourValueNotPosted)
-def _value_not_posted(refused: no.ColourValueNotPosted) -> str:
-    return _("{value} is not a value of this table: the minimum or a posted value, {allowed} ({rule})").format(
-        value=money(refused.value, shown_currency()), allowed=_values(refused.allowed), rule=refused.rule)
-
-
-@_worded(no.ColourValueNotOneOf)
-def _value_not_one_of(refused: no.ColourValueNotOneOf) -> str:
-    return _("a colour chip is worth one of {allowed}, not {value} ({rule})").format(
-        allowed=_values(refused.allowed), value=money(refused.value, shown_currency()), rule=refused.rule)
-
-
-@_worded(no.ColourValueNotMultiple)
-def _value_not_multiple(refused: no.ColourValueNotMultiple) -> str:
-    return _("{value} is not the table minimum {minimum} or a whole multiple of it ({rule})").format(
-        value=money(refused.value, shown_currency()), minimum=money(refused.minimum, shown_currency()), rule=refused.rule)
-
-
-@_worded(no.ColourValueAboveMaximum)
-def _value_above_maximum(refused: no.ColourValueAboveMaximum) -> str:
-    return _("{value} is above the plein maximum {maximum} ({rule})").format(
-        value=money(refused.value, shown_currency()), maximum=money(refused.maximum, shown_currency()), rule=refused.rule)
+@_worded(no.ColourValueRefused)
+def _colour_value(refused: no.ColourValueRefused) -> str:
+    facts = {key: _values(value) if key == "allowed" else money(value, shown_currency()) if isinstance(value, Decimal)
+             else value for key, value in refused.facts.items()}
+    return _(refused.template()).format(**facts)
 
 
 @_worded(no.SignNotAllowed)
@@ -93,7 +78,7 @@ def _sign_not_allowed(refused: no.SignNotAllowed) -> str:
 
 @_worded(no.NotABet)
 def _not_a_bet(refused: no.NotABet) -> str:
-    return bet_error({**refused.details, "problem": refused.problem, "reason": refused.reason})
+    return bet_error(refused.reason, {**refused.details, "problem": refused.problem})
 
 
 @_worded(no.ProfileUnusable, no.SignUnreadable)
@@ -209,24 +194,26 @@ def bet_kind(kind: str) -> str:
     return _(words.POSITIONS[kind]) if kind in words.POSITIONS else kind
 
 
-def bet_error(facts: dict) -> str:
-    """Why a bet is no bet at this table, from the rules' reason (croupier.rules.bets.BetError)."""
-    reason = facts.get("reason")
-    if reason == "not-offered":
-        return _("{bet}: this table's regulation does not offer it ({rule})").format(
-            bet=position(facts["bet"]), rule=facts["rule"])
-    if reason == "numbering":
-        return _("{bet}: it needs the French numbering, and this wheel's is {numbering}").format(
-            bet=position(facts["bet"]), numbering=facts["numbering"])
-    if reason == "neighbours":
-        return _("{bet}: this table takes {allowed} neighbours each side ({rule})").format(
-            bet=position(facts["bet"]), allowed=facts["allowed"].replace(" or ", " / "), rule=facts["rule"])
-    if reason == "value-chips":
-        return _("{bet}: value chips may not be played on {category} ({rule})").format(
-            bet=position(facts["bet"]), category=category(facts["category"]), rule=facts["rule"])
-    if reason == "chips":
-        return _("{bet}: the chips must be a whole number above 0").format(bet=position(facts["bet"]))
-    return _("not a bet of this table: {problem}").format(problem=facts["problem"])
+BET_PROBLEMS = {  # why a bet is no bet at this table (croupier.rules.bets.BetProblem)
+    BetProblem.NOT_OFFERED: N_("{bet}: this table's regulation does not offer it ({rule})"),
+    BetProblem.NUMBERING: N_("{bet}: it needs the French numbering, and this wheel's is {numbering}"),
+    BetProblem.NEIGHBOURS: N_("{bet}: this table takes {allowed} neighbours each side ({rule})"),
+    BetProblem.VALUE_CHIPS: N_("{bet}: value chips may not be played on {category} ({rule})"),
+    BetProblem.CHIPS: N_("{bet}: the chips must be a whole number above 0"),
+    BetProblem.NOT_A_BET: N_("not a bet of this table: {problem}"),
+}
+
+
+def bet_error(reason: BetProblem, facts: Mapping[str, Any]) -> str:
+    """Why a bet is no bet at this table, from the rules' reason and facts (croupier.rules.bets.BetError)."""
+    shown = dict(facts)
+    if "bet" in shown:
+        shown["bet"] = position(shown["bet"])
+    if "allowed" in shown:
+        shown["allowed"] = shown["allowed"].replace(" or ", " / ")
+    if "category" in shown:
+        shown["category"] = category(shown["category"])
+    return _(BET_PROBLEMS[reason]).format(**shown)
 
 
 def category(name: str) -> str:

@@ -76,7 +76,7 @@ def test_refused_commands_record_nothing(tmp_path):
     seq, size = session.seq, len(all_events(path))
     with pytest.raises(Refused, match="red is taken by seat 1"):
         session.assign_colour(colour="red", player="seat 2", chip_value=Decimal("5"), chips=10, by="Ana")
-    with pytest.raises(Refused, match=r"neither the minimum 5 nor a value posted at the table \(PT-A 9\)"):
+    with pytest.raises(Refused, match=r"1 is not a value of this table: the minimum or a posted value, 5 \(PT-A 9\)"):
         session.assign_colour(colour="blue", player="seat 2", chip_value=Decimal("1"), chips=10, by="Ana")
     with pytest.raises(Refused, match="a pit-boss must give their name and PIN"):
         session.correct_result(spin=8, number=3, reason="misread", by="Boss", pin=None)

@@ -154,13 +154,13 @@ def test_what_plays_and_what_goes_back_add_up_to_what_was_placed(profile, data):
     (PT_B, "12", (), "whole multiple"),  # PT-B 9
     (PT_B, "55", (), "above the plein maximum 50"),
     (PT_A, "5", (), None),
-    (PT_A, "7", (), "nor a value posted"),  # PT-A 9
+    (PT_A, "7", (), "not a value of this table: the minimum or a posted value, 5 (PT-A 9)"),  # PT-A 9
     (PT_A, "7", (Decimal(7),), None),
     (PT_A, "200", (Decimal(200),), "above the plein maximum 150"),
     (RU, "25", (), None),  # RU 4.7: 1, 2, 5, 10, 25, 100
     (RU, "20", (), "one of 1, 2, 5, 10, 25, 100"),
     (FR, "5", (), None),
-    (FR, "10", (), "neither the table minimum 5"),
+    (FR, "10", (), "the minimum or a posted value, 5 ("),
 ])
 def test_colour_chip_values(profile, value, posted, problem):
     found = colour_value_problem(table_limits(profile, 5), Decimal(value), posted)

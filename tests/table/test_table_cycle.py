@@ -393,7 +393,7 @@ def test_a_profile_recorded_before_it_named_the_exchange_rule_still_cites_its_ow
 def test_an_unknown_void_reason_is_refused_with_the_choices(clock):
     table = opened("pt-americana", clock)
     table.do(cycle.launch, direction=CW)
-    table.refused(cycle.void_spin, "'dropped' is not a VoidReason; use one of: chip-fell, another-ball",
+    table.refused(cycle.void_spin, "'dropped' is not a reason for a golpe nulo; use one of: chip-fell, another-ball",
                   reason="dropped")
 
 

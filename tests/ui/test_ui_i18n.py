@@ -41,12 +41,13 @@ def marked_texts() -> dict[tuple[str, str | None], str]:
 def refusal_templates() -> dict[tuple[str, None], str]:
     """Every refusal of the core, worded through the catalogs: the English templates of the kinds of
     refusal the screens word by them, the phrases the core puts into their facts, and the limits'
-    reasons."""
-    from croupier.rules.limits import OUTCOMES, REASONS
+    reasons and colour values' problems."""
+    from croupier.rules.limits import COLOUR_VALUE_PROBLEMS, OUTCOMES, REASONS
     from croupier.table import refusal as no
     from croupier.ui import text
 
-    found = {(text, None): "limits.py" for text in (*REASONS.values(), *OUTCOMES.values())}
+    found = {(text, None): "limits.py"
+             for text in (*REASONS.values(), *OUTCOMES.values(), *COLOUR_VALUE_PROBLEMS.values())}
     for kind in no.kinds():
         if text.refusal.dispatch(kind) is text.refusal.dispatch(no.Refused):
             found.update({(template, None): kind.__name__ for template in kind.templates()})
@@ -57,10 +58,11 @@ def refusal_templates() -> dict[tuple[str, None], str]:
 
 
 def _refusal_phrases(node) -> list[str]:
-    """Phrases the core puts into a refusal's facts: what a PIN is asked for (`to=`), and what an
-    amount is (`amount(value, "a posted value")`, its default)."""
+    """Phrases the core puts into a refusal's facts: what a PIN is asked for (`to=`), what is chosen
+    (`what=`), and what an amount is (`amount(value, "a posted value")`, its default)."""
     if isinstance(node, ast.Call):
-        literal = [k.value.value for k in node.keywords if k.arg == "to" and isinstance(k.value, ast.Constant)]
+        literal = [k.value.value for k in node.keywords
+                   if k.arg in ("to", "what") and isinstance(k.value, ast.Constant)]
         if getattr(node.func, "id", None) == "amount" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
             literal.append(node.args[1].value)
         return literal
@@ -184,6 +186,66 @@ def test_the_simple_chances_on_the_sheet_are_written_alike(language):
     install(language)
     chances = [text.position(spec) for spec in ("red", "black", "even", "odd", "low", "high")]
     assert all(chance[0].islower() for chance in chances), chances
+
+
+def typed_wordings():
+    """Each enum of reasons the screens and the floor view word, with its wordings by member."""
+    from croupier.floor import alarms
+    from croupier.floor.gate import RefusalReason
+    from croupier.journal.sheet_draft import DraftReason
+    from croupier.rules.bets import BetProblem
+    from croupier.rules.limits import COLOUR_VALUE_PROBLEMS, ColourValueCode
+    from croupier.ui import sheet_keeping, text
+
+    return [(BetProblem, text.BET_PROBLEMS), (ColourValueCode, COLOUR_VALUE_PROBLEMS),
+            (RefusalReason, alarms.REASONS), (DraftReason, sheet_keeping.WHY)]
+
+
+def test_every_member_of_a_typed_reason_has_its_wording():
+    """A member added to an enum of reasons without its wording fails here, by type: its English is
+    then checked to be in each catalog as every marked text is."""
+    for reasons, wordings in typed_wordings():
+        assert set(wordings) == set(reasons), (reasons.__name__, set(reasons) - set(wordings))
+        assert all(isinstance(member, reasons) for member in wordings)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_bet_a_colour_s_value_a_draft_and_a_choice_are_refused_in_each_language(language):
+    from decimal import Decimal
+
+    from croupier.floor.alarms import refusal_reason
+    from croupier.floor.gate import RefusalReason
+    from croupier.journal.sheet_draft import DraftReason
+    from croupier.rules.bets import BetProblem
+    from croupier.table import refusal as no
+    from croupier.ui import text
+    from croupier.ui.sheet_keeping import WHY
+
+    install(language)
+    bet = text.refusal(no.NotABet("dozen4: not offered", BetProblem.NOT_OFFERED, {"bet": "dozen1", "rule": "PT-A 5"}))
+    assert "PT-A 5" in bet and "regulation" not in bet
+    value = no.ColourValueNotPosted("7 is not a value (PT-A 9)", Decimal(7), "PT-A 9", allowed=(Decimal(5),))
+    worded = text.refusal(value)
+    assert "PT-A 9" in worded and "7" in worded and "posted" not in worded and worded != str(value)
+    choice = text.refusal(no.NotAChoice(value="'dropped'", what="a reason for a golpe nulo", known="chip-fell"))
+    assert "'dropped'" in choice and "chip-fell" in choice and "reason" not in choice and "voidreason" not in choice
+    assert refusal_reason(RefusalReason.BAD_SIGNATURE) != "bad signature"
+    from croupier.i18n import _
+    assert all(_(WHY[reason]) != WHY[reason] for reason in DraftReason)
+
+
+def test_a_choice_is_named_for_what_it_is_never_by_its_type():
+    """A value that is none of the choices names what is chosen as the croupier says it."""
+    from croupier.table import refusal as no
+    from croupier.table.events import Role
+    from croupier.ui import text
+
+    with pytest.raises(no.NotAChoice) as refused:
+        no.choice(Role, "owner", "a role")
+    install("en")
+    assert text.refusal(refused.value) == "'owner' is not a role; use one of: croupier, inspector, pit-boss"
+    install("it")
+    assert text.refusal(refused.value) == "'owner' non è un ruolo; usare uno di: croupier, inspector, pit-boss"
 
 
 def test_the_announcements_in_portuguese():
