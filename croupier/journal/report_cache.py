@@ -22,11 +22,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import stat
 from pathlib import Path
 from typing import Callable
 
 from croupier.journal import fold_codec, fold_stamp
+from croupier.journal.file_trust import untrusted
 from croupier.journal.key import KeyFileError, mode_problem, read_key
 from croupier.journal.report import ReportFold
 from croupier.journal.store import Journal
@@ -52,12 +52,8 @@ def _file_for(journal: Journal) -> Path:
 def _writable_by_others(path: Path, owners: set[int]) -> str | None:
     """Why `path` is not safe to trust, or None: it must belong to one of `owners` and be writable
     by no one else."""
-    found = path.stat()
-    if found.st_uid not in owners:
-        return f"{path} belongs to user {found.st_uid}, not to this user"
-    if stat.S_IMODE(found.st_mode) & 0o022:
-        return f"{path} may be written by other users (mode {stat.S_IMODE(found.st_mode):04o})"
-    return None
+    problem = untrusted(path.stat(), owners)
+    return f"{path} {problem}" if problem else None
 
 
 def fold_key(key_path: Path, journal_path: Path, notice: Notice) -> bytes | None:

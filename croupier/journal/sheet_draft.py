@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from enum import StrEnum
 from pathlib import Path
 
+from croupier.journal.file_trust import untrusted
 from croupier.rules.record import Record
 
 FORMAT = "croupier sheet draft 2"
@@ -118,11 +119,8 @@ def discard(path: Path) -> None:
 def _unsafe(path: Path, found: os.stat_result) -> str | None:
     if not stat.S_ISREG(found.st_mode):
         return "not a file"
-    if found.st_uid not in (os.geteuid(), 0):
-        return f"it belongs to user {found.st_uid}"
-    if stat.S_IMODE(found.st_mode) & 0o022:
-        return f"others may write it (mode {stat.S_IMODE(found.st_mode):04o})"
-    return None
+    problem = untrusted(found, (os.geteuid(), 0))
+    return f"it {problem}" if problem else None
 
 
 def _read(path: Path, table_key: bytes | None) -> SheetDraft:
