@@ -235,14 +235,17 @@ class TableApp(Shows, App):
         if on_top is not None and self.screen is not self.table_screen:
             on_top(message, error=error)
 
-    def say_dropped(self, count: int) -> None:
-        """Keys typed for a step that has ended were dropped: said after what ended it."""
+    def say_dropped(self, count: int, on=None) -> None:
+        """Keys typed for a step that has ended were dropped: said after what ended it, on `on`
+        (a screen about to be shown), else on the screen on top."""
         message, error = self._said
         dropped = ngettext("{count} key typed for a step that had ended: dropped",
                            "{count} keys typed for a step that had ended: dropped", count).format(count=count)
         shown = f"{message} · {dropped}" if message else dropped
-        on_top = getattr(self.screen, "say", None)
-        if on_top is not None and self.screen is not self.table_screen:
+        screen = on or self.screen
+        on_top = getattr(screen, "say", None)
+        if on_top is not None and screen is not self.table_screen:
+            self.clear_dropped()  # said on the table before the sheet came: the sheet says it now
             on_top(shown, error=error)  # about the sheet: the table's line under it keeps its own message
         else:
             self.table_screen.say(shown, error=error)

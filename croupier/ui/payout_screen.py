@@ -164,7 +164,7 @@ class PayoutScreen(KeypadScreen[None]):
         elif restored:
             self.say(restored)
         elif app.keys.dropped:  # keys typed for the result this sheet ended: said here, where the croupier looks
-            app.say_dropped(app.keys.dropped)
+            app.say_dropped(app.keys.dropped, on=self)  # also when it is about to be pushed again
 
     def _say_interrupted(self) -> None:
         self.say(_("The wheel read {number} while {typed} was typed: {typed} dropped · # to count").format(

@@ -167,3 +167,18 @@ async def test_keys_dropped_on_the_sheet_are_not_said_again_on_the_table_after_e
         await press(pilot, "escape")
         assert not isinstance(table_app.screen, PayoutScreen)
         assert DROPPED not in flat(screen_text(table_app))
+
+
+async def test_a_digit_typed_as_a_later_sheet_opens_is_said_on_that_sheet(table_app, session):
+    """The sheet is made once and pushed again for each result: a key dropped before the second
+    sheet is drawn is said on it (it once went to the table screen's line, under the sheet), and
+    not again on the table after #."""
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "enter", "1", "7", "enter", "3", "d")
+        assert session.state.phase is Phase.BETTING
+        burst(table_app, "enter", "enter", "1", "2", "enter", "3")
+        await settle(pilot)
+        assert isinstance(table_app.screen, PayoutScreen) and not table_app.screen.sheet.counts
+        assert DROPPED in flat(screen_text(table_app))
+        await press(pilot, "escape")
+        assert DROPPED not in flat(screen_text(table_app))
