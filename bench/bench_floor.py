@@ -99,6 +99,34 @@ def process_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_s(root: int | None) -> float:
+    """CPU seconds of a process and every process under it (a server's workers); 0 without one."""
+    if root is None:
+        return 0.0
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    total = 0.0
+    for pid in tree:
+        try:
+            total += process_cpu_s(pid)
+        except (OSError, ValueError, IndexError):  # ended meanwhile
+            continue
+    return total
+
+
+STORE_SERVER: list[int] = []  # the PostgreSQL server's pid when the bench started it (--postgres)
+
+
 def checkers_cpu_s() -> float:
     """CPU seconds of the processes that check signatures beside the ingester (croupier.floor.gate)."""
     from croupier.floor import gate
@@ -151,14 +179,21 @@ def bench_ingest(folder: Path, store_url: str, tables: int, spins: int) -> None:
         publish_all(broker, paths)
         published = time.perf_counter() - started
         cpu: dict[str, float] = {}
+        servers = lambda: (tree_cpu_s(STORE_SERVER[0] if STORE_SERVER else None),  # noqa: E731
+                           tree_cpu_s(broker.process.pid if broker.process else None))
+        before = servers()
         elapsed = ingest_until(store_url, broker, heads, cpu=cpu)
+        store_cpu, broker_cpu = (after - earlier for after, earlier in zip(servers(), before))
     rate = events / elapsed
     print(f"publish: {events} events of {tables} tables in {published:.1f} s ({events / published:.0f} events/s)")
     print(f"ingest:  {events} events in {elapsed:.1f} s = {rate:.0f} events/s; a floor of 50 tables at a spin a "
           f"minute makes {FLOOR_EVENTS_PER_S:.1f} events/s: headroom x{rate / FLOOR_EVENTS_PER_S:.0f}")
     if "thread" in cpu:
         print(f"ingest CPU: {1e6 * cpu['thread'] / events:.0f} us an event in the ingester's thread, "
-              f"{1e6 * cpu['checkers'] / events:.0f} us in its signature checkers (the store and broker not counted)")
+              f"{1e6 * cpu['checkers'] / events:.0f} us in its signature checkers, "
+              f"{1e6 * store_cpu / events:.0f} us in the store's server{'' if STORE_SERVER else ' (not ours: not counted)'}, "
+              f"{1e6 * broker_cpu / events:.0f} us in nats-server; {cpu['checkers'] + cpu['thread'] + store_cpu + broker_cpu:.1f} "
+              f"CPU s over {elapsed:.1f} s on {os.cpu_count()} cores")
 
 
 def when(value) -> datetime:
@@ -392,6 +427,7 @@ def main() -> None:
 
         postgres = ThrowawayPostgres().start()
         args.store = postgres.url
+        STORE_SERVER.append(int((postgres.data / "postmaster.pid").read_text().split()[0]))
     try:
         with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
             folder = Path(tmp)
