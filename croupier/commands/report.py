@@ -427,6 +427,9 @@ def _rendered(report: ShiftReport) -> str:
     for c in report.colour_ledger:
         out = c.cashed_out
         result = _("in play") if c.result is None else formats.signed_money(c.result, c.currency if several else None)
+        if c.currency_changed:  # in play across a change of currency: in neither currency's totals
+            result += " " + _("(MIXED CURRENCIES: {currency} -> {to}, in no total)").format(
+                currency=c.currency or "-", to=c.currency_changed)
         add(f"  {colour(c.colour):<8} {c.player:<16} {own(c.chip_value, c.currency):>7}  "
             f"{own(c.bought_money, c.currency):>10}  {own(out['amount'], c.currency) if out else '-':>10}  "
             f"{own(c.late_money, c.currency):>8}  {result:>10}  "
@@ -455,7 +458,10 @@ def _rendered(report: ShiftReport) -> str:
                                   late=amount(shift.late_money), paid=amount(shift.paid_money))
         if shift.foreign:
             line += ", " + _("foreign chips paid {amount}").format(amount=amount(shift.foreign_money))
-        if shift.provisional:  # chips sold to a colour still in play are not won: no result yet
+        if shift.carried and not shift.in_play_at_end:  # colours from before a change of currency
+            line += "; " + _("{amount} counted, not a result: it mixes currencies").format(
+                amount=formats.signed_money(takings, shift.currency if several else None))
+        elif shift.provisional:  # chips sold to a colour still in play are not won: no result yet
             line += "; " + _("not a result yet: {amount} counted so far, {colours} still in play").format(
                 amount=formats.signed_money(takings, shift.currency if several else None),
                 colours=", ".join(map(colour, shift.in_play_at_end)))

@@ -65,6 +65,7 @@ class Shift:
     # the shift is split there, each part in its own currency (ISO time of the change, the other currency).
     changed_to: tuple[str, str | None] | None = None  # this part ends at a change of currency
     changed_from: tuple[str, str | None] | None = None  # this part starts at one
+    carried: list[str] = field(default_factory=list)  # colours in play across that change: they mix currencies
 
     @property
     def foreign_money(self) -> Decimal:
@@ -78,7 +79,7 @@ class Shift:
         """The shift's figures as they stand, on copies: the fold can go on."""
         return ShiftResult(self.opened, self.closed, tuple(replace(c) for c in self.colours.values()),
                            tuple(dict(f) for f in self.foreign), tuple(in_play), self.currency,
-                           self.changed_to, self.changed_from)
+                           self.changed_to, self.changed_from, tuple(self.carried))
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,7 @@ class ShiftResult:
     currency: str | None = None  # every amount of the shift is in it
     changed_to: tuple[str, str | None] | None = None  # (ISO time, currency): the currency changed here, money moved
     changed_from: tuple[str, str | None] | None = None  # (ISO time, the currency before): this part follows one
+    carried: tuple[str, ...] = ()  # colours in play across that change: their figures mix both currencies
 
     @property
     def mixed(self) -> bool:
@@ -126,8 +128,9 @@ class ShiftResult:
 
     @property
     def provisional(self) -> bool:
-        """Colours still in play at its end: chips sold to them are not won, the figure is no result."""
-        return bool(self.in_play_at_end)
+        """Colours still in play at its end (or in play across a change of currency into it): chips
+        sold to them are not won, or not in this currency, and the figure is no result."""
+        return bool(self.in_play_at_end or self.carried)
 
     def entry(self) -> dict:
         return {"opened": self.opened, "closed": self.closed, "colours": [c.entry() for c in self.colours],
@@ -137,6 +140,7 @@ class ShiftResult:
                 "table_result_money": str(self.table_result_money),
                 "colours_in_play_at_end": list(self.in_play_at_end), "provisional": self.provisional,
                 "currency": self.currency, "mixed_currencies": self.mixed,
+                "colours_across_currency_change": list(self.carried),
                 "currency_changed_to": _change(self.changed_to), "currency_changed_from": _change(self.changed_from)}
 
 
@@ -192,7 +196,7 @@ class ShiftResults(Projection):
         at = to_plain(e.time)
         shift.changed_to = (at, e.currency)
         self._end(at)
-        self.shifts.append(Shift(at, currency=e.currency, changed_from=(at, previous)))
+        self.shifts.append(Shift(at, currency=e.currency, changed_from=(at, previous), carried=sorted(self._values)))
         self._open = True
 
     @reads(TableClosed)
@@ -308,7 +312,9 @@ def shift_result_table(results: Iterable[ShiftResult], clock=lambda moment: mome
             foreign = _("foreign {colour} ({table})").format(colour=colour_words(f["colour"]), table=f["table"])
             rows.append((opened, foreign, "", "", "", "", settled))
         result = shift.table_result_money
-        verdict = (_("{amount} counted so far, not a result: colours in play").format(
+        verdict = (_("{amount} counted, not a result: it mixes currencies").format(
+            amount=formats.signed_money(result, code)) if shift.carried and not shift.in_play_at_end else
+                   _("{amount} counted so far, not a result: colours in play").format(
             amount=formats.signed_money(result, code))
                    if shift.provisional else  # chips sold to a colour still in play are not won
                    (_("won {amount}") if result >= 0 else _("lost {amount}")).format(amount=money(abs(result))))
@@ -339,8 +345,9 @@ def currency_split_words(shift: ShiftResult, clock=lambda moment: moment.strftim
                                        currency=shift.currency or "-")
     else:
         return None
-    if shift.changed_to is not None and shift.in_play_at_end:
+    across = shift.in_play_at_end if shift.changed_to is not None else shift.carried
+    if across:
         words += "; " + _("{colours} in play across the change: their chips were sold in one currency and are "
                           "cashed out in the other, so their figures mix currencies").format(
-            colours=", ".join(map(colour_words, shift.in_play_at_end)))
+            colours=", ".join(map(colour_words, across)))
     return _("MIXED CURRENCIES: {words}").format(words=words)

@@ -169,6 +169,8 @@ def test_a_shift_whose_currency_changed_with_money_taken_is_split_and_flagged(tm
         "EUR", True, "RUB")
     assert first["colours_in_play_at_end"] == ["red"] and first["provisional"]
     assert (second["currency"], second["currency_changed_from"]["currency"]) == ("RUB", "EUR")
+    # red's cash-out after the change is no RUB result: the part says so rather than "the table lost 650 RUB"
+    assert second["colours_across_currency_change"] == ["red"] and second["provisional"]
     (red,) = [c for c in report["colour_ledger"] if c["colour"] == "red"]
     assert (red["currency"], red["currency_changed_in_play"]) == ("EUR", "RUB")
     money = {m["currency"]: m for m in report["money_by_currency"]}
@@ -178,6 +180,8 @@ def test_a_shift_whose_currency_changed_with_money_taken_is_split_and_flagged(tm
     assert "MIXED CURRENCIES: the currency changed to RUB at" in text
     assert "red in play across the change" in text
     assert "MIXED CURRENCIES: red (seat 1) was given in EUR" in text
+    assert "-650.00 RUB counted, not a result: it mixes currencies" in text and "the table lost" not in text
+    assert "(MIXED CURRENCIES: EUR -> RUB, in no total)" in text  # on red's line of the colour ledger
 
 
 def test_one_shift_is_reported_alone_in_every_format(two_currencies, tmp_path, capsys):
@@ -214,3 +218,14 @@ def test_the_report_csv_headers_are_in_the_tables_language_and_the_column_names_
                 "--machine-headers"]) == 0
     assert next(csv.reader(io.StringIO(target.read_text(encoding="utf-8-sig")))) == [
         "section", "shift", "name", "figure", "chip_value", "chips", "amount", "currency"]
+
+
+@needs_pdf_tools
+def test_the_pdf_of_a_shift_whose_currency_changed_with_money_taken_says_so(tmp_path):
+    path = tmp_path / "old.db"
+    older_journal_changing_currency_mid_shift(path)
+    target = tmp_path / "old.pdf"
+    assert cli(["review", "--db", str(path), "--pdf", str(target)]) == 0
+    text = pdf_text(target)
+    assert "MIXED CURRENCIES: the currency changed to RUB at" in text
+    assert "Totals in EUR:" in text and "Totals in RUB: Colours: bought 5,000.00 RUB" in text
