@@ -222,3 +222,17 @@ async def test_keys_typed_into_a_flow_a_result_closes_are_dropped_and_nothing_is
         await settle(pilot, 12)
         assert set(kinds(session, before)) <= {"ball-launched", "bets-closed", "result-entered", "result-recorded"}
         assert table_app.payout_sheet.counts == {} and session.state.staff_on(Role.CROUPIER) == "Ana"
+
+
+async def test_the_note_of_a_correction_is_never_broken_over_two_lines(table_app, session):
+    """Twelve results and a correction at 80 columns: the oldest numbers give way to the note,
+    which read "(spin 12 corrected" on one line and "from 17)" on the next."""
+    from ui_kit import PINS, play_spins
+
+    play_spins(session, 17, 8, 32, 0, 5, 14, 26, 3, 36, 11, 19, 17)
+    session.correct_result(spin=12, number=20, reason="sensor right", by="Marta", pin=PINS["Marta"])
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lines = screen_text(table_app).splitlines()
+        (line,) = [line for line in lines if line.startswith(" Last results:")]
+        assert "(spin 12 corrected from 17)" in line and " 20 " in line
