@@ -240,6 +240,8 @@ class FloorStore:
         with self._transaction():
             if holder is not None:
                 self._check_holder(holder)
+            if refused or broken or any(batch.raised or batch.cleared for batch in batches):
+                self._change()  # the change counter before any row: every writer takes it first (no deadlock)
             for refusal in refused:
                 if self._record_refusal(refusal):
                     committed.refusals.append(refusal)
