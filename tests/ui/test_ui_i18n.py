@@ -577,8 +577,13 @@ def test_russian_puts_no_name_after_dlya():
     # "Новый PIN для Pit boss", "для место 3": "для" wants the genitive, which a name, a seat or a
     # colour typed at the table does not take; they stand in brackets or after a colon.
     wrong = [form for forms in catalog_entries("ru").values() for form in forms
-             if re.search(r"для \{(name|player|colour|colours|by)\}", form)]
+             if re.search(r"для \{(name|player|colour|colours|by)\}|для$", form)]  # "PIN для" over a list of names
     assert not wrong, wrong
+
+
+def test_italian_asks_whom_a_relief_is_for_as_a_question():
+    # "Cambio di" over the choices "croupier", "ispettore" read as a sentence cut short.
+    assert catalog_entries("it")[("Relief of", None)][0].endswith("?")
 
 
 async def test_an_ru_tables_menu_cites_no_other_regulations_rule(config, tmp_path):
