@@ -136,7 +136,7 @@ def checkers_cpu_s() -> float:
 
 
 def ingest_until(store_url: str, broker: LocalBroker, heads: dict[str, int], timeout: float = 600.0,
-                 anchor_every_s: float = 60.0, cpu: dict | None = None) -> float:
+                 anchor_every_s: float = 60.0, cpu: dict | None = None, servers=None) -> float:
     """Seconds for a fresh ingester to store every table up to its head (each event's signature checked);
     into `cpu`, the CPU seconds its thread and its signature checkers used (the machine may be shared:
     the CPU cost says what a machine of its own would do)."""
@@ -162,10 +162,13 @@ def ingest_until(store_url: str, broker: LocalBroker, heads: dict[str, int], tim
                 time.sleep(0.05)
         elapsed = time.perf_counter() - started
         checkers = checkers_cpu_s() - checkers_before
+        servers_after = servers() if servers is not None else None  # before the store's connection ends with its worker
         ingester.stopping = True
         thread.join(10)
     if cpu is not None:
         cpu.update(used, checkers=checkers)
+        if servers_after is not None:
+            cpu["servers"] = servers_after
     return elapsed
 
 
@@ -182,8 +185,8 @@ def bench_ingest(folder: Path, store_url: str, tables: int, spins: int) -> None:
         servers = lambda: (tree_cpu_s(STORE_SERVER[0] if STORE_SERVER else None),  # noqa: E731
                            tree_cpu_s(broker.process.pid if broker.process else None))
         before = servers()
-        elapsed = ingest_until(store_url, broker, heads, cpu=cpu)
-        store_cpu, broker_cpu = (after - earlier for after, earlier in zip(servers(), before))
+        elapsed = ingest_until(store_url, broker, heads, cpu=cpu, servers=servers)
+        store_cpu, broker_cpu = (after - earlier for after, earlier in zip(cpu.pop("servers"), before))
     rate = events / elapsed
     print(f"publish: {events} events of {tables} tables in {published:.1f} s ({events / published:.0f} events/s)")
     print(f"ingest:  {events} events in {elapsed:.1f} s = {rate:.0f} events/s; a floor of 50 tables at a spin a "
