@@ -1,5 +1,6 @@
 """The build step pyproject.toml cannot declare: the translations' .po catalogs compiled to the .mo
-files gettext reads, into the wheel (or beside their sources for an editable install)."""
+files gettext reads, into the wheel (or beside their sources for an editable install); and in the
+wheel the packaged profiles parsed (croupier.rules.parsed_profiles)."""
 import os
 import sys
 
@@ -20,6 +21,10 @@ class build_py_with_catalogs(build_py):
         editable = getattr(self, "editable_mode", False)
         target = None if editable else os.path.join(self.build_lib, "croupier", "locale")
         compile_all(PACKAGED_CATALOGS, target)
+        if not editable:  # the packaged profiles parsed once, here (croupier.rules.parsed_profiles)
+            from croupier.rules.parsed_profiles import write
+
+            write(os.path.join(self.build_lib, "croupier", "rules", "profiles"))
 
 
 setup(cmdclass={"build_py": build_py_with_catalogs})

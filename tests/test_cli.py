@@ -64,3 +64,19 @@ def test_a_command_s_help_answers_without_loading_what_the_command_runs(command)
     loaded = done.stdout.split("\n")[-2].split()
     assert "usage:" in done.stdout
     assert [m for m in loaded if m.startswith(HEAVY)] == []
+
+
+def test_payout_answers_with_the_rules_alone():
+    # `croupier payout` is the one command asked at the table's side for a quick answer: it loads the
+    # rules and nothing of the table, the journal, the screens or the signatures, nor dataclasses
+    # (whose inspect import alone was a tenth of its start) and argparse's shutil.
+    probe = ("import sys; from croupier.cli import main\n"
+             "main(['payout', '--profile', 'ru-american', '--number', '17', '17x2@blue', 'voisins@red', '14/17'])\n"
+             "print(' '.join(sorted(m for m in sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.split("\n")[-2].split()
+    assert "pays" in done.stdout
+    unwanted = ("textual", "cryptography", "sqlite3", "croupier.journal", "croupier.table", "croupier.ui",
+                "croupier.config", "dataclasses", "inspect", "shutil")
+    assert [m for m in loaded if m.split(".")[0] in unwanted or m.startswith(unwanted)] == []

@@ -12,14 +12,14 @@ so it takes exactly what the table takes.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from typing import TYPE_CHECKING
-
 from croupier.rules.names import DEFAULT_PROFILE, MARKED_VALUE_CHIPS, VALUE_CHIPS
 
+TYPE_CHECKING = False  # typing's flag, which mypy reads, without importing typing at start-up
 if TYPE_CHECKING:
     from croupier.rules.settlement import Settlement
 
@@ -47,9 +47,24 @@ def _chip_value(text: str) -> tuple[str, Decimal]:
     return owner, value
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help, as wide as the terminal as shutil.get_terminal_size tells it: asked here,
+    where argparse would import shutil (and with it zlib, bz2 and lzma) for every option added."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return argparse.HelpFormatter(prog, width=(columns if columns > 0 else 80) - 2)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="croupier payout", description=SUMMARY[0].upper() + SUMMARY[1:] + ".",
+        prog="croupier payout", formatter_class=_formatter, description=SUMMARY[0].upper() + SUMMARY[1:] + ".",
         epilog="BET := SPEC[xCHIPS][@OWNER]. SPEC: 17, 14/17, 16/17/18, 13/14/16/17, "
                "13/14/15/16/17/18, dozen1..3, column1..3, dozen1+2, dozen2+3, column1+2, "
                "column2+3, red, black, even, odd, low, high, voisins, zero-spiel, tiers, "

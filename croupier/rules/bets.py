@@ -11,16 +11,16 @@ OWNER is a colour name, or `value` for value (face-value) chips.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from croupier.rules import announced
 from croupier.rules.layout import INSIDE_KINDS, POSITIONS, Position, parse_position
 from croupier.rules.names import MARKED_VALUE_CHIPS, VALUE_CHIPS  # noqa: F401 (re-exported: the rules' names)
 from croupier.rules.profiles import Profile
+from croupier.rules.record import Record, field
 
 
-_OWNER = re.compile(r"[^\W\d_][\w-]*")
+_OWNER = r"[^\W\d_][\w-]*"  # compiled by re the first time an owner is named
 
 
 class BetProblem(StrEnum):
@@ -50,9 +50,9 @@ class _NotOffered(ValueError):
         self.reason, self.facts = reason, facts
 
 
-@dataclass(frozen=True, slots=True)
-class Bet:
-    """One bet as typed: its position, its kind and category, and the chips on it."""
+class Bet(Record):
+    """One bet as typed: its position, its kind and category, and the chips on it (made by
+    `make_bet`, which counts its stake)."""
     text: str  # the bet as given, echoed verbatim
     spec: str  # canonical: "14/17", "dozen1+2", "voisins", "neighbours:17:2", "complete:0"
     kind: str  # a layout kind ("split") or an announced kind ("voisins", "finale-a-cheval")
@@ -60,7 +60,7 @@ class Bet:
     recipe: tuple[tuple[Position, int], ...]  # (position, chips) for one chip per unit
     chips: int  # chips per unit of the recipe
     owner: str | None  # a colour name, VALUE_CHIPS, or None when not said
-    stake: int = field(init=False)  # chips in all
+    stake: int  # chips in all: chips times the recipe's
     # For each winning number 0..36: (half-chips won, half-chips of the stake kept) at one chip
     # per unit, so settlement is a lookup.
     outcomes: tuple[tuple[int, int], ...] = field(repr=False, compare=False)
@@ -70,16 +70,19 @@ class Bet:
         """(position, chips) as they lie on the layout."""
         return tuple((position, per_unit * self.chips) for position, per_unit in self.recipe)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "stake", self.chips * sum(n for _, n in self.recipe))
-
     @property
     def value_chips(self) -> bool:
         return self.owner == VALUE_CHIPS
 
     def with_chips(self, chips: int) -> Bet:
         """The same bet with `chips` per unit (what plays after a limit cut it down)."""
-        return replace(self, chips=chips)
+        return _bet(self.text, self.spec, self.kind, self.category, self.recipe, chips, self.owner, self.outcomes)
+
+
+def _bet(text: str, spec: str, kind: str, category: str, recipe: tuple[tuple[Position, int], ...], chips: int,
+         owner: str | None, outcomes: tuple[tuple[int, int], ...]) -> Bet:
+    return Bet(text=text, spec=spec, kind=kind, category=category, recipe=recipe, chips=chips, owner=owner,
+               stake=chips * sum(n for _, n in recipe), outcomes=outcomes)
 
 
 _OUTCOMES: dict[str, tuple[tuple[int, int], ...]] = {}
@@ -155,14 +158,14 @@ def make_bet(spec: str, chips: int, owner: str | None, profile: Profile,
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
         raise BetError(f"{text}: chips must be a whole number above 0, not {chips!r}", BetProblem.CHIPS, bet=spec.strip(),
                        chips=chips)
-    if owner is not None and owner != VALUE_CHIPS and not _OWNER.fullmatch(owner):
+    if owner is not None and owner != VALUE_CHIPS and not re.fullmatch(_OWNER, owner):
         raise BetError(f"{text}: {owner!r} is not a colour name")
     if owner == VALUE_CHIPS and not any_bet and not profile.value_chips_allowed(category):
         raise BetError(f"{text}: value chips may not be played on {category} under {profile.id} "
                        f"({profile.value_chips.rule})", BetProblem.VALUE_CHIPS, bet=spec.strip(), category=category,
                        rule=profile.value_chips.rule)
-    return Bet(text, recipe.name, recipe.kind, category, recipe.units, chips, owner,
-               _outcomes(recipe.name, recipe.units))
+    return _bet(text, recipe.name, recipe.kind, category, recipe.units, chips, owner,
+                _outcomes(recipe.name, recipe.units))
 
 
 def parse_bet(text: str, profile: Profile) -> Bet:

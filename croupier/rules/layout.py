@@ -7,10 +7,9 @@ message that says why.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from fractions import Fraction
 
-from croupier.rules.record import Record
+from croupier.rules.record import Record, field
 from croupier.rules.wheel import BLACK, RED
 
 # What each kind pays to 1 (PT-A 27a-b, PT-B 27a-b, SRIJ 12, RU 4.15, FR "Pagamenti").
@@ -116,7 +115,7 @@ _WHY_NOT = {
     "corner": "a corner is four numbers in a square, or 0/1/2/3",
     "line": "a line is two adjacent rows of three",
 }
-_OUTSIDE = re.compile(r"(dozen|column)(\d+)(?:\+(\d+))?")
+_OUTSIDE = r"(dozen|column)(\d+)(?:\+(\d+))?"  # compiled by re the first time a spec needs it
 
 
 def position(number_or_name: int | str) -> Position:
@@ -129,7 +128,7 @@ def parse_position(spec: str) -> Position:
     text = spec.strip().lower()
     if text in BY_NAME:
         return BY_NAME[text]
-    outside = _OUTSIDE.fullmatch(text)
+    outside = re.fullmatch(_OUTSIDE, text)
     if outside:
         return _refuse_outside(spec, *outside.groups())
     if not text:

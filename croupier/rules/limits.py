@@ -9,7 +9,6 @@ For value chips, `chip_value` is the face value of the pieces counted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from types import MappingProxyType
@@ -19,7 +18,7 @@ from croupier.rules.announced import SERIES
 from croupier.rules.bets import Bet
 from croupier.rules.layout import KINDS, Position
 from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
-from croupier.rules.record import Record
+from croupier.rules.record import Record, field
 
 ACCEPTED, ADJUSTED, REFUSED = "accepted", "adjusted", "refused"
 # Why a bet is refused or cut down, and what becomes of it: English templates the screens word

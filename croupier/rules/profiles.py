@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import field, replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NamedTuple
 
 from croupier.rules.announced import CATEGORY as ANNOUNCED_CATEGORY
 from croupier.rules.announced import SERIES
 from croupier.rules.layout import CATEGORY as LAYOUT_CATEGORY
 from croupier.rules.layout import KINDS as LAYOUT_KINDS
 from croupier.rules.names import DEFAULT_PROFILE  # noqa: F401 (re-exported)
-from croupier.rules.record import Record
+from croupier.rules.parsed_profiles import parsed
+from croupier.rules.record import Record, field
 from croupier.rules.toml_file import MISSING, FileProblem, expected, not_one_of, parse, read_text, unknown_key
 from croupier.rules.wheel import NUMBERINGS
+
+TYPE_CHECKING = False  # typing's flag, which mypy reads, without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 PACKAGED_PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
 HOUSE_PROFILES = "profiles"  # the folder of a house directory that holds its own profiles
@@ -46,20 +49,19 @@ class ProfileError(ValueError):
     """A profile that cannot be loaded; the message names the file and the key."""
 
 
-# A profile's parts are named tuples, not dataclasses: `croupier payout` defines them at every start,
-# and a named tuple costs a tenth of a dataclass to define.
-class Offer(NamedTuple):
+# A profile's parts are Records given in order: `croupier payout` defines them at every start.
+class Offer(Record, kw_only=False):
     offered: bool
     rule: str
     sides: tuple[int, ...] = ()  # number and neighbours: neighbours each side allowed
 
 
-class ZeroRule(NamedTuple):
+class ZeroRule(Record, kw_only=False):
     simple_chances: str  # one of ZERO_RULES; dozens and columns always lose, zero's positions win
     rule: str
 
 
-class PayoutOrder(NamedTuple):
+class PayoutOrder(Record, kw_only=False):
     order: tuple[str, ...]  # categories, first paid first
     multiple_chances_by_owner: bool  # FR: after the outside bets, owner by owner
     colour_before_value: bool  # FR: colour chips paid before value chips
@@ -69,23 +71,23 @@ class PayoutOrder(NamedTuple):
         return self.order.index(category)
 
 
-class LimitRatios(NamedTuple):
+class LimitRatios(Record, kw_only=False):
     ratios: Mapping[str, int]  # position kind -> maximum as a multiple of the table minimum
     rule: str
 
 
-class Breach(NamedTuple):
+class Breach(Record, kw_only=False):
     above_maximum: str  # one of BREACHES
     rule: str
 
 
-class SeriesRange(NamedTuple):
+class SeriesRange(Record, kw_only=False):
     min: int  # chips counted at the table minimum
     max: int
     multiple: int
 
 
-class AnnouncedLimits(NamedTuple):
+class AnnouncedLimits(Record, kw_only=False):
     series: Mapping[str, SeriesRange]  # PT-A 32c
     neighbours_with_pleins: bool  # PT-A 32d: neighbours plus the player's pleins <= plein maximum
     combined_ratio: int | None  # PT-B 34c: all series and neighbours <= this x minimum
@@ -93,7 +95,7 @@ class AnnouncedLimits(NamedTuple):
     rule: str
 
 
-class ColourChips(NamedTuple):
+class ColourChips(Record, kw_only=False):
     value: str  # one of COLOUR_VALUES
     values: tuple[Decimal, ...]  # for "one-of"
     up_to_plein_maximum: bool
@@ -102,34 +104,34 @@ class ColourChips(NamedTuple):
     exchange_rule: str = ""  # a player leaving exchanges the colour's chips (PT-A 15); "": `rule` is cited
 
 
-class ColourMinimum(NamedTuple):
+class ColourMinimum(Record, kw_only=False):
     outside_pieces: int  # FR: colour chips together on one simple chance, column or dozen
     numbers_pieces: int  # FR: colour chips on numbers in all, one per combination allowed
     rule: str
 
 
-class ValueChips(NamedTuple):
+class ValueChips(Record, kw_only=False):
     categories: frozenset[str]  # where value chips may be played
     rule: str
     value_only_rule: str = ""  # PT-B 15b: a table may use value chips only; "": the text does not allow it
     marked_rule: str = ""  # PT-A 16: value-marked chips, where offered, go on any bet; "": not allowed
 
 
-class Inactivity(NamedTuple):
+class Inactivity(Record, kw_only=False):
     after_spins: int | None  # consecutive spins without a bet before the action
     action: str | None  # one of INACTIVITY_ACTIONS
     only_when_waiting: bool  # PT-A 12: only while someone waits for a colour
     rule: str
 
 
-class Relief(NamedTuple):
+class Relief(Record, kw_only=False):
     kind: str  # one of RELIEF_KINDS
     minutes: int | None
     configurable: bool
     rule: str
 
 
-class BettingPeriod(NamedTuple):
+class BettingPeriod(Record, kw_only=False):
     min_seconds: int | None
     countdown_required: bool
     rule: str
@@ -308,8 +310,9 @@ _TOP_KEYS = {"id": True, "name": True, "rule_set": True, "bets": True, "limits":
              **{topic: True for topic in _TOPICS}}
 
 
-def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
-    """A Profile from the parsed TOML `data`; `source` names the file in error messages."""
+def parse_profile(data: Mapping[str, Any], source: str, text: str = "") -> Profile:
+    """A Profile from the parsed TOML `data`; `source` names the file in error messages, `text`
+    is the file as read."""
     read = _Reader(source)
     for key in data:
         if key not in _TOP_KEYS:
@@ -421,6 +424,7 @@ def parse_profile(data: Mapping[str, Any], source: str) -> Profile:
                                       "min_ball_revolutions", _positive),
         min_bets_per_spin=read.get(t["min_bets_per_spin"], "value", "min_bets_per_spin", _count),
         rules=MappingProxyType(rules),
+        text=text,
     )
 
 
@@ -505,11 +509,13 @@ def load_profile_file(path: str | os.PathLike[str]) -> Profile:
 @lru_cache(maxsize=32)
 def profile_from_text(text: str, source: str = "recorded rules") -> Profile:
     """A profile from the text of its file, as a journal records it."""
-    try:
-        data = parse(text, source)
-    except FileProblem as problem:
-        raise ProfileError(str(problem)) from None
-    return replace(parse_profile(data, source), text=text)
+    data = parsed(text)
+    if data is None:
+        try:
+            data = parse(text, source)
+        except FileProblem as problem:
+            raise ProfileError(str(problem)) from None
+    return parse_profile(data, source, text)
 
 
 @lru_cache(maxsize=None)

@@ -8,14 +8,81 @@ Record's subclass is still a dataclass to every reader (`fields`, `replace`, `as
 codec; mypy through `dataclass_transform`) and behaves as `@dataclass(frozen=True, kw_only=True)`
 would make it (`class P(Record, kw_only=False)`: fields also given in order), but shares these
 methods, which work from the field list each class keeps.
+
+Defining a Record imports neither `dataclasses` (with `inspect`, a tenth of `croupier payout`'s
+start) nor `typing`: a class reads its own annotations, and becomes a dataclass to `dataclasses`
+the first time a reader asks it for its fields. `field` below (or `dataclasses.field`) declares a
+field's default and whether it is compared and shown.
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
-from inspect import Parameter, Signature
+import sys
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import Any, Callable, ClassVar, dataclass_transform
+
+TYPE_CHECKING = False  # typing's flag, which mypy reads, without importing typing at every start
+if TYPE_CHECKING:
+    from dataclasses import Field
+    from dataclasses import field as dataclass_field
+    from inspect import Signature
+    from typing import Any, Callable, ClassVar, dataclass_transform
+else:
+    dataclass_field = None
+
+    def dataclass_transform(**_options):
+        return lambda cls: cls
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()  # no default given
+
+
+class _Spec:
+    """A field as `field` declares it, until `dataclasses` makes it a Field."""
+
+    __slots__ = ("default", "default_factory", "repr", "compare", "kw_only", "metadata")
+
+    def __init__(self, default: Any, default_factory: Any, repr: bool, compare: bool, kw_only: Any,
+                 metadata: Any) -> None:
+        self.default, self.default_factory, self.repr, self.compare = default, default_factory, repr, compare
+        self.kw_only, self.metadata = kw_only, metadata
+
+
+def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True, compare: bool = True,
+          kw_only: Any = MISSING, metadata: Any = None) -> Any:
+    """A Record field's default (or the factory that makes it afresh) and whether it is shown and
+    compared, as `dataclasses.field` says them."""
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return _Spec(default, default_factory, repr, compare, kw_only, metadata)
+
+
+def _spec(value: Any, kw_only: bool) -> _Spec:
+    """A class attribute as a field's spec: a `field`, a `dataclasses.field` or a plain default."""
+    if isinstance(value, _Spec):
+        spec = value
+    else:
+        dataclasses = sys.modules.get("dataclasses")
+        if dataclasses is None or not isinstance(value, dataclasses.Field):
+            return _Spec(value, MISSING, True, True, kw_only, None)
+        unset = dataclasses.MISSING
+        spec = _Spec(MISSING if value.default is unset else value.default,
+                     MISSING if value.default_factory is unset else value.default_factory,
+                     value.repr, value.compare, MISSING if value.kw_only is unset else value.kw_only,
+                     value.metadata or None)
+    if spec.kw_only is MISSING:
+        spec = _Spec(spec.default, spec.default_factory, spec.repr, spec.compare, kw_only, spec.metadata)
+    return spec
+
+
+def _class_var(annotation: object) -> bool:
+    """Whether an annotation (text, as every module here writes them) is typing's ClassVar."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "") or repr(annotation)
+    return text.split("[", 1)[0].strip().rpartition(".")[2] == "ClassVar"
 
 
 class _Signature:
@@ -23,14 +90,20 @@ class _Signature:
     hypothesis read), made when first asked for rather than at import."""
 
     def __get__(self, record: object, cls: type) -> Signature:
+        from dataclasses import fields
+        from inspect import Parameter, Signature
+
         return Signature([Parameter(f.name, Parameter.KEYWORD_ONLY if f.kw_only else Parameter.POSITIONAL_OR_KEYWORD,
                                     annotation=f.type, default=_default(f)) for f in fields(cls)], return_annotation=None)
 
 
 def _default(field: Field[Any]) -> Any:
-    if field.default is not MISSING:
+    from dataclasses import MISSING as unset
+    from inspect import Parameter
+
+    if field.default is not unset:
         return field.default
-    return Parameter.empty if field.default_factory is MISSING else _FACTORY
+    return Parameter.empty if field.default_factory is unset else _FACTORY
 
 
 class _Factory:
@@ -41,24 +114,80 @@ class _Factory:
 _FACTORY = _Factory()  # a default made afresh for each value, as dataclasses shows it
 
 
-@dataclass_transform(kw_only_default=True, frozen_default=True)
+class _DataclassFields:
+    """A Record class's `__dataclass_fields__`: the first reader that asks makes the class a
+    dataclass (its fields only, no method written), which stores the answer on the class."""
+
+    def __get__(self, record: object, cls: type) -> Any:
+        if cls is Record:
+            raise AttributeError("__dataclass_fields__")  # the base itself has no fields
+        from dataclasses import MISSING as unset
+        from dataclasses import dataclass
+        from dataclasses import field as dataclass_field
+
+        own = cls.__dict__.get("_own_specs", ())
+        for name, spec in own:
+            setattr(cls, name, dataclass_field(
+                default=unset if spec.default is MISSING else spec.default,
+                default_factory=unset if spec.default_factory is MISSING else spec.default_factory,
+                repr=spec.repr, compare=spec.compare, kw_only=spec.kw_only, metadata=spec.metadata))
+        try:
+            dataclass(cls, init=False, repr=False, eq=False)
+        finally:
+            for name, spec in own:  # the defaults back on the class, as the Record defined them
+                if spec.default is not MISSING:
+                    setattr(cls, name, spec.default)
+                elif name in cls.__dict__:
+                    delattr(cls, name)
+        return cls.__dict__["__dataclass_fields__"]
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field, dataclass_field))
 class Record:
     """Base of an immutable value: its annotated attributes are its fields, given by keyword."""
 
-    # Per class: each field's (name, default, default factory), those that may come in order, and
-    # the compared fields' getter.
-    _init_fields: ClassVar[tuple[tuple[str, Any, Any], ...]]
-    _in_order: ClassVar[tuple[str, ...]]
-    _compared: ClassVar[Callable[[Any], Any]]
-    __signature__: ClassVar[Signature] = _Signature()  # type: ignore[assignment]
+    # Per class: its fields' specs by name (its bases' first), those it declares itself, each
+    # field's (name, default, default factory), those that may come in order, those shown, and
+    # the compared fields' getter. Declared for the type checker only: typing.get_type_hints (as
+    # hypothesis reads a class) finds no name here it cannot resolve without typing imported.
+    if TYPE_CHECKING:
+        _specs: ClassVar[dict[str, _Spec]]
+        _own_specs: ClassVar[tuple[tuple[str, _Spec], ...]]
+        _init_fields: ClassVar[tuple[tuple[str, Any, Any], ...]]
+        _in_order: ClassVar[tuple[str, ...]]
+        _shown: ClassVar[tuple[str, ...]]
+        _compared: ClassVar[Callable[[Any], Any]]
+        __signature__: ClassVar[Signature]
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    __signature__ = _Signature()  # type: ignore[assignment]
+    __dataclass_fields__ = _DataclassFields()  # type: ignore[assignment]
 
     def __init_subclass__(cls, *, kw_only: bool = True, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        dataclass(cls, init=False, repr=False, eq=False, kw_only=kw_only)  # the fields only: no method written
-        cls._init_fields = tuple((f.name, f.default, f.default_factory) for f in fields(cls))  # type: ignore[arg-type]
-        cls._in_order = tuple(f.name for f in fields(cls) if not f.kw_only)  # type: ignore[arg-type]
-        compared = [f.name for f in fields(cls) if f.compare]  # type: ignore[arg-type]
+        specs: dict[str, _Spec] = {}
+        for base in reversed(cls.__mro__[1:]):
+            specs.update(base.__dict__.get("_specs", {}))
+        own = []
+        for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+            if _class_var(annotation):
+                continue
+            spec = _spec(cls.__dict__.get(name, MISSING), kw_only)
+            own.append((name, spec))
+            specs[name] = spec
+            if spec.default is not MISSING:
+                setattr(cls, name, spec.default)
+            elif name in cls.__dict__:
+                delattr(cls, name)
+        cls._specs, cls._own_specs = specs, tuple(own)
+        cls._init_fields = tuple((name, s.default, s.default_factory) for name, s in specs.items())
+        cls._in_order = tuple(name for name, s in specs.items() if not s.kw_only)
+        cls._shown = tuple(name for name, s in specs.items() if s.repr)
+        compared = [name for name, s in specs.items() if s.compare]
         cls._compared = attrgetter(*compared) if compared else lambda _: ()
+        if "__match_args__" not in cls.__dict__:
+            setattr(cls, "__match_args__", cls._in_order)
+        # Its own, so that a base already made a dataclass does not lend it the base's fields.
+        setattr(cls, "__dataclass_fields__", _DataclassFields())
 
     def __init__(self, *in_order: Any, **values: Any) -> None:
         if in_order:
@@ -103,7 +232,7 @@ class Record:
 
     @recursive_repr()
     def __repr__(self) -> str:
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)  # type: ignore[arg-type]
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
         return f"{type(self).__qualname__}({shown})"
 
     def __eq__(self, other: object) -> bool:
@@ -116,7 +245,11 @@ class Record:
         return hash(type(self)._compared(self))
 
     def __setattr__(self, name: str, value: Any) -> None:
+        from dataclasses import FrozenInstanceError
+
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
+        from dataclasses import FrozenInstanceError
+
         raise FrozenInstanceError(f"cannot delete field {name!r}")

@@ -7,10 +7,10 @@ half-back), never floats. Rule references are to ../shared/REGULATIONS.md (ยง3-ย
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import NamedTuple
 
 from croupier.rules.bets import VALUE_CHIPS, Bet
 from croupier.rules.layout import Position
@@ -36,15 +36,25 @@ class PrisonRelease(Record, kw_only=False):
     freed: bool  # its chance won: returned to the player, not paid; otherwise taken
 
 
-class SettledBet(NamedTuple):
+TYPE_CHECKING = False  # typing's flag, which mypy reads, without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _Settled(NamedTuple):
+        bet: Bet
+        number: int
+        won: Fraction  # chips the bank pays
+        kept: Fraction  # chips of the stake that stay the player's
+        lost: Fraction  # chips of the stake the bank collects
+        imprisoned: Fraction  # chips put en prison (FR)
+else:  # the same tuple for the interpreter, without typing's import
+    _Settled = namedtuple("_Settled", "bet number won kept lost imprisoned")
+
+
+class SettledBet(_Settled):
     """One bet settled (a tuple: a full table settles hundreds of them per result)."""
 
-    bet: Bet
-    number: int
-    won: Fraction  # chips the bank pays
-    kept: Fraction  # chips of the stake that stay the player's
-    lost: Fraction  # chips of the stake the bank collects
-    imprisoned: Fraction  # chips put en prison (FR)
+    __slots__ = ()
 
     @property
     def stake(self) -> int:

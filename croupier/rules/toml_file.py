@@ -8,10 +8,12 @@ naming the file and the dotted key.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+
+TYPE_CHECKING = False  # typing's flag, which mypy reads, without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 BYTE_ORDER_MARK = "\ufeff"
 MISSING = "missing"
@@ -40,6 +42,8 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 def parse(text: str, source: str) -> dict[str, Any]:
     """The TOML `text` as a table; `source` names the file in errors."""
+    import tomllib  # here: a packaged profile's start reads it already parsed (parsed_profiles)
+
     try:
         return tomllib.loads(text.removeprefix(BYTE_ORDER_MARK), parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
