@@ -52,10 +52,13 @@ class Position(Record, kw_only=False):
         return self.name
 
 
+_PAYS_HALVES = {kind: int(pays * 2) for kind, pays in PAYS.items()}  # once a kind, not once a position
+
+
 def _position(kind: str, numbers, name: str | None = None) -> Position:
     numbers = frozenset(numbers)
     name = name or "/".join(str(n) for n in sorted(numbers))
-    return Position(kind, numbers, name, int(PAYS[kind] * 2))
+    return Position(kind=kind, numbers=numbers, name=name, pays_halves=_PAYS_HALVES[kind])
 
 
 def _row(first: int) -> tuple[int, int, int]:
