@@ -1,10 +1,11 @@
 """The packaged profiles already parsed, so that reading one needs no TOML parser at start-up
 (tomllib's import is a tenth of `croupier payout`).
 
-The build writes `profiles/parsed.marshal` (setup.py): each packaged file's text beside what
-tomllib reads from it. A text is looked up whole, so only the very text that was parsed gets its
-parse back; any other text (a house's profile, an edited file, a tree never built) is parsed as
-ever. Standard library only.
+The build writes `profiles/parsed-N.marshal` (setup.py): the text of each packaged file N
+characters long beside what tomllib reads from it. A text is looked up whole, so only the very
+text that was parsed gets its parse back; any other text (a house's profile, an edited file, a
+tree never built) is parsed as ever. A start reads only the file of its text's length.
+Standard library only.
 """
 from __future__ import annotations
 
@@ -15,31 +16,36 @@ TYPE_CHECKING = False  # typing's flag, which mypy reads, without importing typi
 if TYPE_CHECKING:
     from typing import Any
 
-FILE = os.path.join(os.path.dirname(__file__), "profiles", "parsed.marshal")
-_parsed: dict[str, dict[str, Any]] | None = None
+DIRECTORY = os.path.join(os.path.dirname(__file__), "profiles")
+_read: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+
+
+def _name(length: int) -> str:
+    return f"parsed-{length}.marshal"
 
 
 def parsed(text: str) -> dict[str, Any] | None:
     """What tomllib reads from `text`, when it is a packaged profile's text the build parsed."""
-    global _parsed
-    if _parsed is None:
+    pairs = _read.get(len(text))
+    if pairs is None:
         try:
-            with open(FILE, "rb") as handle:
-                _parsed = marshal.load(handle)
+            with open(os.path.join(DIRECTORY, _name(len(text))), "rb") as handle:
+                pairs = marshal.load(handle)
         except (OSError, EOFError, ValueError, TypeError):
-            _parsed = {}
-        if not isinstance(_parsed, dict):
-            _parsed = {}
-    data = _parsed.get(text)
-    return data if isinstance(data, dict) else None
+            pairs = []
+        _read[len(text)] = pairs if isinstance(pairs, list) else []
+    for known, data in _read[len(text)]:
+        if known == text and isinstance(data, dict):
+            return data
+    return None
 
 
 def write(directory: str) -> None:
-    """Writes `parsed.marshal` into the profiles `directory`, from its `*.toml` files; a file whose
-    values marshal cannot hold (none today) is left to be parsed at each start."""
+    """Writes the `parsed-N.marshal` files into the profiles `directory`, from its `*.toml` files; a
+    file whose values marshal cannot hold (none today) is left to be parsed at each start."""
     from croupier.rules.toml_file import parse, read_text
 
-    found = {}
+    by_length: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for name in sorted(os.listdir(directory)):
         if name.endswith(".toml"):
             text = read_text(os.path.join(directory, name))
@@ -48,6 +54,7 @@ def write(directory: str) -> None:
                 marshal.dumps(data)
             except ValueError:
                 continue
-            found[text] = data
-    with open(os.path.join(directory, "parsed.marshal"), "wb") as handle:
-        marshal.dump(found, handle)
+            by_length.setdefault(len(text), []).append((text, data))
+    for length, pairs in by_length.items():
+        with open(os.path.join(directory, _name(length)), "wb") as handle:
+            marshal.dump(pairs, handle)
