@@ -120,6 +120,21 @@ def test_the_sensors_reading_of_a_typed_spin_is_compared_and_never_a_new_spin(cl
     assert (table.state.counted, table.state.last_result.number, table.state.phase) == (1, 23, Phase.PAYING)
 
 
+def test_a_correction_of_a_spin_the_sensor_contradicted_clears_that_alarm_with_its_reason(clock):
+    table = opened("pt-americana", clock)
+    seat(table)
+    for spin_, wheel_game, typed, read in ((1, 5, 23, 14), (2, 6, 8, 9)):
+        table.do(cycle.launch, direction=CW if spin_ == 1 else ACW, source=Source.SENSOR, wheel_game=wheel_game)
+        table.do(cycle.enter_result, number=typed)
+        table.do(cycle.confirm_result)
+        table.do(cycle.sensor_result, number=read, wheel_game=wheel_game, typed_spin=spin_)
+    first = next(a.id for a in table.state.alarms.values() if a.facts.spin == 1)
+    correction, cleared = table.do(cycle.correct_result, spin=1, number=14, reason="typed wrong", by="Boss",
+                                   pin=PINS["Boss"])
+    assert (cleared.alarm, cleared.note, cleared.by) == (first, "typed wrong", "Boss")
+    assert [a.facts.spin for a in table.state.alarms.values()] == [2]  # spin 2's still waits for its pit boss
+
+
 def test_payouts_the_wheel_outran_are_recorded_once_against_their_spin(clock):
     from croupier.table.payouts import record_payouts
 
