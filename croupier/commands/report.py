@@ -337,6 +337,10 @@ def _rendered(report: ShiftReport) -> str:
         """An amount in a currency of a report of several, else as the report's one currency reads."""
         return formats.money(amount, code) if several else formats.money(amount)
 
+    def recorded(amount, code) -> str:
+        """A limit in the currency its opening recorded (a shift without money moved is in no total's)."""
+        return formats.money(amount, code) if code else money(amount)
+
     if several:
         add(_("Amounts in {currencies}: each with its own shift's currency; totals per currency, never added "
               "together").format(currencies=", ".join(code or _("money") for code in report.currencies)))
@@ -355,16 +359,20 @@ def _rendered(report: ShiftReport) -> str:
         if isinstance(table, OpeningRecord):
             what = (_("table opened under {profile}, minimum {minimum}, by {by}") if not table.sensor_only else
                     _("table opened under {profile}, minimum {minimum} (wheel sensor alone), by {by}"))
-            minimum = own(table.minimum, table.currency) if several else money(table.minimum)
+            minimum = recorded(table.minimum, table.currency)
             what = what.format(profile=table.profile, minimum=minimum, by=table.by)
         else:
             what = _("table closed, by {by}").format(by=table.by)
         add(f"  {stamp(table.time)}  {what}")
+    openings = [table for table in report.table if isinstance(table, OpeningRecord)]
     for change in report.limits:
         if change["kind"] == LimitsChanged.kind:
+            # in the currency of the shift it was made in (the latest opening before it)
+            code = next((table.currency for table in reversed(openings) if table.time <= change["time"]), None)
             what = _("minimum {previous} -> {minimum} by {by} ({reason})").format(
-                previous=formats.money(change["previous"]), minimum=money(change["minimum"]), by=change["by"],
-                reason=change["reason"])
+                previous=formats.money(change["previous"], None if code in (None, report.currency) else code),
+                minimum=recorded(change["minimum"], code),
+                by=change["by"], reason=change["reason"])
         else:
             what = _("profile {previous} -> {profile} by {by} ({reason})").format(
                 previous=change["previous"], profile=change["profile"], by=change["by"], reason=change["reason"])

@@ -229,3 +229,16 @@ def test_the_pdf_of_a_shift_whose_currency_changed_with_money_taken_says_so(tmp_
     text = pdf_text(target)
     assert "MIXED CURRENCIES: the currency changed to RUB at" in text
     assert "Totals in EUR:" in text and "Totals in RUB: Colours: bought 5,000.00 RUB" in text
+
+
+def test_a_change_of_limits_names_the_currency_of_its_shift(tmp_path, capsys):
+    path = tmp_path / "journal.db"
+    session, clock = euro_spin(path)
+    session.cash_out(colour="red", chips=100, by="Ana")
+    session.close_table(by="Boss")
+    clock.advance(seconds=3600)
+    open_in(session, "RUB")
+    session.change_limits(minimum=10, reason="evening", by="Boss", pin="9000")
+    session.close()
+    (line,) = [line for line in out_of(capsys, "report", "--db", str(path)).splitlines() if "evening" in line]
+    assert line.count("RUB") == 2 and "EUR" not in line, line
