@@ -121,6 +121,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
             print(f"croupier demo: {path} holds a table the demo cannot use: {exc}", file=sys.stderr)
             return 1
         gate = demo.PayoutGate(session, args.betting_window)
+        assert config.wheel is not None, "demo_config names the simulated wheel"
         simulator = WheelSimulator(config.wheel.protocol, speed=args.speed, faults=demo.FAULTS,
                                    fault_every=demo.FAULT_EVERY, on_game=gate)
         devices = Devices()

@@ -184,7 +184,9 @@ def _as_json(settlement: Settlement, bets) -> dict:
 
 
 def _owner(owner: str | None) -> str:
-    return {None: "(no owner)", VALUE_CHIPS: "value chips"}.get(owner, owner)
+    if owner is None:
+        return "(no owner)"
+    return "value chips" if owner == VALUE_CHIPS else owner
 
 
 def _as_text(settlement: Settlement, profile_name: str) -> str:

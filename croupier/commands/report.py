@@ -230,7 +230,8 @@ def _report(args: argparse.Namespace) -> int:
             key = None if start else report_cache.fold_key(key_path, args.db, notice)
             saved = report_cache.load(journal, key, notice, mark_only=not whole) if key and not args.fresh else None
             reached = start.reached if start else saved[1] if saved else (0, GENESIS)
-            fold = start.fold if start else saved[0] if saved and whole else ReportFold()
+            kept = saved[0] if saved and whole else None  # a whole report's saved fold; a part takes its mark only
+            fold = start.fold if start else kept if kept is not None else ReportFold()
             if not whole and saved:
                 fold.add_all(in_shift(journal.events(REPORT_EVENTS, upto=reached[0],
                                                      times=time_range(args.since, args.until)), chosen))

@@ -9,8 +9,14 @@ import tempfile
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from croupier.commands import arguments
+
+if TYPE_CHECKING:
+    from datetime import date
+
+    from croupier.review.shifts import Shift
 
 SUMMARY = "pit boss review of a journal (read-only), CSV and PDF exports"
 
@@ -78,7 +84,8 @@ def replaced_atomically(target: Path, mode: str):
     os.fchmod(handle, 0o666 & ~_umask())
     try:
         # CSV as UTF-8 with its byte order mark: spreadsheets then read names in any alphabet right.
-        with os.fdopen(handle, mode, **({"newline": "", "encoding": "utf-8-sig"} if "b" not in mode else {})) as out:
+        with (os.fdopen(handle, mode) if "b" in mode
+              else os.fdopen(handle, mode, newline="", encoding="utf-8-sig")) as out:
             yield out
         os.replace(temporary, target)
     except BaseException:
@@ -86,7 +93,7 @@ def replaced_atomically(target: Path, mode: str):
         raise
 
 
-def shifts_between(shifts, since, until) -> list:
+def shifts_between(shifts: list[Shift], since: date | None, until: date | None) -> list[Shift]:
     """The shifts opened from day `since` to day `until` (both included; None: no bound), in the
     table's time zone; what came before any opening is no shift's."""
     from croupier.history.clock import local
@@ -96,7 +103,7 @@ def shifts_between(shifts, since, until) -> list:
             and (until is None or local(shift.opened).date() <= until)]
 
 
-def span_of(chosen: list):
+def span_of(chosen: list[Shift]) -> Shift:
     """One span from the first chosen shift's opening to the last one's end."""
     first, last = chosen[0], chosen[-1]
     return replace(first, last_seq=last.last_seq, closed=last.closed, profile=last.profile, last_number=last.number)
@@ -200,13 +207,13 @@ def main(argv: list[str]) -> int:
                     print(f"croupier review: {args.db} holds no events: no shift to report", file=sys.stderr)
                     return 1
                 if args.since or args.until:
-                    chosen = shifts_between(shifts, args.since, args.until)
-                    if not chosen:
+                    opened = shifts_between(shifts, args.since, args.until)
+                    if not opened:
                         print(f"croupier review: no shift opened from {args.since or 'the first day'} to "
                               f"{args.until or 'the last day'}", file=sys.stderr)
                         return 2
-                    shift = span_of(chosen)
-                    heading = replace(heading, shifts=f"{chosen[0].number}-{chosen[-1].number}")
+                    shift = span_of(opened)
+                    heading = replace(heading, shifts=f"{opened[0].number}-{opened[-1].number}")
                 else:
                     try:
                         shift = pick_shift(shifts, args.shift or "last")

@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
     print(f"head: event {seq}, sha256 {digest}  (compare with the last shift report)")
     if signed is not None:
         print(f"signed: all {signed[0]} events carry the signature of the table's public key {args.public_key}")
-    if verdict.keyed:
+    if key is not None:  # the check ran with the table's key (verdict.keyed)
         print("keyed: every event, snapshot and the head witness carry the table's signature")
         if verdict.since:
             print(f"events 1-{verdict.since} were checked by an earlier `verify --key` ({mark.name}, signed); "

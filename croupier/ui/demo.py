@@ -30,6 +30,7 @@ GATE_POLL_S = 0.2
 
 def demo_config(folder: Path, language: str | None = None, protocol: str | None = None) -> Config:
     config = default_config()
+    assert config.wheel is not None, "the packaged defaults name the wheel the demo simulates"
     table = replace(config.table, posted_values=POSTED, language=language or config.table.language)
     wheel = replace(config.wheel, protocol=protocol) if protocol else config.wheel
     return replace(config, table=table, wheel=wheel, journal_path=folder / "demo-journal.db",
