@@ -10,7 +10,7 @@ import re
 from fractions import Fraction
 
 from croupier.i18n import N_, SOURCE_LANGUAGE, _, formats, language, ngettext
-from croupier.rules.limits import OUTCOMES, REASONS
+from croupier.rules.limits import OUTCOMES, REASONS, LimitOutcome, LimitReason
 from croupier.rules.names import VALUE_CHIPS
 from croupier.table.events import CashOutReason
 
@@ -245,7 +245,7 @@ def limit_facts(cut) -> dict:
     return {key: Decimal(value) if key in LIMIT_AMOUNTS else value for key, value in cut.facts.items()}
 
 
-def limit_words(reason: str, outcome: str, facts: dict) -> str:
+def limit_words(reason: LimitReason, outcome: LimitOutcome, facts: dict) -> str:
     """Why the limits refused or cut down a bet and what became of it, from facts already worded."""
     return _("{bet}: {reason}; {outcome}").format(bet=facts["bet"], reason=_(REASONS[reason]).format(**facts),
                                                   outcome=_(OUTCOMES[outcome]).format(**facts))

@@ -21,27 +21,57 @@ from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
 from croupier.rules.record import Record, field
 
 ACCEPTED, ADJUSTED, REFUSED = "accepted", "adjusted", "refused"
-# Why a bet is refused or cut down, and what becomes of it: English templates the screens word
-# in the table's language from the same facts (LimitCheck.reason, .outcome, .facts).
+
+
+class LimitReason(StrEnum):
+    """Why the limits refuse or cut down a bet; the comment names the facts its wording takes
+    (besides `bet`, which every one has). The values are what the journal records (LimitCut)."""
+
+    MAXIMUM = "maximum"  # kind, maximum, position
+    MAXIMUM_HELD = "maximum-held"  # kind, maximum, position, held
+    SERIES_RANGE = "series-range"  # series, low, high, multiple, chips
+    SIGN_ANNOUNCED = "sign-announced"  # series, maximum
+    ANNOUNCED_TOTAL = "announced-total"  # maximum
+    TABLE_MINIMUM = "table-minimum"  # amount, position, kind, least
+    KIND_MINIMUM = "kind-minimum"  # amount, position, kind, least
+    SIMPLE_PIECES = "simple-pieces"  # pieces
+    COLUMNS_PIECES = "columns-pieces"  # pieces
+    DOZENS_PIECES = "dozens-pieces"  # pieces
+    NUMBERS_PIECES = "numbers-pieces"  # pieces, chips
+
+
+class LimitOutcome(StrEnum):
+    """What becomes of a bet the limits refuse or cut down; a cut one has the facts most and back."""
+
+    REFUSED = REFUSED  # returned whole
+    ADJUSTED = ADJUSTED  # played up to the maximum, the excess returned
+    EXCESS_WIN_UNPAID = "excess-win-unpaid"  # the same, said as the regulation says it
+
+
+# Each in English, filled by the check's facts: the texts the catalogs translate, worded in the
+# table's language by history.words.limit_words.
 REASONS = {
-    "maximum": "the {kind} maximum is {maximum} on {position}",
-    "maximum-held": "the {kind} maximum is {maximum} on {position}, {held} of it already the player's",
-    "series-range": "{series} is played with {low} to {high} chips at the minimum, in multiples of {multiple}, "
-                    "not {chips}",
-    "sign-announced": "the table sign's {series} maximum is {maximum}",
-    "announced-total": "series and neighbours together are at most {maximum}",
-    "table-minimum": "{amount} on {position} is below the table minimum {least}",
-    "kind-minimum": "{amount} on {position} is below the {kind} minimum {least}",
-    "simple-pieces": "at least {pieces} colour chips go together on a simple chance",
-    "columns-pieces": "at least {pieces} colour chips go together on a column",
-    "dozens-pieces": "at least {pieces} colour chips go together on a dozen",
-    "numbers-pieces": "at least {pieces} colour chips go on numbers in all, this player has {chips}",
+    LimitReason.MAXIMUM: "the {kind} maximum is {maximum} on {position}",
+    LimitReason.MAXIMUM_HELD: "the {kind} maximum is {maximum} on {position}, {held} of it already the player's",
+    LimitReason.SERIES_RANGE: "{series} is played with {low} to {high} chips at the minimum, in multiples of "
+                              "{multiple}, not {chips}",
+    LimitReason.SIGN_ANNOUNCED: "the table sign's {series} maximum is {maximum}",
+    LimitReason.ANNOUNCED_TOTAL: "series and neighbours together are at most {maximum}",
+    LimitReason.TABLE_MINIMUM: "{amount} on {position} is below the table minimum {least}",
+    LimitReason.KIND_MINIMUM: "{amount} on {position} is below the {kind} minimum {least}",
+    LimitReason.SIMPLE_PIECES: "at least {pieces} colour chips go together on a simple chance",
+    LimitReason.COLUMNS_PIECES: "at least {pieces} colour chips go together on a column",
+    LimitReason.DOZENS_PIECES: "at least {pieces} colour chips go together on a dozen",
+    LimitReason.NUMBERS_PIECES: "at least {pieces} colour chips go on numbers in all, this player has {chips}",
 }
 OUTCOMES = {
-    REFUSED: "refused",
-    ADJUSTED: "{most} chips a unit play, {back} chips go back",
-    "excess-win-unpaid": "{most} chips a unit play, the excess wins nothing and its {back} chips go back",
+    LimitOutcome.REFUSED: "refused",
+    LimitOutcome.ADJUSTED: "{most} chips a unit play, {back} chips go back",
+    LimitOutcome.EXCESS_WIN_UNPAID: "{most} chips a unit play, the excess wins nothing and its {back} chips go back",
 }
+# The pieces a colour chip bet outside the numbers lacks, by the bet's category (FR).
+PIECES = {"simple": LimitReason.SIMPLE_PIECES, "columns": LimitReason.COLUMNS_PIECES,
+          "dozens": LimitReason.DOZENS_PIECES}
 ANNOUNCED = frozenset({*SERIES, "neighbours"})  # what PT-B 34c counts together
 
 
@@ -269,13 +299,16 @@ class LimitCheck(Record, kw_only=False):
     returned_chips: int  # chips handed back now
     message: str  # empty when accepted: "{bet}: {reason}; {outcome}" in English
     rule: str  # the rule that decided, empty when accepted
-    reason: str = ""  # a key of REASONS
-    outcome: str = ""  # a key of OUTCOMES
+    reason: LimitReason | None = None  # None when accepted
+    outcome: LimitOutcome | None = None
     facts: Mapping[str, object] = field(default_factory=dict)  # what the templates are filled with
 
 
-def _check(status: str, bet: Bet, played: Bet | None, returned: int, reason: str, outcome: str,
-           facts: Mapping, rule: str) -> LimitCheck:
+Breach = tuple[LimitReason, dict[str, object], str]  # why a bet is refused whole: reason, facts, rule
+
+
+def _check(status: str, bet: Bet, played: Bet | None, returned: int, reason: LimitReason,
+           outcome: LimitOutcome, facts: Mapping[str, object], rule: str) -> LimitCheck:
     facts = {"bet": bet.text, **facts}
     message = f"{bet.text}: {REASONS[reason].format(**facts)}; {OUTCOMES[outcome].format(**facts)}"
     return LimitCheck(status, bet, played, returned, message, rule, reason, outcome, facts)
@@ -302,17 +335,18 @@ def check_player(bets: Sequence[Bet], limits: TableLimits,
         problem = pieces.get(id(bet)) or _below_minimum(bet, limits, chip_value)
         if problem:
             reason, facts, rule = problem
-            checks.append(_check(REFUSED, bet, None, bet.stake, reason, REFUSED, facts, rule))
+            checks.append(_check(REFUSED, bet, None, bet.stake, reason, LimitOutcome.REFUSED, facts, rule))
             continue
         most, why = _most_chips(bet, limits, chip_value, on_position, announced_total)
-        if most >= bet.chips:
+        if most >= bet.chips or why is None:  # nothing lowered it
             check = LimitCheck(ACCEPTED, bet, bet, 0, "", "")
         elif profile.breach.above_maximum == "refuse" or most < 1 or why[3]:
-            check = _check(REFUSED, bet, None, bet.stake, why[0], REFUSED, why[1], why[2])
+            check = _check(REFUSED, bet, None, bet.stake, why[0], LimitOutcome.REFUSED, why[1], why[2])
         else:
             played = bet.with_chips(most)
             back = bet.stake - played.stake
-            outcome = "excess-win-unpaid" if profile.breach.above_maximum == "excess-win-unpaid" else ADJUSTED
+            outcome = (LimitOutcome.EXCESS_WIN_UNPAID if profile.breach.above_maximum == "excess-win-unpaid"
+                       else LimitOutcome.ADJUSTED)
             check = _check(ADJUSTED, bet, played, back, why[0], outcome, {**why[1], "most": most, "back": back},
                            _both_rules(why[2], profile.breach.rule))
         if check.played is not None:
@@ -339,24 +373,25 @@ def _counts_per_position(bet: Bet, profile: Profile) -> bool:
     return rules.per_position and bet.kind not in rules.series  # RU 4.17
 
 
-def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
-                on_position: Mapping[Position, Decimal], announced_total: Decimal):
+def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal, on_position: Mapping[Position, Decimal],
+                announced_total: Decimal) -> tuple[int, tuple[LimitReason, dict[str, object], str, bool] | None]:
     """The most chips per unit the bet may carry, and (reason, facts, rule, whole-bet-only) when
     that is fewer than it has. Whole-bet-only breaches (a series outside its range) cannot be cut."""
-    profile, most, why = limits.profile, bet.chips, None
+    profile, most = limits.profile, bet.chips
+    why: tuple[LimitReason, dict[str, object], str, bool] | None = None
     for position, per_unit in bet.recipe if _counts_per_position(bet, profile) else ():
         already = on_position.get(position, 0)
         room = limits.maxima[position.kind] - already
         fits = int(room // (per_unit * chip_value)) if room > 0 else 0
         if fits < most:
             most = fits
-            why = ("maximum-held" if already else "maximum", {"kind": position.kind, "maximum": limits.maxima[position.kind],
+            why = (LimitReason.MAXIMUM_HELD if already else LimitReason.MAXIMUM, {"kind": position.kind, "maximum": limits.maxima[position.kind],
                               "position": position.name, "held": already}, profile.limits.rule, False)
     series_range = profile.announced_limits.series.get(bet.kind)
     if series_range is not None:  # PT-A 32c, in chips at the table minimum
         at_minimum = bet.stake * chip_value / limits.minimum
         if at_minimum > series_range.max or at_minimum % series_range.multiple:
-            return 0, ("series-range", {"series": bet.kind, "low": series_range.min, "high": series_range.max,
+            return 0, (LimitReason.SERIES_RANGE, {"series": bet.kind, "low": series_range.min, "high": series_range.max,
                         "multiple": series_range.multiple, "chips": at_minimum},
                        profile.announced_limits.rule, True)
     posted = limits.announced.get(bet.kind)
@@ -364,40 +399,40 @@ def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal,
         fits = int(posted // (bet.stake // bet.chips * chip_value))
         if fits < most:
             most = fits
-            why = ("sign-announced", {"series": bet.kind, "maximum": posted},
+            why = (LimitReason.SIGN_ANNOUNCED, {"series": bet.kind, "maximum": posted},
                    profile.announced_limits.rule, False)
     ceiling = limits.announced_maximum
     if ceiling is not None and bet.kind in ANNOUNCED:  # PT-B 34c
         fits = int((ceiling - announced_total) // (bet.stake // bet.chips * chip_value))
         if fits < most:
             most = max(fits, 0)
-            why = ("announced-total", {"maximum": ceiling},
+            why = (LimitReason.ANNOUNCED_TOTAL, {"maximum": ceiling},
                    profile.announced_limits.rule, False)
     return most, why
 
 
-def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> tuple[str, dict, str] | None:
+def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> Breach | None:
     """Every position of a bet carries at least the minimum of its kind (RU 4.8: the sign's minimum
     per kind of bet, else the table's; below it the bet is void and returned)."""
     for position, chips in bet.units:
         least = limits.least(position.kind)
         if chips * chip_value < least:
-            return ("table-minimum" if least == limits.minimum else "kind-minimum", {"amount": chips * chip_value, "position": position.name, "kind": position.kind,
+            return (LimitReason.TABLE_MINIMUM if least == limits.minimum else LimitReason.KIND_MINIMUM, {"amount": chips * chip_value, "position": position.name, "kind": position.kind,
                                "least": least}, limits.profile.breach.rule)
     return None
 
 
-def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, tuple[str, dict, str]]:
+def _pieces_problems(bets: Sequence[Bet], profile: Profile) -> dict[int, Breach]:
     """FR: colour chips go at least 5 together on a simple chance, column or dozen, and at least
     5 in all on numbers (one per combination allowed); value chips are exempt."""
     need = profile.colour_minimum
-    problems = {}
+    problems: dict[int, Breach] = {}
     colour_bets = [bet for bet in bets if not bet.value_chips]
     numbers_total = sum(bet.stake for bet in colour_bets if bet.category not in OUTSIDE_CATEGORIES)
     for bet in colour_bets:
         if bet.category in OUTSIDE_CATEGORIES:
             if bet.stake < need.outside_pieces:
-                problems[id(bet)] = (f"{bet.category}-pieces", {"pieces": need.outside_pieces}, need.rule)
+                problems[id(bet)] = (PIECES[bet.category], {"pieces": need.outside_pieces}, need.rule)
         elif numbers_total < need.numbers_pieces:
-            problems[id(bet)] = ("numbers-pieces", {"pieces": need.numbers_pieces, "chips": numbers_total}, need.rule)
+            problems[id(bet)] = (LimitReason.NUMBERS_PIECES, {"pieces": need.numbers_pieces, "chips": numbers_total}, need.rule)
     return problems

@@ -13,7 +13,7 @@ from typing import Mapping, cast
 
 from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
-from croupier.rules.limits import ADJUSTED, REFUSED, check_player
+from croupier.rules.limits import ADJUSTED, REFUSED, LimitCheck, check_player
 from croupier.rules.settlement import Prisoner, settle as settle_bets
 from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, LimitCut, Stake, WinningBetsRebuilt
 from croupier.table.refusal import (
@@ -162,8 +162,14 @@ def within_limits(state: TableState, colour: str, stakes: tuple[Stake, ...], *,
     adjusted = [check for check in checks if check.status == ADJUSTED]
     return ([check.played for check in checks if check.played is not None],  # None: refused, raised above
             tuple(f"{check.message} ({check.rule})" for check in adjusted),
-            tuple(LimitCut(colour=colour, reason=check.reason, outcome=check.outcome, rule=check.rule,
-                           facts={key: str(value) for key, value in check.facts.items()}) for check in adjusted))
+            tuple(_cut(colour, check) for check in adjusted))
+
+
+def _cut(colour: str, check: LimitCheck) -> LimitCut:
+    """A bet the limits cut down, as the journal records it."""
+    assert check.reason is not None and check.outcome is not None, "check_player says why it cut a bet down"
+    return LimitCut(colour=colour, reason=check.reason, outcome=check.outcome, rule=check.rule,
+                    facts={key: str(value) for key, value in check.facts.items()})
 
 
 def as_stakes(played: list[Bet], marked: tuple[Stake, ...] = ()) -> tuple[Stake, ...]:

@@ -14,6 +14,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Callable, ClassVar, Iterable, TypeVar
 
+from croupier.rules.limits import LimitOutcome, LimitReason
 from croupier.rules.record import Record
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.codec import CodecError, canonical_json, from_plain, to_plain, when_set
@@ -100,8 +101,8 @@ class LimitCut(Record):
     in the table's language (the event's `notes` keep the same in English)."""
 
     colour: str
-    reason: str  # a key of rules.limits.REASONS
-    outcome: str  # a key of rules.limits.OUTCOMES
+    reason: LimitReason
+    outcome: LimitOutcome
     rule: str
     facts: dict[str, str]  # the templates' fields, as text (amounts as decimals)
 

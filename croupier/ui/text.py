@@ -12,9 +12,9 @@ from croupier.history import words
 from croupier.screens.words import NUMBER_STYLE, PHASES, colour_name, number_markup, phase  # noqa: F401 (the screens' words)
 from croupier.i18n import N_, _, current, formats, language
 from croupier.rules.bets import BetProblem
-from croupier.rules.limits import SignCode
+from croupier.rules.limits import LimitCheck, SignCode
 from croupier.rules.spin import Direction, VoidReason
-from croupier.table.events import AlarmKind, Role
+from croupier.table.events import AlarmKind, LimitCut, Role
 from croupier.table.notices import Notice, NoticeKind
 from croupier.table import refusal as no
 from croupier.table.refusal import Refused
@@ -96,22 +96,22 @@ def _colours_refused(refused: no.ColoursRefused) -> str:
     return "; ".join(f"{colour_name(colour)}: {refusal(each)}" for colour, each in refused.refusals)
 
 
-def limit_check(check) -> str:
+def limit_check(check: LimitCheck) -> str:
     """Why the limits refused or cut down a bet (a rules LimitCheck), in the table's language."""
-    if not check.reason:
+    if check.reason is None or check.outcome is None:
         return check.message
     return words.limit_words(check.reason, check.outcome, worded(check.facts))
 
 
-def limit_cut(cut) -> str:
+def limit_cut(cut: LimitCut) -> str:
     """A bet the limits cut down as the journal records it (a LimitCut), with its rule."""
     return f"{words.limit_words(cut.reason, cut.outcome, worded(words.limit_facts(cut)))} ({cut.rule})"
 
 
-def worded(facts: dict) -> dict:
+def worded(facts: Mapping[str, object]) -> dict[str, object]:
     """A refusal's facts as the table's language writes them: colours, kinds of bet, positions,
     roles and amounts; names, numbers and rules as they are."""
-    found: dict = {}  # not `words`: the module of the words is read below
+    found: dict[str, object] = {}  # not `words`: the module of the words is read below
     for key, value in facts.items():
         if key == "colour" and isinstance(value, str):
             value = colour_name(value)

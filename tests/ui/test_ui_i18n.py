@@ -194,11 +194,13 @@ def typed_wordings():
     from croupier.floor.gate import RefusalReason
     from croupier.journal.sheet_draft import DraftReason
     from croupier.rules.bets import BetProblem
-    from croupier.rules.limits import COLOUR_VALUE_PROBLEMS, ColourValueCode
+    from croupier.rules.limits import (COLOUR_VALUE_PROBLEMS, OUTCOMES, REASONS, ColourValueCode, LimitOutcome,
+                                       LimitReason)
     from croupier.ui import sheet_keeping, text
 
     return [(BetProblem, text.BET_PROBLEMS), (ColourValueCode, COLOUR_VALUE_PROBLEMS),
-            (RefusalReason, alarms.REASONS), (DraftReason, sheet_keeping.WHY)]
+            (RefusalReason, alarms.REASONS), (DraftReason, sheet_keeping.WHY),
+            (LimitReason, REASONS), (LimitOutcome, OUTCOMES)]
 
 
 def test_every_member_of_a_typed_reason_has_its_wording():
