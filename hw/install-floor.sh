@@ -44,6 +44,9 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+[ -z "$WHEELHOUSE" ] || WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
+# From /: the service users' commands (runuser) start in a directory they may enter.
+cd /
 if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     echo "install-floor.sh: run it as root (sudo hw/install-floor.sh), or with --dry-run to see the steps" >&2
     exit 1
@@ -73,7 +76,7 @@ extra=()
 [ "$VIEW_WEB" = 1 ] && extra+=(textual-serve)
 install_croupier floor "${extra[@]}"
 # The NATS unit starts $VENV/bin/nats-server: here that is Debian's binary.
-run ln -sfn /usr/bin/nats-server "$ROOT$VENV/bin/nats-server"
+run ln -sfn /usr/sbin/nats-server "$ROOT$VENV/bin/nats-server"
 
 step "PostgreSQL: the database $DATABASE and its roles"
 if ask runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'" 2>/dev/null | grep -q 1; then
@@ -81,8 +84,13 @@ if ask runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname
 else
     run runuser -u postgres -- createdb "$DATABASE"
 fi
-# Run again on every upgrade: it changes nothing that is already so.
-run runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d "$DATABASE" -f "$SRC/hw/floor-roles.sql"
+# Run again on every upgrade: it changes nothing that is already so. The file goes to psql on its
+# stdin: postgres may not open the tree this runs from (a clone in /root, say).
+if [ "$DRY_RUN" = 1 ]; then
+    printf '+ runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d %s -f - < %q\n' "$DATABASE" "$SRC/hw/floor-roles.sql"
+else
+    runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d "$DATABASE" -f - <"$SRC/hw/floor-roles.sql"
+fi
 
 step "Configuration in $ETC"
 run mkdir -p "$ROOT$ETC"
@@ -125,6 +133,9 @@ for unit in "${units[@]}"; do
     run install -m 0644 "$SRC/systemd/$unit" "$ROOT/etc/systemd/system/$unit"
 done
 [ "$LIVE" = 1 ] && run systemctl daemon-reload
+# Debian's package starts a broker of its own on 4222 (no JetStream): ours takes its place.
+[ "$LIVE" = 1 ] && run systemctl stop nats-server.service
+systemctl_ mask nats-server.service
 systemctl_ enable "${units[@]}"
 if [ "$LIVE" = 1 ]; then
     run systemctl restart "${units[@]}"
@@ -133,4 +144,5 @@ if [ "$LIVE" = 1 ]; then
         note "$(systemd-analyze security --no-pager "$unit" 2>/dev/null | tail -n 1)"
     done
 fi
-note "next: the tables' credentials and TLS (hw/floor.md), then: $VENV/bin/croupier floor status"
+note "next: the tables' credentials and TLS (hw/floor.md); the floor as the view's role sees it:"
+note "runuser -u $VIEW_USER -- $VENV/bin/croupier floor status --store 'postgresql:///$DATABASE?host=/run/postgresql'"

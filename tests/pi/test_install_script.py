@@ -14,8 +14,8 @@ from croupier.config import load_config
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "hw" / "install.sh"
 # The system commands the script may call to change the machine; each is replaced by a recorder.
-SYSTEM_COMMANDS = ("apt-get", "groupadd", "useradd", "usermod", "chown", "udevadm", "systemctl", "raspi-config", "python3",
-                   "chroot")
+SYSTEM_COMMANDS = ("apt-get", "groupadd", "useradd", "usermod", "chown", "chgrp", "udevadm", "systemctl", "raspi-config",
+                   "python3", "chroot", "runuser")
 # Questions the script asks, answered "not installed, unknown" and never recorded.
 QUESTIONS = ("getent", "dpkg-query", "dpkg")
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"
@@ -27,9 +27,15 @@ name=$(basename "$0")
 case "$name" in
     getent) grep -qx "$1:$2" "$STUB_STATE" 2>/dev/null; exit ;;
     dpkg-query | dpkg) exit 1 ;;
+    runuser) if [[ " $* " == *" -tAc "* ]]; then exit 0; fi ;;  # psql asked a question: no such database
 esac
 printf '%s\n' "$name $*" >>"$STUB_LOG"
 case "$name" in
+    runuser)
+        # Where the other user's command starts, and a file it reads on its stdin.
+        echo "  in $PWD" >>"$STUB_LOG"
+        if [[ " $* " == *" -f - "* ]]; then echo "  stdin: $(head -n 1)" >>"$STUB_LOG"; fi
+        ;;
     useradd) echo "passwd:${*: -1}" >>"$STUB_STATE" ;;
     groupadd) echo "group:${*: -1}" >>"$STUB_STATE" ;;
     python3)
@@ -447,14 +453,31 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
         "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
         "-py3-none-any.whl\\[floor\\] textual-serve\n",
-        f"+ ln -sfn /usr/bin/nats-server {machine.root}/opt/croupier/venv/bin/nats-server",
+        f"+ ln -sfn /usr/sbin/nats-server {machine.root}/opt/croupier/venv/bin/nats-server",
         "+ runuser -u postgres -- createdb floor",
-        f"psql -v ON_ERROR_STOP=1 -q -d floor -f {ROOT}/hw/floor-roles.sql",
+        f"psql -v ON_ERROR_STOP=1 -q -d floor -f - < {ROOT}/hw/floor-roles.sql",
         "listen: 127.0.0.1:4222",
         f"+ write {machine.root}/etc/croupier/floor-view.env (mode 0644)",
+        "+ systemctl mask nats-server.service",
         "+ systemctl enable croupier-floor-nats.service croupier-floor-serve.service croupier-floor-view-web.service",
     ])
     assert "floor.env (mode 0600)" in out, "the ingester's file is root's alone"
+
+
+def test_the_floor_install_gives_postgres_nothing_it_cannot_open(tmp_path):
+    """A clone in /root: postgres may neither enter the directory the install runs from nor read the
+    roles file there, so it gets the file on its stdin and starts in /."""
+    machine = Machine(tmp_path)
+    result = subprocess.run(["bash", str(FLOOR_SCRIPT)], env=machine.env, capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    calls = machine.calls()
+    roles = calls.index("runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d floor -f -")
+    assert calls[roles + 1:roles + 3] == ["  in /", "  stdin: " + (ROOT / "hw/floor-roles.sql").read_text().splitlines()[0]]
+    assert all(line == "  in /" for line in calls if line.startswith("  in "))
+    assert os.readlink(machine.root / "opt/croupier/venv/bin/nats-server") == "/usr/sbin/nats-server", \
+        "Debian's nats-server is in /usr/sbin"
+    assert "systemctl mask nats-server.service" in calls, "the package's own broker would hold port 4222"
 
 
 @needs_hw_files
