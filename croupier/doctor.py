@@ -248,8 +248,10 @@ def check_floor(config: Config, probes: Probes, user: UserInfo | None, user_name
                         or _readable("floor login", lambda: read_credentials(floor.credentials)[0],
                                      f"{floor.credentials}: user {{}}"))
     if floor.ca is not None:
-        findings.append(_readable("floor CA", lambda: tls_context(floor.ca) and floor.ca, "{}: the casino's CA"))
-    findings.append(_floor_key(floor.floor_key))
+        findings.append(_closed_to_table("floor CA", floor.ca, probes, user, user_name)
+                        or _readable("floor CA", lambda: tls_context(floor.ca) and floor.ca, "{}: the casino's CA"))
+    findings.append(floor.floor_key and _closed_to_table("floor key", floor.floor_key, probes, user, user_name)
+                    or _floor_key(floor.floor_key))
     signing = _signing_key(config, probes, user, user_name)
     findings.append(signing)
     if any(f.status == "fail" for f in findings):
@@ -275,6 +277,15 @@ def _secret_file(check: str, path: Path, probes: Probes, user: UserInfo | None, 
         return Finding(check, "fail", f"{path} is not owned by {user_name}, so the table cannot read it",
                        f"`sudo chown {user_name}:{user_name} {path}`")
     return None
+
+
+def _closed_to_table(check: str, path: Path, probes: Probes, user: UserInfo | None, user_name: str) -> Finding | None:
+    """A public file the table reads as its own user: doctor run by root reads it either way."""
+    st = probes.stat(str(path))
+    if st is None or user is None or _allows(st, user, 4):
+        return None
+    return Finding(check, "fail", f"user {user_name} cannot read {path} (mode {stat.S_IMODE(st.st_mode):04o}): "
+                   "the table cannot start its floor link", f"`sudo chmod 644 {path}`")
 
 
 def _readable(check: str, read, said: str) -> Finding:

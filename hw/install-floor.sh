@@ -115,6 +115,9 @@ else
     write_file "$ROOT$ETC/floor.env" 0600 <<ENV
 CROUPIER_FLOOR_STORE=postgresql:///$DATABASE?host=/run/postgresql
 CROUPIER_FLOOR_NATS=nats://127.0.0.1:4222
+# With the tables' logins and TLS (hw/floor.md, "NATS for the tables"): the ingester's own login
+# and the casino's CA, and CROUPIER_FLOOR_NATS=tls://NAME:4222 with the name in the node's certificate.
+CROUPIER_FLOOR_SERVE_OPTIONS=
 ENV
 fi
 if [ -e "$ROOT$ETC/floor-view.env" ]; then

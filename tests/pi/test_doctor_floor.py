@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from croupier.config import load_config
 from croupier.doctor import run_checks
 from croupier.floor.logins import write_credentials
 from croupier.floor.wire import Anchor
@@ -80,6 +81,18 @@ def test_a_credentials_file_others_can_read_fails_with_its_fix(floor_table):
     finding = floor_findings(config, machine)["floor login"]
     assert finding.status == "fail" and "chmod 600" in finding.fix
     assert "floor broker" not in floor_findings(config, machine)  # not asked with a login that leaks
+
+
+@pytest.mark.parametrize("check", ["floor key", "floor CA"])
+def test_a_public_file_only_root_can_read_fails_though_root_runs_doctor(floor_table, check):
+    """`sudo croupier doctor` reads a file copied in as root's 0600; the table, as its user, cannot."""
+    config, machine, _creds = floor_table
+    floor = load_config(config).floor
+    path = floor.floor_key if check == "floor key" else floor.ca
+    machine.files[str(path)] = node(stat.S_IFREG, 0o600, 0, uid=0)
+    finding = floor_findings(config, machine)[check]
+    assert finding.status == "fail" and f"cannot read {path} (mode 0600)" in finding.message
+    assert finding.fix == f"`sudo chmod 644 {path}`"
 
 
 def test_a_broker_that_does_not_answer_fails(floor_table):

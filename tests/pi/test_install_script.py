@@ -462,6 +462,7 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
         "+ systemctl enable croupier-floor-nats.service croupier-floor-serve.service croupier-floor-view-web.service",
     ])
     assert "floor.env (mode 0600)" in out, "the ingester's file is root's alone"
+    assert "|   CROUPIER_FLOOR_SERVE_OPTIONS=\n" in out, "the ingester's login and CA go there with TLS"
 
 
 def test_the_floor_install_gives_postgres_nothing_it_cannot_open(tmp_path):

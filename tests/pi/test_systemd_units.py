@@ -6,6 +6,7 @@ verify insists that ExecStart= programs exist, so each unit is checked as a copy
 from __future__ import annotations
 
 import configparser
+import re
 import shutil
 import subprocess
 import sys
@@ -111,3 +112,14 @@ def test_the_pages_listen_on_localhost_only():
     view = service_section(ROOT / "systemd" / "croupier-floor-view-web.service")
     assert view["EnvironmentFile"] == "/etc/croupier/floor-view.env", "the view never reads the ingester's secrets"
     assert view["User"] != service_section(ROOT / "systemd" / "croupier-floor-serve.service")["User"]
+
+
+def test_the_ingester_takes_its_login_and_the_ca_from_its_env_file():
+    """floor.env names the ingester's NATS login and the casino's CA; the unit passes them on."""
+    exec_start = service_section(ROOT / "systemd" / "croupier-floor-serve.service")["ExecStart"]
+    assert exec_start.endswith(" $CROUPIER_FLOOR_SERVE_OPTIONS"), "unbraced: systemd splits it into words"
+    documented = re.search(r"^CROUPIER_FLOOR_SERVE_OPTIONS=(.+)$", (ROOT / "hw/floor.md").read_text(), re.M)
+    croupier = Path(sys.executable).parent / "croupier"
+    usage = subprocess.run([str(croupier), "floor", "serve", "--help"], capture_output=True, text=True, timeout=120)
+    for option in (w for w in documented.group(1).split() if w.startswith("--")):
+        assert option in usage.stdout, f"croupier floor serve does not take {option}"
