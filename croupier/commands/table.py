@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
     from croupier.config import Config
     from croupier.session import TableSession
+    from croupier.ui.app import TableApp
 
 SUMMARY = "the croupier's table screen: wheel sensor, keypad, display board, journal"
 EXIT_JOURNAL_UNUSABLE = 2  # damaged, of another format or table, its key or witness missing
@@ -65,24 +66,42 @@ def record_clock(session: TableSession, config: Config) -> None:
 
 
 def run(config: Config) -> int:
+    """The table app on its first screen at once; the journal, the clock check and the devices once
+    it is drawn (`opening`). A journal, floor link or pin that cannot be used ends it with one line."""
     from croupier import terminal
     from croupier.i18n import install
-    from croupier.journal.store import JournalError, JournalFault
     from croupier.sdnotify import Notifier
     from croupier.ui.app import TableApp
-    from croupier.ui.runtime import Devices, floor_link, matrix_keypad, wheel_link
 
     presentation = install(config.table.language, config.table.house)
+    app = TableApp(None, config, notifier=Notifier(), presentation=presentation, opening=opening)
+    try:
+        status = terminal.run(app)
+    finally:
+        if app.opened:
+            app.session.close()
+    if app.not_started is not None:
+        print(f"croupier table: {app.not_started.line}", file=sys.stderr)
+    return status
+
+
+def opening(app: TableApp) -> TableSession:
+    """The table's session with the start's clock check recorded, and the app's devices. Raises
+    NotStarted."""
+    from croupier.journal.store import JournalError, JournalFault
+    from croupier.ui.runtime import floor_link, matrix_keypad, wheel_link
+    from croupier.ui.start_screen import NotStarted
+
+    config = app.config
     try:
         session = open_session(config.journal_path, config)
     except JournalError as exc:
-        print(f"croupier table: {exc}", file=sys.stderr)
         # The unit does not restart on these: a full or read-only disk, a damaged journal or key
         # need someone to fix them, and a restart loop would only fill the log.
-        return EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE
-    with session:
+        raise NotStarted(str(exc), EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE)
+    try:
         record_clock(session, config)
-        devices = Devices()
+        devices = app.devices
         if config.wheel is not None:
             devices.add(wheel_link(config))
         if config.floor.url:
@@ -91,9 +110,7 @@ def run(config: Config) -> int:
             try:
                 devices.add(floor_link(config))
             except FloorLinkError as exc:
-                print(f"croupier table: [floor]: {exc}", file=sys.stderr)
-                return 2
-        board = None
+                raise NotStarted(f"[floor]: {exc}", 2) from None
         try:
             if config.keypad.kind == "gpio":
                 devices.add(matrix_keypad(config))
@@ -102,12 +119,13 @@ def run(config: Config) -> int:
 
                 board = GpioBoard(config.display)
                 devices.add_running(board.close)
+                app.board_output = board.show
         except Exception as exc:  # gpiozero's errors: no pin driver on this machine, a pin in use
             devices.stop()
-            print(f"croupier table: cannot use the GPIO pins ({type(exc).__name__}: {exc}). On a machine without "
-                  "GPIO set GPIOZERO_PIN_FACTORY=mock, or set [display] enabled = false and [keypad] kind = \"usb\"; "
-                  "`croupier doctor` checks the pins.", file=sys.stderr)
-            return 1
-        app = TableApp(session, config, devices=devices, board_output=board.show if board else None,
-                       notifier=Notifier(), presentation=presentation)
-        return terminal.run(app)
+            raise NotStarted(f"cannot use the GPIO pins ({type(exc).__name__}: {exc}). On a machine without "
+                             "GPIO set GPIOZERO_PIN_FACTORY=mock, or set [display] enabled = false and [keypad] "
+                             "kind = \"usb\"; `croupier doctor` checks the pins.", 1) from None
+    except BaseException:
+        session.close()
+        raise
+    return session

@@ -39,6 +39,7 @@ from croupier.ui.flow_memory import Answer, FlowMemory
 from croupier.ui.runtime import Devices
 from croupier.ui.screen_bug import log_bug, survived
 from croupier.ui.sheet_keeping import SheetKeeper
+from croupier.ui.start_screen import NotStarted, StartScreen
 from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
@@ -55,37 +56,40 @@ class TableApp(Shows, App):
     TITLE = "croupier"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: TableSession, config: Config, *, wheel: bool | None = None,
+    def __init__(self, session: TableSession | None, config: Config, *, wheel: bool | None = None,
                  show_board: bool = False, board_output: Callable | None = None,
                  notifier: Notifier | None = None, devices: Devices | None = None, banner: str = "",
-                 presentation: Presentation | None = None) -> None:
+                 presentation: Presentation | None = None,
+                 opening: Callable[[TableApp], TableSession] | None = None) -> None:
         """`wheel`: whether a wheel sensor is wired (None: as the configuration says). `board_output`
         is called with each new board (the GPIO board's `show`). `devices` (the wheel link, the
         keypad) are started once the app runs, to post to it, and stopped when it ends.
         `presentation`: the screen's language and zones (the command's by default); its currency
-        is the journal's, as `currency`."""
+        is the journal's, as `currency`. Without a `session`, `opening(app)` opens it once the first
+        screen (StartScreen) is drawn, and may add the app's devices and board output; it raises
+        NotStarted to end the app with that line and status (`not_started`)."""
         super().__init__()
-        self.session = session
         self.config = config
+        self.opening = opening
+        self.not_started: NotStarted | None = None
+        self.opened = False  # the session is open (given, or opened once the first screen was drawn)
         self.given_presentation = presentation
         # the one it was based on, its zone, the one shown
         self._presented: tuple[Presentation, str | None, Presentation] = (Presentation(), None, Presentation())
         wired = config.wheel is not None if wheel is None else wheel
         self.sensor_online: bool | None = False if wired else None  # offline until the link opens
-        self.board = board_for(session.state)  # what the players' display board shows now
         self.board_output = board_output
         self.show_board = show_board
         self.notifier = notifier or Notifier(environ={})
         self.devices = devices or Devices()
         self.banner = banner
         self.payout_sheet = None  # the PayoutSheet of the result being paid, kept while away from it
-        self.sheet_keeper = SheetKeeper(session, config.table.id)  # and beside the journal, for a restart
         self._unsubscribe: Callable[[], None] | None = None
         self._shown_time: tuple | None = None
         self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
         self._redraw_due = False  # a redraw of the table screen waits in the message queue
         self.keys = KeyRouter(self)
-        self._events_seen = session.seq  # events the screen has been told of
+        self._events_seen = 0  # events the screen has been told of
         self._said_at = 0  # how many it had been told of when the message was said
         self._surviving = False
         self._said: tuple[str, bool] = ("", False)  # the last message, and whether it is an error
@@ -94,12 +98,44 @@ class TableApp(Shows, App):
         self.flow_memory = FlowMemory()  # the answers it was given
         # one a result closed, to go on with after the payouts, with the answers it had
         self.interrupted_flow: tuple[str, Callable, tuple[Answer, ...]] | None = None
+        if session is not None:
+            self._opened(session)
+
+    def _opened(self, session: TableSession) -> None:
+        self.session, self.opened = session, True
+        self.board = board_for(session.state)  # what the players' display board shows now
+        self.sheet_keeper = SheetKeeper(session, self.config.table.id)  # and beside the journal, for a restart
 
     # --- life ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.opening is None:
+            self._start()
+            return
+        self.keys.hold()  # typed while the table starts: for the screens it starts with
+        self.push_screen(StartScreen(self.config))
+        self.call_after_refresh(self._open)  # once the first screen is on the terminal
+
+    def _open(self) -> None:
+        """The journal, its key, the start's clock check and the devices, once the first screen is drawn."""
+        assert self.opening is not None
+        try:
+            session = self.opening(self)
+        except Exception as error:
+            if not isinstance(error, NotStarted):  # a bug: one line, the details in the log
+                log_bug(error)
+                error = NotStarted(f"cannot start ({type(error).__name__}): the log has the details", 1)
+            self.not_started = error
+            self.exit(return_code=error.status)
+            return
+        self._opened(session)
+        self._start(replacing=True)
+        self.call_after_refresh(self.keys.release)
+
+    def _start(self, *, replacing: bool = False) -> None:
+        """The table screen up (`replacing` the first screen), the timers and the flow the table starts with."""
         self.table_screen = TableScreen(show_board=self.show_board)
-        self.push_screen(self.table_screen)
+        (self.switch_screen if replacing else self.push_screen)(self.table_screen)
         self._events_seen = self.session.seq
         self._unsubscribe = self.session.subscribe(self._recorded)
         if self.board_output is not None:
@@ -313,14 +349,14 @@ class TableApp(Shows, App):
     @property
     def currency(self) -> str | None:
         """The journal's currency (the opening's, or the pit boss's change since); the configured
-        one before the table first opened, or for a journal that recorded none."""
-        return self.session.state.currency or self.config.table.currency
+        one before the table first opened, or for a journal that recorded none (or not opened yet)."""
+        return (self.opened and self.session.state.currency) or self.config.table.currency
 
     @property
     def time_zone(self) -> str | None:
         """The journal's time zone (the opening's, or the pit boss's change since); the configured
-        one before the table first opened, or for a journal that recorded none."""
-        return self.session.state.time_zone or self.config.table.time_zone
+        one before the table first opened, or for a journal that recorded none (or not opened yet)."""
+        return (self.opened and self.session.state.time_zone) or self.config.table.time_zone
 
     @property
     def presentation(self) -> Presentation:

@@ -43,10 +43,24 @@ class KeyRouter:
         self.ahead: deque[tuple[Key, float]] = deque()  # typed for a flow's dialog not yet on screen
         self.ended_at = 0.0  # when the table last ended the step under way (a refusal said)
         self.dropped = 0  # keys dropped since the croupier's last key that counted
+        self.held: list[Key] | None = None  # typed while the table starts, in order
+
+    def hold(self) -> None:
+        """The table is starting: the keys typed now are for the first screen it shows."""
+        self.held = []
+
+    def release(self) -> None:
+        """The table is up: the keys held are typed now, in order, as if typed at this moment."""
+        held, self.held = self.held or [], None
+        for key in held:
+            self.app.deliver_key(self.app.screen, key, now())
 
     def deliver(self, screen, key: Key, typed_at: float) -> None:
         """`screen` received `key`, typed at `typed_at`: give it to the screen it was meant for."""
         app = self.app
+        if self.held is not None:
+            self.held.append(key)
+            return
         table = app.table_screen
         if typed_at < self.ended_at:
             self._drop(key)  # typed for the step a refusal ended
