@@ -5,48 +5,43 @@ Threads never touch the screen: the wheel link and the GPIO keypad post messages
 KeypadPressed), the session's subscribers post TableRecorded, and the app's own loop handles them.
 Timers in that loop redraw the times, record the alarms that fall due, and ping systemd's watchdog,
 so a frozen screen stops the pings and gets restarted.
+
+`croupier table` draws its first screen (StartScreen) before it opens the journal: the modules of
+the table, the journal and the table screen are imported where they are first used, after it.
 """
 from __future__ import annotations
 
 import logging
 from datetime import datetime
 from functools import cached_property
-from typing import Callable, Concatenate, ParamSpec
+from typing import TYPE_CHECKING, Callable, Concatenate, ParamSpec
 
 from rich.markup import escape
 from textual.app import App
 
-from croupier.board.model import board_for
 from croupier.config import Config
-from croupier.history.context import configuration_disagrees
 from croupier.i18n import _, ngettext
 from croupier.i18n.presentation import Presentation, Shows
-from croupier.journal.store import JournalError, JournalFault
 from croupier.sdnotify import Notifier
 from croupier.startup import collect_from_now
-from croupier.session import TableSession
-from croupier.table import events as ev
-from croupier.table.events import Role
-from croupier.table.notices import notices
-from croupier.table.payouts import payouts_open
-from croupier.table.refusal import Refused
-from croupier.table.state import Phase, TableState
-from croupier.ui import text
 from croupier.ui.key_routing import KeyRouter
 from croupier.ui.redraw import release_styles_caches
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
-from croupier.ui.flow_memory import Answer, FlowMemory
 from croupier.ui.runtime import Devices
 from croupier.ui.screen_bug import log_bug, survived
-from croupier.ui.sheet_keeping import SheetKeeper
 from croupier.ui.start_screen import NotStarted, StartScreen
-from croupier.ui.table_screen import TableScreen
+
+if TYPE_CHECKING:
+    from croupier.journal.store import JournalError
+    from croupier.session import TableSession
+    from croupier.table import events as ev
+    from croupier.table.refusal import Refused
+    from croupier.table.state import TableState
+    from croupier.ui.flow_memory import Answer
+    from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
-
-# The table moving on: what was said before is about a moment gone.
-MOVES_ON = (ev.BallLaunched, ev.BetsClosed, ev.ResultRecorded, ev.SpinVoided, ev.PayoutsCompleted)
 TICK_S = 5.0  # how often the alarms that fell due are recorded
 CLOCK_S = 1.0  # how often the times on screen (relief, ball swap, countdown) are redrawn
 
@@ -95,14 +90,18 @@ class TableApp(Shows, App):
         self._said: tuple[str, bool] = ("", False)  # the last message, and whether it is an error
         self._dropped_said = False  # the table's line says keys were dropped (after the last message)
         self.flow_under_way: tuple[str, Callable] | None = None  # the menu's flow on screen, and its name
-        self.flow_memory = FlowMemory()  # the answers it was given
         # one a result closed, to go on with after the payouts, with the answers it had
         self.interrupted_flow: tuple[str, Callable, tuple[Answer, ...]] | None = None
         if session is not None:
             self._opened(session)
 
     def _opened(self, session: TableSession) -> None:
+        from croupier.board.model import board_for
+        from croupier.ui.flow_memory import FlowMemory
+        from croupier.ui.sheet_keeping import SheetKeeper
+
         self.session, self.opened = session, True
+        self.flow_memory = FlowMemory()  # the answers the menu's flow on screen was given
         self.board = board_for(session.state)  # what the players' display board shows now
         self.sheet_keeper = SheetKeeper(session, self.config.table.id)  # and beside the journal, for a restart
 
@@ -134,6 +133,8 @@ class TableApp(Shows, App):
 
     def _start(self, *, replacing: bool = False) -> None:
         """The table screen up (`replacing` the first screen), the timers and the flow the table starts with."""
+        from croupier.ui.table_screen import TableScreen
+
         self.table_screen = TableScreen(show_board=self.show_board)
         (self.switch_screen if replacing else self.push_screen)(self.table_screen)
         self._events_seen = self.session.seq
@@ -166,6 +167,8 @@ class TableApp(Shows, App):
         collect_from_now()
         if not (self._closing or self._closed):
             self.devices.start(self)
+        from croupier.history.context import configuration_disagrees
+
         disagreeing = configuration_disagrees(self.session.state, self.config.table)
         if disagreeing and not self.needs_setup():
             self.say(disagreeing[0])  # the journal's values are used; the pit boss menu takes the configuration's
@@ -180,6 +183,8 @@ class TableApp(Shows, App):
         self.notifier.stopping()
 
     def needs_setup(self) -> bool:
+        from croupier.table.state import Phase
+
         state = self.session.state
         return state.phase is Phase.CLOSED or not state.staff
 
@@ -193,6 +198,9 @@ class TableApp(Shows, App):
     def alarm_lines(self, now: datetime) -> tuple[list[str], bool]:
         """The banner: a golpe nulo from the sensor and the alarms to acknowledge (urgent), then
         what falls due soon."""
+        from croupier.table.notices import notices
+        from croupier.ui import text
+
         state = self.session.state
         lines = self.urgent_lines()
         if lines:
@@ -210,6 +218,8 @@ class TableApp(Shows, App):
 
     def urgent_lines(self) -> list[str]:
         """A golpe nulo from the sensor and the alarms not yet acknowledged, one line each."""
+        from croupier.ui import text
+
         state = self.session.state
         lines = []
         void = state.last_void
@@ -226,6 +236,8 @@ class TableApp(Shows, App):
     def urgent_line(self) -> str:
         """The urgent lines folded into one, for the payout sheet: one alarm whole (cut at the
         screen's edge), several by their names and count."""
+        from croupier.ui import text
+
         lines = self.urgent_lines()
         if len(lines) < 2:
             return "".join(lines)
@@ -238,6 +250,8 @@ class TableApp(Shows, App):
 
     def resume_interrupted(self) -> None:
         """Back on the table screen with the payouts done: the flow a result closed opens again."""
+        from croupier.table.payouts import payouts_open
+
         if self.interrupted_flow is None or payouts_open(self.session.state) is not None or self.keys.flow_running:
             return
         (name, flow, answers), self.interrupted_flow = self.interrupted_flow, None
@@ -300,6 +314,9 @@ class TableApp(Shows, App):
         """Run one session command (`app.record(app.session.void_spin, reason=..., by=...)`, its
         arguments checked against the command's); a refusal is shown (and nothing is recorded).
         None when refused."""
+        from croupier.journal.store import JournalError
+        from croupier.table.refusal import Refused
+
         try:
             events = command(*args, **arguments)
         except Refused as refusal:
@@ -317,6 +334,8 @@ class TableApp(Shows, App):
               **keywords: P.kwargs) -> bool:
         """Run a check of the table core against the state now (before asking for more keys);
         a refusal is shown at once. True when it passes."""
+        from croupier.table.refusal import Refused
+
         try:
             rule_check(self.session.state, *arguments, **keywords)
         except Refused as refusal:
@@ -326,10 +345,14 @@ class TableApp(Shows, App):
 
     def refused(self, refusal: Refused) -> None:
         """A refusal ends the step the croupier was on: said, and the keys typed ahead dropped."""
+        from croupier.ui import text
+
         self.say(_("Refused: {reason}").format(reason=text.refusal(refusal)), error=True)
         self.keys.step_ended()
 
     def journal_failed(self, exc: JournalError) -> None:
+        from croupier.journal.store import JournalFault
+
         log.error("journal: %s", exc)
         if isinstance(exc, JournalFault):
             self.journal_fault = str(exc)
@@ -344,6 +367,8 @@ class TableApp(Shows, App):
                 self.keys.step_ended()  # the sheet of this result is on its way: keys typed so far are not for it
 
     def croupier(self) -> str | None:
+        from croupier.table.events import Role
+
         return self.session.state.staff_on(Role.CROUPIER)
 
     @property
@@ -388,6 +413,7 @@ class TableApp(Shows, App):
         """Run the flow `name` (of flows.FLOWS), or the menu's `flow` given, which goes on where a
         result closed it: `answers` are the ones it was given then."""
         from croupier.ui import flows
+        from croupier.ui.flow_memory import FlowMemory
 
         self.flow_memory = FlowMemory(answers)
         if flow is not None:
@@ -407,11 +433,14 @@ class TableApp(Shows, App):
 
     def flow_begins(self, name: str, flow: Callable) -> None:
         """The menu opens `flow`: a result that closes it says so, and it goes on from there after."""
+        from croupier.ui.flow_memory import FlowMemory
+
         self.flow_under_way = (name, flow)
         self.flow_memory = FlowMemory()
 
     def open_payouts(self, interrupted: str = "") -> None:
         """`interrupted`: the digits of a number being typed when the wheel's result came."""
+        from croupier.table.payouts import payouts_open
         from croupier.ui.payout_screen import PayoutScreen
 
         if payouts_open(self.session.state) is None:
@@ -431,6 +460,8 @@ class TableApp(Shows, App):
 
     @survived
     def on_wheel_report(self, message: WheelReport) -> None:
+        from croupier.journal.store import JournalError
+        from croupier.table.refusal import Refused
         from croupier.wheel.events import BallPosition, LinkStatus
 
         event = message.event
@@ -467,9 +498,15 @@ class TableApp(Shows, App):
 
     @survived
     def on_table_recorded(self, message: TableRecorded) -> None:
+        from croupier.board.model import board_for
+        from croupier.table import events as ev
+        from croupier.table.state import Phase
+
+        # the table moving on: what was said before is about a moment gone
+        moves_on = (ev.BallLaunched, ev.BetsClosed, ev.ResultRecorded, ev.SpinVoided, ev.PayoutsCompleted)
         event, state = message.event, message.state
         self._events_seen += 1
-        stale = isinstance(event, MOVES_ON) and self._events_seen > self._said_at  # what was said is of a moment gone
+        stale = isinstance(event, moves_on) and self._events_seen > self._said_at  # what was said is of a moment gone
         self.board = board_for(state)
         self.sheet_keeper.table_moved(state)
         if self.board_output is not None:
@@ -537,6 +574,8 @@ class TableApp(Shows, App):
         try:
             self.close_dialogs(every_screen=new_screen)
             if self.screen is not self.table_screen:
+                from croupier.ui.table_screen import TableScreen
+
                 self.table_screen = TableScreen(show_board=self.show_board)
                 self.push_screen(self.table_screen)
             self.session.reload()
@@ -583,6 +622,8 @@ class TableApp(Shows, App):
 
     @survived
     def _tick(self) -> None:
+        from croupier.journal.store import JournalError
+
         try:
             self.session.tick()
         except JournalError as exc:

@@ -6,11 +6,14 @@ pin, so `call_from_thread` would not do under MockFactory).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
-from croupier.keypad.entry import Key
-from croupier.table.events import Event
-from croupier.table.state import TableState
+if TYPE_CHECKING:
+    from croupier.keypad.entry import Key
+    from croupier.table.events import Event
+    from croupier.table.state import TableState
 
 
 class WheelReport(Message):
