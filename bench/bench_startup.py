@@ -8,6 +8,7 @@ temporary one, made anew). It prints
 
 - `croupier table` to its first whole screen (the key legend drawn, 80x24, TERM=linux) against a
   bare Textual app (App and one Static) started by the same interpreter: aim at most 1.3 times;
+  and to the table ready, its journal opened (the first dialog drawn: the new pit boss's PIN);
 - cold `croupier payout` against `python -c pass` (bench_startup_payout.py, run by the venv's
   interpreter): aim at most 3 times.
 Under a Pi 3's budget put the venv's commands alone in it: `--pi3 PATH` wraps each start.
@@ -50,14 +51,17 @@ def main() -> None:
         croupier = [*wrap, str(python.with_name("croupier"))]
         config = table_config(folder, folder / "journal.db")
         time_to_frame([*croupier, "table", "--config", str(config)], b"menu", 1)  # makes the journal and key
-        table, bare = [], []
+        table, ready, bare = [], [], []
         for _ in range(args.starts):
             table += time_to_frame([*croupier, "table", "--config", str(config)], b"menu", 1)
+            ready += time_to_frame([*croupier, "table", "--config", str(config)], b"New PIN", 1)
             bare += time_to_frame([*wrap, str(python), "-c", BARE_TEXTUAL], b"menu", 1)
-        ratio = statistics.median(table) / statistics.median(bare)
+        floor = statistics.median(bare)
         print(f"croupier table to its first screen: median {statistics.median(table):.0f} ms "
-              f"(worst {max(table):.0f}), a bare Textual app {statistics.median(bare):.0f} ms: "
-              f"{ratio:.2f}x (aim <= 1.3x)", flush=True)
+              f"(worst {max(table):.0f}), a bare Textual app {floor:.0f} ms: "
+              f"{statistics.median(table) / floor:.2f}x (aim <= 1.3x)", flush=True)
+        print(f"croupier table ready (its first dialog): median {statistics.median(ready):.0f} ms "
+              f"(worst {max(ready):.0f}): {statistics.median(ready) / floor:.2f}x the bare app", flush=True)
         subprocess.run([*wrap, str(python), str(Path(__file__).with_name("bench_startup_payout.py")),
                         "--rounds", str(args.rounds)], check=True)
 

@@ -117,7 +117,8 @@ class TableApp(Shows, App):
 
     def _open(self) -> None:
         """The journal, its key, the start's clock check and the devices, once the first screen is drawn."""
-        assert self.opening is not None
+        if self.opening is None or self._closing or self._closed:
+            return  # quit, or its terminal hung up, before it opened: nothing is recorded
         try:
             session = self.opening(self)
         except Exception as error:
