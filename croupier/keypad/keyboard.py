@@ -7,6 +7,7 @@ from croupier.keypad.entry import KEY_FOR_LABEL, Key
 KEYBOARD_KEYS: dict[str, Key] = {
     **{str(d): Key.for_digit(d) for d in range(10)},
     "enter": Key.ENTER,
+    "ctrl+j": Key.ENTER,  # Enter typed as the table started, before its terminal was raw: a line feed
     "number_sign": Key.ENTER,  # '#', as on the matrix
     "escape": Key.CANCEL,
     "asterisk": Key.CANCEL,  # '*', as on the matrix and the numeric keypad

@@ -9,7 +9,7 @@ from croupier.keypad.keyboard import key_for
     "name, label",
     [("0", "0"), ("9", "9"), ("enter", "#"), ("number_sign", "#"), ("asterisk", "*"), ("escape", "*"),
      ("a", "A"), ("B", "B"), ("c", "C"), ("d", "D"), ("minus", "A"), ("plus", "B"), ("full_stop", "C"),
-     ("backspace", "C"), ("slash", "D")],
+     ("backspace", "C"), ("slash", "D"), ("ctrl+j", "#")],
 )
 def test_keyboard_key_is_the_matrix_key(name, label):
     assert key_for(name) is KEY_FOR_LABEL[label]
@@ -18,6 +18,11 @@ def test_keyboard_key_is_the_matrix_key(name, label):
 @pytest.mark.parametrize("name", ["x", "f1", "tab", "space", "ctrl+c", ""])
 def test_other_keys_mean_nothing_at_the_table(name):
     assert key_for(name) is None
+
+
+def test_enter_typed_before_the_terminal_was_raw_is_enter():
+    """The terminal's line discipline turns Enter typed as the table starts into a line feed."""
+    assert key_for("ctrl+j") is Key.ENTER
 
 
 def test_every_table_key_can_be_typed_on_a_numeric_keypad():
