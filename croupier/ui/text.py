@@ -15,7 +15,8 @@ from croupier.rules.bets import BetProblem
 from croupier.rules.limits import LimitCheck, SignCode
 from croupier.rules.spin import Direction, VoidReason
 from croupier.table.events import AlarmKind, LimitCut, Role
-from croupier.table.notices import Notice, NoticeKind
+from croupier.table import notices
+from croupier.table.notices import Notice
 from croupier.table import refusal as no
 from croupier.table.refusal import Refused
 from croupier.table.state import Alarm
@@ -155,24 +156,27 @@ def sign_problem(facts: dict) -> str:
 
 def notice(found: Notice) -> str:
     """A notice of something falling due, in the table's language."""
-    if found.kind is NoticeKind.RELIEF_DUE:
-        wording = (_("Relieve {role} {name} within {minutes} min ({rule})") if found.minutes
-                   else _("Relieve {role} {name} now ({rule})"))
-        return wording.format(role=role(found.role), name=found.name, minutes=found.minutes, rule=found.rule)
-    if found.kind is NoticeKind.BALL_SWAP_DUE:
-        wording = (_("Ball swap due in {minutes} min: announce it and put the other ball in play ({rule})")
-                   if found.minutes else _("Ball swap due now: announce it and put the other ball in play ({rule})"))
-        return wording.format(minutes=found.minutes, rule=found.rule)
-    if found.kind is NoticeKind.EXCHANGE_COLOUR:
-        return _("{colour} ({player}) has not bet for {spins} spins while players wait: it exchanges its chips "
-                 "({rule})").format(colour=colour_name(found.colour), player=found.player, spins=found.spins,
-                                    rule=found.rule)
-    if found.kind is NoticeKind.INVITE_TO_END:
-        return _("{colour} ({player}) has not bet for {spins} spins: invite them to end the session ({rule})").format(
-            colour=colour_name(found.colour), player=found.player, spins=found.spins, rule=found.rule)
-    if found.kind is NoticeKind.COUNTDOWN:
-        return _("Bets close in {seconds} s ({rule})").format(seconds=found.seconds, rule=found.rule)
-    raise ValueError(f"no wording for a {found.kind!r} notice")
+    match found:
+        case notices.ReliefDue():
+            wording = (_("Relieve {role} {name} within {minutes} min ({rule})") if found.minutes
+                       else _("Relieve {role} {name} now ({rule})"))
+            return wording.format(role=role(found.role), name=found.name, minutes=found.minutes, rule=found.rule)
+        case notices.BallSwapDue():
+            wording = (_("Ball swap due in {minutes} min: announce it and put the other ball in play ({rule})")
+                       if found.minutes
+                       else _("Ball swap due now: announce it and put the other ball in play ({rule})"))
+            return wording.format(minutes=found.minutes, rule=found.rule)
+        case notices.ExchangeColour():
+            return _("{colour} ({player}) has not bet for {spins} spins while players wait: it exchanges its chips "
+                     "({rule})").format(colour=colour_name(found.colour), player=found.player, spins=found.spins,
+                                        rule=found.rule)
+        case notices.InviteToEnd():
+            return _("{colour} ({player}) has not bet for {spins} spins: invite them to end the session "
+                     "({rule})").format(colour=colour_name(found.colour), player=found.player, spins=found.spins,
+                                        rule=found.rule)
+        case notices.Countdown():
+            return _("Bets close in {seconds} s ({rule})").format(seconds=found.seconds, rule=found.rule)
+    raise ValueError(f"no wording for a {type(found).__name__} notice")
 
 
 def role(value: Role) -> str:

@@ -10,7 +10,7 @@ import pytest
 from croupier.rules.spin import Direction
 from croupier.table import bets, colours, cycle
 from croupier.table.events import CashOutReason, Stake
-from croupier.table.notices import notices
+from croupier.table.notices import ExchangeColour, InviteToEnd, notices
 
 from table_kit import PROFILES, Table, opened, seat, spin_to
 
@@ -85,11 +85,11 @@ def test_pt_a_12_no_bet_for_three_spins_while_someone_waits_loses_the_colour(pro
         table.do(bets.place_bets, colour="green", stakes=(Stake(bet="red", chips=1),))
         table.do(bets.place_bets, colour="blue", stakes=(Stake(bet="red", chips=1),))
         result(table, number)
-    assert not [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
+    assert not [n for n in notices(table.state, clock.now()) if isinstance(n, ExchangeColour)]
     table.refused(colours.cash_out, r"inactivity rule does not apply \(PT-A 12\)", colour="red", chips=100,
                   by="Ana", reason=CashOutReason.INACTIVE)
     result(table, 6)
-    (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
+    (notice,) = [n for n in notices(table.state, clock.now()) if isinstance(n, ExchangeColour)]
     assert (notice.colour, notice.player, notice.spins, notice.rule) == ("red", "player red", 3, "PT-A 12")
     table.do(colours.cash_out, colour="red", chips=100, by="Ana", reason=CashOutReason.INACTIVE)
     table.do(colours.assign_colour, colour="red", player="Maria", chip_value="5", chips=10, by="Ana")
@@ -105,7 +105,7 @@ def test_pt_a_12_does_not_apply_while_a_colour_is_free(clock):
     for number in (4, 5, 6, 7):
         result(table, number)
     assert table.state.accounts["red"].idle_spins == 4
-    assert not [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
+    assert not [n for n in notices(table.state, clock.now()) if isinstance(n, ExchangeColour)]
     table.refused(colours.cash_out, r"inactivity rule does not apply \(PT-A 12\)", colour="red", chips=100,
                   by="Ana", reason=CashOutReason.INACTIVE)
 
@@ -156,7 +156,7 @@ def test_pt_a_12_does_not_apply_when_nobody_waits(clock):
     for number in (4, 5, 6, 7):
         result(table, number)
     assert table.state.accounts["red"].idle_spins == 4
-    assert not [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
+    assert not [n for n in notices(table.state, clock.now()) if isinstance(n, ExchangeColour)]
 
 
 def test_srij_31_a_player_idle_for_more_than_five_spins_is_invited_to_end(clock):
@@ -164,9 +164,9 @@ def test_srij_31_a_player_idle_for_more_than_five_spins_is_invited_to_end(clock)
     seat(table, "red")
     for number in range(1, 6):
         result(table, number)
-    assert not [n for n in notices(table.state, clock.now()) if n.kind == "invite-to-end"]
+    assert not [n for n in notices(table.state, clock.now()) if isinstance(n, InviteToEnd)]
     result(table, 6)
-    (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "invite-to-end"]
+    (notice,) = [n for n in notices(table.state, clock.now()) if isinstance(n, InviteToEnd)]
     assert notice.spins == 6 and notice.rule.startswith("SRIJ 31")
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 from croupier.rules.spin import Direction
 from croupier.table import colours, cycle
 from croupier.table.events import CashOutReason, Source
-from croupier.table.notices import notices
+from croupier.table.notices import ExchangeColour, notices
 
 from table_kit import opened, seat, spin_to
 from test_table_payouts import chips, pay
@@ -25,7 +25,7 @@ def test_pt_a_12_a_colour_that_won_or_was_marked_played_is_not_idle(clock):
         pay(table, {"red": chips((f"column{(number - 1) % 3 + 1}", 1))}, played=("green",))
     idle = {colour: account.idle_spins for colour, account in table.state.accounts.items()}
     assert idle == {"red": 0, "green": 0, "blue": 3}
-    (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
+    (notice,) = [n for n in notices(table.state, clock.now()) if isinstance(n, ExchangeColour)]
     assert (notice.colour, notice.spins) == ("blue", 3)
     table.refused(colours.cash_out, r"inactivity rule does not apply \(PT-A 12\)", colour="green", chips=100,
                   by="Ana", reason=CashOutReason.INACTIVE)
@@ -43,7 +43,7 @@ def test_pt_a_12_idle_spins_are_counted_once_the_payouts_are_done_not_at_the_res
     spin_to(table, 7)
     # red won on 7 and is being paid: the table must not tell the croupier to take its colour
     assert table.state.accounts["red"].idle_spins == 2
-    assert not [n for n in notices(table.state, clock.now()) if n.kind == "exchange-colour"]
+    assert not [n for n in notices(table.state, clock.now()) if isinstance(n, ExchangeColour)]
     pay(table, {"red": chips(("7", 1))})
     assert {c: a.idle_spins for c, a in table.state.accounts.items()} == {"red": 0, "green": 3}
 

@@ -10,7 +10,7 @@ from croupier.rules.spin import Direction
 from croupier.table import alarms, balls, bets, cycle, relief
 from croupier.table.commands import tick
 from croupier.table.events import AlarmKind, Ball, Role, Stake
-from croupier.table.notices import notices
+from croupier.table.notices import BallSwapDue, ReliefDue, notices
 
 from table_kit import PINS, PROFILES, opened, seat
 
@@ -24,9 +24,9 @@ CW = Direction.CLOCKWISE
 def test_balls_alternate_hour_by_hour_with_an_announcement_then_an_alarm(profile, clock):
     table = opened(profile, clock)
     clock.advance(minutes=54)
-    assert not [n for n in notices(table.state, clock.now()) if n.kind == "ball-swap-due"]
+    assert not [n for n in notices(table.state, clock.now()) if isinstance(n, BallSwapDue)]
     clock.advance(minutes=1)  # 5 min before the hour: the croupier is told to announce the change
-    (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "ball-swap-due"]
+    (notice,) = [n for n in notices(table.state, clock.now()) if isinstance(n, BallSwapDue)]
     assert notice.minutes == 5 and notice.rule.endswith("17")
     clock.advance(minutes=5)
     assert not ball_alarms(table.do(tick))  # due, not yet late
@@ -89,9 +89,9 @@ def test_the_croupier_is_warned_before_relief_is_due_and_an_alarm_is_raised_when
                                                                                          clock):
     table = opened(profile, clock)
     clock.advance(minutes=minutes - 6)
-    assert not [n for n in notices(table.state, clock.now()) if n.kind == "relief-due"]
+    assert not [n for n in notices(table.state, clock.now()) if isinstance(n, ReliefDue)]
     clock.advance(minutes=2)
-    (notice,) = [n for n in notices(table.state, clock.now()) if n.kind == "relief-due" and n.name == "Ana"]
+    (notice,) = [n for n in notices(table.state, clock.now()) if isinstance(n, ReliefDue) and n.name == "Ana"]
     assert notice.minutes == 4 and notice.role is Role.CROUPIER and notice.rule == rule
     clock.advance(minutes=4)
     assert not [e for e in table.do(tick) if "croupier" in e.subject]
