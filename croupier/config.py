@@ -228,8 +228,10 @@ def stdout_is_journal(environ: Mapping[str, str]) -> bool:
     inode. A child process (textual-serve's) inherits the variable but not that stdout."""
     try:
         device, inode = (int(x) for x in environ["JOURNAL_STREAM"].split(":"))
+        if sys.__stdout__ is None:  # started with no stdout at all
+            return False
         st = os.fstat(sys.__stdout__.fileno())
-    except (KeyError, ValueError, OSError, AttributeError):
+    except (KeyError, ValueError, OSError):
         return False
     return (st.st_dev, st.st_ino) == (device, inode)
 
@@ -666,12 +668,12 @@ def _logging(r: _Reader, state_dir: Path) -> LoggingConfig:
 
 def _check_pins(config: Config, source: str) -> None:
     """Each pin in use drives one thing and keeps off the wheel's UART."""
-    uart_wheel = config.wheel is not None and config.wheel.device in UART_DEVICES
+    uart = config.wheel.device if config.wheel is not None and config.wheel.device in UART_DEVICES else None
     owner: dict[int, str] = {}
     for key, pin in config.gpio_pins().items():
-        if uart_wheel and pin in UART_PINS:
+        if uart and pin in UART_PINS:
             raise ConfigError(
-                source, key, f"GPIO {pin} is the UART the wheel uses ({config.wheel.device}); pick another pin"
+                source, key, f"GPIO {pin} is the UART the wheel uses ({uart}); pick another pin"
             )
         if pin in owner:
             raise ConfigError(source, key, f"GPIO {pin} is already used by {owner[pin]}")

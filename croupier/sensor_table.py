@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 
 class SensorTable:
-    def __init__(self, session: TableSession, on_void_result: Callable[[WheelResult], None] | None = None, *,
+    def __init__(self, session: TableSession, on_void_result: Callable[[WheelResult | VoidSpinNumber], None] | None = None, *,
                  respins_in_play: bool = False) -> None:
         """`on_void_result` hears of each number the wheel gave for a launch declared void.
         `respins_in_play`: the wheel re-spins a voided game without leaving play, its flags going
@@ -145,7 +145,8 @@ class SensorTable:
         # The journal holds a launch without its result. The wheel left play and came back (a
         # result was missed), or a restarted reader meets another game: a new launch. The first
         # status a restarted reader sees of the same game is the launch already recorded.
-        recorded = self.session.state.launch.wheel_game
+        launch = self.session.state.launch  # a spin under way has its launch
+        recorded = launch.wheel_game if launch is not None else None
         return seen_before is False or (None not in (recorded, game) and recorded != game)
 
     def _of_void_launch(self, result: WheelResult) -> bool:

@@ -8,6 +8,7 @@ correction.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -45,7 +46,7 @@ class Shares:
 
 
 class Billboard:
-    def __init__(self, state: TableState, results: list[tuple[int, int]] = (), window: int = WINDOW) -> None:
+    def __init__(self, state: TableState, results: Iterable[tuple[int, int]] = (), window: int = WINDOW) -> None:
         """`results`: (spin, number) of the counted results before `state`'s last event, oldest first."""
         self.state = state
         self.results = RecentResults(window, results)
@@ -108,7 +109,7 @@ class Billboard:
         return Shares(
             spins=total, red=share(lambda n: n in RED), black=share(lambda n: n in BLACK),
             zero=share(lambda n: n == 0), odd=share(lambda n: n % 2 == 1), even=share(lambda n: n and n % 2 == 0),
-            dozens=tuple(share(lambda n, d=d: 12 * d < n <= 12 * (d + 1)) for d in range(3)),
+            dozens=(share(lambda n: 0 < n <= 12), share(lambda n: 12 < n <= 24), share(lambda n: 24 < n <= 36)),
         )
 
     def limits(self) -> dict[str, tuple[Decimal, Decimal]] | None:

@@ -8,6 +8,8 @@ a Pi, gpiozero's MockFactory stands in (GPIOZERO_PIN_FACTORY=mock, or `pin_facto
 """
 from __future__ import annotations
 
+from typing import Any
+
 from croupier.board.model import DARK, FONT, Board
 from croupier.board.names import LAMP_NAMES
 
@@ -24,6 +26,8 @@ def use_mock_pins():
     from gpiozero.pins.mock import MockFactory, MockPin
 
     class RecentStatesPin(MockPin):
+        states: deque[Any]  # gpiozero's list of the pin's states, kept short here
+
         def clear_states(self) -> None:
             super().clear_states()
             self.states = deque(self.states, maxlen=KEPT_STATES)

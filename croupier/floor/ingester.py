@@ -36,6 +36,7 @@ import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 
 from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
@@ -367,7 +368,7 @@ class Ingester:
             if not fresh:
                 continue
             good, damaged = check_links(table_id, table.head, [link for link, _ in fresh],
-                                        lambda digest, t=table_id: self.store.seq_of_hash(t, digest))
+                                        partial(self.store.seq_of_hash, table_id))
             if good:
                 batches.append((table_id, good, table.head, fresh[len(good) - 1][1] or None))
             if damaged is not None:

@@ -96,14 +96,14 @@ class TablePublisher:
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._wake = asyncio.Event()
+        wake = self._wake = asyncio.Event()  # set by `wake()` from the table's thread
         attempt = 0
         journal = None
         while not self._stopping:
             try:
                 if journal is None:
                     journal = Journal.open(self.journal_path, read_only=True)
-                await self._session(journal)
+                await self._session(journal, wake)
                 attempt = 0
             except BehindTheFloor as exc:
                 self._set_problem(str(exc))
@@ -116,7 +116,7 @@ class TablePublisher:
                 self._set_problem(f"floor unreachable: {exc.__class__.__name__} {exc}".strip())
             self.online = False
             if not self._stopping:
-                await self._sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
+                await self._sleep(wake, RETRY_S[min(attempt, len(RETRY_S) - 1)])
             attempt += 1
         if journal is not None:
             journal.close()
@@ -126,14 +126,14 @@ class TablePublisher:
             log.warning("floor link of table %s: %s", self.table_id, problem)
         self.problem = problem
 
-    async def _sleep(self, seconds: float) -> None:
-        self._wake.clear()
+    async def _sleep(self, wake: asyncio.Event, seconds: float) -> None:
+        wake.clear()
         try:
-            await asyncio.wait_for(self._wake.wait(), seconds)
+            await asyncio.wait_for(wake.wait(), seconds)
         except asyncio.TimeoutError:
             pass
 
-    async def _session(self, journal: Journal) -> None:
+    async def _session(self, journal: Journal, wake: asyncio.Event) -> None:
         from nats.js.errors import APIError
 
         nc = await connect(self.servers, self.access)
@@ -149,7 +149,7 @@ class TablePublisher:
             next_beat = 0.0
             while True:
                 final = self._stopping  # asked to stop: publish what the journal holds now, then end
-                self._wake.clear()
+                wake.clear()
                 rows = list(islice(journal.rows(self.published), BATCH))
                 for row in rows:
                     link = Link(row.seq, row.time, row.kind, row.body, row.prev_hash, row.hash, row.mac,
@@ -174,7 +174,7 @@ class TablePublisher:
                     await nc.publish(alive_subject(self.table_id), str(self.published).encode())
                     anchored = await self._collect_anchor(js, anchored, journal)
                     next_beat = loop.time() + self.heartbeat_s
-                await self._sleep(self.poll_s)
+                await self._sleep(wake, self.poll_s)
         finally:
             self.online = False
             await close_quietly(nc)

@@ -693,20 +693,20 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
                              "(on 32-bit ARM: apt install python3-psycopg)") from None
         try:
             # Bounded waits: a server that went away is an error in seconds, never a hang.
-            conn = psycopg.connect(url, autocommit=True, connect_timeout=5, keepalives=1, keepalives_idle=10,
-                                   keepalives_interval=5, keepalives_count=3, tcp_user_timeout=20000)
+            server = psycopg.connect(url, autocommit=True, connect_timeout=5, keepalives=1, keepalives_idle=10,
+                                     keepalives_interval=5, keepalives_count=3, tcp_user_timeout=20000)
             if read_only:
-                conn.execute("SET default_transaction_read_only = on")
-                conn.execute("SELECT count(*) FROM floor_tables").fetchone()
+                server.execute("SET default_transaction_read_only = on")
+                server.execute("SELECT count(*) FROM floor_tables").fetchone()
             else:
-                with conn.transaction():
-                    _make_schema(conn, True)
-                    pg_schema.upgrade(conn)
+                with server.transaction():
+                    _make_schema(server, True)
+                    pg_schema.upgrade(server)
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"{redacted(url)}: store unavailable: {exc}".strip()) from None
         except psycopg.Error as exc:
             raise StoreError(f"{redacted(url)} is not a floor store or cannot be opened: {exc}".strip()) from None
-        return FloorStore(conn, url, True, read_only)
+        return FloorStore(server, url, True, read_only)
     path = Path(url.removeprefix("sqlite://"))
     if read_only and not path.is_file():
         raise StoreError(f"{path}: no such floor store")

@@ -249,7 +249,7 @@ class FloorView(Shows, App):
 
     def _show(self, picture: FloorPicture, texts: list[tuple[str, str]], wheels: str) -> None:
         grid = self.query_one("#tiles", Grid)
-        mounted = {widget.id: widget for widget in grid.children}
+        mounted = {widget.id: widget for widget in grid.children if isinstance(widget, Static)}  # the tiles
         for widget_id, text in texts:  # only a tile whose text changed is drawn again
             if widget_id not in mounted:
                 grid.mount(Static(text, id=widget_id, classes="tile"))

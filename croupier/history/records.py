@@ -11,8 +11,11 @@ from croupier.table.events import Event
 class Entry(Protocol):
     """An event as the journal store hands it out, with its place in the journal."""
 
-    seq: int
-    event: Event
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def event(self) -> Event: ...
 
 
 def numbered(entries: Iterable[Entry]) -> Iterator[tuple[int, Event]]:

@@ -28,6 +28,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from croupier.journal.store import GENESIS, Journal, JournalError, Snapshot, event_mac, witness_path
 from croupier.table import state as table_state
@@ -64,8 +65,15 @@ class JournalDamaged(JournalError):
         self.verdict = verdict
 
 
+class HashIndex(Protocol):
+    """Where a hash stands in a chain: all `chain` asks of a journal (or of the links a floor
+    received) to explain a broken link."""
+
+    def seq_of_hash(self, digest: str) -> int | None: ...
+
+
 def chain(rows: Iterable[Link], key: bytes | None = None, start: tuple[int, str] = (0, GENESIS), *,
-          path: Path | str = "journal", journal: Journal | None = None) -> Iterator[Link]:
+          path: Path | str = "journal", journal: HashIndex | None = None) -> Iterator[Link]:
     """The rows that check, in order, from the event after `start` (seq, hash); raises JournalDamaged
     at the first that does not follow the one before it, match its hash, or (given `key`) carry the
     table's signature. `journal`, when given, lets a broken link be explained (inserted, reordered)."""
@@ -327,7 +335,7 @@ def _checkpoint(journal: Journal, key: bytes) -> Snapshot | None:
     return None
 
 
-def _broken_link(journal: Journal, seq: int, prev_hash: str) -> tuple[int, str]:
+def _broken_link(journal: HashIndex, seq: int, prev_hash: str) -> tuple[int, str]:
     """Event `seq` does not follow event `seq - 1`: say what the hash it names tells."""
     follows = journal.seq_of_hash(prev_hash)
     if follows == seq - 2:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from croupier.history.procedures import Table
@@ -18,10 +19,10 @@ class TablesPane(VerticalScroll):
 
     async def show(self, tables: list[Table]) -> None:
         await self.remove_children()
-        widgets = []
+        widgets: list[Widget] = []
         for table in tables:
             widgets.append(Static(f"{table.title} ({len(table.rows)})", markup=False))
-            grid = DataTable(cursor_type="row", zebra_stripes=True)
+            grid: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
             grid.add_columns(*table.columns)
             rows = table.rows or [(_("none"),) + ("",) * (len(table.columns) - 1)]
             # Text, not str: a name or a reason typed at the table must never be read as markup.

@@ -34,7 +34,7 @@ class TimelinePane(Vertical):
     def compose(self) -> ComposeResult:
         yield Input(placeholder=_(FILTER_HELP), id="timeline-filter")
         yield Static("", id="timeline-status", markup=False)
-        table = DataTable(id="timeline-table", cursor_type="row", zebra_stripes=True)
+        table: DataTable[Text] = DataTable(id="timeline-table", cursor_type="row", zebra_stripes=True)
         table.add_columns("#", _("time"), _("croupier"), _("ball"), _("event"))
         yield table
 

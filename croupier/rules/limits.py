@@ -385,8 +385,9 @@ def _most_chips(bet: Bet, limits: TableLimits, chip_value: Decimal, on_position:
         fits = int(room // (per_unit * chip_value)) if room > 0 else 0
         if fits < most:
             most = fits
-            why = (LimitReason.MAXIMUM_HELD if already else LimitReason.MAXIMUM, {"kind": position.kind, "maximum": limits.maxima[position.kind],
-                              "position": position.name, "held": already}, profile.limits.rule, False)
+            why = (LimitReason.MAXIMUM_HELD if already else LimitReason.MAXIMUM,
+                   {"kind": position.kind, "maximum": limits.maxima[position.kind], "position": position.name,
+                    "held": already}, profile.limits.rule, False)
     series_range = profile.announced_limits.series.get(bet.kind)
     if series_range is not None:  # PT-A 32c, in chips at the table minimum
         at_minimum = bet.stake * chip_value / limits.minimum
@@ -417,8 +418,9 @@ def _below_minimum(bet: Bet, limits: TableLimits, chip_value: Decimal) -> Breach
     for position, chips in bet.units:
         least = limits.least(position.kind)
         if chips * chip_value < least:
-            return (LimitReason.TABLE_MINIMUM if least == limits.minimum else LimitReason.KIND_MINIMUM, {"amount": chips * chip_value, "position": position.name, "kind": position.kind,
-                               "least": least}, limits.profile.breach.rule)
+            return (LimitReason.TABLE_MINIMUM if least == limits.minimum else LimitReason.KIND_MINIMUM,
+                    {"amount": chips * chip_value, "position": position.name, "kind": position.kind, "least": least},
+                    limits.profile.breach.rule)
     return None
 
 

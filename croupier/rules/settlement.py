@@ -134,7 +134,7 @@ def _chips(halves: int) -> Fraction:
 
 def settle(number: int, bets: Sequence[Bet], profile: Profile, *,
            imprisoned: Sequence[Prisoner] = (),
-           chip_values: Mapping[str | None, Decimal] | None = None) -> Settlement:
+           chip_values: Mapping[str, Decimal] | None = None) -> Settlement:
     """Settle `bets` for the winning `number` under `profile`.
 
     `imprisoned` are the prisoners an earlier settlement returned (FR en prison); each is freed if
@@ -201,7 +201,7 @@ def settle(number: int, bets: Sequence[Bet], profile: Profile, *,
     values = chip_values or {}
     owners = tuple(
         OwnerTotal(owner, staked, _chips(won), _chips(kept), _chips(lost),
-                   _chips(prison), freed, taken, values.get(owner))
+                   _chips(prison), freed, taken, None if owner is None else values.get(owner))
         for owner, (staked, won, kept, lost, prison, freed, taken) in totals.items()
     )
     return Settlement(

@@ -284,10 +284,10 @@ def _signature_section(groups: list[SignatureGroup], alpha: float) -> dict:
                      "df": group.test.df, "p_value": group.test.p_value, "p_adjusted": group.p_adjusted,
                      "commonest_distance": group.commonest_distance, "flagged": flagged,
                      "minimum_spins": minimum, "enough_spins": group.spins >= needed, "plain": words})
-    flagged_groups = [row for row in rows if row["flagged"]]
+    flagged_groups = [group for group, row in zip(groups, rows) if row["flagged"]]
     if not rows:
         words = _("Dealer signature: no pair of consecutive results yet.")
-    elif all(row["spins"] < minimum for row in rows):
+    elif all(group.spins < minimum for group in groups):
         where = _("its one croupier and direction group") if len(rows) == 1 else ngettext(
             "any of its {count} croupier and direction group", "any of its {count} croupier and direction groups",
             len(rows)).format(count=grouped(len(rows)))
@@ -297,8 +297,8 @@ def _signature_section(groups: list[SignatureGroup], alpha: float) -> dict:
     elif flagged_groups:
         words = _("Dealer signature found for {groups}.").format(groups="; ".join(
             _("{croupier} ({direction}, corrected p = {p})").format(
-                croupier=croupier, direction=direction, p=_p(row["p_adjusted"]))
-            for row in flagged_groups for croupier, direction in [_group(row["croupier"], row["direction"])]))
+                croupier=croupier, direction=direction, p=_p(group.p_adjusted))
+            for group in flagged_groups for croupier, direction in [_group(group.croupier, group.direction)]))
     else:
         words = ngettext("No dealer signature among {count} croupier and direction group (Holm's correction). "
                          "Each group needs about {needed} spins to see a {bias} bias toward a quarter of the wheel at "
@@ -336,10 +336,10 @@ def summarise(spins: Iterable | SpinColumns, wheel_order: Sequence[int], sectors
         "signature": _signature_section(column_signatures(numbers, columns.groups, columns.keys, wheel_order),
                                         share),
     }
-    alerts = [name for name, section in sections.items() if section and _is_alert(section)]
+    alerts = {name: section for name, section in sections.items() if section and _is_alert(section)}
     return {"spins": len(numbers), "wheel": columns.wheel, "alpha": alpha, "family_alpha": share,
-            "power": POWER, "bias": BIAS, "counts": counts, **sections, "alerts": alerts,
-            "alert_lines": [_ALERT_LINES[name](sections[name], counts) for name in alerts],
+            "power": POWER, "bias": BIAS, "counts": counts, **sections, "alerts": list(alerts),
+            "alert_lines": [_ALERT_LINES[name](section, counts) for name, section in alerts.items()],
             "watch": _watch_section(numbers, wheel_order, watched)}
 
 

@@ -26,7 +26,7 @@ def table_key(event: events.Key) -> Key | None:
 
 def label(key: Key | str) -> str:
     """`#/Enter`, `A/-`, `0-9`: what to press, on either keypad."""
-    if key == DIGITS:
+    if not isinstance(key, Key):  # DIGITS
         return "0-9"
     matrix, usb = LABELS[key]
     return f"{matrix}/{usb}"

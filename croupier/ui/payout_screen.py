@@ -270,14 +270,13 @@ class PayoutScreen(KeypadScreen[None]):
             lines.append(_("{colour} is paid nothing").format(colour=escape(text.colour_name(colour))))
         for problem in payout.problems:
             lines.append(f"[b red]{escape(text.limit_check(problem))} ({escape(problem.rule)})[/]")
-        money, chips = self.sheet.table_total()
-        by_value = [f"{text.chips(count)} × {text.money(value)}" for value, count in chips.items()]
+        table_money, by_chip_value = self.sheet.table_total()
+        by_value = [f"{text.chips(count)} × {text.money(value)}" for value, count in by_chip_value.items()]
         valued = self.sheet.payout(VALUE_CHIPS).total if VALUE_CHIPS in self.sheet.colours else None
-        if chips and valued is not None and valued.won:  # value chips beside colours: already money
+        if by_chip_value and valued is not None and valued.won and valued.money is not None:  # already money
             by_value.append(_("{money} in value chips").format(money=text.money(valued.money)))
-        by_value = " + ".join(by_value)
-        lines.append(_("Table pays {money}").format(money=text.money(money, currency))
-                     + (f" ({by_value})" if by_value else ""))
+        lines.append(_("Table pays {money}").format(money=text.money(table_money, currency))
+                     + (f" ({' + '.join(by_value)})" if by_value else ""))
         update(self.query_one("#payout-total", Static), "\n".join(lines))
 
     def _rows_width(self) -> int:
@@ -346,8 +345,8 @@ class PayoutScreen(KeypadScreen[None]):
                 self.sheet.count(self.colour, counted[self.row_at].spec, int(self.typed or 0))
             elif self.row_at > 0:  # back up a row (a count there stays): from the pleins, the last split
                 self.row_at -= 1
-            elif self._pleins_at() is not None:  # from the first row straight to the pleins, the last rows
-                self.row_at = self._pleins_at()
+            elif (pleins_at := self._pleins_at()) is not None:  # from the first row straight to the pleins
+                self.row_at = pleins_at
         elif key is Key.ENTER:
             self.typed = ""
             if counted and self.row_at + 1 < len(counted):

@@ -96,9 +96,10 @@ class PayoutSheet:
     def rows(self, colour: str) -> list[Row]:
         """The colour's rows: its recorded bets that win or give something back on this number, and
         the positions to count, in payout order (a losing recorded bet has nothing to pay)."""
-        payout = self.payout(colour) if self.recorded[colour] else None
+        recorded = self.recorded[colour]
+        payout = self.payout(colour) if recorded else None
         rows = [Row(stake.bet, self._bet(stake.bet, stake.chips, colour).category, stake.chips)
-                for stake in self.recorded[colour] if payout.won_on(stake.bet) or payout.kept_on(stake.bet)]
+                for stake in recorded if payout is not None and (payout.won_on(stake.bet) or payout.kept_on(stake.bet))]
         return _in_order(rows + self._positions(colour), self.profile)
 
     def _positions(self, colour: str) -> list[Row]:
@@ -183,7 +184,7 @@ class PayoutSheet:
     def table_total(self) -> tuple[Decimal, dict[Decimal, Fraction]]:
         """What the table pays, all colours together: in money, and in chips per chip value (chips
         of different values are not added together)."""
-        money, chips = Decimal(0), {}
+        money, chips = Decimal(0), dict[Decimal, Fraction]()
         for colour in self.colours:
             total = self.payout(colour).total
             if total is not None and total.won:

@@ -46,9 +46,10 @@ async def change_sign(app: TableApp, boss: str, boss_pin: str) -> None:
     sign = sign_of(state).as_data()
     options = _entries(app) + [(_("The configuration's sign"), (CONFIGURED, "")),
                                (_("No sign: the profile's caps"), (RESET, ""))]
-    section, kind = await choose(app, _("Table sign"), options) or (None, None)
-    if section is None:
+    chosen = await choose(app, _("Table sign"), options)
+    if chosen is None:
         return
+    section, kind = chosen
     if section == RESET:
         sign = {}
     elif section == CONFIGURED:

@@ -39,7 +39,7 @@ def duty_line(state: TableState, now: datetime) -> str:
 
 
 def ball_line(state: TableState, now: datetime) -> str:
-    if state.ball_in_play is None:
+    if state.ball_in_play is None or state.ball_since is None:  # the one is never without the other
         return _("Ball: —")
     interval: timedelta | None = ball_swap_interval(state)
     swap = _("swap {when}").format(when=time_left(state.ball_since + interval, now)) if interval else _("no swap rule")

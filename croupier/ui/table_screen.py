@@ -186,8 +186,10 @@ class TableScreen(KeypadScreen[None]):
         if payouts_open(state) is not None:  # also the last spin's, late, after the wheel launched the next ball
             legend.append((Key.PAYOUTS, _("payouts")))
         legend.append((Key.MENU, _("menu")))
-        meant: set = set()  # one meaning per key: the first, as the key does it
-        return [(key, meaning) for key, meaning in legend if not (key in meant or meant.add(key))]
+        meant: dict[Key | str, str] = {}  # one meaning per key: the first, as the key does it
+        for key, meaning in legend:
+            meant.setdefault(key, meaning)
+        return list(meant.items())
 
     # --- keys ------------------------------------------------------------------------------------
 

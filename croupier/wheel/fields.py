@@ -2,6 +2,8 @@
 message names the field and the bad text, or returns a checked value."""
 from __future__ import annotations
 
+from typing import overload
+
 from croupier.rules.spin import Direction
 
 POCKETS = range(0, 37)  # a single-zero wheel (PT-A 2); the double zero "00" is refused
@@ -9,6 +11,12 @@ POCKETS = range(0, 37)  # a single-zero wheel (PT-A 2); the double zero "00" is 
 
 class FieldError(ValueError):
     pass
+
+
+@overload
+def pocket(text: str, field: str, *, empty: None, zero_padded: bool = False) -> int: ...
+@overload
+def pocket(text: str, field: str, *, empty: str = "  ", zero_padded: bool = False) -> int | None: ...
 
 
 def pocket(text: str, field: str, *, empty: str | None = "  ", zero_padded: bool = False) -> int | None:

@@ -76,6 +76,7 @@ class LineFramer:
         if not self._length and not self._overlong:
             return
         text = "".join(self._buffer)
+        problem: str | None
         if self._overlong:
             problem = f"line longer than {self._max_line} characters"
         elif _UNPRINTABLE.search(text):

@@ -239,11 +239,12 @@ class SimulatedWheel:
                    ball_direction: Direction, weak: bool = False) -> _Ball:
         """States 3 and 4 of one launch; `flags_at` maps a state to the flags shown in it."""
         rng = self.rng
-        ball = _Ball(direction=ball_direction, period=19661)  # 0.6 s per revolution
+        period = 19661  # 0.6 s per revolution, slowing
+        ball = _Ball(direction=ball_direction, period=period)
         for state, lines in ((3, rng.randint(5, 9)), (4, 0 if weak else rng.randint(36, 50))):
             for _ in range(lines):
                 ball.revolutions = min(ball.revolutions + (1 if rng.random() < 0.7 else 0), 0xFF)
-                ball.period = min(ball.period + rng.randint(200, 900), 0xFFFFF)
+                ball.period = period = min(period + rng.randint(200, 900), 0xFFFFF)
                 self._m360(script, state, flags_at.get(state, 0), rpm, ball, rotor)
             if weak:
                 break
