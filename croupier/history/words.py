@@ -7,12 +7,15 @@ detail is worded from the facts it was recorded with."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from croupier.i18n import N_, SOURCE_LANGUAGE, _, formats, language, ngettext
 from croupier.rules.limits import OUTCOMES, REASONS, LimitOutcome, LimitReason
 from croupier.rules.names import VALUE_CHIPS
-from croupier.table.events import CashOutReason
+from croupier.rules.spin import VoidReason
+from croupier.table.events import AlarmKind, CashOutReason
 
 COLOURS = {"red": N_("red"), "black": N_("black"), "green": N_("green")}
 CHIP_COLOURS = {  # colour chips as the configuration usually names them; any other name is shown as written
@@ -23,18 +26,18 @@ SOURCES = {"sensor": N_("sensor"), "keypad": N_("keypad")}
 DIRECTIONS = {"clockwise": N_("clockwise"), "anticlockwise": N_("anticlockwise")}
 ROLES = {"croupier": N_("croupier"), "inspector": N_("inspector"), "pit-boss": N_("pit boss")}
 VOID_REASONS = {
-    "chip-fell": N_("A chip fell in the wheel"), "another-ball": N_("Another ball in the wheel"),
-    "foreign-object": N_("Foreign object in the wheel"), "ball-left-wheel": N_("The ball left the wheel"),
-    "same-direction": N_("Ball and wheel turned the same way"), "too-few-revolutions": N_("Too few ball revolutions"),
-    "wheel-stopped": N_("The wheel stopped"), "sensor-fault": N_("Sensor fault"), "chips-scattered": N_("Chips scattered"),
+    VoidReason.CHIP_FELL: N_("A chip fell in the wheel"), VoidReason.ANOTHER_BALL: N_("Another ball in the wheel"),
+    VoidReason.FOREIGN_OBJECT: N_("Foreign object in the wheel"), VoidReason.BALL_LEFT_WHEEL: N_("The ball left the wheel"),
+    VoidReason.SAME_DIRECTION: N_("Ball and wheel turned the same way"), VoidReason.TOO_FEW_REVOLUTIONS: N_("Too few ball revolutions"),
+    VoidReason.WHEEL_STOPPED: N_("The wheel stopped"), VoidReason.SENSOR_FAULT: N_("Sensor fault"), VoidReason.CHIPS_SCATTERED: N_("Chips scattered"),
 }
 ALARMS = {
-    "direction-repeated": N_("Launch direction repeated"), "ball-swap-overdue": N_("Ball swap overdue"),
-    "relief-overdue": N_("Croupier relief overdue"), "wheel-fault": N_("Wheel sensor fault"),
-    "result-mismatch": N_("Typed result and sensor differ"), "pin-locked": N_("PIN locked after wrong PINs"),
-    "clock-jumped": N_("System clock jumped"),
-    "floor-receipt": N_("Floor receipt refused"),
-    "payouts-unrecorded": N_("Payouts not recorded"),
+    AlarmKind.DIRECTION_REPEATED: N_("Launch direction repeated"), AlarmKind.BALL_SWAP_OVERDUE: N_("Ball swap overdue"),
+    AlarmKind.RELIEF_OVERDUE: N_("Croupier relief overdue"), AlarmKind.WHEEL_FAULT: N_("Wheel sensor fault"),
+    AlarmKind.RESULT_MISMATCH: N_("Typed result and sensor differ"), AlarmKind.PIN_LOCKED: N_("PIN locked after wrong PINs"),
+    AlarmKind.CLOCK_JUMPED: N_("System clock jumped"),
+    AlarmKind.FLOOR_RECEIPT: N_("Floor receipt refused"),
+    AlarmKind.PAYOUTS_UNRECORDED: N_("Payouts not recorded"),
 }
 # Kinds of bet as the table sign lists them; the announced ones by their position's name.
 BET_KINDS = {
@@ -47,9 +50,9 @@ BET_KINDS = {
 LIMIT_REASONS = (N_("management decision"), N_("busy table"), N_("quiet table"))
 SENSOR_MISREAD = N_("sensor misread the pocket")  # offered only where a sensor reads the wheel
 CORRECTION_REASONS = (N_("wrong number typed"), SENSOR_MISREAD, N_("ball jumped after the reading"))
-CASH_OUTS = {CashOutReason.LEFT.value: N_("the player left"),
-             CashOutReason.INACTIVE.value: N_("no bets while players waited"),
-             CashOutReason.TABLE_CLOSED.value: N_("the table closed")}
+CASH_OUTS = {CashOutReason.LEFT: N_("the player left"),
+             CashOutReason.INACTIVE: N_("no bets while players waited"),
+             CashOutReason.TABLE_CLOSED: N_("the table closed")}
 # The bets in words (the numbers need none), as the table screen names them.
 POSITIONS = {
     "red": N_("red"), "black": N_("black"), "even": N_("even"), "odd": N_("odd"),
@@ -67,13 +70,13 @@ def _code(value) -> str:
     return getattr(value, "value", value)
 
 
-def _coded(words: dict[str, str], value) -> str:
+def _coded(words: Mapping[Any, str], value) -> str:
     """A code in words in every language, English included."""
     code = _code(value)
     return _(words[code]) if code in words else str(code)
 
 
-def _worded(words: dict[str, str], value) -> str:
+def _worded(words: Mapping[Any, str], value) -> str:
     """A code the journal records: as it is in English, in words in any other language."""
     code = _code(value)
     return code if language() == SOURCE_LANGUAGE or code not in words else _(words[code])
@@ -146,20 +149,21 @@ def cash_out_words(reason) -> str:
     return _worded(CASH_OUTS, reason)
 
 
-def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) -> str:
+def alarm_detail_words(kind: AlarmKind | str, facts, detail: str, *, from_facts: bool = False) -> str:
     """What an alarm is about: in English the record's own words (`from_facts`: worded from its
     facts as in any language, as the table screen does); in another language worded from its facts
-    (`AlarmFacts`, None for an alarm recorded without them), else only the rule the record cites."""
-    kind = _code(kind)
+    (`AlarmFacts`, None for an alarm recorded without them), else only the rule the record cites.
+    `kind`: the alarm's kind, or its code as a report's plain rows hold it."""
+    kind = AlarmKind(kind)
     if language() == SOURCE_LANGUAGE and not from_facts:
         return detail
-    if facts is not None and kind == "relief-overdue":
+    if facts is not None and kind is AlarmKind.RELIEF_OVERDUE:
         return _("{name} has been {role} for more than {minutes} min ({rule})").format(
             name=facts.name, role=_coded(ROLES, facts.role), minutes=facts.minutes, rule=facts.rule)
-    if facts is not None and kind == "ball-swap-overdue":
+    if facts is not None and kind is AlarmKind.BALL_SWAP_OVERDUE:
         return _("Ball {ball} has been in play for more than {minutes} min: change and announce it ({rule})").format(
             ball=facts.ball, minutes=facts.minutes, rule=facts.rule)
-    if facts is not None and kind == "direction-repeated":
+    if facts is not None and kind is AlarmKind.DIRECTION_REPEATED:
         direction = direction_words(facts.direction) if facts.direction is not None else "?"
         repeated = (_("Ball launched {direction} twice in a row: the launch alternates ({rule})").format(
             direction=direction, rule=facts.rule) if facts.rule else
@@ -167,33 +171,33 @@ def alarm_detail_words(kind, facts, detail: str, *, from_facts: bool = False) ->
         if facts.wheel_restarted:
             return repeated + " " + _("The wheel was powered down and up since the last launch: the repeat is the wheel's.")
         return repeated
-    if facts is not None and kind == "result-mismatch":
+    if facts is not None and kind is AlarmKind.RESULT_MISMATCH:
         return _("Spin {spin} was typed as {typed}; the wheel sensor read {read}: the pit boss corrects the result "
                  "if the sensor is right").format(spin=facts.spin, typed=facts.typed, read=facts.read)
-    if facts is not None and kind == "pin-locked" and facts.minutes is not None:
+    if facts is not None and kind is AlarmKind.PIN_LOCKED and facts.minutes is not None:
         return _("Wrong PINs in a row for {name}: the PIN is locked for {minutes} min, or until a pit boss clears "
                  "this alarm or it is unlocked at the console").format(name=facts.name, minutes=facts.minutes)
-    if facts is not None and kind == "clock-jumped" and facts.wall_clock and facts.table_clock:
+    if facts is not None and kind is AlarmKind.CLOCK_JUMPED and facts.wall_clock and facts.table_clock:
         return _("The system clock jumped: it read {wall} when the table's clock read {table}; the table keeps its "
                  "own time").format(wall=formats.moment(facts.wall_clock) + " UTC",
                                     table=formats.moment(facts.table_clock) + " UTC")
-    if facts is not None and kind == "pin-locked":
+    if facts is not None and kind is AlarmKind.PIN_LOCKED:
         return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
             name=facts.name)
-    if facts is not None and kind == "wheel-fault" and facts.first_state_five is not None:
+    if facts is not None and kind is AlarmKind.WHEEL_FAULT and facts.first_state_five is not None:
         return _("The wheel gave two numbers for spin {spin} on its state-5 lines: {first}, then {five}; neither was "
                  "recorded: type the number the ball is in").format(
             spin=facts.spin, first=facts.first_state_five, five="--" if facts.state_five is None else facts.state_five)
-    if facts is not None and kind == "wheel-fault" and facts.number_line is not None:
+    if facts is not None and kind is AlarmKind.WHEEL_FAULT and facts.number_line is not None:
         return _("The wheel gave two numbers for spin {spin}: {line} on its winning-number line, {five} on its "
                  "state-5 line; neither was recorded: type the number the ball is in").format(
             spin=facts.spin, line=facts.number_line, five="--" if facts.state_five is None else facts.state_five)
-    if facts is not None and kind == "wheel-fault" and facts.link is not None:
+    if facts is not None and kind is AlarmKind.WHEEL_FAULT and facts.link is not None:
         return _link_words(facts.link, facts.seconds)
-    if facts is not None and kind == "wheel-fault" and facts.spin is not None:
+    if facts is not None and kind is AlarmKind.WHEEL_FAULT and facts.spin is not None:
         return _("The wheel launched again before spin {spin} had a result: none was recorded for that launch").format(
             spin=facts.spin)
-    if facts is not None and kind == "payouts-unrecorded" and facts.spin is not None:
+    if facts is not None and kind is AlarmKind.PAYOUTS_UNRECORDED and facts.spin is not None:
         return _("The wheel gave the next result before the payouts of spin {spin} were recorded: the pit boss "
                  "checks what was paid on it").format(spin=facts.spin)
     if language() == SOURCE_LANGUAGE:

@@ -32,7 +32,7 @@ BET_KINDS = words.BET_KINDS
 
 
 def alarm(kind: AlarmKind) -> str:
-    return _(words.ALARMS[kind.value])
+    return _(words.ALARMS[kind])
 
 
 def alarm_detail(alarm: Alarm) -> str:
@@ -184,7 +184,7 @@ def role(value: Role) -> str:
 
 
 def void_reason(reason: VoidReason) -> str:
-    return _(words.VOID_REASONS[reason.value])
+    return _(words.VOID_REASONS[reason])
 
 
 def direction(value: Direction | None) -> str:

@@ -196,11 +196,15 @@ def typed_wordings():
     from croupier.rules.bets import BetProblem
     from croupier.rules.limits import (COLOUR_VALUE_PROBLEMS, OUTCOMES, REASONS, ColourValueCode, LimitOutcome,
                                        LimitReason)
+    from croupier.history import words
+    from croupier.rules.spin import VoidReason
+    from croupier.table.events import AlarmKind, CashOutReason
     from croupier.ui import sheet_keeping, text
 
     return [(BetProblem, text.BET_PROBLEMS), (ColourValueCode, COLOUR_VALUE_PROBLEMS),
             (RefusalReason, alarms.REASONS), (DraftReason, sheet_keeping.WHY),
-            (LimitReason, REASONS), (LimitOutcome, OUTCOMES)]
+            (LimitReason, REASONS), (LimitOutcome, OUTCOMES), (AlarmKind, words.ALARMS),
+            (VoidReason, words.VOID_REASONS), (CashOutReason, words.CASH_OUTS)]
 
 
 def test_every_member_of_a_typed_reason_has_its_wording():
