@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Static
 
 from croupier.billboard.feed import JournalFeed
-from croupier.billboard.model import Billboard
+from croupier.billboard.model import BallChange, Billboard, GolpeNulo, NewLimits
 from croupier.i18n import N_, _, formats, ngettext
 from croupier.i18n.presentation import Presentation, Shows
 from croupier.journal.store import JournalError
@@ -165,18 +165,17 @@ class BillboardApp(Shows, App):
     def _announce(self, board: Billboard) -> None:
         widget = self.query_one("#bb-announcement", Static)
         found = board.announcement
-        if found is not None and found.kind in ("ball-change", "limits") and \
-                self.clock.now() - found.time > SHOWN_FOR:
+        if found is not None and found.brief and self.clock.now() - found.time > SHOWN_FOR:
             found = None
         if found is None:
             widget.display = False
             return
-        if found.kind == "ball-change":
+        if isinstance(found, BallChange):
             message = _("Ball change: ball {ball} in play").format(ball=found.ball)
-        elif found.kind == "golpe-nulo":
+        elif isinstance(found, GolpeNulo):
             message = _("Void spin") + (" · " + _("the ball goes back in {number}").format(number=found.put_back)
                                          if found.put_back is not None else "")
-        elif found.kind == "limits":
+        elif isinstance(found, NewLimits):
             message = _("New table limits")
         else:
             message = _("No more bets")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 from datetime import datetime
 from decimal import Decimal
 
@@ -26,10 +27,30 @@ HOT_COLD = 5  # numbers shown as hot, and as cold
 
 @dataclass(frozen=True)
 class Announcement:
-    kind: str  # "ball-change", "golpe-nulo", "limits", "no-more-bets"
+    """What the board announces, one class per kind; `brief`: shown for a while, not until the game moves on."""
     time: datetime
-    ball: str | None = None
-    put_back: int | None = None
+    brief: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class BallChange(Announcement):  # PT-A 17
+    ball: str
+    brief: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class GolpeNulo(Announcement):  # PT-A 22
+    put_back: int | None  # the pocket the ball goes back to, None for a journal's first spin
+
+
+@dataclass(frozen=True)
+class NewLimits(Announcement):
+    brief: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class NoMoreBets(Announcement):
+    pass
 
 
 @dataclass(frozen=True)
@@ -60,14 +81,14 @@ class Billboard:
         elif isinstance(event, ev.ResultCorrected):
             self.results.correct(event.spin, event.number)
         elif isinstance(event, ev.BallSwapped):
-            self.announcement = Announcement("ball-change", event.time, ball=event.ball)
+            self.announcement = BallChange(event.time, event.ball)
         elif isinstance(event, ev.SpinVoided):
-            self.announcement = Announcement("golpe-nulo", event.time, put_back=event.put_back)
+            self.announcement = GolpeNulo(event.time, event.put_back)
         elif isinstance(event, ev.LimitsChanged):
-            self.announcement = Announcement("limits", event.time)
+            self.announcement = NewLimits(event.time)
         elif isinstance(event, ev.BetsClosed):
-            self.announcement = Announcement("no-more-bets", event.time)
-        elif isinstance(event, ev.BallLaunched) and self.announcement and self.announcement.kind == "golpe-nulo":
+            self.announcement = NoMoreBets(event.time)
+        elif isinstance(event, ev.BallLaunched) and isinstance(self.announcement, GolpeNulo):
             self.announcement = None  # the ball is running again
 
     # --- what the monitor shows -----------------------------------------------------------------

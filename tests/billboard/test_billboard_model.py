@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 
 from billboard_kit import at, opened, spins, voided
-from croupier.billboard.model import Billboard
+from croupier.billboard.model import BallChange, Billboard, GolpeNulo, NewLimits, NoMoreBets
 from croupier.table import events as ev
 from croupier.table.state import INITIAL
 
@@ -47,7 +47,7 @@ def test_shares_of_the_spins():
 def test_a_golpe_nulo_is_not_a_result_and_a_correction_replaces_one():
     board = board_after([opened(), *spins([8, 9]), *voided(3, 5, put_back=9)])
     assert board.last_numbers() == [9, 8]
-    assert board.announcement.kind == "golpe-nulo" and board.announcement.put_back == 9
+    assert isinstance(board.announcement, GolpeNulo) and board.announcement.put_back == 9
     board.apply(ev.ResultCorrected(time=at(6), spin=2, previous=9, number=19, reason="misread", by="Marta"))
     assert board.last_numbers() == [19, 8]
 
@@ -60,10 +60,10 @@ def test_the_window_keeps_only_the_last_spins():
 def test_announcements_come_and_go_with_the_game():
     board = board_after([opened(), *spins([4])])
     board.apply(ev.BallSwapped(time=at(3), ball="B", previous="A", late=False, by="Ana"))
-    assert board.announcement.kind == "ball-change" and board.announcement.ball == "B"
+    assert isinstance(board.announcement, BallChange) and board.announcement.ball == "B"
     board.apply(spins([6], first_spin=2, minutes=4)[0])  # launched
     board.apply(spins([6], first_spin=2, minutes=4)[1])  # no more bets
-    assert board.announcement.kind == "no-more-bets"
+    assert isinstance(board.announcement, NoMoreBets)
     board.apply(spins([6], first_spin=2, minutes=4)[2])  # the result
     assert board.announcement is None
 
@@ -80,4 +80,4 @@ def test_limits_follow_the_minimum_and_the_value_board_the_colours():
     assert board.limits()["plein"] == (Decimal(10), Decimal(300))
     assert board.colour_values() == [("blue", Decimal(10))]
     assert board.posted_values() == [Decimal(10), Decimal(20)]  # the new minimum is one of them
-    assert board.announcement.kind == "limits"
+    assert isinstance(board.announcement, NewLimits)
