@@ -116,7 +116,7 @@ def main(argv: list[str]) -> int:
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
         link = WheelLink(device, decoder, baudrate=config.wheel.baud if config.wheel else 9600)
-        table = SensorTable(session, respins_in_play=getattr(decoder, "respin_clears_voids", False))
+        table = SensorTable(session, respins_in_play=decoder.respin_clears_voids)
         notifier = Notifier()
         floor = _floor_link(session, args.db, floor_settings)  # None without a floor URL
         link.start()

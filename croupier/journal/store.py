@@ -45,7 +45,7 @@ from croupier.table.events import BallLaunched, BetsClosed, E, Event, decode, en
 # with the next commit (the result, at the latest). A witness behind its journal is allowed, so a
 # power cut in between costs nothing; every result, correction, payout and alarm is witnessed
 # durably when it is recorded. Two syncs a game fewer on an SD card.
-WITNESS_MAY_WAIT = frozenset({BallLaunched.kind, BetsClosed.kind})
+WITNESS_MAY_WAIT = (BallLaunched, BetsClosed)
 FORMAT = "croupier-journal/2"  # 2: every column hashed, the chain keyed, the head witnessed
 GENESIS = "0" * 64  # the "previous hash" of the first event
 TAIL_LINKS = 1000  # the last events whose links the table checks at start, whatever the snapshots
@@ -522,7 +522,7 @@ class Journal:
             if self.checkpoints is not None:
                 self.checkpoints.after(seq)
             try:
-                witness.record(seq, prev, sync=not all(event.kind in WITNESS_MAY_WAIT for event in events))
+                witness.record(seq, prev, sync=not all(isinstance(event, WITNESS_MAY_WAIT) for event in events))
             except OSError as exc:
                 # These events are in (a witness behind the journal is no damage): they are returned,
                 # for the table to show them; the next append says what is wrong and writes nothing.

@@ -97,6 +97,7 @@ class FramedDecoder:
     whole line to `_line` with the time of the bytes that ended it."""
 
     heartbeat: float | None = None  # seconds between the wheel's periodic lines; None: it has none
+    respin_clears_voids = False  # True where the wheel re-spins in play, its flags going back to 0
 
     def __init__(self, min_ball_revolutions: int | None = None):
         self.min_ball_revolutions = min_ball_revolutions  # used where the protocol counts them

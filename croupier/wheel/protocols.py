@@ -13,6 +13,7 @@ class WheelDecoder(Protocol):
     protocol: str
     heartbeat: float | None  # seconds between the wheel's periodic lines, None if it sends none
     valid_lines: int  # lines read as wheel output so far: the link is online while they come
+    respin_clears_voids: bool  # the wheel re-spins a voided game in play, its flags going back to 0
 
     def feed(self, data: bytes, time: float) -> list[WheelEvent]: ...
 

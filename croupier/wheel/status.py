@@ -120,7 +120,6 @@ class StatusLineDecoder(FramedDecoder):
     protocol = ""
     heartbeat: float | None = 0.5  # seconds between status lines: a silent link is offline
     zero_padded_numbers = False
-    respin_clears_voids = False  # True where the wheel re-spins in play, its flags going back to 0
     bare_replies: re.Pattern[str] | None = None  # replies that do not start with '*'
 
     def __init__(self, min_ball_revolutions: int | None = None):
