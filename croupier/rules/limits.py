@@ -17,7 +17,7 @@ from typing import Any
 from croupier.rules.announced import SERIES
 from croupier.rules.bets import Bet
 from croupier.rules.layout import KINDS, Position
-from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
+from croupier.rules.profiles import OUTSIDE_CATEGORIES, BreachAction, ColourValue, Profile
 from croupier.rules.record import Record, field
 
 ACCEPTED, ADJUSTED, REFUSED = "accepted", "adjusted", "refused"
@@ -264,10 +264,10 @@ def colour_value_check(limits: TableLimits, value: Decimal,
     chips, minimum = limits.profile.colour_chips, limits.minimum
     value = Decimal(value)
     facts = {"value": value, "minimum": minimum, "rule": chips.rule}
-    if chips.value == "one-of":
+    if chips.value == ColourValue.ONE_OF:
         if value not in chips.values:
             return ColourValueCode.ONE_OF, {**facts, "allowed": tuple(chips.values)}
-    elif chips.value == "multiple-of-minimum":
+    elif chips.value == ColourValue.MULTIPLE_OF_MINIMUM:
         if value < minimum or value % minimum:
             return ColourValueCode.MULTIPLE, facts
     elif value != minimum and value not in posted:
@@ -340,12 +340,12 @@ def check_player(bets: Sequence[Bet], limits: TableLimits,
         most, why = _most_chips(bet, limits, chip_value, on_position, announced_total)
         if most >= bet.chips or why is None:  # nothing lowered it
             check = LimitCheck(ACCEPTED, bet, bet, 0, "", "")
-        elif profile.breach.above_maximum == "refuse" or most < 1 or why[3]:
+        elif profile.breach.above_maximum == BreachAction.REFUSE or most < 1 or why[3]:
             check = _check(REFUSED, bet, None, bet.stake, why[0], LimitOutcome.REFUSED, why[1], why[2])
         else:
             played = bet.with_chips(most)
             back = bet.stake - played.stake
-            outcome = (LimitOutcome.EXCESS_WIN_UNPAID if profile.breach.above_maximum == "excess-win-unpaid"
+            outcome = (LimitOutcome.EXCESS_WIN_UNPAID if profile.breach.above_maximum == BreachAction.EXCESS_WIN_UNPAID
                        else LimitOutcome.ADJUSTED)
             check = _check(ADJUSTED, bet, played, back, why[0], outcome, {**why[1], "most": most, "back": back},
                            _both_rules(why[2], profile.breach.rule))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -25,7 +26,9 @@ from croupier.rules.wheel import NUMBERINGS
 
 TYPE_CHECKING = False  # typing's flag, which mypy reads, without importing typing at start-up
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeVar
+
+    Choice = TypeVar("Choice", bound=StrEnum)
 
 PACKAGED_PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
 HOUSE_PROFILES = "profiles"  # the folder of a house directory that holds its own profiles
@@ -37,12 +40,50 @@ CATEGORIES = ("columns", "dozens", "simple", "neighbours", "series", "finales", 
 OUTSIDE_CATEGORIES = ("columns", "dozens", "simple")
 WHEEL_BETS = frozenset({*SERIES, "neighbours"})  # need the French ring (PT-A 25)
 
-ZERO_RULES = ("lose", "half-back", "en-prison")
-BREACHES = ("refuse", "play-to-maximum", "excess-win-unpaid")
-COLOUR_VALUES = ("table-minimum", "minimum-or-posted", "multiple-of-minimum", "one-of")
-INACTIVITY_ACTIONS = ("lose-colour", "invite-to-end")
-RELIEF_KINDS = ("none", "at-most", "at-most-or-force-majeure", "equal-intervals")
-AFTER_VOID = ("stand", "players-choice")  # bets after a golpe nulo: they stand, or the players may change them
+
+
+# The choices a profile makes, each value as its file writes it.
+class ZeroChances(StrEnum):
+    """What the simple chances do when zero wins (dozens and columns always lose)."""
+    LOSE = "lose"  # PT-A 28, SRIJ 21
+    HALF_BACK = "half-back"  # PT-B 29, RU 4.11
+    EN_PRISON = "en-prison"  # FR
+
+
+class BreachAction(StrEnum):
+    """What becomes of a bet above the maximum."""
+    REFUSE = "refuse"
+    PLAY_TO_MAXIMUM = "play-to-maximum"
+    EXCESS_WIN_UNPAID = "excess-win-unpaid"
+
+
+class ColourValue(StrEnum):
+    """What a colour chip may be worth (§7)."""
+    TABLE_MINIMUM = "table-minimum"
+    MINIMUM_OR_POSTED = "minimum-or-posted"
+    MULTIPLE_OF_MINIMUM = "multiple-of-minimum"
+    ONE_OF = "one-of"  # the profile's values
+
+
+class InactivityAction(StrEnum):
+    """What happens to a colour that sat out too many spins."""
+    LOSE_COLOUR = "lose-colour"  # PT-A 12
+    INVITE_TO_END = "invite-to-end"  # SRIJ 31-32
+
+
+class ReliefKind(StrEnum):
+    """How long a croupier may stay on duty."""
+    NONE = "none"
+    AT_MOST = "at-most"
+    AT_MOST_OR_FORCE_MAJEURE = "at-most-or-force-majeure"  # longer only with a reason
+    EQUAL_INTERVALS = "equal-intervals"  # the inspectors too
+
+
+class AfterVoid(StrEnum):
+    """Bets after a golpe nulo: they stand, or the players may change them."""
+    STAND = "stand"
+    PLAYERS_CHOICE = "players-choice"
+
 
 
 class ProfileError(ValueError):
@@ -57,7 +98,7 @@ class Offer(Record, kw_only=False):
 
 
 class ZeroRule(Record, kw_only=False):
-    simple_chances: str  # one of ZERO_RULES; dozens and columns always lose, zero's positions win
+    simple_chances: ZeroChances  # dozens and columns always lose, zero's positions win
     rule: str
 
 
@@ -77,7 +118,7 @@ class LimitRatios(Record, kw_only=False):
 
 
 class Breach(Record, kw_only=False):
-    above_maximum: str  # one of BREACHES
+    above_maximum: BreachAction
     rule: str
 
 
@@ -96,7 +137,7 @@ class AnnouncedLimits(Record, kw_only=False):
 
 
 class ColourChips(Record, kw_only=False):
-    value: str  # one of COLOUR_VALUES
+    value: ColourValue
     values: tuple[Decimal, ...]  # for "one-of"
     up_to_plein_maximum: bool
     rule: str
@@ -119,13 +160,13 @@ class ValueChips(Record, kw_only=False):
 
 class Inactivity(Record, kw_only=False):
     after_spins: int | None  # consecutive spins without a bet before the action
-    action: str | None  # one of INACTIVITY_ACTIONS
+    action: InactivityAction | None
     only_when_waiting: bool  # PT-A 12: only while someone waits for a colour
     rule: str
 
 
 class Relief(Record, kw_only=False):
-    kind: str  # one of RELIEF_KINDS
+    kind: ReliefKind
     minutes: int | None
     configurable: bool
     rule: str
@@ -135,7 +176,7 @@ class BettingPeriod(Record, kw_only=False):
     min_seconds: int | None
     countdown_required: bool
     rule: str
-    after_void: str = "stand"  # one of AFTER_VOID
+    after_void: AfterVoid = AfterVoid.STAND
     after_void_rule: str = ""
 
 
@@ -239,6 +280,15 @@ def _positive(value: Any) -> int:
     if _count(value) == 0:
         raise ValueError(expected("a whole number above 0", value))
     return value
+
+
+def _member_of(choices: type[Choice]) -> Callable[[Any], Choice]:
+    def check(value: Any) -> Choice:
+        if value not in choices.__members__.values():
+            raise ValueError(not_one_of(value, tuple(choices)))
+        return choices(value)
+
+    return check
 
 
 def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
@@ -346,22 +396,22 @@ def parse_profile(data: Mapping[str, Any], source: str, text: str = "") -> Profi
     )
 
     colour_t = t["colour_chips"]
-    colour_value = read.get(colour_t, "value", "colour_chips", _one_of(COLOUR_VALUES))
+    colour_value = read.get(colour_t, "value", "colour_chips", _member_of(ColourValue))
     values = read.get(colour_t, "values", "colour_chips", _list_of(_money), ())
-    if (colour_value == "one-of") != bool(values):
+    if (colour_value == ColourValue.ONE_OF) != bool(values):
         raise read.fail("colour_chips.values", 'lists the values exactly when value = "one-of"')
 
     inactivity_t = t["inactivity"]
     after = read.get(inactivity_t, "after_spins", "inactivity", _positive)
-    action = read.get(inactivity_t, "action", "inactivity", _one_of(INACTIVITY_ACTIONS))
+    action = read.get(inactivity_t, "action", "inactivity", _member_of(InactivityAction))
     if (after is None) != (action is None):
         raise read.fail("inactivity.action" if after else "inactivity.after_spins",
                         "after_spins and action go together")
 
     relief_t = t["relief"]
-    relief_kind = read.get(relief_t, "kind", "relief", _one_of(RELIEF_KINDS))
+    relief_kind = read.get(relief_t, "kind", "relief", _member_of(ReliefKind))
     relief_minutes = read.get(relief_t, "minutes", "relief", _positive)
-    if (relief_kind == "none") != (relief_minutes is None):
+    if (relief_kind == ReliefKind.NONE) != (relief_minutes is None):
         raise read.fail("relief.minutes", 'is given exactly when kind is not "none"')
 
     announced_t = t["announced_limits"]
@@ -373,11 +423,11 @@ def parse_profile(data: Mapping[str, Any], source: str, text: str = "") -> Profi
         rule_set=header["rule_set"],
         numbering=numbering,
         bets=MappingProxyType(bets),
-        zero=ZeroRule(read.get(zero_t, "simple_chances", "zero", _one_of(ZERO_RULES)),
+        zero=ZeroRule(read.get(zero_t, "simple_chances", "zero", _member_of(ZeroChances)),
                       rules["zero"]),
         payout=payout,
         limits=limits,
-        breach=Breach(read.get(breach_t, "above_maximum", "breach", _one_of(BREACHES)),
+        breach=Breach(read.get(breach_t, "above_maximum", "breach", _member_of(BreachAction)),
                       rules["breach"]),
         announced_limits=AnnouncedLimits(
             _read_series(read, announced_t),
@@ -417,7 +467,7 @@ def parse_profile(data: Mapping[str, Any], source: str, text: str = "") -> Profi
             read.get(period_t, "min_seconds", "betting_period", _positive),
             read.get(period_t, "countdown_required", "betting_period", _flag, False),
             rules["betting_period"],
-            read.get(period_t, "after_void", "betting_period", _one_of(AFTER_VOID), "stand"),
+            read.get(period_t, "after_void", "betting_period", _member_of(AfterVoid), AfterVoid.STAND),
             read.get(period_t, "after_void_rule", "betting_period", _text, rules["betting_period"]),
         ),
         min_ball_revolutions=read.get(t["min_ball_revolutions"], "value",

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from croupier.rules.bets import VALUE_CHIPS, Bet
 from croupier.rules.layout import Position
-from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile
+from croupier.rules.profiles import OUTSIDE_CATEGORIES, Profile, ZeroChances
 from croupier.rules.record import Record
 from croupier.rules.wheel import check_number, colour
 
@@ -144,7 +144,7 @@ def settle(number: int, bets: Sequence[Bet], profile: Profile, *,
     """
     check_number(number)
     zero_rule = profile.zero.simple_chances
-    if imprisoned and zero_rule != "en-prison":
+    if imprisoned and zero_rule != ZeroChances.EN_PRISON:
         raise ValueError(f"{profile.id} has no en prison ({profile.zero.rule}), yet chips are "
                          "imprisoned")
     # owner -> chips staked; half-chips won, kept, lost, imprisoned; prison chips freed, taken
@@ -158,9 +158,9 @@ def settle(number: int, bets: Sequence[Bet], profile: Profile, *,
         prison = 0
         if zero and bet.kind == "simple":
             won = 0
-            if zero_rule == "lose":  # PT-A 28, SRIJ 21
+            if zero_rule == ZeroChances.LOSE:  # PT-A 28, SRIJ 21
                 kept = 0
-            elif zero_rule == "half-back":  # PT-B 29, RU 4.11: half the stake comes back
+            elif zero_rule == ZeroChances.HALF_BACK:  # PT-B 29, RU 4.11: half the stake comes back
                 kept = stake
             else:  # FR: halved at once, an odd chip goes en prison
                 kept, prison = stake // 2 * 2, stake % 2 * 2

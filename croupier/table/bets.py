@@ -14,6 +14,7 @@ from typing import Mapping, cast
 from croupier.rules.bets import VALUE_CHIPS, Bet, BetError, make_bet
 from croupier.rules.layout import parse_position
 from croupier.rules.limits import ADJUSTED, REFUSED, LimitCheck, check_player
+from croupier.rules.profiles import AfterVoid
 from croupier.rules.settlement import Prisoner, settle as settle_bets
 from croupier.table.events import BetsPlaced, BetsWithdrawn, ColourOutcome, Event, LimitCut, Stake, WinningBetsRebuilt
 from croupier.table.refusal import (
@@ -102,7 +103,7 @@ def bets_open(state: TableState) -> bool:
 def _bets_stand(state: TableState) -> bool:
     """A golpe nulo in force under a profile where bets stand (`PT-A 22`): nothing is placed or
     taken back until the ball is launched again."""
-    return state.voided is not None and profile_of(state).betting_period.after_void == "stand"
+    return state.voided is not None and profile_of(state).betting_period.after_void == AfterVoid.STAND
 
 
 def check_betting(state: TableState) -> None:

@@ -7,6 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from croupier.rules.limits import ColourValueCode, colour_value_check, colour_value_problem
+from croupier.rules.profiles import InactivityAction
 from croupier.table.cycle import amount
 from croupier.table.events import (
     CashOutReason, ChipsIssued, ColourAssigned, ColourCashedOut, Event, ForeignChipsSettled, LateChipsExchanged,
@@ -130,7 +131,7 @@ def must_exchange(state: TableState, account: ColourAccount) -> bool:
     A player waits for a colour only when none is free: one on the list while a colour is free takes it."""
     rules = profile_of(state).inactivity
     someone_waits = bool(state.waiting) and not state.free_colours()
-    return (rules.action == "lose-colour" and rules.after_spins is not None and account.idle_spins >= rules.after_spins
+    return (rules.action == InactivityAction.LOSE_COLOUR and rules.after_spins is not None and account.idle_spins >= rules.after_spins
             and (someone_waits or not rules.only_when_waiting))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from croupier.rules.profiles import InactivityAction
 from croupier.rules.record import Record
 from croupier.table.colours import must_exchange
 from croupier.table.events import Role
@@ -66,7 +67,7 @@ def notices(state: TableState, now: datetime) -> list[Notice]:
         idle: type[ColourIdle]
         if must_exchange(state, account):
             idle = ExchangeColour
-        elif (inactivity.action == "invite-to-end" and inactivity.after_spins is not None
+        elif (inactivity.action == InactivityAction.INVITE_TO_END and inactivity.after_spins is not None
               and account.idle_spins >= inactivity.after_spins):
             idle = InviteToEnd
         else:

@@ -13,7 +13,7 @@ from typing import Iterable, Mapping
 
 from croupier.rules.bets import VALUE_CHIPS
 from croupier.rules.layout import POSITIONS, Position
-from croupier.rules.profiles import Profile
+from croupier.rules.profiles import Profile, ZeroChances
 from croupier.table.bets import as_stakes, settle, within_limits
 from croupier.table.cycle import IN_SPIN, SENSOR, check_result_agreed
 from croupier.table.events import Event, LimitCut, PayoutsCompleted, PayoutsRecorded, Role, Stake
@@ -31,7 +31,7 @@ def paying_positions(number: int, profile: Profile) -> list[Position]:
     order (`PT-A 29`, `PT-B 30`): those that win, and after zero the simple chances wherever they
     do not simply lose (`PT-B 29`, `RU 4.11` half back; `FR` en prison)."""
     found = [p for p in POSITIONS if number in p.numbers and profile.offers(p.kind)]
-    if number == 0 and profile.zero.simple_chances != "lose":
+    if number == 0 and profile.zero.simple_chances != ZeroChances.LOSE:
         found += [p for p in POSITIONS if p.kind == "simple"]
     return sorted(found, key=lambda p: profile.payout.rank(p.category))  # stable: layout order within
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from croupier.rules.limits import SignError, TableLimits, TableSign, sign_from_data, sign_problem, table_limits
-from croupier.rules.profiles import Profile, ProfileError, load_profile, profile_from_text
+from croupier.rules.profiles import Profile, ProfileError, ReliefKind, load_profile, profile_from_text
 from croupier.table.events import Role
 from croupier.table.refusal import ProfileUnusable, SignNotAllowed, SignUnreadable, TableNotOpen
 from croupier.table.state import TableState
@@ -74,9 +74,9 @@ def checked_sign(profile: Profile, minimum, sign: TableSign) -> None:
 def relief_interval(state: TableState, role: Role) -> timedelta | None:
     """The longest a croupier (or, under `RU 4.4`, an inspector) stays on; None where no rule says."""
     relief = profile_of(state).relief
-    if relief.kind == "none":
+    if relief.kind == ReliefKind.NONE:
         return None
-    if role is Role.INSPECTOR and relief.kind != "equal-intervals":
+    if role is Role.INSPECTOR and relief.kind != ReliefKind.EQUAL_INTERVALS:
         return None  # PT-A 33, PT-B 35 speak of the croupier who spins the ball only
     minutes = state.relief_minutes if relief.configurable and state.relief_minutes else relief.minutes
     return timedelta(minutes=minutes) if minutes is not None else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from croupier.rules.profiles import ReliefKind
 from croupier.table.cycle import IN_SPIN
 from croupier.table.events import Event, Role, StaffRelieved
 from croupier.table.refusal import (
@@ -40,7 +41,7 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
     late = duty.name if duty is not None and overdue else None
     relief = profile_of(state).relief
     reason = (reason or "").strip() or None
-    if overdue and relief.kind == "at-most-or-force-majeure" and reason is None:
+    if overdue and relief.kind == ReliefKind.AT_MOST_OR_FORCE_MAJEURE and reason is None:
         raise ForceMajeureMissing(name=late or "", minutes=int(interval.total_seconds() // 60) if interval else None,
                                   rule=relief.rule)
     return [StaffRelieved(role=role, outgoing=duty.name if duty else None, incoming=incoming,

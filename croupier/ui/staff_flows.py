@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from croupier.history import words
 from croupier.i18n import N_, _
+from croupier.rules.profiles import ReliefKind
 from croupier.table.balls import check_ball_swap
 from croupier.table.cycle import check_limits_change
 from croupier.table.events import AlarmKind, Ball, Role
@@ -59,7 +60,7 @@ async def relief(app: TableApp) -> None:
     reason = None
     duty, interval = state.on_duty.get(role), relief_interval(state, role)
     late = duty is not None and interval is not None and app.session.clock.now() > duty.since + interval
-    if late and profile_of(state).relief.kind == "at-most-or-force-majeure":
+    if late and profile_of(state).relief.kind == ReliefKind.AT_MOST_OR_FORCE_MAJEURE:
         # PT-B 35: a longer stay is allowed only for force majeure, reported to the inspectors.
         note = await choose(app, _("Why was the relief late?"), [(_(r), r) for r in FORCE_MAJEURE])
         if note is None:
