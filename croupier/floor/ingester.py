@@ -41,6 +41,7 @@ from functools import partial
 from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
 from croupier.floor.gate import Gate, Proving, RefusalReason, Refused
+from croupier.floor.pull import Pull, stream_seq
 from croupier.floor.store import (CHAIN, Alarm, Batch, FloorStore, LeaseLost, RefusedMessages, TableUpdate,
                                   now_text)
 from croupier.floor.summaries import Summary, fold
@@ -114,13 +115,8 @@ class _Admitted:
 
     def refuse(self, refused: Refused, msg) -> None:
         self.poison.add(id(msg))
-        self.refusals[refused.subject, refused.reason].append(_stream_seq(msg))
+        self.refusals[refused.subject, refused.reason].append(stream_seq(msg))
         self.details.setdefault((refused.subject, refused.reason), refused.detail)  # the first says most
-
-
-def _stream_seq(msg) -> int:
-    metadata = getattr(msg, "metadata", None)
-    return metadata.sequence.stream if metadata is not None else 0
 
 
 @dataclass
@@ -240,7 +236,7 @@ class Ingester:
         from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
         nc = await connect(self.servers, self.access)
-        reader = None
+        reader = pull = None
         try:
             js = nc.jetstream(timeout=5)
             await ensure_streams(js, self.replicas, owner=True, max_bytes=self.stream_max_bytes)
@@ -248,6 +244,7 @@ class Ingester:
                                     deliver_policy=DeliverPolicy.ALL, ack_wait=ACK_WAIT_S, max_ack_pending=20000,
                                     max_deliver=MAX_DELIVER, filter_subject=EVENTS_SUBJECTS)
             sub = await js.pull_subscribe(EVENTS_SUBJECTS, durable=DURABLE, stream=EVENTS_STREAM, config=config)
+            pull = await Pull(nc, EVENTS_STREAM, DURABLE).start()
             await nc.subscribe(ALIVE_SUBJECTS, cb=self._heard)
             log.info("floor ingester connected to %s", redacted(",".join(self.servers)))
             self._say("storing")
@@ -259,12 +256,12 @@ class Ingester:
                 self.notifier.ping()
                 if reader.done():
                     reader.result()  # its failure is the session's
-                msgs = msgs or await self._fetch(sub, 1.0)
+                msgs = msgs or await pull.fetch(BATCH, 1.0)
                 ahead: list = []
                 if msgs:
                     admitted = admitted or self._admit(msgs)
                     if len(msgs) >= BATCH:  # more waits: fetched and its signatures handed out while the
-                        ahead = await self._fetch(sub, AHEAD_WAIT_S)  # other cores check this batch's
+                        ahead = await pull.fetch(BATCH, AHEAD_WAIT_S)  # other cores check this batch's
                     admitted_ahead = self._admit(ahead) if ahead else None
                     try:
                         outcome = self._store(admitted)
@@ -295,15 +292,9 @@ class Ingester:
             if reader is not None:
                 reader.cancel()
                 await asyncio.gather(reader, return_exceptions=True)
+            if pull is not None:
+                await pull.stop()
             await close_quietly(nc)
-
-    async def _fetch(self, sub, wait_s: float) -> list:
-        import nats
-
-        try:
-            return await sub.fetch(BATCH, timeout=wait_s)
-        except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
-            return []
 
     async def _pending(self, sub) -> tuple[int | None, int | None]:
         """Messages in the stream the ingester has not yet taken, and the stream sequence up to which
@@ -343,7 +334,7 @@ class Ingester:
             if isinstance(found, Refused):
                 admitted.refuse(found, msg)
             else:
-                admitted.by_table[found[0]].append((found[1], _stream_seq(msg), msg))
+                admitted.by_table[found[0]].append((found[1], stream_seq(msg), msg))
         admitted.proving = self.gate.submit([(table_id, link) for table_id, received_links in admitted.by_table.items()
                                              for table in [self._table(table_id)] if not table.quarantined
                                              for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
@@ -509,7 +500,7 @@ class Ingester:
                 except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
                     break
                 self.ingest(msgs, again=True)
-                table.read_to = max(table.read_to, _stream_seq(msgs[-1]))
+                table.read_to = max(table.read_to, stream_seq(msgs[-1]))
         finally:
             try:
                 await js.delete_consumer(EVENTS_STREAM, sub._consumer)
