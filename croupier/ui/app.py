@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from croupier.table.refusal import Refused
     from croupier.table.state import TableState
     from croupier.ui.flow_memory import Answer
+    from croupier.ui.payout_sheet import PayoutSheet
     from croupier.ui.table_screen import TableScreen
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class TableApp(Shows, App):
         self.notifier = notifier or Notifier(environ={})
         self.devices = devices or Devices()
         self.banner = banner
-        self.payout_sheet = None  # the PayoutSheet of the result being paid, kept while away from it
+        self.payout_sheet: PayoutSheet | None = None  # the sheet of the result being paid, kept while away from it
         self._unsubscribe: Callable[[], None] | None = None
         self._shown_time: tuple | None = None
         self.journal_fault: str | None = None  # the disk is full or read-only: shown until the table restarts
@@ -451,7 +452,7 @@ class TableApp(Shows, App):
             return
         if not self.is_screen_installed("payouts"):
             self.install_screen(PayoutScreen(), "payouts")
-        sheet = self.get_screen("payouts")
+        sheet = self.get_screen("payouts", PayoutScreen)
         if sheet in self.screen_stack:
             return  # under a dialog: it shows again when the dialog closes
         sheet.start(interrupted)

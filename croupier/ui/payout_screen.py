@@ -18,6 +18,8 @@ winners and colours with bets on record are on it at once; A adds the colour sho
 """
 from __future__ import annotations
 
+from decimal import Decimal
+
 from rich.cells import cell_len
 from rich.markup import escape
 from textual.app import ComposeResult
@@ -260,7 +262,8 @@ class PayoutScreen(KeypadScreen[None]):
         total = payout.total
         if colour == VALUE_CHIPS:
             lines.append(_("Value chips are paid {money}").format(
-                money=text.money(total.money if total is not None and total.won else 0, currency)))
+                money=text.money(total.money if total is not None and total.won and total.money is not None
+                                 else Decimal(0), currency)))
         elif total is not None and total.won:
             money = "" if total.money is None else " · " + text.money(total.money, currency)
             lines.append(_("{colour} is paid {chips} = {stacks}{money}").format(

@@ -58,6 +58,18 @@ def test_an_event_recorded_before_a_field_was_added_keeps_its_canonical_bytes():
     assert decode(before).facts is None and encode(decode(before)) == before
 
 
+def test_a_limit_cut_reads_back_typed_from_the_bytes_it_was_recorded_as_when_its_reason_was_a_string():
+    from croupier.rules.limits import LimitOutcome, LimitReason
+
+    recorded = (b'{"colour":"red","cuts":[{"colour":"red","facts":{"back":"5","bet":"17","held":"0","kind":"plein",'
+                b'"maximum":"100","most":"10","position":"17"},"outcome":"adjusted","reason":"maximum",'
+                b'"rule":"PT-A 26"}],"kind":"bets-placed","notes":["17: cut"],"spin":1,'
+                b'"stakes":[{"bet":"17","chips":10}],"time":"2025-01-01T00:00:00.000000+00:00"}')
+    (cut,) = decode(recorded).cuts
+    assert cut.reason is LimitReason.MAXIMUM and cut.outcome is LimitOutcome.ADJUSTED
+    assert encode(decode(recorded)) == recorded
+
+
 def test_times_are_utc_with_microseconds_whatever_zone_they_come_in():
     lisbon_summer = timezone(timedelta(hours=1))
     event = PlayerWaiting(time=datetime(2025, 7, 1, 21, 30, tzinfo=lisbon_summer), player="p")
