@@ -13,11 +13,12 @@ from croupier.config import Config, LoggingConfig, setup_logging
 from croupier.ui.messages import KeypadPressed, WheelReport
 
 if TYPE_CHECKING:
+    from croupier.keypad.entry import Key
     from croupier.ui.app import TableApp
 
 log = logging.getLogger(__name__)
 
-Start = Callable[[object], Callable[[], None]]  # start(app) -> stop()
+Start = Callable[["TableApp"], Callable[[], None]]  # start(app) -> stop()
 
 
 @contextmanager
@@ -61,22 +62,29 @@ class Devices:
 def wheel_link(config: Config, device: str | None = None, *, clock: Callable[[], float] | None = None,
                silence_timeout: float | None = -1.0) -> Start:
     """The serial link to the wheel (config.wheel; `device` overrides its path), posting WheelReport."""
+    wheel = config.wheel
+    if wheel is None:  # a table without a sensor types its results: it has no link to start
+        raise ValueError('the configuration names no wheel ([wheel] protocol = "none")')
 
     def start(app: TableApp) -> Callable[[], None]:
         from croupier.table.regulation import profile_of
+        from croupier.wheel.events import WheelEvent
         from croupier.wheel.link import WheelLink
         from croupier.wheel.protocols import make_decoder
 
         state = app.session.state
         revolutions = profile_of(state).min_ball_revolutions if state.profile else None
-        decoder = make_decoder(config.wheel.protocol, revolutions)
+        decoder = make_decoder(wheel.protocol, revolutions)
         last = state.last_result
         if last is not None and last.wheel_game is not None:
             decoder.mark_reported(last.wheel_game, last.number)  # never record a game twice
-        app.sensor.respins_in_play = getattr(decoder, "respin_clears_voids", False)  # the Mercury re-spins in play
-        options = {} if clock is None else {"clock": clock}
-        link = WheelLink(device or config.wheel.device, decoder, lambda event: app.post_message(WheelReport(event)),
-                         baudrate=config.wheel.baud, silence_timeout=silence_timeout, **options)
+        app.sensor.respins_in_play = decoder.respin_clears_voids  # the Mercury re-spins in play
+
+        def report(event: WheelEvent) -> None:
+            app.post_message(WheelReport(event))
+
+        link = WheelLink(device or wheel.device, decoder, report, baudrate=wheel.baud, clock=clock,
+                         silence_timeout=silence_timeout)
         link.start()
         return link.stop
 
@@ -91,12 +99,14 @@ def floor_link(config: Config) -> Start:
     thread: the screen and the journal work the same with the floor down. Its anchor receipts are
     recorded by the app's loop, the session's one writer. A bad table id or a missing nats-py is
     refused now, before the screen starts (FloorLinkError)."""
-    from croupier.floor.table_link import FloorLink, check_floor_link
+    from croupier.floor.table_link import FloorLink, FloorLinkError, check_floor_link
 
-    table_id = check_floor_link(config.table.id)
+    table_id, url = check_floor_link(config.table.id), config.floor.url
+    if url is None:
+        raise FloorLinkError("the configuration names no floor ([floor] url)")
 
     def start(app: TableApp) -> Callable[[], None]:
-        link = FloorLink(app.session, config.journal_path, table_id, config.floor.url, floor_key=config.floor.floor_key,
+        link = FloorLink(app.session, config.journal_path, table_id, url, floor_key=config.floor.floor_key,
                          credentials=config.floor.credentials, ca=config.floor.ca)
         timer = app.set_interval(ANCHORS_S, link.drain)
 
@@ -114,9 +124,12 @@ def matrix_keypad(config: Config) -> Start:
     are claimed now, so a wiring problem is reported before the screen starts."""
     from croupier.keypad.matrix import MatrixKeypad
 
-    running = {}
-    keypad = MatrixKeypad(config.keypad.rows, config.keypad.columns,
-                          lambda key: running["app"].post_message(KeypadPressed(key)))
+    running: dict[str, TableApp] = {}
+
+    def pressed(key: Key) -> None:
+        running["app"].post_message(KeypadPressed(key))
+
+    keypad = MatrixKeypad(config.keypad.rows, config.keypad.columns, pressed)
 
     def start(app: TableApp) -> Callable[[], None]:
         running["app"] = app

@@ -81,7 +81,7 @@ class WheelLink:
         on_event: Callable[[WheelEvent], None] | None = None,
         *,
         baudrate: int = 9600,
-        clock: Callable[[], float] = _time.monotonic,
+        clock: Callable[[], float] | None = None,  # None: the monotonic clock
         read_timeout: float = READ_TIMEOUT_S,
         retry_delays: Sequence[float] = RETRY_DELAYS_S,
         silence_timeout: float | None = -1.0,
@@ -95,7 +95,7 @@ class WheelLink:
         self.device = device
         self.decoder = decoder
         self.baudrate = baudrate
-        self.clock = clock
+        self.clock = clock or _time.monotonic
         self.read_timeout = read_timeout
         self.retry_delays = tuple(retry_delays) or (1.0,)
         if silence_timeout is not None and silence_timeout < 0:
