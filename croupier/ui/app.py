@@ -25,6 +25,7 @@ from croupier.i18n.presentation import Presentation, Shows
 from croupier.sdnotify import Notifier
 from croupier.startup import collect_from_now
 from croupier.ui.key_routing import KeyRouter
+from croupier.ui.keypad_screen import KeypadKeys  # already loaded by the start screen
 from croupier.ui.redraw import release_styles_caches
 from croupier.ui.messages import KeypadPressed, TableRecorded, WheelReport
 from croupier.ui.runtime import Devices
@@ -598,7 +599,8 @@ class TableApp(Shows, App):
         self.keys.ahead.clear()
         self.keys.closed()
         while len(self.screen_stack) > 1 and (every_screen or self.screen is not self.table_screen):
-            self.screen.closed = True  # a key already queued for it is dropped
+            if isinstance(self.screen, KeypadKeys):
+                self.screen.closed = True  # a key already queued for it is dropped
             self.pop_screen()
 
     def _handle_exception(self, error: Exception) -> None:
