@@ -92,13 +92,16 @@ def opening(app: TableApp) -> TableSession:
     from croupier.ui.runtime import floor_link, matrix_keypad, wheel_link
     from croupier.ui.start_screen import NotStarted
 
+    def stopped(exc: JournalError) -> NotStarted:
+        # The unit does not restart on these: a full or read-only disk, a damaged journal or key
+        # need someone to fix them, and a restart loop would only fill the log.
+        return NotStarted(str(exc), EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE)
+
     config = app.config
     try:
         session = open_session(config.journal_path, config)
     except JournalError as exc:
-        # The unit does not restart on these: a full or read-only disk, a damaged journal or key
-        # need someone to fix them, and a restart loop would only fill the log.
-        raise NotStarted(str(exc), EXIT_JOURNAL_FAULT if isinstance(exc, JournalFault) else EXIT_JOURNAL_UNUSABLE)
+        raise stopped(exc) from None
     try:
         record_clock(session, config)
         devices = app.devices
@@ -125,6 +128,9 @@ def opening(app: TableApp) -> TableSession:
             raise NotStarted(f"cannot use the GPIO pins ({type(exc).__name__}: {exc}). On a machine without "
                              "GPIO set GPIOZERO_PIN_FACTORY=mock, or set [display] enabled = false and [keypad] "
                              "kind = \"usb\"; `croupier doctor` checks the pins.", 1) from None
+    except JournalError as exc:  # the clock check could not be recorded: a full or failing disk
+        session.close()
+        raise stopped(exc) from None
     except BaseException:
         session.close()
         raise

@@ -114,3 +114,22 @@ def test_the_first_screen_needs_neither_the_journal_nor_cryptography(tmp_path, c
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip().splitlines()[-1:] == ["[[]]"], done.stdout + done.stderr
+
+
+async def test_a_clock_check_the_disk_refuses_ends_the_table_with_its_line_and_lets_the_journal_go(
+        tmp_path, config, monkeypatch):
+    from croupier.commands import table
+    from croupier.commands.table import EXIT_JOURNAL_FAULT
+    from croupier.journal.store import Journal, JournalFault
+
+    def full(session, config):
+        raise JournalFault("the disk is full")
+
+    monkeypatch.setattr(table, "record_clock", full)
+    app = starting(config, *"9000", "enter")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+    assert app.return_code == EXIT_JOURNAL_FAULT and not app.opened
+    assert app.not_started is not None and app.not_started.line == "the disk is full"
+    with Journal.open(config.journal_path) as journal:  # let go, and nothing in it
+        assert journal.head[0] == 0
