@@ -7,16 +7,16 @@ the view words each in its language and a pit boss acknowledges it there or with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from croupier.floor.gate import RefusalReason
-from croupier.floor.store import CHAIN, Alarm, FloorStore, Refusal
+from croupier.floor.store import CHAIN, Alarm, FloorStore, Refusal, TableAnswer
 from croupier.floor.wire import Link
-from croupier.history.words import alarm_detail_words, alarm_subject_words, alarm_words
+from croupier.history.words import alarm_answer_words, alarm_detail_words, alarm_subject_words, alarm_words
 from croupier.i18n import N_, _
 from croupier.table.codec import CodecError
 from croupier.table.names import MAX_NAME, control_characters
-from croupier.table.events import EVENT_TYPES, AlarmAcknowledged, AlarmCleared, AlarmRaised, decode
+from croupier.table.events import EVENT_TYPES, AlarmAcknowledged, AlarmCleared, AlarmRaised, Event, decode
 
 MARKUP = set("[]<>")  # Rich's and HTML's markup: a name is shown on screens and pages
 REASONS = {  # why the gate refused messages, in words
@@ -28,11 +28,12 @@ REASONS = {  # why the gate refused messages, in words
 ALARM_EVENTS = (AlarmRaised, AlarmAcknowledged, AlarmCleared)
 
 
-def table_alarms(table_id: str, links: Sequence[Link]) -> tuple[list[Alarm], list[tuple[int | None, str]]]:
-    """The alarms the `links` raise at the table, and those they acknowledge or clear there (the
-    table's alarm number, by whom): the store records them with the links, in one transaction."""
+def table_alarms(table_id: str, links: Sequence[Link]) -> tuple[list[Alarm], list[TableAnswer]]:
+    """The alarms the `links` raise at the table, and the table's answers to its alarms (acknowledged,
+    or ended: by a pit boss, or by the relief, ball swap or correction that answered it): the store
+    records them with the links, in one transaction."""
     raised: list[Alarm] = []
-    cleared: list[tuple[int | None, str]] = []
+    answers: list[TableAnswer] = []
     for link in links:
         if EVENT_TYPES.get(link.kind) not in ALARM_EVENTS:  # only these are decoded
             continue
@@ -44,8 +45,8 @@ def table_alarms(table_id: str, links: Sequence[Link]) -> tuple[list[Alarm], lis
             raised.append(Alarm(table_id, link.seq, event.detail, "", None, None, kind=event.alarm_kind.value,
                                 table_alarm=event.alarm))
         elif isinstance(event, (AlarmAcknowledged, AlarmCleared)):
-            cleared.append((event.alarm, f"{event.by} (at the table)"))
-    return raised, cleared
+            answers.append(TableAnswer(event.alarm, event.by, link.seq, ended=isinstance(event, AlarmCleared)))
+    return raised, answers
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Shown:
     acknowledged_by: str | None
     alarm: Alarm | None = None
     refusal: Refusal | None = None
+    answer: str | None = None  # how the table took it up or ended it, in words
 
 
 def shown(store: FloorStore, words: dict[tuple[str, int], str] | None = None) -> list[Shown]:
@@ -104,23 +106,38 @@ def _worded_alarm(store: FloorStore, alarm: Alarm, words: dict[tuple[str, int], 
     if alarm.kind == CHAIN:
         return Shown(alarm.table_id, _("chain broken"), _("at event {seq}: {problem}").format(
             seq=alarm.event_seq, problem=alarm.problem), alarm.acknowledged is None, alarm.acknowledged_by, alarm)
-    text = words.get((alarm.table_id, alarm.event_seq))
-    if text is None:
-        body = store.event_body(alarm.table_id, alarm.event_seq)
-        try:
-            event = decode(body) if body else None
-        except CodecError:
-            event = None
-        if isinstance(event, AlarmRaised):
-            subject = alarm_subject_words(event.facts, event.subject)
-            detail = alarm_detail_words(event.alarm_kind, event.facts, event.detail)
-            text = f"{subject}: {detail}" if detail else subject
-        else:
-            text = alarm.problem
-        if body is not None:  # a stored event never changes: its words are kept
-            words[alarm.table_id, alarm.event_seq] = text
+    text = _event_words(store, alarm.table_id, alarm.event_seq, words, _raised_words) or alarm.problem
+    answer = (_event_words(store, alarm.table_id, alarm.answer_seq, words, _answer_words)
+              if alarm.answer_seq is not None else None)
     return Shown(alarm.table_id, alarm_words(alarm.kind), text, alarm.acknowledged is None, alarm.acknowledged_by,
-                 alarm)
+                 alarm, answer=answer)
+
+
+def _raised_words(event: Event) -> str | None:
+    if not isinstance(event, AlarmRaised):
+        return None
+    subject = alarm_subject_words(event.facts, event.subject)
+    detail = alarm_detail_words(event.alarm_kind, event.facts, event.detail)
+    return f"{subject}: {detail}" if detail else subject
+
+
+def _answer_words(event: Event) -> str | None:
+    return alarm_answer_words(event) if isinstance(event, (AlarmAcknowledged, AlarmCleared)) else None
+
+
+def _event_words(store: FloorStore, table_id: str, seq: int, words: dict[tuple[str, int], str],
+                 worded: Callable[[Event], str | None]) -> str | None:
+    """The words of the table's event `seq`, read once: a stored event never changes."""
+    text = words.get((table_id, seq))
+    if text is None:
+        body = store.event_body(table_id, seq)
+        try:
+            text = worded(decode(body)) if body else None
+        except CodecError:
+            text = None
+        if text is not None:
+            words[table_id, seq] = text
+    return text
 
 
 def name_problem(text: str) -> str | None:

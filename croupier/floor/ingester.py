@@ -413,8 +413,8 @@ class Ingester:
                     if EVENT_TYPES.get(earlier.kind) in SPIN_EVENTS], link.seq)
         state = summary.state_text() if summary.duty_changed else None
         summary.duty_changed = False
-        raised, cleared = table_alarms(table_id, good)
-        return Batch(table_id, good, head, stream_seq, summary.tile_text(), state, raised, cleared,
+        raised, answers = table_alarms(table_id, good)
+        return Batch(table_id, good, head, stream_seq, summary.tile_text(), state, raised, answers,
                      base=summary.base_text())
 
     def _signed(self, table_id: str, received_links: list[tuple[Link, int, object]], refuse

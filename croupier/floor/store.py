@@ -81,10 +81,12 @@ ADDED_COLUMNS = (
     ("floor_summaries", "base", "TEXT NOT NULL DEFAULT ''"),  # the watch a correction is counted from (summaries)
     ("floor_alarms", "change_no", "BIGINT NOT NULL DEFAULT 0"),  # floor_changes' number when the row last changed
     ("floor_refusals", "change_no", "BIGINT NOT NULL DEFAULT 0"),
+    ("floor_alarms", "answer_seq", "BIGINT"),  # the table's event that acknowledged or ended the alarm there
 )
 INDEXES = ("CREATE INDEX IF NOT EXISTS floor_alarms_change ON floor_alarms (change_no)",
            "CREATE INDEX IF NOT EXISTS floor_refusals_change ON floor_refusals (change_no)")
 CHAIN = "chain"
+AT_TABLE = " (at the table)"  # after the name of whoever took up an alarm at its table, not on the floor
 TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
                  "anchor_seq, anchor_hash, anchor_time, stream_seq, seen_seq, behind_since")
 
@@ -131,6 +133,18 @@ class Alarm:
     resumed: str | None = None
     kind: str = CHAIN  # CHAIN, or the kind of alarm the table raised (croupier.table.events.AlarmKind)
     table_alarm: int | None = None  # the alarm's number at the table
+    answer_seq: int | None = None  # the table's event that acknowledged or ended it there (the view words it)
+
+
+@dataclass(frozen=True)
+class TableAnswer:
+    """A table's own answer to one of its alarms, by its event: acknowledged there, or `ended`
+    (cleared by a pit boss, or by the procedure that answered it: a relief, a ball swap, a correction)."""
+
+    table_alarm: int
+    by: str
+    event_seq: int
+    ended: bool
 
 
 @dataclass(frozen=True)
@@ -240,7 +254,7 @@ class FloorStore:
         with self._transaction():
             if holder is not None:
                 self._check_holder(holder)
-            if refused or broken or any(batch.raised or batch.cleared for batch in batches):
+            if refused or broken or any(batch.raised or batch.answers for batch in batches):
                 self._change()  # the change counter before any row: every writer takes it first (no deadlock)
             for refusal in refused:
                 if self._record_refusal(refusal):
@@ -289,10 +303,13 @@ class FloorStore:
                     if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, alarm.kind,
                                           alarm.table_alarm):
                         raised.append(alarm)
-                for table_alarm, by in batch.cleared:
-                    self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ?, change_no = ? "
-                                  "WHERE table_id = ? AND table_alarm = ? AND acknowledged IS NULL",
-                                  (by, now_text(), self._change(), batch.table_id, table_alarm))
+                for answer in batch.answers:  # an alarm the table ended is over on the floor too, whoever took it up
+                    self._execute("UPDATE floor_alarms SET acknowledged_by = COALESCE(acknowledged_by, ?), "
+                                  "acknowledged = COALESCE(acknowledged, ?), answer_seq = ?, change_no = ? "
+                                  "WHERE table_id = ? AND table_alarm = ?" + ("" if answer.ended else
+                                                                               " AND acknowledged IS NULL"),
+                                  (answer.by + AT_TABLE, now_text(), answer.event_seq, self._change(),
+                                   batch.table_id, answer.table_alarm))
             for alarm in broken:  # after the links before the break: the table is quarantined at its new head
                 if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, CHAIN, None):
                     raised.append(alarm)
@@ -494,7 +511,7 @@ class FloorStore:
     def alarms(self, open_only: bool = False) -> list[Alarm]:
         where = " WHERE acknowledged IS NULL" if open_only else ""
         cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged, resumed_by, "
-                            f"resumed, kind, table_alarm FROM floor_alarms{where} ORDER BY raised")
+                            f"resumed, kind, table_alarm, answer_seq FROM floor_alarms{where} ORDER BY raised")
         return [Alarm(*map(_text, row)) for row in cur.fetchall()]
 
     def refusals(self, open_only: bool = False) -> list[Refusal]:
@@ -509,15 +526,16 @@ class FloorStore:
         number `since`, in one round trip; every one with the default."""
         cur = self._execute(
             "SELECT 'a', table_id, event_seq, problem, NULL, NULL, raised, NULL, acknowledged_by, acknowledged, "
-            "resumed_by, resumed, kind, table_alarm, change_no FROM floor_alarms WHERE change_no > ? UNION ALL "
-            "SELECT 'r', subject, NULL, reason, detail, messages, raised, last_seen, acknowledged_by, acknowledged, "
-            "NULL, NULL, NULL, NULL, change_no FROM floor_refusals WHERE change_no > ?", (since, since))
+            "resumed_by, resumed, kind, table_alarm, answer_seq, change_no FROM floor_alarms WHERE change_no > ? "
+            "UNION ALL SELECT 'r', subject, NULL, reason, detail, messages, raised, last_seen, acknowledged_by, "
+            "acknowledged, NULL, NULL, NULL, NULL, NULL, change_no FROM floor_refusals WHERE change_no > ?",
+            (since, since))
         changes = AlarmChanges(since)
         for (what, name, seq, problem, detail, messages, raised, last_seen, by, when, resumed_by, resumed, kind,
-             table_alarm, change) in cur.fetchall():
+             table_alarm, answer_seq, change) in cur.fetchall():
             if what == "a":
                 changes.alarms.append(Alarm(name, int(seq), problem, _text(raised), by, _text(when), resumed_by,
-                                            _text(resumed), kind, table_alarm))
+                                            _text(resumed), kind, table_alarm, answer_seq))
             else:
                 changes.refusals.append(Refusal(name, RefusalReason(problem), detail, int(messages), _text(raised),
                                                 _text(last_seen), by, _text(when)))
@@ -607,7 +625,7 @@ class Batch:
     tile: str | None = None  # the table's summary after the links (croupier.floor.summaries)
     state: str | None = None  # and its state, when it changed (None: the stored one stands)
     raised: Sequence[Alarm] = ()  # the alarms the links raise at the table
-    cleared: Sequence[tuple[int | None, str]] = ()  # (the table's alarm number, by whom) acknowledged or cleared
+    answers: Sequence[TableAnswer] = ()  # the table's acknowledgements and clearings of its alarms
     base: str | None = None  # and its base watch, when it moved on (None: the stored one stands)
 
 

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Header, Input, Static
 
 from croupier import terminal
 from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, name_problem
-from croupier.floor.store import FloorStore, StoreError, open_store
+from croupier.floor.store import AT_TABLE, FloorStore, StoreError, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, formats, ngettext
 from croupier.i18n.presentation import Presentation, Shows, showing
@@ -73,6 +73,9 @@ def alarms_text(alarms: list[Shown], stalled: str | None = None) -> str:
     for alarm in alarms:
         who = (_("acknowledged by {name}").format(name=escape(alarm.acknowledged_by or "")) if not alarm.open
                else "[b red]" + _("open") + "[/]")
+        if alarm.answer is not None:  # the table's own answer says more, after a floor pit boss's if one came first
+            taken = alarm.acknowledged_by is not None and not alarm.acknowledged_by.endswith(AT_TABLE)
+            who = (who + "; " if taken else "") + escape(alarm.answer)
         lines.append(f"[b]{escape(alarm.table)}[/] {escape(alarm.kind)}: {escape(alarm.detail)} ({who})")
     return "\n".join(lines)
 

@@ -236,7 +236,9 @@ class Procedures(Projection):
 
     @reads(AlarmCleared)
     def _alarm_cleared(self, seq: int, e: AlarmCleared) -> None:
-        if e.alarm in self._alarms:
+        # The relief or ball swap recorded just before ended it already (`_done`: journals written
+        # before their clearing was recorded read the same): the first ending stands.
+        if e.alarm in self._alarms and self._alarms[e.alarm].cleared_by is None:
             self._alarms[e.alarm] = replace(self._alarms[e.alarm], cleared_by=e.by, cleared=to_plain(e.time),
                                             cleared_note=e.note)
 

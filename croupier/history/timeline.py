@@ -10,9 +10,9 @@ from datetime import datetime, time
 
 from croupier.history.clock import local, stamp
 from croupier.history.records import Entry
-from croupier.history.words import (alarm_detail_words, alarm_subject_words, alarm_words, bet_words, cash_out_words,
-                                    colour_words, direction_words, plural_of, pocket_words, role_words, source_words,
-                                    void_words)
+from croupier.history.words import (alarm_answer_words, alarm_detail_words, alarm_subject_words, alarm_words,
+                                    bet_words, cash_out_words, colour_words, direction_words, plural_of, pocket_words,
+                                    role_words, source_words, void_words)
 from croupier.i18n import _, ngettext
 from croupier.rules.wheel import colour as pocket_colour
 from croupier.table import events as ev
@@ -99,6 +99,8 @@ def describe(event: ev.Event) -> str:
                 synced=answer[event.synchronised], rtc=answer[event.rtc])
         case ev.AlarmAcknowledged():
             return _("alarm {alarm} acknowledged by {by}").format(alarm=event.alarm, by=event.by)
+        case ev.AlarmCleared() if event.answer is not None:  # ended by the procedure that answered it
+            return _("alarm {alarm}: {answer}").format(alarm=event.alarm, answer=alarm_answer_words(event))
         case ev.AlarmCleared():
             return _("alarm {alarm} cleared by {by}: {note}").format(alarm=event.alarm, by=event.by, note=event.note)
         case ev.CountdownStarted():

@@ -15,7 +15,7 @@ from croupier.i18n import N_, SOURCE_LANGUAGE, _, formats, language, ngettext
 from croupier.rules.limits import OUTCOMES, REASONS, LimitOutcome, LimitReason
 from croupier.rules.names import VALUE_CHIPS
 from croupier.rules.spin import VoidReason
-from croupier.table.events import AlarmKind, CashOutReason
+from croupier.table.events import AlarmAcknowledged, AlarmAnswer, AlarmCleared, AlarmKind, CashOutReason
 
 COLOURS = {"red": N_("red"), "black": N_("black"), "green": N_("green")}
 CHIP_COLOURS = {  # colour chips as the configuration usually names them; any other name is shown as written
@@ -204,6 +204,21 @@ def alarm_detail_words(kind: AlarmKind | str, facts, detail: str, *, from_facts:
         return detail
     cited = re.search(r"\(([^()]*)\)\s*$", detail)
     return cited.group(1) if cited else ""
+
+
+def alarm_answer_words(event: AlarmAcknowledged | AlarmCleared) -> str:
+    """How the table took up or ended one of its alarms, as the floor says it: the procedure that
+    answered it (relief, ball swap, correction), a pit boss's clearing, or an acknowledgement."""
+    if isinstance(event, AlarmAcknowledged):
+        return _("acknowledged at the table by {name}").format(name=event.by)
+    if event.answer is AlarmAnswer.RELIEF:
+        return _("ended at the table: relief done by {name}").format(name=event.by)
+    if event.answer is AlarmAnswer.BALL_SWAP:
+        return _("ended at the table: ball swapped by {name}").format(name=event.by)
+    if event.answer is AlarmAnswer.CORRECTION:
+        return _("ended at the table: result corrected by {name}: {reason}").format(
+            name=event.by, reason=reason_words(event.note))
+    return _("cleared at the table by {name}: {note}").format(name=event.by, note=event.note)
 
 
 def _link_words(link: str, seconds: int | None) -> str:

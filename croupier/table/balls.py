@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from croupier.table.cycle import IN_SPIN, check_ball
-from croupier.table.events import Ball, BallReplaced, BallSwapped, Event
+from croupier.table.events import AlarmAnswer, AlarmCleared, AlarmKind, Ball, BallReplaced, BallSwapped, Event
 from croupier.table.refusal import (
     BallBetweenSpins, BallDiameterChanged, BallInPlayAlready, BallInPlayReplaced, BallNotNamed, BallReasonMissing,
     BallRegistered, NotABall, NotABallReplaced, Refused, TableNotOpen,
 )
 from croupier.table.regulation import ball_in_play_of, ball_swap_interval
 from croupier.table.roles import known
-from croupier.table.state import Phase, TableState
+from croupier.table.state import Phase, TableState, answered
 
 
 def check_ball_swap(state: TableState) -> None:
@@ -37,7 +37,11 @@ def swap_ball(state: TableState, now: datetime, *, by: str, ball: str | None = N
         raise NotABall(ball2=repr(ball), balls=', '.join(state.balls))
     interval = ball_swap_interval(state)
     late = interval is not None and state.ball_since is not None and now > state.ball_since + interval
-    return [BallSwapped(ball=ball, previous=ball_in_play_of(state), late=late, by=known(state, by))]
+    by = known(state, by)
+    # The swap answers the overdue ball swap alarm: it ends with it, as the table's screen shows.
+    ended = [AlarmCleared(alarm=alarm, note=f"ball swapped: {ball} in play", by=by, answer=AlarmAnswer.BALL_SWAP)
+             for alarm in answered(state.alarms, AlarmKind.BALL_SWAP_OVERDUE)]
+    return [BallSwapped(ball=ball, previous=ball_in_play_of(state), late=late, by=by), *ended]
 
 
 def replace_ball(state: TableState, now: datetime, *, previous: str, ball: Ball, reason: str, by: str) -> list[Event]:

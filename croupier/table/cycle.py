@@ -16,7 +16,7 @@ from croupier.rules.wheel import check_number
 from croupier.table.alarms import raise_alarm
 from croupier.table.bets import chip_value, settle
 from croupier.table.events import (
-    AlarmCleared, AlarmFacts, AlarmKind, AlarmRaised, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
+    AlarmAnswer, AlarmCleared, AlarmFacts, AlarmKind, AlarmRaised, Ball, BallLaunched, BetsClosed, CountdownStarted, Event, LimitsChanged, PayoutsCompleted,
     ProfileChanged, ResultCorrected, ResultEntered, ResultRecorded, Role, Source, SpinVoided, TableClosed,
     TableOpened, VoidAcknowledged,
 )
@@ -459,7 +459,7 @@ def correct_result(state: TableState, now: datetime, *, spin: int, number: int, 
               for colour in {*recorded.stakes, *recorded.prison, *recorded.paid}}
     recover = recovery((*recorded.outcomes, *counted_before), (*outcomes, *counted_after), values)
     # The correction is the pit boss's answer to the sensor contradicting this spin: that alarm ends with it.
-    answered = [AlarmCleared(alarm=alarm.id, note=reason.strip(), by=by) for alarm in state.alarms.values()
+    answered = [AlarmCleared(alarm=alarm.id, note=reason.strip(), by=by, answer=AlarmAnswer.CORRECTION) for alarm in state.alarms.values()
                 if alarm.kind is AlarmKind.RESULT_MISMATCH and alarm.facts is not None and alarm.facts.spin == spin]
     return [ResultCorrected(spin=spin, previous=recorded.number, number=number, reason=reason.strip(),
                             by=by, outcomes=outcomes, recover=recover), *answered]

@@ -45,6 +45,13 @@ class AlarmKind(str, Enum):
     PAYOUTS_UNRECORDED = "payouts-unrecorded"  # the wheel gave the next result before a spin's payouts were recorded
 
 
+class AlarmAnswer(str, Enum):
+    """The table's procedure that answered an alarm and so ended it (no pit boss's clearing)."""
+    RELIEF = "relief"  # relief-overdue: someone took over
+    BALL_SWAP = "ball-swap"  # ball-swap-overdue: the other ball is in play
+    CORRECTION = "correction"  # result-mismatch: a pit boss corrected the spin
+
+
 class CashOutReason(str, Enum):
     LEFT = "left"  # PT-A 15, PT-B 16, RU 4.7, FR: the player leaves or steps away
     INACTIVE = "inactive"  # PT-A 12: no bet for 3 spins while others wait for a colour
@@ -308,10 +315,12 @@ class AlarmAcknowledged(Event):
 
 @_event("alarm-cleared")
 class AlarmCleared(Event):
-    """An alarm cleared, with a note."""
+    """An alarm cleared, with a note: by a pit boss, or by the procedure that answered it (`answer`:
+    recorded with that procedure's event, by who did it)."""
     alarm: int
     note: str
-    by: str  # a pit boss
+    by: str  # a pit boss, or who did the procedure
+    answer: AlarmAnswer | None = when_set()
 
 
 # --- the spin ----------------------------------------------------------------------------------

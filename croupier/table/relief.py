@@ -7,13 +7,13 @@ from datetime import datetime
 
 from croupier.rules.profiles import ReliefKind
 from croupier.table.cycle import IN_SPIN
-from croupier.table.events import Event, Role, StaffRelieved
+from croupier.table.events import AlarmAnswer, AlarmCleared, AlarmKind, Event, Role, StaffRelieved
 from croupier.table.refusal import (
     AlreadyOnDuty, ForceMajeureMissing, PitBossNotRelieved, Refused, ReliefMidSpin, TableNotOpen, choice,
 )
 from croupier.table.regulation import profile_of, relief_interval
 from croupier.table.roles import authorise
-from croupier.table.state import Phase, TableState
+from croupier.table.state import Phase, TableState, answered
 
 
 def check_relief(state: TableState, role: Role) -> Role:
@@ -44,5 +44,9 @@ def relieve(state: TableState, now: datetime, *, role: Role, incoming: str, pin:
     if overdue and relief.kind == ReliefKind.AT_MOST_OR_FORCE_MAJEURE and reason is None:
         raise ForceMajeureMissing(name=late or "", minutes=int(interval.total_seconds() // 60) if interval else None,
                                   rule=relief.rule)
+    # The relief answers the overdue alarm of that role: it ends with it, as the table's screen shows.
+    ended = [AlarmCleared(alarm=alarm, note=f"relief done: {incoming} took over as {role.value}", by=incoming,
+                          answer=AlarmAnswer.RELIEF)
+             for alarm in answered(state.alarms, AlarmKind.RELIEF_OVERDUE, role)]
     return [StaffRelieved(role=role, outgoing=duty.name if duty else None, incoming=incoming,
-                          overdue=overdue, reason=reason)]
+                          overdue=overdue, reason=reason), *ended]

@@ -286,11 +286,18 @@ def _pin_refused(s: TableState, e: ev.PinRefused) -> TableState:
     return _replace(s, wrong_pins=_with(s.wrong_pins, e.name, e.failures), pin_waits=waits)
 
 
+def answered(alarms: dict[int, Alarm], kind: AlarmKind, role: Role | None = None) -> list[int]:
+    """The open alarms of `kind` a procedure just done answers: an overdue relief (of `role`) once
+    someone took over, an overdue ball swap once the ball changed. The procedure's command records
+    their clearing with it; the fold ends them too, for journals written before it did."""
+    return [number for number, alarm in alarms.items()
+            if alarm.kind is kind and (role is None or alarm.facts is not None and alarm.facts.role is role)]
+
+
 def _done(alarms: dict[int, Alarm], kind: AlarmKind, role: Role | None = None) -> dict[int, Alarm]:
-    """The alarms less those `kind` raised that the procedure just done answers: an overdue relief
-    (of `role`) once someone took over, an overdue ball swap once the ball changed."""
-    return {number: alarm for number, alarm in alarms.items()
-            if alarm.kind is not kind or role is not None and (alarm.facts is None or alarm.facts.role is not role)}
+    """The alarms less those the procedure just done answers."""
+    ended = answered(alarms, kind, role)
+    return {number: alarm for number, alarm in alarms.items() if number not in ended} if ended else alarms
 
 
 def _staff_relieved(s: TableState, e: ev.StaffRelieved) -> TableState:

@@ -196,3 +196,44 @@ def test_the_views_alarm_reads_take_only_what_changed_and_still_show_acknowledge
         assert counted.rows == 35 and len(items) == 33
         assert [i.refusal.messages for i in items if i.refusal is not None and i.open] == [2]
         assert [item.detail for item in items if item.open][:1] == ["alarm 1"]  # open ones first, oldest first
+
+
+def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp_path, store_url):
+    """Overdue relief and ball swap alarms on the floor; the table's relief and swap end them there
+    (no one acknowledges them on the floor), each saying why in the view's language. The ball's was
+    taken up on the floor first: the view says both."""
+    from croupier.i18n import install
+    from croupier.table.events import Role
+
+    db = tmp_path / "T1.db"
+    clock = FakeClock()
+    session = write_shift(db, clock)
+    session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
+    clock.advance(minutes=61)
+    session.tick()
+    with open_store(store_url) as store:
+        ingester = Ingester(enrolled(store, db), [])
+        ingester.ingest(messages(db, "T1"))
+        alarms = {alarm.kind: alarm for alarm in store.alarms(open_only=True)}
+        assert set(alarms) == {"relief-overdue", "ball-swap-overdue"}
+        assert store.acknowledge_alarm("T1", alarms["ball-swap-overdue"].event_seq, "Marta")
+        session.relieve(role=Role.CROUPIER, incoming="Rui", pin="2222")
+        session.swap_ball(by="Rui")
+        session.close()
+        ingester.ingest(messages(db, "T1", after=store.head("T1")[0]))
+        assert store.alarms(open_only=True) == []
+        by = {alarm.kind: alarm.acknowledged_by for alarm in store.alarms()}
+        assert by == {"relief-overdue": "Rui (at the table)", "ball-swap-overdue": "Marta"}
+        words = {item.kind: (item.open, item.answer) for item in shown(store)}
+        assert words == {"relief-overdue": (False, "ended at the table: relief done by Rui"),
+                         "ball-swap-overdue": (False, "ended at the table: ball swapped by Rui")}
+        from croupier.floor.view import alarms_text
+        text = alarms_text(shown(store))
+        assert "(acknowledged by Marta; ended at the table: ball swapped by Rui)" in text
+        assert "(ended at the table: relief done by Rui)" in text
+        install("pt")
+        try:
+            worded = {item.answer for item in shown(store)}
+        finally:
+            install("en")
+    assert worded == {"terminado na mesa: rendição feita por Rui", "terminado na mesa: bola trocada por Rui"}

@@ -9,7 +9,7 @@ import pytest
 from croupier.rules.spin import Direction
 from croupier.table import alarms, balls, bets, cycle, relief
 from croupier.table.commands import tick
-from croupier.table.events import AlarmKind, Ball, Role, Stake
+from croupier.table.events import AlarmAnswer, AlarmKind, Ball, Role, Stake
 from croupier.table.notices import BallSwapDue, ReliefDue, notices
 
 from table_kit import PINS, PROFILES, opened, seat
@@ -35,8 +35,11 @@ def test_balls_alternate_hour_by_hour_with_an_announcement_then_an_alarm(profile
     assert "ball A in play since" in alarm.subject and "PT-" in alarm.detail
     assert (alarm.facts.ball, alarm.facts.minutes, alarm.facts.rule) == ("A", 60, notice.rule)
     assert table.do(tick) == []  # raised once
-    (swap,) = table.do(balls.swap_ball, by="Ana")
+    swap, ended = table.do(balls.swap_ball, by="Ana")  # the swap ends the alarm it answers, in the record
     assert (swap.ball, swap.previous, swap.late) == ("B", "A", True)
+    assert (ended.alarm, ended.answer, ended.by, ended.note) == (alarm.alarm, AlarmAnswer.BALL_SWAP, "Ana",
+                                                                "ball swapped: B in play")
+    assert alarm.alarm not in table.state.alarms
     clock.advance(minutes=59)
     (swap,) = table.do(balls.swap_ball, by="Ana")
     assert (swap.ball, swap.late) == ("A", False)
@@ -117,8 +120,12 @@ def test_pt_a_late_relief_is_recorded_overdue_with_its_alarm_even_without_a_tick
     table = opened("pt-americana", clock)
     clock.advance(minutes=61)
     events = table.do(relief.relieve, role=Role.CROUPIER, incoming="Rui", pin=PINS["Rui"])
-    assert table.kinds(events) == ["alarm-raised", "alarm-raised", "staff-relieved"] and events[-1].overdue
+    assert table.kinds(events) == ["alarm-raised", "alarm-raised", "staff-relieved", "alarm-cleared"]
     assert {e.alarm_kind for e in events[:2]} == {AlarmKind.RELIEF_OVERDUE, AlarmKind.BALL_SWAP_OVERDUE}
+    relief_alarm = next(e.alarm for e in events[:2] if e.alarm_kind is AlarmKind.RELIEF_OVERDUE)
+    relieved, ended = events[2:]
+    assert relieved.overdue and (ended.alarm, ended.answer, ended.by) == (relief_alarm, AlarmAnswer.RELIEF, "Rui")
+    assert [a.kind for a in table.state.alarms.values()] == [AlarmKind.BALL_SWAP_OVERDUE]  # the ball's still waits
 
 
 def test_pt_b_an_overdue_relief_needs_the_force_majeure_reported(clock):
@@ -127,8 +134,8 @@ def test_pt_b_an_overdue_relief_needs_the_force_majeure_reported(clock):
     table.do(tick)
     table.refused(relief.relieve, r"force majeure .* \(PT-B 35\)", role=Role.CROUPIER, incoming="Rui",
                   pin=PINS["Rui"])
-    (relieved,) = table.do(relief.relieve, role=Role.CROUPIER, incoming="Rui", pin=PINS["Rui"],
-                           reason="relief croupier stuck in traffic, inspectors told")
+    relieved, _ended = table.do(relief.relieve, role=Role.CROUPIER, incoming="Rui", pin=PINS["Rui"],
+                                reason="relief croupier stuck in traffic, inspectors told")
     assert relieved.overdue and relieved.reason.startswith("relief croupier")
 
 
@@ -137,8 +144,10 @@ def test_ru_the_inspector_is_relieved_at_the_configured_interval_too(clock):
     clock.advance(minutes=41)
     subjects = sorted(e.subject.split(" on since")[0] for e in table.do(tick))
     assert subjects == ["croupier Ana", "inspector Ines"]
-    (relieved,) = table.do(relief.relieve, role=Role.INSPECTOR, incoming="Olga", pin=PINS["Olga"])
+    relieved, ended = table.do(relief.relieve, role=Role.INSPECTOR, incoming="Olga", pin=PINS["Olga"])
     assert relieved.overdue and table.state.staff_on(Role.INSPECTOR) == "Olga"
+    assert [table.state.alarms[n].facts.role for n in table.state.alarms] == [Role.CROUPIER]  # the inspector's ended
+    assert ended.answer is AlarmAnswer.RELIEF and ended.by == "Olga"
 
 
 @pytest.mark.parametrize("profile", ["mt-fair", "pt-srij-french"])
