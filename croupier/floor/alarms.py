@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from croupier.floor.gate import RefusalReason
-from croupier.floor.store import CHAIN, Alarm, FloorStore, Refusal, TableAnswer
+from croupier.floor.store import CHAIN, EXAMPLES_APART, OTHER_SUBJECTS, Alarm, FloorStore, Refusal, TableAnswer
 from croupier.floor.wire import Link
 from croupier.history.words import alarm_answer_words, alarm_detail_words, alarm_subject_words, alarm_words
 from croupier.i18n import N_, _
@@ -88,13 +88,20 @@ class AlarmBoard:
         self.upto = changes.upto
         found = [_worded_alarm(store, alarm, self.words)
                  for alarm in sorted(self.alarms.values(), key=lambda alarm: alarm.raised)]
-        found += [Shown(refusal.subject, _("messages refused"),
-                        _("{reason}: {count} message(s), the first: {detail}").format(
-                            reason=refusal_reason(refusal.reason), count=refusal.messages,
-                            detail=refusal.detail),
-                        refusal.acknowledged is None, refusal.acknowledged_by, refusal=refusal)
-                  for refusal in sorted(self.refusals.values(), key=lambda refusal: refusal.raised)]
+        found += [_worded_refusal(refusal) for refusal in sorted(self.refusals.values(), key=lambda r: r.raised)]
         return sorted(found, key=lambda item: not item.open)
+
+
+def _worded_refusal(refusal: Refusal) -> Shown:
+    if refusal.subject == OTHER_SUBJECTS:  # a flood over many subjects: counted together, the first few named
+        return Shown(_("other subjects"), _("messages refused"),
+                     _("{reason}: {count} message(s) on subjects beyond those listed, among them: {subjects}").format(
+                         reason=refusal_reason(refusal.reason), count=refusal.messages,
+                         subjects=", ".join(refusal.detail.split(EXAMPLES_APART))),
+                     refusal.acknowledged is None, refusal.acknowledged_by, refusal=refusal)
+    return Shown(refusal.subject, _("messages refused"), _("{reason}: {count} message(s), the first: {detail}").format(
+        reason=refusal_reason(refusal.reason), count=refusal.messages, detail=refusal.detail),
+        refusal.acknowledged is None, refusal.acknowledged_by, refusal=refusal)
 
 
 def refusal_reason(reason: RefusalReason) -> str:

@@ -10,6 +10,7 @@ import atexit
 import os
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -19,6 +20,7 @@ from croupier.floor.wire import MAX_MESSAGE, Link, WireError, message_id, table_
 from croupier.journal.signing import SigningKeyError, event_checker, parse_public_key
 
 KEYS_FOR_S = 5.0  # an enrolment (or a new key) is seen within this long, without a store query per message
+KEYS_KEPT = 4096  # tables whose key (or that none is enrolled) is kept in memory
 SHARED_FROM = 256  # signatures in one batch from which the other cores check a share of them (below: not worth the trip)
 CHUNK = 128  # signatures handed to another core at a time
 
@@ -54,7 +56,9 @@ class Gate:
     def __init__(self, public_key_of: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic):
         self._public_key_of = public_key_of
         self._clock = clock
-        self._keys: dict[str, tuple[float, Callable[[str, str | None], bool] | None, str | None]] = {}
+        # Each table's key as read last, the least recently used first: a flood over made-up tables'
+        # subjects passes through it and never grows it past `KEYS_KEPT` (a table pushed out is read again).
+        self._keys: OrderedDict[str, tuple[float, Callable[[str, str | None], bool] | None, str | None]] = OrderedDict()
         self._proven: dict[tuple[str, str, str], bool] = {}  # (table, hash, signature): checked ahead by `prove`
 
     def _key(self, table_id: str):
@@ -71,6 +75,9 @@ class Gate:
             except SigningKeyError:
                 key, pem = None, None
             cached = self._keys[table_id] = (now, key, pem if key is not None else None)
+        self._keys.move_to_end(table_id)
+        if len(self._keys) > KEYS_KEPT:
+            self._keys.popitem(last=False)
         return cached
 
     def prove(self, links: Sequence[tuple[str, Link]]) -> None:

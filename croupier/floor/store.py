@@ -86,6 +86,10 @@ ADDED_COLUMNS = (
 INDEXES = ("CREATE INDEX IF NOT EXISTS floor_alarms_change ON floor_alarms (change_no)",
            "CREATE INDEX IF NOT EXISTS floor_refusals_change ON floor_refusals (change_no)")
 CHAIN = "chain"
+SUBJECTS_APART = 10  # subjects with an alarm of their own while open, per reason of refusal
+OTHER_SUBJECTS = "*"  # the alarm counting the others ("*" is no subject anyone can publish on)
+EXAMPLES = 5  # the subjects that alarm names: the first it counted
+EXAMPLES_APART = " "  # between them (a subject has no space)
 AT_TABLE = " (at the table)"  # after the name of whoever took up an alarm at its table, not on the floor
 TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
                  "anchor_seq, anchor_hash, anchor_time, stream_seq, seen_seq, behind_since")
@@ -358,20 +362,39 @@ class FloorStore:
 
     def _record_refusal(self, refusal: RefusedMessages) -> bool:
         """Count messages refused on a subject for a reason; True when this raised a new alarm (none
-        was open for that subject and reason)."""
+        was open for that subject and reason). Beyond `SUBJECTS_APART` subjects open for one reason
+        (a flood over made-up tables' subjects), the others are counted on one alarm, `OTHER_SUBJECTS`,
+        which names the first few of them: the store holds a bounded number of rows whatever comes."""
         count = self._first_refused(refusal) if refusal.stream_seqs else refusal.messages
         if not count:
             return False
         now = now_text()
         change = self._change()
+        reason = RefusalReason(refusal.reason).value
         cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
                             "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                            (count, now, change, refusal.subject, RefusalReason(refusal.reason).value))
+                            (count, now, change, refusal.subject, reason))
         if cur.rowcount:
             return False
+        apart = self._execute("SELECT count(*) FROM floor_refusals WHERE reason = ? AND acknowledged IS NULL "
+                              "AND subject <> ?", (reason, OTHER_SUBJECTS)).fetchone()[0]
+        if apart < SUBJECTS_APART:
+            self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
+                          "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (refusal.subject, reason, refusal.detail, count, now, now, change))
+            return True
+        row = self._execute("SELECT detail FROM floor_refusals WHERE subject = ? AND reason = ? AND acknowledged "
+                            "IS NULL", (OTHER_SUBJECTS, reason)).fetchone()
+        if row is not None:
+            examples = row[0].split(EXAMPLES_APART)
+            if len(examples) < EXAMPLES and refusal.subject not in examples:
+                examples.append(refusal.subject)
+            self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ?, "
+                          "detail = ? WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
+                          (count, now, change, EXAMPLES_APART.join(examples), OTHER_SUBJECTS, reason))
+            return False
         self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, change_no) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      (refusal.subject, RefusalReason(refusal.reason).value, refusal.detail, count, now, now, change))
+                      "VALUES (?, ?, ?, ?, ?, ?, ?)", (OTHER_SUBJECTS, reason, refusal.subject, count, now, now, change))
         return True
 
     def _first_refused(self, refusal: RefusedMessages) -> int:

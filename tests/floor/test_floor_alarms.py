@@ -237,3 +237,32 @@ def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp
         finally:
             install("en")
     assert worded == {"terminado na mesa: rendição feita por Rui", "terminado na mesa: bola trocada por Rui"}
+
+
+def test_refusals_over_many_subjects_are_counted_on_a_bounded_number_of_alarms(store_url):
+    """A few subjects get an alarm each; beyond them, one alarm per reason counts the others and
+    names the first few; once a pit boss took it up, the next ones start another."""
+    from croupier.floor.store import EXAMPLES, OTHER_SUBJECTS, SUBJECTS_APART, RefusedMessages
+
+    def flood(first: int, count: int) -> list[RefusedMessages]:
+        return [RefusedMessages(f"croupier.table.X{n}.events", "unknown table", f"no key is enrolled for X{n}", 2)
+                for n in range(first, first + count)]
+
+    with open_store(store_url) as store:
+        store.append_many([], "2026-01-01T00:00:00+00:00", refused=flood(0, 30))
+        store.append_many([], "2026-01-01T00:00:01+00:00", refused=flood(30, 70))
+        store.append_many([], "2026-01-01T00:00:02+00:00", refused=flood(0, 3))  # subjects with their own alarm
+        refusals = store.refusals()
+        assert len(refusals) == SUBJECTS_APART + 1
+        (others,) = [r for r in refusals if r.subject == OTHER_SUBJECTS]
+        assert others.messages == 2 * (100 - SUBJECTS_APART)
+        assert sum(r.messages for r in refusals) == 2 * 103
+        examples = [f"croupier.table.X{n}.events" for n in range(SUBJECTS_APART, SUBJECTS_APART + EXAMPLES)]
+        (item,) = [item for item in shown(store) if item.refusal is not None and item.refusal.subject == OTHER_SUBJECTS]
+        assert (item.table, item.open) == ("other subjects", True)
+        assert item.detail == ("unknown table: 180 message(s) on subjects beyond those listed, among them: "
+                               + ", ".join(examples))
+        assert store.acknowledge_refusals(OTHER_SUBJECTS, "Rui") == 1
+        store.append_many([], "2026-01-01T00:00:03+00:00", refused=flood(200, 2))
+        assert [(r.messages, r.acknowledged_by) for r in store.refusals() if r.subject == OTHER_SUBJECTS] == [
+            (180, "Rui"), (4, None)]

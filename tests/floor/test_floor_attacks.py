@@ -292,3 +292,43 @@ def test_a_flood_of_refused_messages_leaves_one_counted_alarm_and_no_row_each(tm
     (alarm,) = counted()
     assert (alarm.subject, alarm.reason, alarm.messages) == (events_subject("T66"), "unknown table", flood)
     assert "T66" in alarm.detail
+
+
+def test_a_flood_over_many_made_up_tables_keeps_the_store_bounded_and_the_table_stored(tmp_path, broker):
+    """Forged messages, each on a made-up table's subject of its own, while the table plays: every one
+    is refused and counted, the first subjects on alarms of their own, the rest on one alarm naming a
+    few of them; the store holds a bounded number of rows, and the table's events go on being stored."""
+    import nats
+
+    from croupier.floor.store import EXAMPLES, EXAMPLES_APART, OTHER_SUBJECTS, SUBJECTS_APART
+
+    flood = 3000
+    forged = Link(1, "2026-01-01T00:00:00+00:00", "table-opened", "{}", "0" * 64, "a" * 64, "0" * 64, sig="00" * 64)
+
+    async def send(url: str) -> None:
+        nc = await nats.connect(url)
+        try:
+            js = nc.jetstream()
+            for n in range(flood):
+                table = f"X{n}"
+                await js.publish(events_subject(table), forged.encode(),
+                                 headers={"Nats-Msg-Id": message_id(table, 1, forged.hash)})
+        finally:
+            await nc.close()
+
+    with a_floor(tmp_path, broker) as floor:
+        head = floor.journal_head()
+        asyncio.run(send(floor.url))
+
+        def unknown():
+            return [r for r in floor.refusals() if r.reason == "unknown table"]
+        assert wait_for(lambda: sum(r.messages for r in unknown()) == flood, timeout=120), unknown()
+        assert wait_for(lambda: len(floor.stored()) >= head, timeout=60), "the table was not stored meanwhile"
+    refusals = unknown()
+    assert len(refusals) == SUBJECTS_APART + 1 == len(floor.refusals())
+    (others,) = [r for r in refusals if r.subject == OTHER_SUBJECTS]
+    assert others.messages == flood - SUBJECTS_APART
+    named = others.detail.split(EXAMPLES_APART)
+    assert len(named) == EXAMPLES and all(subject.startswith("croupier.table.X") for subject in named)
+    with open_store(floor.store, read_only=True) as store:
+        assert [t.table_id for t in store.tables()] == [T]

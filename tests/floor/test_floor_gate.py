@@ -208,3 +208,14 @@ def test_a_refusal_s_reason_is_typed_stored_as_its_words_and_read_back_from_olde
         finally:
             install("en")
     assert "missing signature" not in alarm.detail and "event 3 is not signed" in alarm.detail
+
+
+def test_the_gate_keeps_a_bounded_number_of_tables_whatever_subjects_come():
+    from croupier.floor.gate import KEYS_KEPT, Gate, RefusalReason
+
+    asked = []
+    gate = Gate(lambda table_id: asked.append(table_id))
+    for n in range(KEYS_KEPT + 500):
+        refused = gate.admit(f"croupier.table.X{n}.events", b"{}", {})
+        assert refused.reason is RefusalReason.UNKNOWN_TABLE
+    assert len(gate._keys) == KEYS_KEPT and len(asked) == KEYS_KEPT + 500
