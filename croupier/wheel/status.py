@@ -196,6 +196,10 @@ class StatusLineDecoder(FramedDecoder):
             events.append(WheelFault(f"game {spin.key}: the winning-number line {spin.heard[0]} was never confirmed "
                                      "by a state-5 line: not a result", time, ""))
             spin.heard = None
+        if spin is not None and self._back_in_play(spin, status, key):
+            events.append(WheelFault(f"game {key}: a state-{int(status.state)} line after its result {spin.reported} "
+                                     "was counted, with no new launch: ignored", time, text))
+            return
         if spin is None or self._starts_new_spin(spin, status, key):
             spin = self._spin = _Spin(key, status.state)
         spin.key = key
@@ -237,6 +241,15 @@ class StatusLineDecoder(FramedDecoder):
         if status.state == WheelPhase.BALL_IN_RIM:
             spin.rim_since = time
         return spin
+
+    @staticmethod
+    def _back_in_play(spin: _Spin, status: Status, key: int) -> bool:
+        """A line taking a game whose result was counted back into play, with the same counter and no
+        states 1-2 between, is damaged: the next game starts with its bets, and only a void's re-spin
+        (M360 guide 5.3) goes back into play in the same game. Taken as a launch, it would count the
+        game's result twice."""
+        return (key == spin.key and spin.reported is not None and not spin.voids
+                and _group(spin.state) == "result" and _group(status.state) == "in-play")
 
     def _starts_new_spin(self, spin: _Spin, status: Status, key: int) -> bool:
         before, now = _group(spin.state), _group(status.state)

@@ -57,6 +57,18 @@ def test_a_state_5_line_disagreeing_after_the_count_is_a_fault_not_a_second_resu
     assert any("says 13 after 25" in f.message for f in of_type(events, WheelFault))
 
 
+def test_a_state_5_line_damaged_into_state_3_does_not_count_the_game_twice():
+    # Status lines only, the game counted; one of its state-5 repeats arrives as state 3 (a byte
+    # changed): with the same counter and no bets between, it is no launch, so the state-5 lines
+    # after it are the same game's, not a second result.
+    lines = game(result=25, with_number_line=False)
+    lines[-1] = ss2(3, 7, 25, direction=1)
+    lines += [ss2(5, 7, 25, direction=1)] * 2
+    events = feed_all(Ss2Decoder(), lines)
+    assert [(r.game, r.number) for r in of_type(events, WheelResult)] == [(7, 25)]
+    assert any("state-3 line after its result 25" in f.message for f in of_type(events, WheelFault))
+
+
 def test_the_last_number_field_of_states_1_to_4_is_never_a_result():
     lines = [ss2(1, 3, 30), ss2(2, 3, 30), ss2(3, 3, 30), ss2(4, 3, 30)] * 3
     assert of_type(feed_all(Ss2Decoder(), lines), WheelResult) == []
