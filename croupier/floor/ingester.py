@@ -56,7 +56,7 @@ from croupier.table.events import EVENT_TYPES, FloorAnchored, decode
 log = logging.getLogger(__name__)
 
 DURABLE = "croupier-floor"
-BATCH = 4000
+BATCH = 8000  # two in flight (one fetched ahead) stay within the consumer's max_ack_pending
 AHEAD_WAIT_S = 0.05  # the wait for the next batch fetched while a full one is checked (a backlog answers at once)
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long

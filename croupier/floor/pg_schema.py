@@ -12,9 +12,10 @@ it SELECT on the store's tables and views whenever it opens the store.
 """
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime
+
+from croupier.floor.wire import loads
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def typed(time: str, body: str) -> tuple[datetime | None, str | None]:
     if at is not None and at.tzinfo is None:
         at = None
     try:
-        json.loads(body)
+        loads(body)  # with orjson also what jsonb refuses that json reads (NaN, a lone surrogate)
         data: str | None = body if "\\u0000" not in body else None  # jsonb holds no NUL character
     except ValueError:
         data = None

@@ -13,7 +13,13 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+
+try:  # the floor server's (its `floor-server` extra): stricter, and about four times as fast
+    from orjson import loads
+except ImportError:  # a table's, which only writes JSON
+    from json import loads  # type: ignore[assignment]  # the same call, other keyword options
 
 EVENTS_STREAM = "CROUPIER_EVENTS"
 ANCHORS_STREAM = "CROUPIER_ANCHORS"
@@ -54,6 +60,7 @@ def alive_subject(table_id: str) -> str:
     return f"croupier.alive.{table_id}"
 
 
+@lru_cache(maxsize=4096)  # a few subjects, each on every message (one that raises is not kept)
 def table_of(subject: str) -> str:
     """The table id in an events, anchor or heartbeat subject."""
     parts = subject.split(".")
@@ -105,7 +112,7 @@ class Link:
     @classmethod
     def decode(cls, data: bytes) -> "Link":
         try:
-            record = json.loads(data)
+            record = loads(data)
             link = cls(int(record["seq"]), str(record["time"]), str(record["kind"]), str(record["body"]),
                        str(record["prev_hash"]), str(record["hash"]), str(record["mac"]),
                        int(record.get("after", int(record["seq"]) - 1)), str(record.get("sig", "")))
@@ -249,16 +256,42 @@ def redacted(url: str) -> str:
     return ",".join(one(part) for part in url.split(","))
 
 
+_SPACE = re.compile(r"\s")  # what str.isspace() finds
+
+
+def header_lines(raw: bytes) -> dict[str, str]:
+    """A message's headers as nats-py reads them (`Client._parse_header_lines`: the same names and
+    values, a name with white space in it dropped), without a Python step per character of each name,
+    which cost the ingester a tenth of its time."""
+    out: dict[str, str] = {}
+    for line in raw.split(b"\r\n"):
+        name, sep, value = line.partition(b":")
+        if not sep:
+            continue
+        try:
+            key = name.strip().decode("ascii")
+        except UnicodeDecodeError:
+            continue
+        if not _SPACE.search(key):
+            out[key] = value.strip().decode("utf-8", "replace")
+    return out
+
+
 async def connect(servers: list[str], access: Access | None = None):
     """A connection to the floor's broker. It does not reconnect by itself: its user starts again
     from what the stream holds, and says itself when the broker is away (the client stays quiet)."""
-    import nats
+    from nats.aio.client import Client
+
+    class FloorClient(Client):
+        _parse_header_lines = staticmethod(header_lines)  # a nats-py that reads headers otherwise ignores it
 
     async def quiet(*_: object) -> None:
         pass
 
-    return await nats.connect(servers=servers, allow_reconnect=False, connect_timeout=2,
-                              error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet, **access_options(access))
+    nc = FloorClient()
+    await nc.connect(servers=servers, allow_reconnect=False, connect_timeout=2,
+                     error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet, **access_options(access))
+    return nc
 
 
 async def close_quietly(nc) -> None:

@@ -1,0 +1,39 @@
+"""The ingester's own readings of what nats-py hands it: headers and stream sequences."""
+from types import SimpleNamespace
+
+import pytest
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+
+from croupier.floor.pull import stream_seq
+from croupier.floor.wire import header_lines
+
+HEADERS = [
+    b"Nats-Msg-Id: T7:12:0123456789abcdef\r\nNats-Expected-Last-Subject-Sequence: 41\r\n\r\n",
+    b"Name:Value\r\nName2:\tTabbed \r\n\r\n",
+    b"No colon here\r\n: empty name\r\nBad Name: dropped\r\nOdd\x1cName: dropped too\r\n\r\n",
+    "Caf\u00e9: non-ascii name\r\nValue: caf\u00e9 \xff\r\n".encode("latin-1"),
+    b"Nats-Msg-Id: a\r\nNats-Msg-Id: b\r\n",  # the last one wins in both
+    b"",
+]
+
+
+@pytest.mark.parametrize("raw", HEADERS)
+def test_headers_read_as_nats_py_reads_them(raw):
+    assert header_lines(raw) == Client._parse_header_lines(raw)
+
+
+def test_stream_sequence_from_either_reply_form():
+    v1 = SimpleNamespace(reply="$JS.ACK.CROUPIER_EVENTS.croupier-floor.1.417.12.1700000000000000000.3")
+    v2 = SimpleNamespace(reply="$JS.ACK._.ACCHASH.CROUPIER_EVENTS.croupier-floor.1.418.12.1700000000000000000.3.tok")
+    stand_in = SimpleNamespace(reply=None, metadata=SimpleNamespace(sequence=SimpleNamespace(stream=9)))
+    assert [stream_seq(m) for m in (v1, v2)] == [Msg.Metadata._from_reply(m.reply).sequence.stream for m in (v1, v2)]
+    assert (stream_seq(v1), stream_seq(v2), stream_seq(stand_in), stream_seq(SimpleNamespace(reply=""))) == (417, 418, 9, 0)
+
+
+@pytest.mark.parametrize("body", ['{"x": NaN}', '{"x": "\\ud800"}'])
+def test_a_body_jsonb_would_refuse_is_kept_as_text_only(body):
+    """PostgreSQL's jsonb refuses these, which the standard json reads: the batch's COPY would fail."""
+    from croupier.floor.pg_schema import typed
+
+    assert typed("2026-01-01T00:00:00+00:00", body)[1] is None
