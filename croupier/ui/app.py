@@ -148,11 +148,12 @@ class TableApp(Shows, App):
         self.set_interval(TICK_S, self._tick)
         if self.notifier.interval:
             self.set_interval(self.notifier.interval, self.notifier.ping)
+        # READY once the screen is drawn: systemd starts counting the watchdog from there. Before the
+        # devices start, so one that fails never holds it back (systemd would kill the table).
+        self.call_after_refresh(self.notifier.ready, f"table {self.config.table.id} ready")
         self.call_after_refresh(self._started)  # the first frame waits neither for the wheel's port nor a collection
         if self.needs_setup():
             self.start_flow("setup")
-        # READY once the screen is drawn: systemd starts counting the watchdog from there.
-        self.call_after_refresh(self.notifier.ready, f"table {self.config.table.id} ready")
 
     def _recorded(self, event: ev.Event, state: TableState) -> None:
         """From the session's thread: the screen hears of it in its own loop."""

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator, TYPE_CHECKING
 
 from croupier.config import Config, LoggingConfig, setup_logging
+from croupier.i18n import _
 from croupier.ui.messages import KeypadPressed, WheelReport
 
 if TYPE_CHECKING:
@@ -106,8 +107,15 @@ def floor_link(config: Config) -> Start:
         raise FloorLinkError("the configuration names no floor ([floor] url)")
 
     def start(app: TableApp) -> Callable[[], None]:
-        link = FloorLink(app.session, config.journal_path, table_id, url, floor_key=config.floor.floor_key,
-                         credentials=config.floor.credentials, ca=config.floor.ca)
+        try:
+            link = FloorLink(app.session, config.journal_path, table_id, url, floor_key=config.floor.floor_key,
+                             credentials=config.floor.credentials, ca=config.floor.ca)
+        except FloorLinkError as exc:
+            # A file of the link it cannot read (a floor key copied in as root's 0600): the table
+            # plays and records as usual, says so, and doctor names the file.
+            log.error("the floor link did not start: %s", exc)
+            app.say(_("The floor link did not start: the table records as usual; croupier doctor says why"), error=True)
+            return lambda: None
         timer = app.set_interval(ANCHORS_S, link.drain)
 
         def stop() -> None:

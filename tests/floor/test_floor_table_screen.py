@@ -11,6 +11,7 @@ from pathlib import Path
 
 from croupier.config import FloorConfig
 from croupier.floor.store import open_store
+from croupier.sdnotify import Notifier
 from croupier.session import TableSession
 from croupier.table.clock import FakeClock
 from croupier.table.events import FloorAnchored
@@ -61,3 +62,34 @@ async def test_the_table_screen_publishes_its_journal_and_records_the_floors_anc
                     assert anchored, "no anchor of the floor was recorded in the table's journal"
         finally:
             stop(ingester)
+
+
+class RecordingNotifier(Notifier):
+    def __init__(self):
+        super().__init__(environ={})
+        self.sent: list[str] = []
+
+    def notify(self, *assignments: str) -> bool:
+        self.sent += assignments
+        return True
+
+
+async def test_a_floor_link_that_cannot_start_leaves_the_table_playing_and_ready(tmp_path):
+    """A floor key the table's user cannot read: the table says so and plays on, and systemd still
+    hears READY (without it the unit is killed at its start timeout, again and again)."""
+    config = config_for(tmp_path)
+    config = dataclasses.replace(config, floor=FloorConfig(url="nats://192.0.2.7:4222", floor_key=tmp_path / "absent.pub"),
+                                 table=dataclasses.replace(config.table, id="T9"))
+    with TableSession.open(config.journal_path, FakeClock()) as session:
+        register_staff(session)
+        open_table(session)
+        devices = Devices()
+        devices.add(floor_link(config))
+        notifier = RecordingNotifier()
+        app = TableApp(session, config, devices=devices, notifier=notifier)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert await until(lambda: "READY=1" in notifier.sent, timeout=10)
+            assert "The floor link did not start" in app._said[0] and app._said[1]
+            play_spins(session, 17)
+            assert session.state.last_result.number == 17, "the table records as usual"
