@@ -75,11 +75,13 @@ def test_unit_starts_a_croupier_command_with_options_it_accepts(unit):
     command, options = words[at + 1], [w for w in words[at + 2 :] if w.startswith("--")]
     if command not in COMMANDS:
         pytest.skip(f"croupier {command} is not registered in croupier/cli.py yet")
+    # `croupier floor serve`: the options are the verb's.
+    verb = [words[at + 2]] if len(words) > at + 2 and not words[at + 2].startswith(("--", "$")) else []
     croupier = Path(sys.executable).parent / "croupier"
-    usage = subprocess.run([str(croupier), command, "--help"], capture_output=True, text=True, timeout=120)
+    usage = subprocess.run([str(croupier), command, *verb, "--help"], capture_output=True, text=True, timeout=120)
     assert usage.returncode == 0, usage.stderr
     for option in options:
-        assert option in usage.stdout, f"croupier {command} does not take {option}"
+        assert option in usage.stdout, f"croupier {' '.join([command, *verb])} does not take {option}"
 
 
 def test_the_table_unit_reads_the_configuration_doctor_checks():
@@ -123,3 +125,10 @@ def test_the_ingester_takes_its_login_and_the_ca_from_its_env_file():
     usage = subprocess.run([str(croupier), "floor", "serve", "--help"], capture_output=True, text=True, timeout=120)
     for option in (w for w in documented.group(1).split() if w.startswith("--")):
         assert option in usage.stdout, f"croupier floor serve does not take {option}"
+
+
+def test_the_view_in_the_browser_offers_no_acknowledgement_its_role_cannot_write():
+    """The view-web unit reads through croupier_view: an `a` there would end in a refused write."""
+    for text in ((ROOT / "systemd" / "croupier-floor-view-web.service").read_text(), (ROOT / "hw/floor.md").read_text()):
+        commands = re.findall(r"Server\('([^']*)'", text)
+        assert commands and all(command.endswith("croupier floor view --read-only") for command in commands), commands
