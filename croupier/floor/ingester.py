@@ -198,6 +198,10 @@ class Ingester:
                     pass  # said when the store is next used
             await self._sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
             attempt += 1
+        try:
+            self.store.release(self.holder)  # a restart (an upgrade) stores at once, not after LEASE_S
+        except self.store.failures:
+            pass  # the lease lapses by itself
         self.notifier.stopping()
 
     async def _hold_lease(self) -> bool:

@@ -471,6 +471,11 @@ class FloorStore:
                           (holder, now + lease_s))
             return None
 
+    def release(self, holder: str) -> None:
+        """An ingester that stops gives its lease up: the one started next stores at once."""
+        with self._transaction():
+            self._execute("UPDATE floor_ingester SET lease_until = 0 WHERE id = 1 AND holder = ?", (holder,))
+
     def _check_holder(self, holder: str) -> None:
         row = self._execute("SELECT holder FROM floor_ingester WHERE id = 1").fetchone()
         if row is None or row[0] != holder:

@@ -203,3 +203,20 @@ async def test_a_heartbeat_naming_a_new_table_while_anchors_go_out(store_url, jo
         assert [a[0] for a in ingester._anchors] == ["T1"]
         ingester._write_word(None)  # the heartbeat reaches the table's record with the next word
         assert ingester._tables["T2"].heard is not None
+
+
+async def test_an_ingester_that_stops_gives_its_lease_up(store_url):
+    """An upgrade restarts the ingester: the new one stores at once, not after the lease lapses."""
+    import asyncio
+
+    with open_store(store_url) as store:
+        ingester = Ingester(store, ["nats://127.0.0.1:1"])  # no broker: it holds the lease and retries
+        running = asyncio.ensure_future(ingester.run())
+        while ingester.state != "broker unreachable":
+            await asyncio.sleep(0.1)
+        assert store.claim("standby", time.time(), 60) == ingester.holder
+        ingester.stop()
+        await asyncio.wait_for(running, 30)
+        assert store.claim("next", time.time(), 60) is None, "the lease is free"
+        store.release("someone else")
+        assert store.claim("third", time.time(), 60) == "next", "only its holder gives a lease up"
