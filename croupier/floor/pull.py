@@ -38,13 +38,15 @@ class Pull:
             self._ended.set()
 
     async def fetch(self, batch: int, wait_s: float) -> list:
-        """Up to `batch` messages: at once when the stream holds them, else what came within `wait_s`."""
+        """Up to `batch` messages: what the stream holds, or what comes first within `wait_s`; never
+        waiting for a batch to fill (with `no_wait` and `expires` the broker waits for a first message
+        only, then sends what it holds and ends the request with a status)."""
         if len(self._msgs) < batch:
             self._wanted = batch
             self._ended.clear()
-            request = {"batch": batch - len(self._msgs), "expires": int(wait_s * 1e9)}
+            request = {"batch": batch - len(self._msgs), "expires": int(wait_s * 1e9), "no_wait": True}
             await self._nc.publish(self._next, json.dumps(request).encode(), reply=self._inbox)
-            try:  # the broker ends the request itself (a status) when the batch is not filled in time
+            try:
                 await asyncio.wait_for(self._ended.wait(), wait_s + 1.0)
             except asyncio.TimeoutError:
                 pass
