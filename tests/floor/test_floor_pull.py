@@ -37,3 +37,34 @@ def test_a_body_jsonb_would_refuse_is_kept_as_text_only(body):
     from croupier.floor.pg_schema import typed
 
     assert typed("2026-01-01T00:00:00+00:00", body)[1] is None
+
+
+def test_a_fetch_returns_what_the_stream_holds_without_waiting_for_the_batch_to_fill(tmp_path):
+    import asyncio
+
+    from nats.js.api import AckPolicy, ConsumerConfig, StreamConfig
+
+    from croupier.floor.broker import LocalBroker
+    from croupier.floor.pull import Pull
+    from croupier.floor.wire import close_quietly, connect
+
+    async def scenario(url: str) -> tuple[int, int]:
+        nc = await connect([url])
+        try:
+            js = nc.jetstream()
+            await js.add_stream(StreamConfig(name="S", subjects=["s.>"]))
+            await js.add_consumer("S", ConsumerConfig(durable_name="D", ack_policy=AckPolicy.EXPLICIT))
+            for n in range(3):
+                await js.publish("s.x", str(n).encode())
+            pull = await Pull(nc, "S", "D").start()
+            held = await asyncio.wait_for(pull.fetch(8000, 60.0), 20)  # a batch that never fills
+            later = asyncio.create_task(pull.fetch(8000, 60.0))
+            await asyncio.sleep(0.2)
+            await js.publish("s.x", b"3")  # one that comes while a fetch waits
+            came = await asyncio.wait_for(later, 20)
+            return len(held), len(came)
+        finally:
+            await close_quietly(nc)
+
+    with LocalBroker(tmp_path / "nats") as broker:
+        assert asyncio.run(scenario(broker.url)) == (3, 1)
