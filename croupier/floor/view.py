@@ -63,13 +63,15 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
-def alarms_text(alarms: list[Shown], stalled: str | None = None) -> str:
+def alarms_text(alarms: list[Shown], stalled: str | None = None, writable: bool = True) -> str:
     """The floor's alarms, open ones first: table, kind and detail in the view's language; first, a
-    stalled ingester."""
+    stalled ingester. A view that only reads says where an alarm is acknowledged instead of its key."""
     stall = [] if stalled is None else ["[b red]" + _("STALLED: {problem}").format(problem=escape(stalled)) + "[/]"]
     if not alarms:
         return "\n".join(stall + [_("Alarms: none")])
-    lines = stall + ["[b]" + _("Alarms") + "[/] " + _("(a: acknowledge)")]
+    how = _("(a: acknowledge)") if writable else "(" + escape(
+        _("this view only reads the store: acknowledge with croupier floor acknowledge")) + ")"
+    lines = stall + ["[b]" + _("Alarms") + "[/] " + how]
     for alarm in alarms:
         who = (_("acknowledged by {name}").format(name=escape(alarm.acknowledged_by or "")) if not alarm.open
                else "[b red]" + _("open") + "[/]")
@@ -199,11 +201,15 @@ class FloorView(Shows, App):
 
     def _show_alarms(self, alarms: list[Shown]) -> None:
         self.alarms = alarms
-        self.query_one("#alarms", Static).update(alarms_text(self.alarms, self.stalled))
+        self.query_one("#alarms", Static).update(alarms_text(self.alarms, self.stalled, self.writer_url is not None))
 
     def on_unmount(self) -> None:
         if self._alarm_store is not None:
             self._alarm_store.close()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A view on the read-only role offers no acknowledgement it could not record.
+        return not (action == "acknowledge" and self.writer_url is None)
 
     def action_acknowledge(self) -> None:
         waiting = [alarm for alarm in self.alarms if alarm.open]

@@ -85,6 +85,23 @@ async def test_the_view_words_it_in_its_language_and_a_pit_boss_acknowledges_it_
     assert alarm.acknowledged_by == "Rui Costa"
 
 
+async def test_a_view_that_only_reads_offers_no_acknowledgement_and_says_where_to_give_it(floor_with_a_wheel_fault):
+    _db, url = floor_with_a_wheel_fault
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60)  # as the browser's view runs: --read-only
+        async with app.run_test(size=(160, 48)) as pilot:
+            await until(pilot, lambda: "T1" in str(app.query_one("#alarms").render()))
+            alarms = str(app.query_one("#alarms").render())
+            assert "a: acknowledge" not in alarms and "croupier floor acknowledge" in alarms
+            assert app.check_action("acknowledge", ()) is False  # not in the footer
+            await pilot.press("a")
+            await pilot.pause()
+            assert not app.screen.query("#number")  # no dialog that could record nothing
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    assert alarm.acknowledged_by is None
+
+
 async def until(pilot, condition, timeout: float = 10.0) -> None:
     """Let the app run until `condition()` holds (a loaded machine draws late), at most `timeout`."""
     for _ in range(int(timeout / 0.1)):
