@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -260,9 +261,7 @@ class FloorStore:
                 self._check_holder(holder)
             if refused or broken or any(batch.raised or batch.answers for batch in batches):
                 self._change()  # the change counter before any row: every writer takes it first (no deadlock)
-            for refusal in refused:
-                if self._record_refusal(refusal):
-                    committed.refusals.append(refusal)
+            committed.refusals += self._record_refusals(refused)
             rows: list[tuple] = []
             inserted: list[tuple] = []
             updated: list[tuple] = []
@@ -360,58 +359,80 @@ class FloorStore:
         return int(self._execute("INSERT INTO floor_changes (id, n) VALUES (1, 1) ON CONFLICT (id) "
                                  "DO UPDATE SET n = floor_changes.n + 1 RETURNING n").fetchone()[0])
 
-    def _record_refusal(self, refusal: RefusedMessages) -> bool:
-        """Count messages refused on a subject for a reason; True when this raised a new alarm (none
-        was open for that subject and reason). Beyond `SUBJECTS_APART` subjects open for one reason
-        (a flood over made-up tables' subjects), the others are counted on one alarm, `OTHER_SUBJECTS`,
-        which names the first few of them: the store holds a bounded number of rows whatever comes."""
-        count = self._first_refused(refusal) if refusal.stream_seqs else refusal.messages
-        if not count:
-            return False
-        now = now_text()
-        change = self._change()
-        reason = RefusalReason(refusal.reason).value
-        cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
-                            "WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                            (count, now, change, refusal.subject, reason))
-        if cur.rowcount:
-            return False
-        apart = self._execute("SELECT count(*) FROM floor_refusals WHERE reason = ? AND acknowledged IS NULL "
-                              "AND subject <> ?", (reason, OTHER_SUBJECTS)).fetchone()[0]
-        if apart < SUBJECTS_APART:
-            self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
-                          "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                          (refusal.subject, reason, refusal.detail, count, now, now, change))
-            return True
-        row = self._execute("SELECT detail FROM floor_refusals WHERE subject = ? AND reason = ? AND acknowledged "
-                            "IS NULL", (OTHER_SUBJECTS, reason)).fetchone()
-        if row is not None:
-            examples = row[0].split(EXAMPLES_APART)
-            if len(examples) < EXAMPLES and refusal.subject not in examples:
-                examples.append(refusal.subject)
-            self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ?, "
-                          "detail = ? WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                          (count, now, change, EXAMPLES_APART.join(examples), OTHER_SUBJECTS, reason))
-            return False
-        self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, change_no) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?)", (OTHER_SUBJECTS, reason, refusal.subject, count, now, now, change))
-        return True
+    def _record_refusals(self, refusals: Sequence[RefusedMessages]) -> list[RefusedMessages]:
+        """Count messages refused on each subject for a reason, in a few statements whatever their
+        number; those that raised a new alarm (none was open for that subject and reason). Beyond
+        `SUBJECTS_APART` subjects open for one reason (a flood over made-up tables' subjects), the
+        others are counted on one alarm, `OTHER_SUBJECTS`, which names the first few of them: the
+        store holds a bounded number of rows whatever comes."""
+        counted = [(refusal, count) for refusal, count in zip(refusals, self._first_refused(refusals)) if count]
+        if not counted:
+            return []
+        now, change = now_text(), self._change()
+        subjects = list(dict.fromkeys(refusal.subject for refusal, _count in counted))
+        open_ = {(subject, reason) for part in _parts(subjects) for subject, reason in self._execute(
+            f"SELECT subject, reason FROM floor_refusals WHERE acknowledged IS NULL AND subject IN "
+            f"({','.join('?' * len(part))})", part).fetchall()}
+        apart = {reason: int(n) for reason, n in self._execute(
+            "SELECT reason, count(*) FROM floor_refusals WHERE acknowledged IS NULL AND subject <> ? GROUP BY reason",
+            (OTHER_SUBJECTS,)).fetchall()}
+        others = {reason: detail.split(EXAMPLES_APART) for reason, detail in self._execute(
+            "SELECT reason, detail FROM floor_refusals WHERE acknowledged IS NULL AND subject = ?",
+            (OTHER_SUBJECTS,)).fetchall()}
+        raised: list[RefusedMessages] = []
+        inserted: list[tuple] = []
+        updated: list[tuple] = []
+        more: dict[str, int] = defaultdict(int)  # the others' messages, by reason
+        for refusal, count in counted:
+            reason = RefusalReason(refusal.reason).value
+            if (refusal.subject, reason) in open_:
+                updated.append((count, now, change, refusal.subject, reason))
+            elif apart.get(reason, 0) < SUBJECTS_APART:
+                inserted.append((refusal.subject, reason, refusal.detail, count, now, now, change))
+                open_.add((refusal.subject, reason))
+                apart[reason] = apart.get(reason, 0) + 1
+                raised.append(refusal)
+            else:
+                if reason not in others:
+                    raised.append(RefusedMessages(OTHER_SUBJECTS, RefusalReason(reason), refusal.subject, count))
+                examples = others.setdefault(reason, [])
+                if len(examples) < EXAMPLES and refusal.subject not in examples:
+                    examples.append(refusal.subject)
+                more[reason] += count
+        if inserted:
+            self._executemany("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
+                              "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)", inserted)
+        if updated:
+            self._executemany("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
+                              "WHERE subject = ? AND reason = ? AND acknowledged IS NULL", updated)
+        for reason, count in more.items():
+            detail = EXAMPLES_APART.join(others[reason])
+            cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ?, "
+                                "detail = ? WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
+                                (count, now, change, detail, OTHER_SUBJECTS, reason))
+            if not cur.rowcount:
+                self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
+                              "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (OTHER_SUBJECTS, reason, detail, count, now, now, change))
+        return raised
 
-    def _first_refused(self, refusal: RefusedMessages) -> int:
-        """How many of the refused messages were never counted before (by their stream sequence; one
+    def _first_refused(self, refusals: Sequence[RefusedMessages]) -> list[int]:
+        """How many messages of each refusal were never counted before (by their stream sequence; one
         without is counted each time), and they are noted as counted."""
-        seqs = list(dict.fromkeys(seq for seq in refusal.stream_seqs if seq))
-        known: set[int] = set()
-        for start in range(0, len(seqs), 500):
-            part = seqs[start:start + 500]
-            known.update(int(row[0]) for row in self._execute(
-                f"SELECT stream_seq FROM floor_refused WHERE subject = ? AND stream_seq IN ({','.join('?' * len(part))})",
-                (refusal.subject, *part)).fetchall())
-        new = [seq for seq in seqs if seq not in known]
+        wanted = list(dict.fromkeys((refusal.subject, seq) for refusal in refusals for seq in refusal.stream_seqs
+                                    if seq))
+        known: set[tuple[str, int]] = set()
+        for part in _parts(list(dict.fromkeys(seq for _subject, seq in wanted))):
+            known.update((subject, int(seq)) for subject, seq in self._execute(
+                f"SELECT subject, stream_seq FROM floor_refused WHERE stream_seq IN ({','.join('?' * len(part))})",
+                part).fetchall())
+        new = [pair for pair in wanted if pair not in known]
         if new:
-            self._executemany("INSERT INTO floor_refused (subject, stream_seq) VALUES (?, ?)",
-                              [(refusal.subject, seq) for seq in new])
-        return len(new) + sum(1 for seq in refusal.stream_seqs if not seq)
+            self._executemany("INSERT INTO floor_refused (subject, stream_seq) VALUES (?, ?)", new)
+        fresh = set(new)
+        return [sum(1 for seq in dict.fromkeys(refusal.stream_seqs) if seq and (refusal.subject, seq) in fresh)
+                + sum(1 for seq in refusal.stream_seqs if not seq) if refusal.stream_seqs else refusal.messages
+                for refusal in refusals]
 
     def acknowledge_refusals(self, subject: str, by: str) -> int:
         """Record who took up the open refusal alarms on `subject`; how many there were."""
@@ -718,6 +739,12 @@ def _event_time(body: str) -> str | None:
         return text if datetime.fromisoformat(text).tzinfo is not None else None
     except (ValueError, AttributeError, TypeError):
         return None
+
+
+def _parts(values: list, size: int = 500) -> Iterator[list]:
+    """`values` a few hundred at a time: the parameters of one statement."""
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
 
 
 def _text(value):
