@@ -327,6 +327,8 @@ class FloorStore:
         return {table_id: int(seq) for table_id, seq in cur.fetchall()}
 
     def _executemany(self, text: str, rows) -> None:
+        if not rows:
+            return
         if self.postgres:
             with self._conn.cursor() as cur:
                 cur.executemany(self._sql(text), rows)
@@ -399,12 +401,10 @@ class FloorStore:
                 if len(examples) < EXAMPLES and refusal.subject not in examples:
                     examples.append(refusal.subject)
                 more[reason] += count
-        if inserted:
-            self._executemany("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
-                              "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)", inserted)
-        if updated:
-            self._executemany("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
-                              "WHERE subject = ? AND reason = ? AND acknowledged IS NULL", updated)
+        self._executemany("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
+                          "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)", inserted)
+        self._executemany("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
+                          "WHERE subject = ? AND reason = ? AND acknowledged IS NULL", updated)
         for reason, count in more.items():
             detail = EXAMPLES_APART.join(others[reason])
             cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ?, "
@@ -427,8 +427,7 @@ class FloorStore:
                 f"SELECT subject, stream_seq FROM floor_refused WHERE stream_seq IN ({','.join('?' * len(part))})",
                 part).fetchall())
         new = [pair for pair in wanted if pair not in known]
-        if new:
-            self._executemany("INSERT INTO floor_refused (subject, stream_seq) VALUES (?, ?)", new)
+        self._executemany("INSERT INTO floor_refused (subject, stream_seq) VALUES (?, ?)", new)
         fresh = set(new)
         return [sum(1 for seq in dict.fromkeys(refusal.stream_seqs) if seq and (refusal.subject, seq) in fresh)
                 + sum(1 for seq in refusal.stream_seqs if not seq) if refusal.stream_seqs else refusal.messages
