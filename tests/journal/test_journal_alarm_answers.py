@@ -4,10 +4,12 @@ table's state, the report's procedures, the timeline, the floor - reads the same
 written before the clearing was recorded reads the same."""
 from __future__ import annotations
 
+from croupier.cli import main as cli
 from croupier.history.procedures import Procedures
 from croupier.history.timeline import timeline
 from croupier.table.clock import FakeClock
 from croupier.table.events import AlarmAnswer, AlarmCleared, AlarmKind, Role
+from croupier.session import TableSession
 from croupier.table.state import fold
 
 from journal_kit import write_shift
@@ -43,6 +45,19 @@ def test_a_relief_and_a_ball_swap_record_the_end_of_the_alarms_they_answer(tmp_p
     lines = [row.text for row in timeline(entries)]
     assert f"alarm {raised[AlarmKind.RELIEF_OVERDUE]}: ended at the table: relief done by Rui" in lines
     assert f"alarm {raised[AlarmKind.BALL_SWAP_OVERDUE]}: ended at the table: ball swapped by Rui" in lines
+
+
+def test_the_recorded_endings_read_back_after_the_table_restarts_and_the_journal_verifies(tmp_path, capsys):
+    path = tmp_path / "T1.db"
+    session = overdue_then_done(path)
+    written = [e.event for e in session.journal.entries()]
+    state = session.state
+    session.close()
+    with TableSession.open(path, FakeClock()) as again:  # the table started again on its journal
+        assert [e.event for e in again.journal.entries()] == written
+        assert again.state == state and again.state.alarms == {}
+    assert cli(["verify", "--db", str(path), "--key", str(path.with_name("table.key"))]) == 0
+    assert f"intact: {len(written)} events" in capsys.readouterr().out
 
 
 def test_a_journal_without_the_recorded_ending_reads_the_same(tmp_path):
