@@ -381,6 +381,7 @@ class FloorStore:
         others = {reason: detail.split(EXAMPLES_APART) for reason, detail in self._execute(
             "SELECT reason, detail FROM floor_refusals WHERE acknowledged IS NULL AND subject = ?",
             (OTHER_SUBJECTS,)).fetchall()}
+        others_open = set(others)  # the reasons whose others' alarm is open already
         raised: list[RefusedMessages] = []
         inserted: list[tuple] = []
         updated: list[tuple] = []
@@ -401,19 +402,19 @@ class FloorStore:
                 if len(examples) < EXAMPLES and refusal.subject not in examples:
                     examples.append(refusal.subject)
                 more[reason] += count
+        others_updated: list[tuple] = []  # the others' alarms open already: their count and the subjects they name
+        for reason, count in more.items():
+            detail = EXAMPLES_APART.join(others[reason])
+            if reason in others_open:
+                others_updated.append((count, now, change, detail, OTHER_SUBJECTS, reason))
+            else:
+                inserted.append((OTHER_SUBJECTS, reason, detail, count, now, now, change))
         self._executemany("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
                           "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)", inserted)
         self._executemany("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ? "
                           "WHERE subject = ? AND reason = ? AND acknowledged IS NULL", updated)
-        for reason, count in more.items():
-            detail = EXAMPLES_APART.join(others[reason])
-            cur = self._execute("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ?, "
-                                "detail = ? WHERE subject = ? AND reason = ? AND acknowledged IS NULL",
-                                (count, now, change, detail, OTHER_SUBJECTS, reason))
-            if not cur.rowcount:
-                self._execute("INSERT INTO floor_refusals (subject, reason, detail, messages, raised, last_seen, "
-                              "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (OTHER_SUBJECTS, reason, detail, count, now, now, change))
+        self._executemany("UPDATE floor_refusals SET messages = messages + ?, last_seen = ?, change_no = ?, "
+                          "detail = ? WHERE subject = ? AND reason = ? AND acknowledged IS NULL", others_updated)
         return raised
 
     def _first_refused(self, refusals: Sequence[RefusedMessages]) -> list[int]:
