@@ -381,10 +381,11 @@ def check_clock(probes: Probes) -> Finding:
 
 def report(findings: list[Finding]) -> str:
     lines = []
+    width = max([8, *(len(f.check) for f in findings)])  # the messages start in one column
     for f in findings:
-        lines.append(f"{f.status.upper() if f.status == 'fail' else f.status:5} {f.check:8} {f.message}")
+        lines.append(f"{f.status.upper() if f.status == 'fail' else f.status:5} {f.check:{width}} {f.message}")
         if f.fix and f.status != "ok":
-            lines.append(f"{'':14} fix: {f.fix}")
+            lines.append(f"{'':{width + 6}} fix: {f.fix}")
     failures = sum(f.status == "fail" for f in findings)
     lines.append(f"{failures} problem{'s' if failures != 1 else ''} to fix." if failures else "Ready.")
     return "\n".join(lines)

@@ -121,3 +121,13 @@ def test_without_a_floor_url_there_is_one_line(tmp_path):
     config.write_text('[keypad]\nkind = "gpio"\n[journal]\npath = "/var/lib/croupier/journal.db"\n')
     found = floor_findings(str(config), FloorMachine())
     assert list(found) == ["floor"] and found["floor"].status == "ok"
+
+
+def test_every_message_starts_in_one_column_whatever_its_check_is_named(floor_table):
+    from croupier.doctor import report
+
+    config, machine, _creds = floor_table
+    lines = [line for line in report(run_checks(config, machine)).splitlines() if line[:5].strip() in ("ok", "warn", "FAIL")]
+    width = max(len(f.check) for f in run_checks(config, machine))
+    assert {line[6 + width] for line in lines} == {" "}  # a space after the longest name, in every line
+    assert all(line[6 + width + 1] != " " for line in lines)  # and the message right after it
