@@ -101,8 +101,10 @@ def public_pem(key: Ed25519PublicKey) -> bytes:
 
 
 def write_public_key(path: Path, key: Ed25519PublicKey) -> None:
+    """Readable by all whatever the umask (a service's is often 0077): it is what others check with."""
     try:
         Path(path).write_bytes(public_pem(key))
+        os.chmod(path, 0o644)
     except OSError as exc:
         raise SigningKeyError(f"cannot write the public key {path}: {exc.strerror or exc}") from None
 

@@ -253,3 +253,19 @@ def test_a_checkpoint_ahead_of_the_journal_is_ignored(table, capsys):
     tamper(path, "INSERT INTO report_checkpoints VALUES (?, ?, ?, ?, ?)", ahead, event_hash, stamp, fold, signature)
     ignored(capsys, path, f"the journal does not have, at event {ahead}, the event it was made from",
             falls_back_to=made)
+
+
+def test_a_public_key_is_readable_by_all_whatever_the_umask(tmp_path):
+    """A service's umask is often 0077; the public key beside its private key is what others check with."""
+    import os
+    import stat
+
+    from croupier.journal.signing import public_path
+
+    old = os.umask(0o077)
+    try:
+        make_private_key(tmp_path / "floor-signing.key")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "floor-signing.key").stat().st_mode) == 0o600
+    assert stat.S_IMODE(public_path(tmp_path / "floor-signing.key").stat().st_mode) == 0o644
