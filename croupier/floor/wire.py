@@ -10,6 +10,7 @@ publish an id first and have the broker drop the table's own event as its duplic
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -277,10 +278,23 @@ def header_lines(raw: bytes) -> dict[str, str]:
     return out
 
 
+class _TlsEndNoise(logging.Filter):
+    """asyncio warns that the stream protocol nats-py upgrades to TLS asks to stay half open when
+    the broker ends the connection: true of every TLS connection, it says nothing wrong."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("returning true from eof_received() has no effect when using ssl")
+
+
+_TLS_END_NOISE = _TlsEndNoise()
+
+
 async def connect(servers: list[str], access: Access | None = None):
     """A connection to the floor's broker. It does not reconnect by itself: its user starts again
     from what the stream holds, and says itself when the broker is away (the client stays quiet)."""
     from nats.aio.client import Client
+
+    logging.getLogger("asyncio").addFilter(_TLS_END_NOISE)  # once: a logger keeps a filter only once
 
     class FloorClient(Client):
         _parse_header_lines = staticmethod(header_lines)  # a nats-py that reads headers otherwise ignores it

@@ -5,6 +5,7 @@ password in a URL is never printed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import subprocess
 import sys
@@ -146,3 +147,25 @@ def test_doctor_asks_the_real_broker_with_the_tables_login(tmp_path, secured):
     (tmp_path / "wrong.creds").chmod(0o600)
     problem, anchor = SystemProbes().floor_receipt(broker.url, Access(tmp_path / "wrong.creds", ca), "T1")
     assert problem and anchor is None and "S3CRET" not in problem
+
+
+def test_a_broker_that_ends_a_tls_connection_leaves_no_warning_in_the_log(secured, caplog):
+    """asyncio's warning that nats-py's stream asks to stay half open over TLS said nothing wrong, yet
+    it filled the ingester's and doctor's logs each time the broker went away."""
+    broker, logins, ca = secured
+
+    async def run():
+        nc = await connect([broker.url], Access(logins["T1"], ca))
+        try:
+            broker.stop()
+            for _ in range(50):
+                await asyncio.sleep(0.05)
+                if nc.is_closed or not nc.is_connected:
+                    break
+            await asyncio.sleep(0.2)
+        finally:
+            await nc.close()
+
+    with caplog.at_level(logging.WARNING, logger="asyncio"):
+        asyncio.run(run())
+    assert not [r for r in caplog.records if "eof_received" in r.getMessage()]
