@@ -215,6 +215,8 @@ def alarm_answer_words(event: AlarmAcknowledged | AlarmCleared) -> str:
         return _("ended at the table: relief done by {name}").format(name=event.by)
     if event.answer is AlarmAnswer.BALL_SWAP:
         return _("ended at the table: ball swapped by {name}").format(name=event.by)
+    if event.answer is AlarmAnswer.PIN_UNLOCKED:
+        return _("ended at the table: PIN unlocked at the console by {name}").format(name=event.by)
     if event.answer is AlarmAnswer.CORRECTION:
         return _("ended at the table: result corrected by {name}: {reason}").format(
             name=event.by, reason=reason_words(event.note))

@@ -50,6 +50,7 @@ class AlarmAnswer(str, Enum):
     RELIEF = "relief"  # relief-overdue: someone took over
     BALL_SWAP = "ball-swap"  # ball-swap-overdue: the other ball is in play
     CORRECTION = "correction"  # result-mismatch: a pit boss corrected the spin
+    PIN_UNLOCKED = "pin-unlocked"  # pin-locked: the PIN was set free at the console
 
 
 class CashOutReason(str, Enum):

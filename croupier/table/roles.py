@@ -21,8 +21,8 @@ import hmac
 import math
 from datetime import datetime
 
-from croupier.table.events import (AlarmFacts, AlarmKind, AlarmRaised, Event, PinRefused, PinUnlocked, Role,
-                                   StaffRegistered)
+from croupier.table.events import (AlarmAnswer, AlarmCleared, AlarmFacts, AlarmKind, AlarmRaised, Event, PinRefused,
+                                   PinUnlocked, Role, StaffRegistered)
 from croupier.table.refusal import (
     NoPitBoss, NotStaff, PinDelayed, PinFormat, PinLocked, PinNeeded, PinNotLocked, PitBossFirst, RoleNotAllowed,
     SaltTooShort, StaffNotNamed, WrongPin,
@@ -153,7 +153,12 @@ def unlock_pin(state: TableState, now: datetime, *, name: str, operator: str) ->
         raise NotStaff(name=repr(name))
     if name not in state.wrong_pins and name not in state.pin_waits:
         raise PinNotLocked(name=name)
-    return [PinUnlocked(name=name, operator=operator)]
+    # The unlock answers the lockout's alarm: it ends with it, at the table as on the floor.
+    ended = [AlarmCleared(alarm=alarm.id, note=f"PIN of {name} unlocked at the console", by=operator,
+                          answer=AlarmAnswer.PIN_UNLOCKED)
+             for alarm in state.alarms.values()
+             if alarm.kind is AlarmKind.PIN_LOCKED and alarm.facts is not None and alarm.facts.name == name]
+    return [PinUnlocked(name=name, operator=operator), *ended]
 
 
 def first_pit_boss_allowed(state: TableState) -> None:

@@ -75,3 +75,30 @@ def test_a_journal_without_the_recorded_ending_reads_the_same(tmp_path):
         fold_.add_all((e.seq, e.event) for e in journal)
         procedures.append([(a.kind, a.cleared_by, a.cleared_note) for a in fold_.alarms])
     assert procedures[0] == procedures[1] == [("relief-overdue", "Rui", ""), ("ball-swap-overdue", "Rui", "")]
+
+
+def test_a_pin_unlocked_at_the_console_ends_its_lockout_alarm_saying_so(tmp_path):
+    import pytest
+
+    from croupier.table.refusal import Refused
+
+    clock = FakeClock()
+    session = write_shift(tmp_path / "T1.db", clock)
+    session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
+    for _ in range(5):
+        wait = session.state.pin_waits.get("Rui")
+        if wait is not None:
+            clock.advance(wait.until - clock.now())
+        with pytest.raises(Refused):
+            session.relieve(role=Role.CROUPIER, incoming="Rui", pin="0000")
+    [locked] = [a.id for a in session.state.alarms.values() if a.kind is AlarmKind.PIN_LOCKED]
+    session.unlock_pin(name="Rui", operator="root")
+    entries = list(session.journal.entries())
+    assert session.state.alarms == {} and "Rui" not in session.state.pin_waits
+    session.close()
+    [ended] = [e.event for e in entries if isinstance(e.event, AlarmCleared)]
+    assert (ended.alarm, ended.answer, ended.by) == (locked, AlarmAnswer.PIN_UNLOCKED, "root")
+    assert f"alarm {locked}: ended at the table: PIN unlocked at the console by root" in [r.text for r in timeline(entries)]
+    fold_ = Procedures()
+    fold_.add_all((e.seq, e.event) for e in entries)
+    assert [(a.kind, a.cleared_by) for a in fold_.alarms] == [("pin-locked", "root")]

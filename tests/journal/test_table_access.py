@@ -256,8 +256,8 @@ def test_staff_unlock_keeps_the_table_s_clock_never_recording_before_the_last_ev
     session.close()
     assert cli(["staff", "unlock", "Boss", "--db", str(tmp_path / "j.db")]) == 0
     records = [json.loads(row.body) for row in rows_of(tmp_path / "j.db")]
-    assert records[-1]["kind"] == "pin-unlocked"
-    assert records[-2]["alarm_kind"] == "clock-jumped"  # the jump recorded, with both readings
+    assert [r["kind"] for r in records[-2:]] == ["pin-unlocked", "alarm-cleared"]  # the lockout's alarm ends with it
+    assert records[-3]["alarm_kind"] == "clock-jumped"  # the jump recorded, with both readings
     times = [r["time"] for r in records]
     assert times == sorted(times)
 
@@ -270,8 +270,12 @@ def test_staff_unlock_at_the_console_frees_a_pin_and_records_who(table, capsys):
     assert "the PIN of Boss is unlocked" in capsys.readouterr().out
     [unlocked] = [json.loads(row.body) for row in rows_of(path) if row.kind == "pin-unlocked"]
     assert unlocked["name"] == "Boss" and unlocked["operator"] == getpass.getuser()
+    # The unlock answers the lockout's alarm: it ends in the same record, saying how and by whom.
+    [cleared] = [json.loads(row.body) for row in rows_of(path) if row.kind == "alarm-cleared"]
+    assert (cleared["answer"], cleared["by"]) == ("pin-unlocked", getpass.getuser())
     with TableSession.open(path, FakeClock(table.clock.now())) as again:
         assert "Boss" not in again.state.pin_waits
+        assert not [a for a in again.state.alarms.values() if a.kind is AlarmKind.PIN_LOCKED]
         change_limits(again, "9000")
     assert cli(["staff", "unlock", "Boss", "--db", str(path)]) == 1  # nothing to unlock: nothing recorded
     assert "neither locked nor delayed" in capsys.readouterr().err
