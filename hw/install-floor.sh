@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install the casino floor's server on Debian 12 (bookworm) or Raspberry Pi OS 64-bit, as root:
-# a NATS JetStream node (Debian's nats-server), PostgreSQL with the floor's two roles (the ingester
-# writes, the view reads), croupier's ingester and, with --view-web, the floor view in a browser on
-# localhost. hw/floor.md walks through it, the cluster, the tables' credentials and the pages on the LAN.
+# a NATS JetStream node (Debian's nats-server), PostgreSQL with the floor's three roles (the ingester
+# writes, the view reads, the pit bosses' view reads and acknowledges alarms), croupier's ingester
+# and, with --view-web, the floor view in a browser on localhost. hw/floor.md walks through it, the cluster, the tables' credentials and the pages on the LAN.
 #
 #   sudo hw/install-floor.sh --dry-run     # print every step, change nothing
 #   sudo hw/install-floor.sh [--view-web]  # install, or upgrade in place
@@ -26,8 +26,9 @@ IMAGE=
 VENV=/opt/croupier/venv
 ETC=/etc/croupier
 DATABASE=floor
-# One user per service: NATS, the ingester (PostgreSQL role croupier_ingest), the view (croupier_view).
-NATS_USER=croupier_nats INGEST_USER=croupier_ingest VIEW_USER=croupier_view
+# One user per service: NATS, the ingester (PostgreSQL role croupier_ingest), a view that only reads
+# (croupier_view), the pit bosses' view in a browser (croupier_pitboss: it also acknowledges alarms).
+NATS_USER=croupier_nats INGEST_USER=croupier_ingest VIEW_USER=croupier_view PITBOSS_USER=croupier_pitboss
 
 DRY_RUN=0 VIEW_WEB=0 WHEELHOUSE=
 while [ $# -gt 0 ]; do
@@ -63,7 +64,7 @@ run env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv python3-p
     python3-cffi postgresql nats-server
 
 step "One system user per service"
-for user in "$NATS_USER" "$INGEST_USER" "$VIEW_USER"; do
+for user in "$NATS_USER" "$INGEST_USER" "$VIEW_USER" "$PITBOSS_USER"; do
     if has_entry passwd "$user"; then
         note "user $user exists"
     else

@@ -9,7 +9,7 @@
     croupier floor acknowledge --table ID --event N --by NAME --store URL   a pit boss takes an alarm
     croupier floor resume --table ID --by NAME --store URL   a quarantined table is read again from the stream
     croupier floor acknowledge --subject SUBJECT --by NAME      ... or the refusals on a subject
-    croupier floor view --store URL                  the floor view (read-only)
+    croupier floor view --store URL [--read-only]    the floor view; pit bosses acknowledge alarms there
     croupier floor demo                              nats-server, four simulated tables, the ingester, the view
 
 The store is a PostgreSQL URL (postgresql://...) or the path of an SQLite file: --store, else
@@ -87,10 +87,12 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--table", required=True)
     resume.add_argument("--by", required=True, type=_name, help="who resumes it (kept on the alarm)")
     resume.add_argument("--store", default=DEFAULT_STORE)
-    view = verbs.add_parser("view", help="the floor view: a tile per table, alarms, wheel statistics (read-only)")
+    view = verbs.add_parser("view", help="the floor view: a tile per table, alarms (acknowledged there), wheel "
+                                         "statistics")
     view.add_argument("--store", default=DEFAULT_STORE)
     view.add_argument("--read-only", action="store_true",
-                      help="acknowledgements are not taken here (a view served to many, or on a read-only login)")
+                      help="take no acknowledgement here (a wall display; a login that only reads takes none "
+                           "either)")
     view.add_argument("--language", metavar="LANG", default="en",
                       help="the view's language: en (default), pt, ru, it, or a house's catalog")
     demo = verbs.add_parser("demo", help="one machine: nats-server, four simulated tables, the ingester, the view")

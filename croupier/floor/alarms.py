@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from croupier.floor.gate import RefusalReason
-from croupier.floor.store import CHAIN, EXAMPLES_APART, OTHER_SUBJECTS, Alarm, FloorStore, Refusal, TableAnswer
+from croupier.floor.store import AT_TABLE, CHAIN, EXAMPLES_APART, OTHER_SUBJECTS, Alarm, FloorStore, Refusal, TableAnswer
 from croupier.floor.wire import Link
 from croupier.history.words import alarm_answer_words, alarm_detail_words, alarm_subject_words, alarm_words
 from croupier.i18n import N_, _
@@ -158,6 +158,8 @@ def name_problem(text: str) -> str | None:
         return _("a name is printable text: no control characters")
     if MARKUP & set(name):
         return _("a name holds no markup: no brackets")
+    if name.endswith(AT_TABLE):  # how the floor marks a name the table recorded
+        return _("a name does not end with \"{marker}\"").format(marker=AT_TABLE.strip())
     return None
 
 

@@ -7,8 +7,11 @@ documented views an analyst reads through the read-only role `croupier_view`:
     floor_alarm_log        every floor alarm with who acknowledged it and who resumed the table
     floor_croupier_duty    per table who was at the wheel, from when until when
 
-The role is made by the database's administrator (README, "The floor server"); the ingester grants
-it SELECT on the store's tables and views whenever it opens the store.
+and the pit bosses' role `croupier_pitboss` (the floor view served in a browser), which reads what
+the view reads and writes nothing but acknowledgements: only through the two functions below, which
+run as the store's owner, take up an alarm that is still open, under a checked name, at the server's
+time, and nothing else. The roles are made by the database's administrator (hw/floor-roles.sql); the
+ingester grants them what they may whenever it opens the store.
 """
 from __future__ import annotations
 
@@ -16,10 +19,17 @@ import logging
 from datetime import datetime
 
 from croupier.floor.wire import loads
+from croupier.table.names import MAX_NAME
+
+AT_TABLE = " (at the table)"  # after the name of whoever took up an alarm at its table, not on the floor
 
 log = logging.getLogger(__name__)
 
 READ_ROLE = "croupier_view"  # hw/floor-roles.sql makes it
+ACKNOWLEDGE_ROLE = "croupier_pitboss"  # and this one
+# What either role reads: every table the view's queries touch, and the views.
+READ_TABLES = ("floor_events", "floor_tables", "floor_alarms", "floor_refusals", "floor_ingester", "floor_summaries",
+               "floor_changes")
 # Columns that were TEXT in stores made before: turned into timestamptz where they still are.
 TIME_COLUMNS = (("floor_events", "received"), ("floor_tables", "last_received"), ("floor_tables", "last_event_time"),
                 ("floor_tables", "last_heard"), ("floor_tables", "anchor_time"), ("floor_tables", "behind_since"),
@@ -50,9 +60,20 @@ VIEWS = (
            count(*) FILTER (WHERE corrected_number IS NOT NULL) AS corrected,
            array_agg(number ORDER BY seq) AS numbers
     FROM floor_spins GROUP BY table_id, date_trunc('hour', recorded_at)""",
-    """CREATE OR REPLACE VIEW floor_alarm_log AS
-    SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged, resumed_by, resumed
-    FROM floor_alarms""",
+    # How each alarm ended: taken up on the floor (by whom, when) or at the table (the table's event
+    # that acknowledged or ended it: a relief, a ball swap, a correction or a pit boss's clearing, by
+    # whom, when it happened there), the table resumed after a broken chain.
+    f"""CREATE OR REPLACE VIEW floor_alarm_log AS
+    SELECT a.table_id, a.event_seq, a.problem, a.raised, a.acknowledged_by, a.acknowledged, a.resumed_by, a.resumed,
+           a.kind,
+           CASE WHEN a.acknowledged IS NULL THEN NULL
+                WHEN e.data->>'by' IS NOT NULL AND a.acknowledged_by = (e.data->>'by') || '{AT_TABLE}' THEN 'table'
+                ELSE 'floor' END AS acknowledged_where,
+           a.answer_seq,
+           CASE WHEN e.kind IS NULL THEN NULL WHEN e.kind = 'alarm-acknowledged' THEN 'acknowledged'
+                ELSE COALESCE(e.data->>'answer', 'cleared') END AS answer,
+           e.data->>'by' AS answered_by, e.at AS answered, e.data->>'note' AS answer_note
+    FROM floor_alarms a LEFT JOIN floor_events e ON e.table_id = a.table_id AND e.seq = a.answer_seq""",
     """CREATE OR REPLACE VIEW floor_croupier_duty AS
     SELECT table_id, croupier, since, until FROM (
         SELECT table_id, croupier, at AS since, lead(at) OVER (PARTITION BY table_id ORDER BY seq) AS until
@@ -65,6 +86,55 @@ VIEWS = (
     ) AS duty WHERE croupier IS NOT NULL""",
 )
 VIEW_NAMES = ("floor_spins", "floor_results_hourly", "floor_alarm_log", "floor_croupier_duty")
+
+# The pit bosses' acknowledgements, as the store's owner runs them (SECURITY DEFINER, its search path
+# fixed): an alarm still open, a name as `croupier.floor.alarms.name_problem` checks one (the server
+# checks it again: a login that skips croupier gets no further), the server's time, and the change
+# counter the views read by. Nothing else can be written through them: an acknowledgement is never
+# overwritten or taken back.
+# Controls, line breaks, bidirectional overrides, zero-width and tag characters (names.CONTROL_CATEGORIES).
+CONTROLS = (r"[\x01-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
+            r"\ufff9-\ufffb\U000e0001-\U000e007f]")
+NAME_CHECK = f"""
+    IF by_name IS NULL OR length(btrim(by_name)) NOT BETWEEN 1 AND {MAX_NAME} OR by_name ~ '{CONTROLS}'
+       OR by_name ~ '[][<>]' OR by_name LIKE '%{AT_TABLE}' THEN
+        RAISE EXCEPTION 'not a name to record: 1-{MAX_NAME} characters, no control characters, no markup'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;"""
+# The change number, taken before any row as every writer takes it (no deadlock), once there is one to change.
+CHANGE = """
+    INSERT INTO floor_changes (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = floor_changes.n + 1
+        RETURNING floor_changes.n INTO change;"""
+FUNCTIONS = {
+    "floor_acknowledge_alarm(text, bigint, text)": f"""
+    CREATE OR REPLACE FUNCTION floor_acknowledge_alarm(alarm_table text, alarm_event bigint, by_name text)
+    RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    DECLARE change bigint; taken integer;
+    BEGIN{NAME_CHECK}
+        IF NOT EXISTS (SELECT FROM floor_alarms WHERE table_id = alarm_table AND event_seq = alarm_event
+                       AND acknowledged IS NULL) THEN
+            RETURN false;
+        END IF;{CHANGE}
+        UPDATE floor_alarms SET acknowledged_by = by_name, acknowledged = now(), change_no = change
+            WHERE table_id = alarm_table AND event_seq = alarm_event AND acknowledged IS NULL;
+        GET DIAGNOSTICS taken = ROW_COUNT;
+        RETURN taken = 1;
+    END $$""",
+    "floor_acknowledge_refusals(text, text)": f"""
+    CREATE OR REPLACE FUNCTION floor_acknowledge_refusals(refused_subject text, by_name text)
+    RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    DECLARE change bigint; taken integer;
+    BEGIN{NAME_CHECK}
+        IF NOT EXISTS (SELECT FROM floor_refusals WHERE subject = refused_subject AND acknowledged IS NULL) THEN
+            RETURN 0;
+        END IF;{CHANGE}
+        UPDATE floor_refusals SET acknowledged_by = by_name, acknowledged = now(), change_no = change
+            WHERE subject = refused_subject AND acknowledged IS NULL;
+        GET DIAGNOSTICS taken = ROW_COUNT;
+        RETURN taken;
+    END $$""",
+}
+ACKNOWLEDGE_ALARM, ACKNOWLEDGE_REFUSALS = FUNCTIONS
 
 
 def typed(time: str, body: str) -> tuple[datetime | None, str | None]:
@@ -86,7 +156,7 @@ def typed(time: str, body: str) -> tuple[datetime | None, str | None]:
 
 def upgrade(conn) -> None:
     """Bring a store to this schema (in the caller's transaction): times typed, bodies as jsonb, the
-    index the views read by, the views, and the read-only role's grants."""
+    index the views read by, the views, the acknowledging functions, and the roles' grants."""
     for table, column in TIME_COLUMNS:
         kind = conn.execute("SELECT data_type FROM information_schema.columns WHERE table_name = %s "
                             "AND column_name = %s", (table, column)).fetchone()
@@ -97,12 +167,18 @@ def upgrade(conn) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS floor_events_kind ON floor_events (table_id, kind, seq)")
     if conn.execute("SELECT 1 FROM floor_events WHERE data IS NULL AND at IS NULL LIMIT 1").fetchone():
         _fill_typed(conn)
-    for view in VIEWS:
+    for view in VIEWS:  # a view's new columns come after its old ones: replaced in place, its grants kept
         conn.execute(view)
-    if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (READ_ROLE,)).fetchone():
-        conn.execute(f"GRANT USAGE ON SCHEMA public TO {READ_ROLE}")
-        conn.execute(f"GRANT SELECT ON floor_events, floor_tables, floor_alarms, floor_ingester, floor_summaries, "
-                     f"{', '.join(VIEW_NAMES)} TO {READ_ROLE}")
+    for signature, function in FUNCTIONS.items():
+        conn.execute(function)
+        conn.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")  # PostgreSQL lets everyone run one
+    roles = {name for (name,) in conn.execute("SELECT rolname FROM pg_roles WHERE rolname IN (%s, %s)",
+                                              (READ_ROLE, ACKNOWLEDGE_ROLE)).fetchall()}
+    for role in sorted(roles):
+        conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+        conn.execute(f"GRANT SELECT ON {', '.join(READ_TABLES + VIEW_NAMES)} TO {role}")
+    if ACKNOWLEDGE_ROLE in roles:
+        conn.execute(f"GRANT EXECUTE ON FUNCTION {', '.join(FUNCTIONS)} TO {ACKNOWLEDGE_ROLE}")
 
 
 def _fill_typed(conn) -> None:

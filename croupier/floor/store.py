@@ -22,6 +22,7 @@ from typing import Any, Iterator, Sequence
 
 from croupier.floor import pg_schema
 from croupier.floor.gate import RefusalReason
+from croupier.floor.pg_schema import AT_TABLE
 from croupier.floor.wire import Link, redacted
 from croupier.history.spins import SPIN_EVENTS
 from croupier.table.events import Event, decode
@@ -91,13 +92,16 @@ SUBJECTS_APART = 10  # subjects with an alarm of their own while open, per reaso
 OTHER_SUBJECTS = "*"  # the alarm counting the others ("*" is no subject anyone can publish on)
 EXAMPLES = 5  # the subjects that alarm names: the first it counted
 EXAMPLES_APART = " "  # between them (a subject has no space)
-AT_TABLE = " (at the table)"  # after the name of whoever took up an alarm at its table, not on the floor
 TABLE_COLUMNS = ("table_id, head_seq, head_hash, last_received, last_event_time, last_heard, broken_at, problem, "
                  "anchor_seq, anchor_hash, anchor_time, stream_seq, seen_seq, behind_since")
 
 
 class StoreError(Exception):
     """The store cannot be opened or used: the message says which and why."""
+
+
+class ReadOnlyLogin(StoreError):
+    """The login may read the store, and neither write it nor acknowledge an alarm."""
 
 
 class StoreUnavailable(StoreError):
@@ -437,6 +441,8 @@ class FloorStore:
     def acknowledge_refusals(self, subject: str, by: str) -> int:
         """Record who took up the open refusal alarms on `subject`; how many there were."""
         with self._transaction():
+            if self.postgres:
+                return int(self._execute("SELECT floor_acknowledge_refusals(?, ?)", (subject, by)).fetchone()[0])
             return self._execute("UPDATE floor_refusals SET acknowledged_by = ?, acknowledged = ?, change_no = ? "
                                  "WHERE subject = ? AND acknowledged IS NULL",
                                  (by, now_text(), self._change(), subject)).rowcount
@@ -528,8 +534,12 @@ class FloorStore:
         return IngesterRecord(*map(_text, row)) if row else None
 
     def acknowledge_alarm(self, table_id: str, event_seq: int, by: str) -> bool:
-        """Record who took up an open alarm; False when there is no such open alarm."""
+        """Record who took up an open alarm; False when there is no such open alarm. In PostgreSQL
+        through the function the pit bosses' role may run (pg_schema), whoever the login."""
         with self._transaction():
+            if self.postgres:
+                return bool(self._execute("SELECT floor_acknowledge_alarm(?, ?, ?)",
+                                          (table_id, event_seq, by)).fetchone()[0])
             cur = self._execute("UPDATE floor_alarms SET acknowledged_by = ?, acknowledged = ?, change_no = ? "
                                 "WHERE table_id = ? AND event_seq = ? AND acknowledged IS NULL",
                                 (by, now_text(), self._change(), table_id, event_seq))
@@ -701,6 +711,9 @@ class _Transaction:
         try:
             if self.store.postgres:
                 self._pg.__exit__(kind, exc, tb)
+                refused = _refused(self.store.url, exc)
+                if refused is not None:  # rolled back: said in one line, not as psycopg's traceback
+                    raise refused from None
             else:
                 try:
                     self.store._conn.execute("ROLLBACK" if kind else "COMMIT")
@@ -712,8 +725,23 @@ class _Transaction:
             self.store._lock.release()
 
 
+# Whether a PostgreSQL login writes the store (it owns it, or may insert its events; or there is none
+# yet, which it makes), and whether it may acknowledge alarms (the pit bosses' role: it writes nothing else).
+_PG_ACCESS = ("SELECT CASE WHEN to_regclass('floor_events') IS NULL THEN true "
+              "ELSE has_table_privilege('floor_events', 'INSERT') END, "
+              "COALESCE(has_function_privilege(to_regprocedure(%s)::oid, 'EXECUTE'), false)")
 _INSERT_TABLE = ("INSERT INTO floor_tables (table_id, head_seq, head_hash) VALUES (?, 0, ?) "
                  "ON CONFLICT (table_id) DO NOTHING")
+
+
+def _refused(url: str, exc: BaseException | None) -> StoreError | None:
+    """What the server refused this login (a privilege it lacks, a name its functions refuse), as the
+    StoreError that says so; None for any other failure."""
+    import psycopg
+
+    if not isinstance(exc, (psycopg.errors.InsufficientPrivilege, psycopg.errors.InvalidParameterValue)):
+        return None
+    return StoreError(f"{redacted(url)} refused it: {exc.diag.message_primary or str(exc).splitlines()[0]}")
 
 
 def _make_schema(conn, postgres: bool) -> None:
@@ -772,9 +800,15 @@ def open_store(url: str, *, read_only: bool = False) -> FloorStore:
                 server.execute("SET default_transaction_read_only = on")
                 server.execute("SELECT count(*) FROM floor_tables").fetchone()
             else:
-                with server.transaction():
-                    _make_schema(server, True)
-                    pg_schema.upgrade(server)
+                writes, acknowledges = server.execute(_PG_ACCESS, (pg_schema.ACKNOWLEDGE_ALARM,)).fetchone() or ()
+                if writes:
+                    with server.transaction():
+                        _make_schema(server, True)
+                        pg_schema.upgrade(server)
+                elif not acknowledges:
+                    server.close()
+                    raise ReadOnlyLogin(f"{redacted(url)}: this login only reads the floor store: it may neither "
+                                        "write it nor acknowledge an alarm")
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"{redacted(url)}: store unavailable: {exc}".strip()) from None
         except psycopg.Error as exc:

@@ -1,7 +1,9 @@
-"""`croupier floor view`: the pit's read-only window on the floor. A tile per table (open or
-closed, limits, croupier and time to relief, last numbers, games per hour, link online or how long
-offline, chain), the floor's alarms with who acknowledged them, and per wheel the integrity
-statistics of its spins across days. It reads the store read-only: safe to serve with textual-serve."""
+"""`croupier floor view`: the pit's window on the floor. A tile per table (open or closed, limits,
+croupier and time to relief, last numbers, games per hour, link online or how long offline, chain),
+the floor's alarms with who acknowledged them, and per wheel the integrity statistics of its spins
+across days. It reads the store read-only and writes one thing, a pit boss's acknowledgement, as its
+login may (in PostgreSQL the pit bosses' role, which may write nothing else): safe to serve with
+textual-serve. With `--read-only`, or on a login that only reads, it writes nothing."""
 from __future__ import annotations
 
 import logging
@@ -17,7 +19,7 @@ from textual.widgets import Footer, Header, Input, Static
 
 from croupier import terminal
 from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, name_problem
-from croupier.floor.store import AT_TABLE, FloorStore, StoreError, open_store
+from croupier.floor.store import AT_TABLE, FloorStore, ReadOnlyLogin, StoreError, is_postgres, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, formats, ngettext
 from croupier.i18n.presentation import Presentation, Shows, showing
@@ -274,6 +276,13 @@ class FloorView(Shows, App):
 
 def run_view(url: str, acknowledge_url: str | None = None, presentation: Presentation | None = None) -> int:
     """The view on the store at `url`, read-only; `acknowledge_url`: where pit bosses' acknowledgements
-    are written (a login allowed to write the alarms), None for a view that only reads."""
-    with open_store(url, read_only=True) as store:
+    are written (a login allowed to acknowledge alarms: the store's owner, or the pit bosses' role),
+    None for a view that only reads. A login that may only read gets the view that only reads."""
+    with open_store(url, read_only=True) as store:  # first: a store that is not there is never made
+        if acknowledge_url is not None and is_postgres(acknowledge_url):
+            try:
+                open_store(acknowledge_url).close()
+            except ReadOnlyLogin as exc:
+                log.info("floor view: %s: it takes no acknowledgement", exc)
+                acknowledge_url = None
         return terminal.run(FloorView(store, writer_url=acknowledge_url, presentation=presentation))

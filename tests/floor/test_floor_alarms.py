@@ -110,7 +110,8 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.pause(0.1)
 
 
-@pytest.mark.parametrize("name", ["", " ", "x" * 61, "Rui\x1b[2J", "[red]Rui", "<b>Rui</b>", "Rui\u202e"])
+@pytest.mark.parametrize("name", ["", " ", "x" * 61, "Rui\x1b[2J", "[red]Rui", "<b>Rui</b>", "Rui\u202e",
+                                  "Rui (at the table)"])
 def test_floor_acknowledge_checks_the_name_as_the_table_does(floor_with_a_wheel_fault, name, capsys):
     _db, url = floor_with_a_wheel_fault
     assert name_problem(name) is not None

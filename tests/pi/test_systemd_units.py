@@ -127,8 +127,13 @@ def test_the_ingester_takes_its_login_and_the_ca_from_its_env_file():
         assert option in usage.stdout, f"croupier floor serve does not take {option}"
 
 
-def test_the_view_in_the_browser_offers_no_acknowledgement_its_role_cannot_write():
-    """The view-web unit reads through croupier_view: an `a` there would end in a refused write."""
+def test_the_view_in_the_browser_acknowledges_as_the_role_that_may_do_nothing_else():
+    """The view-web unit runs as croupier_pitboss, which floor-roles.sql and install-floor.sh make: it
+    offers `a` (no --read-only), and the documented override starts the same command."""
+    view = service_section(ROOT / "systemd" / "croupier-floor-view-web.service")
+    assert view["User"] == view["Group"] == "croupier_pitboss"
+    assert "CREATE ROLE croupier_pitboss LOGIN" in (ROOT / "hw/floor-roles.sql").read_text()
+    assert "PITBOSS_USER=croupier_pitboss" in (ROOT / "hw/install-floor.sh").read_text()
     for text in ((ROOT / "systemd" / "croupier-floor-view-web.service").read_text(), (ROOT / "hw/floor.md").read_text()):
         commands = re.findall(r"Server\('([^']*)'", text)
-        assert commands and all(command.endswith("croupier floor view --read-only") for command in commands), commands
+        assert commands and all(command.endswith("croupier floor view") for command in commands), commands
