@@ -207,7 +207,7 @@ class Ingester:
     async def _hold_lease(self) -> bool:
         """True when this ingester holds the lease; otherwise it waits a while and says who does."""
         assert self.holder is not None, "run() names it"
-        other = self.store.claim(self.holder, time.time(), LEASE_S)
+        other = self.store.claim(self.holder, LEASE_S)
         if other is None:
             return True
         if self.state != "standing by":
@@ -560,7 +560,7 @@ class Ingester:
                     table.heard_written = now
         anchors, self._anchors = self._anchors, []
         if self.holder is not None:
-            self.store.write_word(self.holder, time.time(), LEASE_S, self.state, pending, updates, anchors,
+            self.store.write_word(self.holder, LEASE_S, self.state, pending, updates, anchors,
                                   acked=acked)
 
     def _resumed(self) -> None:

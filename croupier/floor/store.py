@@ -483,20 +483,29 @@ class FloorStore:
 
     # --- the active ingester ----------------------------------------------------------------------
 
-    def claim(self, holder: str, now: float, lease_s: float) -> str | None:
+    def claim(self, holder: str, lease_s: float) -> str | None:
         """Take or keep the ingester's lease; None when taken, else who holds it. Only the holder
-        stores: a second ingester waits for the lease to lapse (its holder gone for `lease_s`)."""
+        stores: a second ingester waits for the lease to lapse (its holder gone for `lease_s`). The
+        lease is timed by the store's clock, the one clock every ingester shares: an ingester whose
+        own clock is ahead (another machine, a Pi-like host without a battery clock, a jump when time
+        sync starts) does not see a live lease as lapsed."""
+        now = self._clock_sql
         with self._transaction():
-            row = self._execute("SELECT holder, lease_until FROM floor_ingester WHERE id = 1").fetchone()
+            row = self._execute(f"SELECT holder, lease_until > {now} FROM floor_ingester WHERE id = 1").fetchone()
             if row is None:
-                self._execute("INSERT INTO floor_ingester (id, holder, lease_until) VALUES (1, ?, ?)",
-                              (holder, now + lease_s))
+                self._execute(f"INSERT INTO floor_ingester (id, holder, lease_until) VALUES (1, ?, {now} + ?)",
+                              (holder, lease_s))
                 return None
-            if row[0] != holder and row[1] > now:
+            if row[0] != holder and row[1]:
                 return row[0]
-            self._execute("UPDATE floor_ingester SET holder = ?, lease_until = ? WHERE id = 1",
-                          (holder, now + lease_s))
+            self._execute(f"UPDATE floor_ingester SET holder = ?, lease_until = {now} + ? WHERE id = 1", (holder, lease_s))
             return None
+
+    @property
+    def _clock_sql(self) -> str:
+        """The store's own time in seconds since 1970, as SQL."""
+        return ("extract(epoch from clock_timestamp())::float8" if self.postgres
+                else "((julianday('now') - 2440587.5) * 86400.0)")
 
     def release(self, holder: str) -> None:
         """An ingester that stops gives its lease up: the one started next stores at once."""
@@ -508,7 +517,7 @@ class FloorStore:
         if row is None or row[0] != holder:
             raise LeaseLost(f"the ingester's lease is held by {row[0] if row else 'nobody'}, not by {holder}")
 
-    def write_word(self, holder: str, now: float, lease_s: float, state: str, pending: int | None,
+    def write_word(self, holder: str, lease_s: float, state: str, pending: int | None,
                    tables: Sequence[TableUpdate], anchors: Sequence[tuple[str, int, str, str]], *,
                    acked: int | None = None) -> None:
         """The ingester's periodic write, one transaction: its lease renewed, its state, what it keeps
@@ -518,8 +527,8 @@ class FloorStore:
             self._check_holder(holder)
             if acked:
                 self._execute("DELETE FROM floor_refused WHERE stream_seq <= ?", (acked,))
-            self._execute("UPDATE floor_ingester SET lease_until = ?, beat = ?, state = ?, pending = ? WHERE id = 1",
-                          (now + lease_s, now_text(), state, pending))
+            self._execute(f"UPDATE floor_ingester SET lease_until = {self._clock_sql} + ?, beat = ?, state = ?, pending = ? "
+                          "WHERE id = 1", (lease_s, now_text(), state, pending))
             if tables:
                 self._executemany(_INSERT_TABLE, [(t.table_id, GENESIS) for t in tables])
                 self._executemany("UPDATE floor_tables SET last_heard = COALESCE(?, last_heard), seen_seq = ?, "

@@ -48,8 +48,8 @@ def enrolled(store, db: Path, table_id: str = "T1"):
 
 def storing(store) -> None:
     """The store as a running ingester leaves it: the lease held, the word "storing" just written."""
-    assert store.claim("test", time.time(), 60) is None
-    store.write_word("test", time.time(), 60, "storing", 0, [], [])
+    assert store.claim("test", 60) is None
+    store.write_word("test", 60, "storing", 0, [], [])
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -214,9 +214,22 @@ async def test_an_ingester_that_stops_gives_its_lease_up(store_url):
         running = asyncio.ensure_future(ingester.run())
         while ingester.state != "broker unreachable":
             await asyncio.sleep(0.1)
-        assert store.claim("standby", time.time(), 60) == ingester.holder
+        assert store.claim("standby", 60) == ingester.holder
         ingester.stop()
         await asyncio.wait_for(running, 30)
-        assert store.claim("next", time.time(), 60) is None, "the lease is free"
+        assert store.claim("next", 60) is None, "the lease is free"
         store.release("someone else")
-        assert store.claim("third", time.time(), 60) == "next", "only its holder gives a lease up"
+        assert store.claim("third", 60) == "next", "only its holder gives a lease up"
+
+
+def test_a_standby_whose_clock_is_ahead_does_not_take_a_live_lease(store_url, monkeypatch):
+    """Two ingesters on two machines, or one whose clock jumped when time sync started: the lease is
+    timed by the store's clock, so a standby an hour ahead still waits while the holder writes."""
+    with open_store(store_url) as store:
+        assert store.claim("active", 10) is None
+        monkeypatch.setattr(time, "time", lambda: time.monotonic() + 1e9)  # the standby's clock, far ahead
+        assert store.claim("standby", 10) == "active"
+        store.write_word("active", 10, "storing", 0, [], [])
+        assert store.claim("standby", 10) == "active"
+        store.write_word("active", 0, "storing", 0, [], [])  # a lease that ends now: lapsed, by the store's clock
+        assert store.claim("standby", 10) is None
