@@ -58,15 +58,18 @@ class ReviewApp(Shows, App):
     #goto.asked { display: block; }
     """
     BINDINGS = [
-        Binding("1", "tab('timeline')", N_("Timeline")),
-        Binding("2", "tab('spin')", N_("Spin")),
-        Binding("3", "tab('procedures')", N_("Procedures")),
-        Binding("4", "tab('colours')", N_("Colours")),
-        Binding("5", "tab('croupiers')", N_("Croupiers")),
-        Binding("6", "tab('statistics')", N_("Statistics")),
-        Binding("slash", "filter", N_("Filter")),
-        Binding("j", "jump", N_("Jump to spin")),
-        Binding("g", "goto", N_("Go to date/shift")),
+        # The keys that move the focus act as they come (priority), before the keys typed after them
+        # are handed on: a browser's keys arrive in bursts, and "/kind:spin-voided" or "2" then "15"
+        # must land in the box they open. In a text box they are its text (check_action).
+        Binding("1", "tab('timeline')", N_("Timeline"), priority=True),
+        Binding("2", "tab('spin')", N_("Spin"), priority=True),
+        Binding("3", "tab('procedures')", N_("Procedures"), priority=True),
+        Binding("4", "tab('colours')", N_("Colours"), priority=True),
+        Binding("5", "tab('croupiers')", N_("Croupiers"), priority=True),
+        Binding("6", "tab('statistics')", N_("Statistics"), priority=True),
+        Binding("slash", "filter", N_("Filter"), priority=True),
+        Binding("j", "jump", N_("Jump to spin"), priority=True),
+        Binding("g", "goto", N_("Go to date/shift"), priority=True),
         Binding("less_than_sign", "page(-1)", N_("Earlier events"), show=False),
         Binding("greater_than_sign", "page(1)", N_("Later events"), show=False),
         Binding("left_square_bracket", "shift(-1)", N_("Earlier shift")),
@@ -206,6 +209,11 @@ class ReviewApp(Shows, App):
     FOCUS_IN_TAB = {"timeline": "#timeline-table", "spin": "#spin-number", "procedures": "#procedures-pane",
                     "colours": "#colours-pane", "croupiers": "#croupiers-pane", "statistics": "#statistics-pane"}
 
+    FOCUS_KEYS = frozenset({"tab", "filter", "jump", "goto"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.FOCUS_KEYS and isinstance(self.focused, Input))
+
     def action_tab(self, tab: str) -> None:
         self.query_one("#tabs", TabbedContent).active = tab
         # Focus must follow into the new tab: left in a hidden one, it would bring that tab back. At
@@ -219,7 +227,7 @@ class ReviewApp(Shows, App):
         box = self.query_one("#goto", Input)
         box.add_class("asked")
         box.clear()
-        box.focus()
+        self.set_focus(box)  # at once, as a tab: what is typed next is the date's, however fast it comes
 
     async def on_input_submitted(self, message: Input.Submitted) -> None:
         if message.input.id != "goto":
@@ -274,7 +282,9 @@ class ReviewApp(Shows, App):
 
     def action_filter(self) -> None:
         self.action_tab("timeline")
-        self.query_one("#timeline-filter", Input).focus()
+        # At once: keys typed right after "/" (a browser's come in one burst) are the filter's, never
+        # the list's keys (s, a, q...).
+        self.set_focus(self.query_one("#timeline-filter", Input))
 
     def action_jump(self) -> None:
         self.action_tab("spin")
@@ -284,9 +294,9 @@ class ReviewApp(Shows, App):
         """Out of a text box, back to where 1-6 switch tabs: the timeline's list, the spin's detail."""
         active = self.query_one("#tabs", TabbedContent).active
         if active == "timeline":
-            self.query_one("#timeline-table", DataTable).focus()
+            self.set_focus(self.query_one("#timeline-table", DataTable))
         elif active == "spin":
-            self.query_one("#spin-scroll").focus()
+            self.set_focus(self.query_one("#spin-scroll"))
         else:
             self.set_focus(None)
         self.query_one("#goto", Input).remove_class("asked")

@@ -1,0 +1,57 @@
+"""The review page as the pit boss opens it: `croupier-review-web.service`'s command on a journal the
+table's session wrote, read and worked in Chromium."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from web_kit import screen, served, shows, wait_until
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
+from journal_kit import NUMBERS, stored_head, write_shift  # noqa: E402
+
+UNIT = "croupier-review-web.service"
+JOURNAL = "/var/lib/croupier/journal.db"
+
+
+@pytest.fixture
+def review(tmp_path):
+    """The unit serving a journal the session wrote: (URL, server process, the journal's head)."""
+    db = tmp_path / "journal.db"
+    write_shift(db).close()
+    with served(UNIT, tmp_path, replace={JOURNAL: str(db)}) as (url, process):
+        yield url, process, stored_head(db)
+
+
+def start(page, url: str) -> None:
+    """The page opened and clicked into, as a pit boss does before typing."""
+    page.goto(url)
+    shows(page, "croupier review")
+    page.focus(".xterm-helper-textarea")
+
+
+def test_the_review_page_shows_the_journals_figures_across_the_window(page, review):
+    url, _, (head, digest) = review
+    start(page, url)
+    text = shows(page, "(read-only)", f"head: event {head}, hash", digest, f"{head} of {head} events",
+                 "spin 8: result 23 red (keypad, confirmed by Ana)")
+    rows = text.splitlines()
+    assert min(map(len, rows)) > 120  # the browser's width, not a terminal's 80 columns
+    page.set_viewport_size({"width": 800, "height": 800})  # a narrower window: the screen follows it
+    # The footer ends at the window's new edge (xterm keeps the wider rows' old cells past it).
+    wait_until(lambda: 0 < screen(page).splitlines()[-1].find("^p palette") < 90, what="the screen narrowing")
+    shows(page, f"head: event {head}, hash", f"{head} of {head} events")
+
+
+def test_keys_typed_at_once_in_the_page_reach_the_review(page, review):
+    # A browser sends keys as they come; typed at once they arrive together: "/" and the filter after
+    # it must still land in the filter, not on the list's own keys (s: statistics, q: quit).
+    url, _, (head, _digest) = review
+    start(page, url)
+    shows(page, f"{head} of {head} events")
+    page.keyboard.type("/kind:spin-voided\n")
+    shows(page, f"1 of {head} events", "spin 3: VOID (chip-fell")
+    page.keyboard.type("6")
+    shows(page, f"{len(NUMBERS)} spins")
