@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from web_kit import screen, served, shows, wait_until
+from web_kit import descendants, screen, served, shows, wait_until
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import NUMBERS, stored_head, write_shift  # noqa: E402
@@ -32,7 +32,7 @@ def start(page, url: str) -> None:
     page.focus(".xterm-helper-textarea")
 
 
-def test_the_review_page_shows_the_journals_figures_across_the_window(page, review):
+def test_the_review_page_shows_the_journals_figures_across_the_window(review, page):
     url, _, (head, digest) = review
     start(page, url)
     text = shows(page, "(read-only)", f"head: event {head}, hash", digest, f"{head} of {head} events",
@@ -45,7 +45,7 @@ def test_the_review_page_shows_the_journals_figures_across_the_window(page, revi
     shows(page, f"head: event {head}, hash", f"{head} of {head} events")
 
 
-def test_keys_typed_at_once_in_the_page_reach_the_review(page, review):
+def test_keys_typed_at_once_in_the_page_reach_the_review(review, page):
     # A browser sends keys as they come; typed at once they arrive together: "/" and the filter after
     # it must still land in the filter, not on the list's own keys (s: statistics, q: quit).
     url, _, (head, _digest) = review
@@ -55,3 +55,14 @@ def test_keys_typed_at_once_in_the_page_reach_the_review(page, review):
     shows(page, f"1 of {head} events", "spin 3: VOID (chip-fell")
     page.keyboard.type("6")
     shows(page, f"{len(NUMBERS)} spins")
+
+
+def test_a_closed_tab_leaves_no_review_process_behind(review, browser):
+    url, process, _ = review
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(url)
+    shows(page, "(read-only)")
+    assert descendants(process.pid)  # the tab's review process
+    context.close()
+    wait_until(lambda: not descendants(process.pid), what="the review process ending with its tab")

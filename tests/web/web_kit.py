@@ -145,3 +145,25 @@ def shows(page, *texts: str, timeout: float = 30) -> str:
             missing = [t for t in texts if t not in text]
             raise AssertionError(f"the page never showed {missing}; it showed:\n{text}")
         time.sleep(0.2)
+
+
+def listening_addresses(port: int) -> set[str]:
+    """The local addresses a socket listens on at `port`, read from /proc/net/tcp and tcp6."""
+    import ipaddress
+
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, _, hex_port = local.partition(":")
+            if state != "0A" or int(hex_port, 16) != port:  # 0A: LISTEN
+                continue
+            raw = bytes.fromhex(address)
+            # The kernel writes each 32-bit word in the host's order (little-endian here).
+            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4)) if sys.byteorder == "little" else raw
+            found.add(str(ipaddress.ip_address(raw)))
+    return found
