@@ -8,7 +8,7 @@ the stream, not as quiet."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
 from croupier.floor.store import FloorStore, IngesterRecord, TableRecord
 from croupier.i18n import _
@@ -69,7 +69,7 @@ def table_lag(record: TableRecord, now: datetime, word: IngesterWord) -> TableLa
 
 
 def floor_status(store: FloorStore, now: datetime | None = None) -> dict:
-    now = now or datetime.now(timezone.utc)
+    now = now or store.now()
     word = ingester_word(store.ingester(), now)
     tables = []
     for t in store.tables():

@@ -538,6 +538,14 @@ class FloorStore:
                 self._executemany("UPDATE floor_tables SET anchor_seq = ?, anchor_hash = ?, anchor_time = ? "
                                   "WHERE table_id = ?", [(seq, digest, time, t) for t, seq, digest, time in anchors])
 
+    def now(self) -> datetime:
+        """The store's clock, which readers measure every age against: a pit boss's laptop whose clock
+        is off would show live tables offline and the ingester silent. (SQLite is on the machine
+        that reads it.)"""
+        if self.postgres:
+            return self._execute("SELECT clock_timestamp()").fetchone()[0]
+        return datetime.now(timezone.utc)
+
     def ingester(self) -> IngesterRecord | None:
         row = self._execute("SELECT holder, beat, state, pending FROM floor_ingester WHERE id = 1").fetchone()
         return IngesterRecord(*map(_text, row)) if row else None

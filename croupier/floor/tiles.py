@@ -6,7 +6,7 @@ that moved."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from croupier.floor.status import ingester_word, table_lag
 from croupier.floor.store import FloorStore, TableRecord
@@ -63,7 +63,7 @@ class FloorProjection:
                 self._facts[record.table_id] = TileFacts.read(summary.seq, summary.tile_text())
 
     def picture(self, now: datetime | None = None) -> FloorPicture:
-        now = now or datetime.now(timezone.utc)
+        now = now or self.store.now()
         word = ingester_word(self.store.ingester(), now)
         records = self.store.tables()
         self._read(records)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,25 @@ def test_a_standby_whose_clock_is_ahead_does_not_take_a_live_lease(store_url, mo
         assert store.claim("standby", 10) == "active"
         store.write_word("active", 0, "storing", 0, [], [])  # a lease that ends now: lapsed, by the store's clock
         assert store.claim("standby", 10) is None
+
+
+def test_a_reader_whose_clock_is_off_sees_the_ingester_and_tables_as_the_store_does(store_url, monkeypatch):
+    """A pit boss's laptop an hour ahead: every age is measured by the store's clock, so a live
+    ingester is not "silent" and a table heard just now is online."""
+    from croupier.floor import status, tiles
+    from croupier.floor.store import TableUpdate, now_text
+
+    class Ahead(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.now(tz) + timedelta(hours=1)
+
+    with open_store(store_url) as store:
+        storing(store)
+        store.write_word("test", 60, "storing", 0, [TableUpdate("T1", now_text(), 0, None)], [])
+        monkeypatch.setattr(status, "datetime", Ahead)
+        monkeypatch.setattr(tiles, "datetime", Ahead)
+        said = floor_status(store)
+        assert said["ingester"]["stalled"] is False and said["ingester"]["word_s_ago"] < 60, said["ingester"]
+        [tile] = tiles.FloorProjection(store).picture().tiles
+        assert tile.online, tile
