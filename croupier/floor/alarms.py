@@ -7,6 +7,7 @@ the view words each in its language and a pit boss acknowledges it there or with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Callable, Sequence
 
 from croupier.floor.gate import RefusalReason
@@ -145,6 +146,63 @@ def _event_words(store: FloorStore, table_id: str, seq: int, words: dict[tuple[s
         if text is not None:
             words[table_id, seq] = text
     return text
+
+
+def table_answers(store: FloorStore, alarms: Sequence[Alarm]) -> dict[tuple[str, int], AlarmAcknowledged | AlarmCleared]:
+    """The tables' own events that took up or ended these alarms, by (table, seq), read at once."""
+    bodies = store.event_bodies([(alarm.table_id, alarm.answer_seq) for alarm in alarms if alarm.answer_seq is not None])
+    answers: dict[tuple[str, int], AlarmAcknowledged | AlarmCleared] = {}
+    for key, body in bodies.items():
+        try:
+            event = decode(body)
+        except CodecError:
+            continue  # a body that does not read back says nothing of how the alarm ended
+        if isinstance(event, (AlarmAcknowledged, AlarmCleared)):
+            answers[key] = event
+    return answers
+
+
+def answer_kind(event: AlarmAcknowledged | AlarmCleared) -> str:
+    """How the table answered, as the store's readers name it: acknowledged, cleared (by a pit boss),
+    or the procedure that ended it (relief, ball-swap, correction, pin-unlocked)."""
+    if isinstance(event, AlarmAcknowledged):
+        return "acknowledged"
+    return event.answer.value if event.answer is not None else "cleared"
+
+
+def at_the_table(acknowledged_by: str | None) -> bool:
+    """Whether the alarm was first taken up at its table (a floor name never ends so: name_problem)."""
+    return acknowledged_by is not None and acknowledged_by.endswith(AT_TABLE)
+
+
+def ending_words(acknowledged_by: str | None, acknowledged: str | None,
+                 answer: AlarmAcknowledged | AlarmCleared | None = None, resumed_by: str | None = None,
+                 resumed: str | None = None) -> str:
+    """How an alarm ended, and when, in the installed language: open; taken up on the floor by whom;
+    answered at its table by the table's event (acknowledged there, or ended by a relief, a ball
+    swap, a correction or a pit boss's clearing) by whom; its table resumed by whom."""
+    said = []
+    if acknowledged is None:
+        said.append(_("open"))
+    elif not at_the_table(acknowledged_by):
+        said.append(_("acknowledged on the floor by {name} at {time}").format(name=acknowledged_by,
+                                                                             time=_when(acknowledged)))
+    elif answer is None:  # its event does not read back
+        said.append(_("acknowledged by {name}").format(name=acknowledged_by))
+    if answer is not None:
+        said.append(_("{answer}, at {time}").format(answer=alarm_answer_words(answer),
+                                                    time=answer.time.isoformat(timespec="seconds")))
+    if resumed_by is not None:
+        said.append(_("table resumed by {name} at {time}").format(name=resumed_by, time=_when(resumed)))
+    return "; ".join(said)
+
+
+def _when(text: str | None) -> str:
+    """A time the store keeps, to the second."""
+    try:
+        return datetime.fromisoformat(text or "").isoformat(timespec="seconds")
+    except ValueError:
+        return text or "?"
 
 
 def name_problem(text: str) -> str | None:

@@ -67,7 +67,7 @@ VIEWS = (
     SELECT a.table_id, a.event_seq, a.problem, a.raised, a.acknowledged_by, a.acknowledged, a.resumed_by, a.resumed,
            a.kind,
            CASE WHEN a.acknowledged IS NULL THEN NULL
-                WHEN e.data->>'by' IS NOT NULL AND a.acknowledged_by = (e.data->>'by') || '{AT_TABLE}' THEN 'table'
+                WHEN a.acknowledged_by LIKE '%{AT_TABLE}' THEN 'table'
                 ELSE 'floor' END AS acknowledged_where,
            a.answer_seq,
            CASE WHEN e.kind IS NULL THEN NULL WHEN e.kind = 'alarm-acknowledged' THEN 'acknowledged'

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from croupier.floor.alarms import answer_kind, at_the_table, ending_words, table_answers
 from croupier.floor.store import FloorStore, IngesterRecord, TableRecord
+from croupier.table.events import AlarmCleared
 from croupier.i18n import _
 
 SILENT_S = 6.0  # an ingester whose word is older than this is stalled (it writes every 2 s)
@@ -89,10 +91,25 @@ def floor_status(store: FloorStore, now: datetime | None = None) -> dict:
             "lag_s": lag.lag_s,  # how long the store has been behind the stream for this table
             "last_heard_s": _age_s(t.last_heard, now),
         })
-    alarms = [{"table": a.table_id, "event": a.event_seq, "kind": a.kind, "problem": a.problem, "raised": a.raised,
-               "acknowledged_by": a.acknowledged_by, "resumed_by": a.resumed_by} for a in store.alarms()]
+    stored = store.alarms()
+    answers = table_answers(store, stored)
+    alarms = []
+    for a in stored:
+        answer = answers.get((a.table_id, a.answer_seq)) if a.answer_seq is not None else None
+        alarms.append({
+            "table": a.table_id, "event": a.event_seq, "kind": a.kind, "problem": a.problem, "raised": a.raised,
+            "acknowledged_by": a.acknowledged_by, "acknowledged": a.acknowledged,
+            # where it was first taken up: on the floor, or at its table (by the table's event `answer`)
+            "acknowledged_where": None if a.acknowledged is None else "table" if at_the_table(a.acknowledged_by)
+            else "floor",
+            "answer": None if answer is None else {  # the table's latest event on it: how it ended there, when
+                "event": a.answer_seq, "kind": answer_kind(answer), "by": answer.by,
+                "time": answer.time.isoformat(), "note": answer.note if isinstance(answer, AlarmCleared) else None},
+            "resumed_by": a.resumed_by, "resumed": a.resumed,
+            "ended": ending_words(a.acknowledged_by, a.acknowledged, answer, a.resumed_by, a.resumed)})
     refusals = [{"subject": r.subject, "reason": r.reason, "messages": r.messages, "detail": r.detail,
-                 "raised": r.raised, "last_seen": r.last_seen, "acknowledged_by": r.acknowledged_by}
+                 "raised": r.raised, "last_seen": r.last_seen, "acknowledged_by": r.acknowledged_by,
+                 "acknowledged": r.acknowledged, "ended": ending_words(r.acknowledged_by, r.acknowledged)}
                 for r in store.refusals()]
     return {"ingester": word.as_dict(), "tables": tables, "alarms": alarms, "refusals": refusals}
 
@@ -118,11 +135,8 @@ def format_status(status: dict) -> str:
             lines.append(f"  table {t['table']} waits for event {t['last_seq'] + 1}: the stream holds it up to "
                          f"{t['stream_seq']}")
     for a in status["alarms"]:
-        who = f"acknowledged by {a['acknowledged_by']}" if a["acknowledged_by"] else "open"
-        if a["resumed_by"]:
-            who += f", resumed by {a['resumed_by']}"
-        lines.append(f"ALARM table {a['table']} event {a['event']} {a['kind']}: {a['problem']} ({who})")
+        lines.append(f"ALARM table {a['table']} event {a['event']} {a['kind']}: {a['problem']} ({a['ended']})")
     for r in status["refusals"]:
-        who = f"acknowledged by {r['acknowledged_by']}" if r["acknowledged_by"] else "open"
-        lines.append(f"REFUSED {r['messages']} message(s) on {r['subject']}: {r['reason']}: {r['detail']} ({who})")
+        lines.append(f"REFUSED {r['messages']} message(s) on {r['subject']}: {r['reason']}: {r['detail']} "
+                     f"({r['ended']})")
     return "\n".join(lines)

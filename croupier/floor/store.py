@@ -631,6 +631,16 @@ class FloorStore:
         row = self._execute("SELECT body FROM floor_events WHERE table_id = ? AND seq = ?", (table_id, seq)).fetchone()
         return row[0] if row else None
 
+    def event_bodies(self, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], str]:
+        """The bodies of these (table, seq) events the store holds, a few hundred a statement."""
+        bodies: dict[tuple[str, int], str] = {}
+        for part in _parts(list(dict.fromkeys(keys))):
+            where = " OR ".join(["(table_id = ? AND seq = ?)"] * len(part))
+            cur = self._execute(f"SELECT table_id, seq, body FROM floor_events WHERE {where}",
+                                [value for key in part for value in key])
+            bodies.update(((table_id, int(seq)), body) for table_id, seq, body in cur.fetchall())
+        return bodies
+
     def links(self, table_id: str, after: int = 0, upto: int | None = None) -> Iterator[Link]:
         """The stored rows of a table in seq order."""
         upto = 2**62 if upto is None else upto

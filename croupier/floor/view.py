@@ -18,8 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Static
 
 from croupier import terminal
-from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, name_problem
-from croupier.floor.store import AT_TABLE, FloorStore, ReadOnlyLogin, StoreError, is_postgres, open_store
+from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, at_the_table, name_problem
+from croupier.floor.store import FloorStore, ReadOnlyLogin, StoreError, is_postgres, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, formats, ngettext
 from croupier.i18n.presentation import Presentation, Shows, showing
@@ -78,7 +78,7 @@ def alarms_text(alarms: list[Shown], stalled: str | None = None, writable: bool 
         who = (_("acknowledged by {name}").format(name=escape(alarm.acknowledged_by or "")) if not alarm.open
                else "[b red]" + _("open") + "[/]")
         if alarm.answer is not None:  # the table's own answer says more, after a floor pit boss's if one came first
-            taken = alarm.acknowledged_by is not None and not alarm.acknowledged_by.endswith(AT_TABLE)
+            taken = alarm.acknowledged_by is not None and not at_the_table(alarm.acknowledged_by)
             who = (who + "; " if taken else "") + escape(alarm.answer)
         lines.append(f"[b]{escape(alarm.table)}[/] {escape(alarm.kind)}: {escape(alarm.detail)} ({who})")
     return "\n".join(lines)

@@ -216,29 +216,37 @@ def test_the_views_alarm_reads_take_only_what_changed_and_still_show_acknowledge
         assert [item.detail for item in items if item.open][:1] == ["alarm 1"]  # open ones first, oldest first
 
 
-def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp_path, store_url):
-    """Overdue relief and ball swap alarms on the floor; the table's relief and swap end them there
-    (no one acknowledges them on the floor), each saying why in the view's language. The ball's was
-    taken up on the floor first: the view says both."""
-    from croupier.i18n import install
+def relief_and_swap_ended_at_the_table(db: Path, store, then=lambda session: None) -> None:
+    """T1's relief and ball swap overdue after 61 min; the ball's taken up on the floor by Marta, then
+    Rui relieves Ana and swaps the ball (and `then`), all stored."""
     from croupier.table.events import Role
 
-    db = tmp_path / "T1.db"
     clock = FakeClock()
     session = write_shift(db, clock)
     session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
     clock.advance(minutes=61)
     session.tick()
+    ingester = Ingester(enrolled(store, db), [])
+    ingester.ingest(messages(db, "T1"))
+    alarms = {alarm.kind: alarm for alarm in store.alarms(open_only=True)}
+    assert set(alarms) == {"relief-overdue", "ball-swap-overdue"}
+    assert store.acknowledge_alarm("T1", alarms["ball-swap-overdue"].event_seq, "Marta")
+    clock.advance(minutes=2)
+    session.relieve(role=Role.CROUPIER, incoming="Rui", pin="2222")
+    session.swap_ball(by="Rui")
+    then(session)
+    session.close()
+    ingester.ingest(messages(db, "T1", after=store.head("T1")[0]))
+
+
+def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp_path, store_url):
+    """Overdue relief and ball swap alarms on the floor; the table's relief and swap end them there
+    (no one acknowledges them on the floor), each saying why in the view's language. The ball's was
+    taken up on the floor first: the view says both."""
+    from croupier.i18n import install
+
     with open_store(store_url) as store:
-        ingester = Ingester(enrolled(store, db), [])
-        ingester.ingest(messages(db, "T1"))
-        alarms = {alarm.kind: alarm for alarm in store.alarms(open_only=True)}
-        assert set(alarms) == {"relief-overdue", "ball-swap-overdue"}
-        assert store.acknowledge_alarm("T1", alarms["ball-swap-overdue"].event_seq, "Marta")
-        session.relieve(role=Role.CROUPIER, incoming="Rui", pin="2222")
-        session.swap_ball(by="Rui")
-        session.close()
-        ingester.ingest(messages(db, "T1", after=store.head("T1")[0]))
+        relief_and_swap_ended_at_the_table(tmp_path / "T1.db", store)
         assert store.alarms(open_only=True) == []
         by = {alarm.kind: alarm.acknowledged_by for alarm in store.alarms()}
         assert by == {"relief-overdue": "Rui (at the table)", "ball-swap-overdue": "Marta"}
@@ -255,6 +263,63 @@ def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp
         finally:
             install("en")
     assert worded == {"terminado na mesa: rendição feita por Rui", "terminado na mesa: bola trocada por Rui"}
+
+
+def test_floor_status_and_the_alarm_log_say_how_and_when_each_alarm_ended(tmp_path, store_url):
+    """An overdue relief ended at the table by the relief; an overdue ball swap taken up on the floor
+    by Marta, then ended at the table by the swap; a wheel fault still open: `floor status` (and its
+    JSON) and, in PostgreSQL, the view floor_alarm_log say where each was taken up, by whom, by which
+    of the table's events and when, in the view's language where worded."""
+    from datetime import datetime
+
+    from croupier.floor.status import floor_status, format_status
+    from croupier.i18n import install
+
+    with open_store(store_url) as store:
+        relief_and_swap_ended_at_the_table(tmp_path / "T1.db", store, lambda session: session.run(
+            wheel_fault, detail="the wheel sensor went silent for 3 s"))
+        ended_at = {kind: store.links("T1", alarm.answer_seq - 1, alarm.answer_seq) for kind, alarm in
+                    ((a.kind, a) for a in store.alarms() if a.answer_seq is not None)}
+        ended_at = {kind: datetime.fromisoformat(next(iter(links)).time)  # the events' own times
+                    for kind, links in ended_at.items()}
+        status = floor_status(store)
+        by_kind = {alarm["kind"]: alarm for alarm in status["alarms"]}
+        relief, swap, fault = by_kind["relief-overdue"], by_kind["ball-swap-overdue"], by_kind["wheel-fault"]
+        assert (relief["acknowledged_where"], relief["answer"]["kind"], relief["answer"]["by"]) == ("table", "relief", "Rui")
+        assert datetime.fromisoformat(relief["answer"]["time"]) == ended_at["relief-overdue"]
+        assert relief["ended"] == "ended at the table: relief done by Rui, at " + seconds(ended_at["relief-overdue"])
+        assert (swap["acknowledged_where"], swap["acknowledged_by"], swap["answer"]["kind"]) == ("floor", "Marta", "ball-swap")
+        assert swap["ended"].startswith("acknowledged on the floor by Marta at ")
+        assert swap["ended"].endswith("; ended at the table: ball swapped by Rui, at "
+                                      + seconds(ended_at["ball-swap-overdue"]))
+        assert (fault["acknowledged_where"], fault["answer"], fault["ended"]) == (None, None, "open")
+        text = format_status(status)
+        assert f"relief-overdue: {relief['problem']} ({relief['ended']})" in text
+        assert f"({swap['ended']})" in text and "wheel sensor went silent for 3 s (open)" in text
+        install("pt")
+        try:
+            worded = {alarm["kind"]: alarm["ended"] for alarm in floor_status(store)["alarms"]}
+        finally:
+            install("en")
+        assert worded["relief-overdue"].startswith("terminado na mesa: rendição feita por Rui, às ")
+        assert worded["ball-swap-overdue"].startswith("visto na sala de jogo por Marta às ")
+        assert worded["wheel-fault"] == "aberto"
+    if not store_url.startswith("postgresql://"):
+        return
+    import psycopg
+
+    with psycopg.connect(store_url, autocommit=True) as conn:
+        log = {row[0]: row[1:] for row in conn.execute(
+            "SELECT kind, acknowledged_where, acknowledged_by, answer, answered_by, answered, answer_note "
+            "FROM floor_alarm_log WHERE table_id = 'T1'").fetchall()}
+    assert log["relief-overdue"][:4] == ("table", "Rui (at the table)", "relief", "Rui")
+    assert log["relief-overdue"][4] == ended_at["relief-overdue"]
+    assert log["ball-swap-overdue"][:4] == ("floor", "Marta", "ball-swap", "Rui")
+    assert log["wheel-fault"] == (None, None, None, None, None, None)
+
+
+def seconds(when) -> str:
+    return when.isoformat(timespec="seconds")
 
 
 def test_refusals_over_many_subjects_are_counted_on_a_bounded_number_of_alarms(store_url):

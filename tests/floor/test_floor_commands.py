@@ -96,3 +96,9 @@ def test_a_pit_boss_acknowledges_a_floor_alarm_once(tmp_path, capsys):
     assert main(["floor", "status", "--store", url, "--json"]) == 0
     (alarm,) = json.loads(capsys.readouterr().out)["alarms"]
     assert (alarm["table"], alarm["event"], alarm["acknowledged_by"]) == ("T1", 4, "Boss")
+    assert (alarm["acknowledged_where"], alarm["answer"]) == ("floor", None)
+    assert alarm["ended"] == "acknowledged on the floor by Boss at " + alarm["acknowledged"][:19] + "+00:00"
+    assert main(["floor", "resume", "--table", "T1", "--by", "Marta", "--store", url]) == 0
+    capsys.readouterr()
+    assert main(["floor", "status", "--store", url]) == 0
+    assert "; table resumed by Marta at " in capsys.readouterr().out
