@@ -452,6 +452,8 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
         "apt-get install -y python3-venv python3-psycopg python3-cryptography python3-cffi postgresql nats-server\n",
         "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
+        "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin "
+        "croupier_pitboss",  # the browser's view: its PostgreSQL role by peer authentication
         "-py3-none-any.whl\\[floor\\] textual-serve\n",
         f"+ ln -sfn /usr/sbin/nats-server {machine.root}/opt/croupier/venv/bin/nats-server",
         "+ runuser -u postgres -- createdb floor",
