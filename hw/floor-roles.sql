@@ -29,6 +29,9 @@ BEGIN
 END
 $$;
 ALTER ROLE croupier_view SET default_transaction_read_only = on;
+-- An acknowledgement holds the store's change counter until it commits, as every write does: a pit
+-- bosses' session left idle inside a transaction is ended, so it never holds up the ingester for long.
+ALTER ROLE croupier_pitboss SET idle_in_transaction_session_timeout = '10s';
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 GRANT USAGE, CREATE ON SCHEMA public TO croupier_ingest;
 GRANT USAGE ON SCHEMA public TO croupier_view, croupier_pitboss;

@@ -109,6 +109,7 @@ def test_the_pit_bosses_role_writes_nothing_but_an_acknowledgement(pit):
     with open_store(admin, read_only=True) as store:
         (alarm,) = store.alarms()
     with psycopg.connect(pitboss, autocommit=True) as conn:  # as someone with its login would, skipping croupier
+        assert conn.execute("SHOW idle_in_transaction_session_timeout").fetchone() == ("10s",)
         assert conn.execute("SELECT floor_acknowledge_alarm('T1', %s, 'Ana')", (alarm.event_seq,)).fetchone() == (True,)
         before = everything(admin)
         for statement in (
