@@ -60,8 +60,10 @@ def test_the_views_answer_an_analysts_first_questions(analyst):
     duty = analyst.execute("SELECT croupier, since, until FROM floor_croupier_duty WHERE table_id = 'T1' "
                            "ORDER BY since").fetchall()
     assert [d[0] for d in duty] == ["Ana", "Rui"] and duty[0][2] == duty[1][1] and duty[1][2] is None
-    alarm = analyst.execute("SELECT problem, acknowledged_by, acknowledged FROM floor_alarm_log").fetchone()
+    alarm = analyst.execute("SELECT problem, acknowledged_by, acknowledged, acknowledged_where, answer "
+                            "FROM floor_alarm_log").fetchone()
     assert alarm[:2] == ("a test alarm", "Boss") and isinstance(alarm[2], datetime)
+    assert alarm[3:] == ("floor", None)  # taken up on the floor; no event of the table's ended it
 
 
 def test_the_read_only_role_changes_nothing(analyst):
