@@ -20,7 +20,7 @@ usage: hw/install.sh [--dry-run] [--root DIR] [--billboard] [--review-web] [--bo
                     commands run in it by chroot (qemu-user-static for another architecture),
                     units are enabled by links, nothing needs the image to be running
   --billboard       also run the players' billboard on tty2 (croupier-billboard.service)
-  --review-web      also serve `croupier review` on the LAN (installs textual-serve)
+  --review-web      also serve `croupier review` in a browser on localhost:8080 (installs textual-serve; the LAN through nginx, hw/floor.md)
   --boot-config     add hw/config.txt.snippet to the boot config (wheel on the Pi's own UART)
   --wheelhouse DIR  install Python packages from DIR only (no internet): see hw/README.md
 TXT

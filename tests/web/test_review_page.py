@@ -26,14 +26,15 @@ def review(tmp_path):
 
 
 def start(page, url: str) -> None:
-    """The page opened and clicked into, as a pit boss does before typing."""
+    """The page opened, never clicked into: it takes the keys from the start."""
     page.goto(url)
     shows(page, "croupier review")
-    page.focus(".xterm-helper-textarea")
 
 
 def test_the_review_page_shows_the_journals_figures_across_the_window(review, page):
     url, _, (head, digest) = review
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
     start(page, url)
     text = shows(page, "(read-only)", f"head: event {head}, hash", digest, f"{head} of {head} events",
                  "spin 8: result 23 red (keypad, confirmed by Ana)")
@@ -43,11 +44,12 @@ def test_the_review_page_shows_the_journals_figures_across_the_window(review, pa
     # The footer ends at the window's new edge (xterm keeps the wider rows' old cells past it).
     wait_until(lambda: 0 < screen(page).splitlines()[-1].find("^p palette") < 90, what="the screen narrowing")
     shows(page, f"head: event {head}, hash", f"{head} of {head} events")
+    assert asked and all(u.startswith((url, url.replace("http", "ws", 1))) for u in asked), asked  # no other host
 
 
 def test_keys_typed_at_once_in_the_page_reach_the_review(review, page):
-    # A browser sends keys as they come; typed at once they arrive together: "/" and the filter after
-    # it must still land in the filter, not on the list's own keys (s: statistics, q: quit).
+    # Typed before any click. A browser sends keys as they come; typed at once they arrive together:
+    # "/" and the filter after it must still land in the filter, not on the list's own keys (s, q).
     url, _, (head, _digest) = review
     start(page, url)
     shows(page, f"{head} of {head} events")
@@ -66,3 +68,16 @@ def test_a_closed_tab_leaves_no_review_process_behind(review, browser):
     assert descendants(process.pid)  # the tab's review process
     context.close()
     wait_until(lambda: not descendants(process.pid), what="the review process ending with its tab")
+
+
+def test_stopping_the_service_ends_each_open_tabs_review(review, page):
+    # systemctl stop or restart: each open tab's review told to quit, at once, not after the browsers.
+    url, process, _ = review
+    page.goto(url)
+    shows(page, "(read-only)")
+    screens = descendants(process.pid)
+    assert screens
+    process.terminate()
+    process.wait(timeout=15)  # textual-serve alone waited on the open tab for 20 s and more
+    wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in screens), what="the review ending")
+    wait_until(lambda: "-closed" in (page.evaluate("document.body.className") or ""), what="the page saying so")
