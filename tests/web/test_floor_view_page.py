@@ -17,8 +17,9 @@ from journal_kit import NUMBERS, raw, write_shift  # noqa: E402
 UNIT = "croupier-floor-view-web.service"
 
 
-def floor_store(folder: Path) -> str:
-    """A store with T1's shift and T2's, T2's last event altered (a chain alarm): its URL."""
+def floor_store(folder: Path, url: str | None = None) -> str:
+    """A store (at `url`, else an SQLite file in `folder`) with T1's shift and T2's, T2's last event
+    altered (a chain alarm): its URL."""
     from croupier.floor.ingester import Ingester
     from croupier.floor.store import open_store
     from test_floor_store import enrolled, messages, storing
@@ -28,7 +29,7 @@ def floor_store(folder: Path) -> str:
         write_shift(folder / table / "journal.db").close()
     with raw(folder / "T2" / "journal.db") as conn:
         conn.execute("UPDATE events SET body = replace(body, 'Ana', 'Rui') WHERE seq = (SELECT max(seq) FROM events)")
-    url = str(folder / "floor.db")
+    url = url or str(folder / "floor.db")
     with open_store(url) as store:
         ingester = Ingester(store, [])
         for table in ("T1", "T2"):
@@ -41,10 +42,9 @@ def floor_store(folder: Path) -> str:
 READ_ONLY = {"croupier floor view'": "croupier floor view --read-only'"}  # hw/floor.md's wall display
 
 
-def serve(folder: Path, **options):
+def serve(folder: Path, store: str | None = None, **options):
     """The unit serving the store (named in $CROUPIER_FLOOR_STORE, as its floor-view.env does)."""
-    url = floor_store(folder)
-    return served(UNIT, folder, env={"CROUPIER_FLOOR_STORE": url}, **options)
+    return served(UNIT, folder, env={"CROUPIER_FLOOR_STORE": floor_store(folder, store)}, **options)
 
 
 def footer(page) -> str:
@@ -59,20 +59,38 @@ def floor_view(tmp_path):
         yield page_url, process
 
 
-def test_a_pit_boss_acknowledges_an_alarm_in_the_floor_view_page(floor_view, page, tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    """An SQLite store's path, or a throwaway PostgreSQL's URL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "floor.db")
+        return
+    from floor_kit import ThrowawayPostgres, pg_binaries
+
+    if pg_binaries() is None:
+        pytest.skip("no PostgreSQL on this machine (initdb not found under /usr/lib/postgresql/*/bin or on PATH)")
+    pytest.importorskip("psycopg", reason="psycopg comes with the floor extra: pip install '.[floor-server]'")
+    server = ThrowawayPostgres().start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def test_a_pit_boss_acknowledges_an_alarm_in_the_floor_view_page(store_url, tmp_path, page):
     from croupier.floor.store import open_store
 
-    url, _ = floor_view
-    page.goto(url)
-    shows(page, "T1", "OPEN", "croupier Ana", "last: " + " ".join(str(n) for n in reversed(NUMBERS)),
-                 "T2 chain broken: at event", "(a: acknowledge)", f"T1: {len(NUMBERS)} spins")
-    assert "a acknowledge an alarm" in footer(page)
-    page.keyboard.press("a")
-    shows(page, "Acknowledge an alarm", "1. T2")
-    page.keyboard.type("1\n", delay=100)  # as a person types
-    page.keyboard.type("maria\n", delay=100)
-    shows(page, "acknowledged by maria")
-    with open_store(str(tmp_path / "floor.db"), read_only=True) as store:
+    with serve(tmp_path, store_url) as (url, _):
+        page.goto(url)
+        shows(page, "T1", "OPEN", "croupier Ana", "last: " + " ".join(str(n) for n in reversed(NUMBERS)),
+              "T2 chain broken: at event", "(a: acknowledge)", f"T1: {len(NUMBERS)} spins")
+        assert "a acknowledge an alarm" in footer(page)
+        page.keyboard.press("a")
+        shows(page, "Acknowledge an alarm", "1. T2")
+        page.keyboard.type("1\n", delay=100)  # as a person types
+        page.keyboard.type("maria\n", delay=100)
+        shows(page, "acknowledged by maria")
+    with open_store(store_url, read_only=True) as store:
         assert [alarm.acknowledged_by for alarm in store.alarms()] == ["maria"]
 
 
@@ -90,7 +108,7 @@ def test_the_read_only_floor_view_page_takes_no_acknowledgement(tmp_path, page):
     with serve(tmp_path, replace=READ_ONLY) as (url, _):
         page.goto(url)
         shows(page, "T1", "OPEN", "T2 chain broken: at event",
-                     "this view only reads the store: acknowledge with croupier floor acknowledge")
+              "this view only reads the store: acknowledge with croupier floor acknowledge")
         assert "acknowledge" not in footer(page)  # the footer offers no acknowledgement
         page.keyboard.press("a")
         time.sleep(2)  # time enough for the dialog to open, were the key taken

@@ -94,6 +94,7 @@ def served(unit: str, folder: Path, *, replace: dict[str, str] | None = None,
            env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
     """The unit's server on a free port, in `folder`: its URL as the unit names it, and its process.
     Stopped, with every app process it started, however the test ends."""
+    pytest.importorskip("textual_serve", reason="textual-serve is not installed: pip install '.[browser-test]'")
     port = free_port()
     log = (folder / f"{unit}.log").open("w")
     process = subprocess.Popen(unit_command(unit, port, replace=replace), cwd=folder, stdout=log,
