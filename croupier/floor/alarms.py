@@ -148,11 +148,10 @@ def _event_words(store: FloorStore, table_id: str, seq: int, words: dict[tuple[s
     return text
 
 
-def table_answers(store: FloorStore, alarms: Sequence[Alarm]) -> dict[tuple[str, int], AlarmAcknowledged | AlarmCleared]:
-    """The tables' own events that took up or ended these alarms, by (table, seq), read at once."""
-    bodies = store.event_bodies([(alarm.table_id, alarm.answer_seq) for alarm in alarms if alarm.answer_seq is not None])
+def table_answers(store: FloorStore) -> dict[tuple[str, int], AlarmAcknowledged | AlarmCleared]:
+    """The tables' own events that took up or ended their alarms, by (table, seq), read at once."""
     answers: dict[tuple[str, int], AlarmAcknowledged | AlarmCleared] = {}
-    for key, body in bodies.items():
+    for key, body in store.answer_bodies().items():
         try:
             event = decode(body)
         except CodecError:

@@ -92,7 +92,7 @@ def floor_status(store: FloorStore, now: datetime | None = None) -> dict:
             "last_heard_s": _age_s(t.last_heard, now),
         })
     stored = store.alarms()
-    answers = table_answers(store, stored)
+    answers = table_answers(store)
     alarms = []
     for a in stored:
         answer = answers.get((a.table_id, a.answer_seq)) if a.answer_seq is not None else None
