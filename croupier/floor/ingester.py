@@ -270,14 +270,9 @@ class Ingester:
                     try:
                         outcome = self._store(admitted)
                     except self.store.failures:
-                        for msg in msgs + ahead:  # offered again once the store answers
-                            await msg.nak(delay=WAIT_S)
+                        await nc.hand_back(msgs + ahead, delay=WAIT_S)  # offered again once the store answers
                         raise
-                    for msg in msgs:
-                        if id(msg) in outcome.poison:
-                            await msg.term()  # it can never be stored: never offered again
-                        else:
-                            await msg.ack()
+                    await nc.acknowledge(msgs, terminate=outcome.poison)  # committed: one write for the batch
                     admitted = admitted_ahead
                 msgs = ahead
                 await self._anchor(js)
@@ -290,8 +285,7 @@ class Ingester:
                     next_purge = time.monotonic() + self.purge_every_s
             if not nc.is_connected:
                 raise ConnectionError("connection closed")
-            for msg in msgs:  # fetched ahead, stopped before storing them: offered again at once
-                await msg.nak()
+            await nc.hand_back(msgs)  # fetched ahead, stopped before storing them: offered again at once
         finally:
             if reader is not None:
                 reader.cancel()

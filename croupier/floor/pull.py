@@ -1,7 +1,8 @@
 """Batches from the ingester's durable pull consumer. nats-py's `fetch` awaits each message of a
 batch in an asyncio task of its own, which cost the ingester more than reading the message; here one
-request asks for the batch and one subscription's callback collects what the broker sends for it.
-Nothing is acknowledged here: the ingester acknowledges each message after its commit."""
+request asks for the batch and what the broker sends for it is collected as it is read
+(croupier.floor.client). Nothing is acknowledged here: the ingester acknowledges a batch's messages
+after its commit."""
 from __future__ import annotations
 
 import asyncio
@@ -26,10 +27,10 @@ class Pull:
 
     async def start(self) -> "Pull":
         self._inbox = self._nc.new_inbox()  # under the login's own inbox prefix: its permissions allow it
-        self._sub = await self._nc.subscribe(self._inbox, cb=self._got)
+        self._sub = await self._nc.collect(self._inbox, self._got)
         return self
 
-    async def _got(self, msg) -> None:
+    def _got(self, msg) -> None:
         if not msg.data and msg.headers and "Status" in msg.headers:  # 404 none, 408 expired, 409 limits
             self._ended.set()
             return
@@ -56,7 +57,7 @@ class Pull:
     async def stop(self) -> None:
         if self._sub is not None:
             try:
-                await self._sub.unsubscribe()
+                await self._nc.stop_collecting(self._sub)
             except Exception:  # the connection is gone already
                 pass
 

@@ -292,17 +292,14 @@ _TLS_END_NOISE = _TlsEndNoise()
 async def connect(servers: list[str], access: Access | None = None):
     """A connection to the floor's broker. It does not reconnect by itself: its user starts again
     from what the stream holds, and says itself when the broker is away (the client stays quiet)."""
-    from nats.aio.client import Client
+    from croupier.floor.client import client_class
 
     logging.getLogger("asyncio").addFilter(_TLS_END_NOISE)  # once: a logger keeps a filter only once
-
-    class FloorClient(Client):
-        _parse_header_lines = staticmethod(header_lines)  # a nats-py that reads headers otherwise ignores it
 
     async def quiet(*_: object) -> None:
         pass
 
-    nc = FloorClient()
+    nc = client_class()()
     await nc.connect(servers=servers, allow_reconnect=False, connect_timeout=2,
                      error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet, **access_options(access))
     return nc

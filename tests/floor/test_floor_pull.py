@@ -68,3 +68,44 @@ def test_a_fetch_returns_what_the_stream_holds_without_waiting_for_the_batch_to_
 
     with LocalBroker(tmp_path / "nats") as broker:
         assert asyncio.run(scenario(broker.url)) == (3, 1)
+
+
+def test_a_batch_answered_in_one_write_acknowledges_terminates_and_hands_back_each_message(tmp_path):
+    """Every message answered: none left pending (a lost acknowledgement would be), the terminated one
+    never offered again, the handed-back ones offered again; headers read as nats-py reads them."""
+    import asyncio
+
+    from nats.js.api import AckPolicy, ConsumerConfig, StreamConfig
+
+    from croupier.floor.broker import LocalBroker
+    from croupier.floor.pull import Pull
+    from croupier.floor.wire import close_quietly, connect
+
+    async def scenario(url: str):
+        nc = await connect([url])
+        try:
+            js = nc.jetstream()
+            await js.add_stream(StreamConfig(name="S", subjects=["s.>"]))
+            await js.add_consumer("S", ConsumerConfig(durable_name="D", ack_policy=AckPolicy.EXPLICIT, ack_wait=30))
+            for n in range(6):
+                await js.publish("s.x", str(n).encode(), headers={"Nats-Msg-Id": f"m{n}", " Odd": " kept "})
+            pull = await Pull(nc, "S", "D").start()
+            first = await asyncio.wait_for(pull.fetch(4, 5.0), 20)
+            headers = [(msg.headers, Client._parse_header_lines(b"Nats-Msg-Id: m%d\r\n Odd:  kept \r\n" % n))
+                       for n, msg in enumerate(first)]
+            await nc.acknowledge(first, terminate={id(first[1])})
+            await nc.hand_back((await asyncio.wait_for(pull.fetch(2, 5.0), 20)))  # 4 and 5, offered again at once
+            again = await asyncio.wait_for(pull.fetch(8, 5.0), 20)
+            await nc.acknowledge(again)
+            await nc.flush()
+            info = await js.consumer_info("S", "D")
+            return headers, [msg.data for msg in again], info
+        finally:
+            await close_quietly(nc)
+
+    with LocalBroker(tmp_path / "nats") as broker:
+        headers, again, info = asyncio.run(scenario(broker.url))
+    assert all(got == expected for got, expected in headers)
+    assert sorted(again) == [b"4", b"5"]  # the terminated message 1 is not among them
+    assert (info.num_ack_pending, info.num_pending, info.ack_floor.stream_seq) == (0, 0, 6)
+    assert info.num_redelivered == 0  # redelivered messages acknowledged no longer count
