@@ -4,7 +4,8 @@ documented views an analyst reads through the read-only role `croupier_view`:
 
     floor_spins            every counted result with its latest correction (number, by whom, why)
     floor_results_hourly   per table and hour: spins, zeros, corrected spins, the numbers in order
-    floor_alarm_log        every floor alarm with who acknowledged it and who resumed the table
+    floor_alarm_log        every floor alarm and how it ended: taken up on the floor, or at its table by
+                           the event that acknowledged or ended it (by whom, when); the table resumed
     floor_croupier_duty    per table who was at the wheel, from when until when
 
 and the pit bosses' role `croupier_pitboss` (the floor view served in a browser), which reads what
@@ -134,7 +135,7 @@ FUNCTIONS = {
         RETURN taken;
     END $$""",
 }
-ACKNOWLEDGE_ALARM, ACKNOWLEDGE_REFUSALS = FUNCTIONS
+ACKNOWLEDGE_ALARM = next(iter(FUNCTIONS))  # a login that may run it acknowledges
 
 
 def typed(time: str, body: str) -> tuple[datetime | None, str | None]:
