@@ -81,3 +81,11 @@ def test_stopping_the_service_ends_each_open_tabs_review(review, page):
     process.wait(timeout=15)  # textual-serve alone waited on the open tab for 20 s and more
     wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in screens), what="the review ending")
     wait_until(lambda: "-closed" in (page.evaluate("document.body.className") or ""), what="the page saying so")
+
+
+def test_a_review_that_cannot_start_says_why_in_the_page(tmp_path, page):
+    # The page would otherwise wait on its title for ever, the reason only in the service's log.
+    missing = tmp_path / "journal.db"
+    with served(UNIT, tmp_path, replace={JOURNAL: str(missing)}) as (url, _):
+        page.goto(url)
+        shows(page, f"croupier review: {missing}: no such journal")
