@@ -11,6 +11,7 @@ from datetime import datetime
 
 from textual import work
 from textual.app import App, ComposeResult
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
@@ -60,7 +61,7 @@ class ReviewApp(Shows, App):
     BINDINGS = [
         # The keys that move the focus act as they come (priority), before the keys typed after them
         # are handed on: a browser's keys arrive in bursts, and "/kind:spin-voided" or "2" then "15"
-        # must land in the box they open. In a text box they are its text (check_action).
+        # must land in the box they open. In a text box they are its text (_typed_in_a_box).
         Binding("1", "tab('timeline')", N_("Timeline"), priority=True),
         Binding("2", "tab('spin')", N_("Spin"), priority=True),
         Binding("3", "tab('procedures')", N_("Procedures"), priority=True),
@@ -209,12 +210,16 @@ class ReviewApp(Shows, App):
     FOCUS_IN_TAB = {"timeline": "#timeline-table", "spin": "#spin-number", "procedures": "#procedures-pane",
                     "colours": "#colours-pane", "croupiers": "#croupiers-pane", "statistics": "#statistics-pane"}
 
-    FOCUS_KEYS = frozenset({"tab", "filter", "jump", "goto"})
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.FOCUS_KEYS and isinstance(self.focused, Input))
+    def _typed_in_a_box(self) -> None:
+        """A focus key typed in a text box is the box's text: the binding steps aside (the footer keeps it)."""
+        if isinstance(self.focused, Input):
+            raise SkipAction()
 
     def action_tab(self, tab: str) -> None:
+        self._typed_in_a_box()
+        self.show_tab(tab)
+
+    def show_tab(self, tab: str) -> None:
         self.query_one("#tabs", TabbedContent).active = tab
         # Focus must follow into the new tab: left in a hidden one, it would bring that tab back. At
         # once, not as `focus()` does once the keys already typed are handled: a tab typed after
@@ -224,6 +229,7 @@ class ReviewApp(Shows, App):
             self.query_one("#spin-number", Input).select_all()
 
     def action_goto(self) -> None:
+        self._typed_in_a_box()
         box = self.query_one("#goto", Input)
         box.add_class("asked")
         box.clear()
@@ -254,7 +260,7 @@ class ReviewApp(Shows, App):
             return
         message.input.remove_class("asked")
         await self.load_shift(shift)
-        self.action_tab("timeline")
+        self.show_tab("timeline")
 
     async def follow(self) -> None:
         """What the table recorded since: the latest shift grows on screen (a new opening or a
@@ -281,13 +287,15 @@ class ReviewApp(Shows, App):
         self.query_one(TimelinePane).page(step)
 
     def action_filter(self) -> None:
-        self.action_tab("timeline")
+        self._typed_in_a_box()
+        self.show_tab("timeline")
         # At once: keys typed right after "/" (a browser's come in one burst) are the filter's, never
         # the list's keys (s, a, q...).
         self.set_focus(self.query_one("#timeline-filter", Input))
 
     def action_jump(self) -> None:
-        self.action_tab("spin")
+        self._typed_in_a_box()
+        self.show_tab("spin")
         self.query_one("#spin-number", Input).clear()  # ready for a new number
 
     def action_leave_input(self) -> None:
