@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from web_kit import descendants, screen, served, shows, wait_until
+from web_kit import descendants, listening_addresses, screen, served, shows, wait_until
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
 from journal_kit import NUMBERS, stored_head, write_shift  # noqa: E402
@@ -91,3 +91,8 @@ def test_a_review_that_cannot_start_says_why_in_the_page(tmp_path, page):
     with served(UNIT, tmp_path, replace={JOURNAL: str(missing)}) as (url, _):
         page.goto(url)
         shows(page, f"croupier review: {missing}: no such journal")
+
+
+def test_the_review_page_is_served_on_localhost_only(review):
+    url, _, _ = review
+    assert listening_addresses(int(url.rsplit(":", 1)[1].strip("/"))) == {"127.0.0.1"}
