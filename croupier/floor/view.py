@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Callable
 
 from rich.markup import escape
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
@@ -99,18 +100,23 @@ def wheels_text(picture: FloorPicture) -> str:
 
 class AcknowledgeScreen(ModalScreen[None]):
     """A pit boss picks an open alarm by its number and gives a name (checked as the table checks
-    one, and no markup); the view records it in the store."""
+    one, and no markup); the view records it in the store. Every key typed while it is open comes to
+    `take` in the order typed, those typed before its boxes were on screen too (a browser sends keys
+    in bursts, fast hands type ahead): none reaches the view behind it (q would quit it, a open
+    another), none lands in a box that was not the one in use when it was typed."""
 
     DEFAULT_CSS = """
     AcknowledgeScreen { align: center middle; }
     AcknowledgeScreen > Vertical { width: 76; height: auto; border: round $accent; padding: 0 1; background: $surface; }
     """
     BINDINGS = [Binding("escape", "dismiss", N_("back"))]
+    KEYS = frozenset({"enter", "tab", "shift+tab", "backspace", "escape"})  # besides what prints: the dialog's own
 
     def __init__(self, alarms: list[Shown], record: Callable[[Shown, str], str | None]) -> None:
         super().__init__()
         self.alarms = alarms
         self.record = record  # records the acknowledgement; what went wrong, or None
+        self._early: list[events.Key] | None = []  # typed before the boxes were on screen
 
     def compose(self) -> ComposeResult:
         listed = "\n".join(f"{n}. {escape(a.table)} - {escape(a.kind)}: {escape(a.detail)}"
@@ -121,11 +127,37 @@ class AcknowledgeScreen(ModalScreen[None]):
             yield Input(placeholder=_("your name"), id="name", max_length=80)
             yield Static(id="problem")
 
-    def on_input_submitted(self, message: Input.Submitted) -> None:
-        if message.input.id == "number":
-            self.query_one("#name", Input).focus()
+    def on_mount(self) -> None:
+        self.set_focus(self.query_one("#number", Input))
+        early, self._early = self._early or [], None
+        for key in early:
+            self.take(key)
+
+    def takes(self, key: events.Key) -> bool:
+        return key.key in self.KEYS or key.is_printable
+
+    def take(self, key: events.Key) -> None:
+        """One key, in the order typed: kept until the boxes are on screen, then typed in the box in use."""
+        if self._early is not None:
+            self._early.append(key)
             return
-        number, name = self.query_one("#number", Input).value.strip(), self.query_one("#name", Input).value
+        number, name = self.query_one("#number", Input), self.query_one("#name", Input)
+        box = name if self.focused is name else number
+        if key.key == "escape":
+            self.dismiss(None)
+        elif key.key in ("tab", "shift+tab"):
+            self.set_focus(number if box is name else name)
+        elif key.key == "enter":
+            if box is number:
+                self.set_focus(name)  # at once: the name typed next is the name's, however fast it comes
+            else:
+                self._submit(number.value.strip(), name.value)
+        elif key.key == "backspace":
+            box.action_delete_left()
+        elif key.character:
+            box.insert_text_at_cursor(key.character)
+
+    def _submit(self, number: str, name: str) -> None:
         problem = None
         if not number.isdigit() or not 1 <= int(number) <= len(self.alarms):
             problem = _("give the number of an alarm listed above")
@@ -208,6 +240,15 @@ class FloorView(Shows, App):
     def on_unmount(self) -> None:
         if self._alarm_store is not None:
             self._alarm_store.close()
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed after `a` go to its dialog, in order, even before it is on screen: Textual hands
+        # each key to what had the focus when it came (the view, whose unused keys come back here once
+        # the dialog is up: q would quit, a open another) or to the dialog's box in use by then.
+        if isinstance(event, events.Key) and isinstance(self.screen, AcknowledgeScreen) and self.screen.takes(event):
+            self.screen.take(event)
+            return
+        await super().on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # A view on the read-only role offers no acknowledgement it could not record.

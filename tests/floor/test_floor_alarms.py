@@ -102,6 +102,27 @@ async def test_a_view_that_only_reads_offers_no_acknowledgement_and_says_where_t
     assert alarm.acknowledged_by is None
 
 
+async def test_an_acknowledgement_typed_all_at_once_lands_in_its_dialog(floor_with_a_wheel_fault):
+    """Fast hands, or a browser's keys in one burst: `a 1 Enter maria Enter` all queued before the
+    dialog is on screen reach it in order; none is lost, none quits the view (q) or opens another (a)."""
+    from textual import events
+
+    _db, url = floor_with_a_wheel_fault
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60, writer_url=url)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await until(pilot, lambda: "T1" in str(app.query_one("#alarms").render()))
+            for key in ("a", "1", "enter", *"Raquel", "enter"):
+                event = events.Key(key, key if len(key) == 1 else None)
+                event.set_sender(app)
+                app._driver.send_message(event)
+            await until(pilot, lambda: "Raquel" in str(app.query_one("#alarms").render()))
+            assert app.is_running and "Raquel" in str(app.query_one("#alarms").render())
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    assert alarm.acknowledged_by == "Raquel"
+
+
 async def until(pilot, condition, timeout: float = 10.0) -> None:
     """Let the app run until `condition()` holds (a loaded machine draws late), at most `timeout`."""
     for _ in range(int(timeout / 0.1)):

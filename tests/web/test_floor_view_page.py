@@ -94,8 +94,6 @@ def test_a_pit_boss_acknowledges_an_alarm_in_the_floor_view_page(store_url, tmp_
         assert [alarm.acknowledged_by for alarm in store.alarms()] == ["maria"]
 
 
-@pytest.mark.xfail(strict=True, reason="the dialog's number box takes the focus only after the keys typed with "
-                   "`a` are handed on: typed at once, as a browser may send them, they are lost")
 def test_an_acknowledgement_typed_at_once_reaches_the_dialog(floor_view, page, tmp_path):
     url, _ = floor_view
     page.goto(url)
