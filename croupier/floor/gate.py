@@ -14,15 +14,17 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from croupier.floor.wire import MAX_MESSAGE, Link, WireError, message_id, table_of
-from croupier.journal.signing import SigningKeyError, event_checker, parse_public_key
+from croupier.journal.signing import (SigningKeyError, event_checker, event_verifier, parse_public_key, raw_public_key,
+                                      signed_message)
 
 KEYS_FOR_S = 5.0  # an enrolment (or a new key) is seen within this long, without a store query per message
 KEYS_KEPT = 4096  # tables whose key (or that none is enrolled) is kept in memory
 SHARED_FROM = 256  # signatures in one batch from which the other cores check a share of them (below: not worth the trip)
 CHUNK = 128  # signatures handed to another core at a time
+Checker = Callable[[str, str | None], bool]  # (event hash, signature) -> whether the table's key signed it
 
 class RefusalReason(StrEnum):
     """Why a message is refused (the alarm names one, with the subject). The values are what the
@@ -58,45 +60,42 @@ class Gate:
         self._clock = clock
         # Each table's key as read last, the least recently used first: a flood over made-up tables'
         # subjects passes through it and never grows it past `KEYS_KEPT` (a table pushed out is read again).
-        self._keys: OrderedDict[str, tuple[float, Callable[[str, str | None], bool] | None, str | None]] = OrderedDict()
-        self._proven: dict[tuple[str, str, str], bool] = {}  # (table, hash, signature): checked ahead by `prove`
+        self._keys: OrderedDict[str, tuple[float, Checker | None, bytes | None]] = OrderedDict()  # raw key
+        self._proven: dict[tuple[str, str, str], bool] = {}  # (table, hash, signature): checked ahead by `submit`
 
     def _key(self, table_id: str):
         return self._cached(table_id)[1]
 
-    def _cached(self, table_id: str) -> tuple[float, Callable[[str, str | None], bool] | None, str | None]:
+    def _cached(self, table_id: str) -> tuple[float, Checker | None, bytes | None]:
         now = self._clock()
         cached = self._keys.get(table_id)
         if cached is None or now - cached[0] > KEYS_FOR_S:
             pem = self._public_key_of(table_id)
             try:
-                key = (event_checker(parse_public_key(pem.encode(), f"the key enrolled for table {table_id}"))
-                       if pem else None)
+                public = parse_public_key(pem.encode(), f"the key enrolled for table {table_id}") if pem else None
             except SigningKeyError:
-                key, pem = None, None
-            cached = self._keys[table_id] = (now, key, pem if key is not None else None)
+                public = None
+            cached = self._keys[table_id] = ((now, event_checker(public), raw_public_key(public)) if public is not None
+                                             else (now, None, None))
         self._keys.move_to_end(table_id)
         if len(self._keys) > KEYS_KEPT:
             self._keys.popitem(last=False)
         return cached
 
-    def prove(self, links: Sequence[tuple[str, Link]]) -> None:
-        """Check the signatures of many links at once, a share of them on the machine's other cores
-        (Ed25519 holds the interpreter's lock: threads would not help); `signed` then takes each verdict
-        instead of checking again. Only a verdict is kept, never a link: nothing is stored unchecked."""
-        self.collect(self.submit(links))
-
-    def submit(self, links: Sequence[tuple[str, Link]]) -> "Proving | None":
-        """`prove`'s first half: the links handed to the other cores, which check them while this
-        process does something else (fetches the next batch); `collect` takes the verdicts."""
-        work = [(table_id, link.hash, link.sig, pem) for table_id, link in links if link.sig
-                for pem in [self._cached(table_id)[2]] if pem is not None]
+    def submit(self, by_table: Iterable[tuple[str, Iterable[Link]]]) -> "Proving | None":
+        """Hand the signatures of many links (by table) to the machine's other cores (Ed25519 holds the
+        interpreter's lock: threads would not help), which check them while this process does something
+        else (fetches the next batch); `collect` takes the verdicts, and `signed` then takes each one
+        instead of checking again. Only a verdict is kept, never a link: nothing is stored unchecked.
+        Each chunk is plain bytes: the table's raw key and what its signature signs."""
+        work = [(table_id, link.hash, link.sig, raw, signed) for table_id, links in by_table
+                for raw in [self._cached(table_id)[2]] if raw is not None
+                for link in links if link.sig for signed in [signed_message(link.hash, link.sig)] if signed]
         pool = _pool() if len(work) >= SHARED_FROM else None
         if pool is None:
             return None
         chunks = [work[i:i + CHUNK] for i in range(0, len(work), CHUNK)]
-        return Proving(chunks, [pool.submit(_verify, [(pem, digest, sig) for _t, digest, sig, pem in part])
-                                for part in chunks])
+        return Proving(chunks, [pool.submit(_verify, [(raw, signed) for *_, raw, signed in part]) for part in chunks])
 
     def collect(self, proving: "Proving | None") -> None:
         """The verdicts of what `submit` handed out, this process checking the chunks no other core
@@ -107,14 +106,14 @@ class Gate:
         verdicts: list[list[bool] | None] = [None] * len(chunks)
         for at in reversed(range(len(chunks))):
             if futures[at].cancel():
-                verdicts[at] = _verify([(pem, digest, sig) for _t, digest, sig, pem in chunks[at]])
+                verdicts[at] = _verify([(raw, signed) for *_, raw, signed in chunks[at]])
         for at, future in enumerate(futures):
             if verdicts[at] is None:
                 try:
                     verdicts[at] = future.result()
                 except Exception:  # a worker lost: `signed` checks these itself
                     continue
-            for (table_id, digest, sig, _pem), verdict in zip(chunks[at], verdicts[at] or ()):
+            for (table_id, digest, sig, *_), verdict in zip(chunks[at], verdicts[at] or ()):
                 self._proven[table_id, digest, sig] = verdict
 
     def admit(self, subject: str, data: bytes, headers: dict | None, *, signature: bool = True
@@ -122,6 +121,23 @@ class Gate:
         """(table id, link) for a table's own message; Refused saying why for anything else. Without
         `signature` all but the signature is checked (`signed` checks it: the costly part, done only
         for what is stored or counted)."""
+        found = self._admitted(subject, data, headers, self._key)
+        return (self.signed(subject, *found) if signature and not isinstance(found, Refused) else None) or found
+
+    def admit_all(self, msgs: Iterable) -> list[tuple[str, Link] | Refused]:
+        """`admit` without the signature for each message (subject, data, headers) of a batch, each
+        table's key looked up once."""
+        keys: dict[str, Checker | None] = {}
+
+        def key(table_id: str) -> Checker | None:
+            if table_id not in keys:
+                keys[table_id] = self._key(table_id)
+            return keys[table_id]
+
+        return [self._admitted(msg.subject, msg.data, getattr(msg, "headers", None), key) for msg in msgs]
+
+    def _admitted(self, subject: str, data: bytes, headers: dict | None,
+                  key_of: Callable[[str], Checker | None]) -> tuple[str, Link] | Refused:
         def refuse(reason: RefusalReason, detail: str) -> Refused:  # the subject made printable only for a refusal
             return Refused(printable(subject), reason, printable(detail, 200))
 
@@ -131,8 +147,7 @@ class Gate:
             table_id = table_of(subject)
         except WireError as exc:
             return refuse(RefusalReason.NOT_A_TABLE, str(exc))
-        key = self._key(table_id)
-        if key is None:
+        if key_of(table_id) is None:
             return refuse(RefusalReason.UNKNOWN_TABLE, f"no key is enrolled for table {table_id} (croupier floor enrol)")
         try:
             link = Link.decode(data)
@@ -144,18 +159,26 @@ class Gate:
         expected = message_id(table_id, link.seq, link.hash)
         if found != expected:
             return refuse(RefusalReason.WRONG_ID, f"message id {found!r} for event {link.seq}, not {expected!r}")
-        return (self.signed(subject, table_id, link) if signature else None) or (table_id, link)
+        return table_id, link
 
     def signed(self, subject: str, table_id: str, link: Link) -> Refused | None:
         """None when the enrolled key signed `link`; Refused saying why otherwise."""
+        return self.signer(table_id)(subject, link)
+
+    def signer(self, table_id: str) -> Callable[[str, Link], Refused | None]:
+        """`signed` for many links of one table, its key looked up once."""
         key = self._key(table_id)
-        if not link.sig:
-            return Refused(printable(subject), RefusalReason.UNSIGNED, f"event {link.seq} is not signed")
-        proven = self._proven.pop((table_id, link.hash, link.sig), None) if key is not None else None
-        if key is None or not (proven if proven is not None else key(link.hash, link.sig)):
-            return Refused(printable(subject), RefusalReason.BAD_SIGNATURE,
-                           f"event {link.seq} is not signed by the key enrolled for table {table_id}")
-        return None
+
+        def signed(subject: str, link: Link) -> Refused | None:
+            if not link.sig:
+                return Refused(printable(subject), RefusalReason.UNSIGNED, f"event {link.seq} is not signed")
+            proven = self._proven.pop((table_id, link.hash, link.sig), None) if key is not None else None
+            if key is None or not (proven if proven is not None else key(link.hash, link.sig)):
+                return Refused(printable(subject), RefusalReason.BAD_SIGNATURE,
+                               f"event {link.seq} is not signed by the key enrolled for table {table_id}")
+            return None
+
+        return signed
 
     def enrolled(self, table_id: str) -> bool:
         return self._key(table_id) is not None
@@ -167,9 +190,10 @@ class Gate:
 
 @dataclass(frozen=True)
 class Proving:
-    """Signatures handed to the other cores by `Gate.submit`: (table, hash, signature, key) in chunks."""
+    """Signatures handed to the other cores by `Gate.submit`: (table, hash, signature, raw key, what
+    the signature signs) in chunks."""
 
-    chunks: list[list[tuple[str, str, str, str]]]
+    chunks: list[list[tuple[str, str, str, bytes, bytes]]]
     futures: list[Future]
 
 
@@ -209,11 +233,12 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-@lru_cache(maxsize=4096)
-def _checker(pem: str) -> Callable[[str, str | None], bool]:
-    return event_checker(parse_public_key(pem.encode(), "an enrolled key"))
+@lru_cache(maxsize=1)
+def _verifier() -> Callable[[bytes, bytes], bool]:
+    return event_verifier()
 
 
-def _verify(work: Sequence[tuple[str, str, str]]) -> list[bool]:
-    """(key's PEM, event hash, signature) -> whether that key signed that hash (in a worker, or here)."""
-    return [_checker(pem)(digest, sig) for pem, digest, sig in work]
+def _verify(work: Sequence[tuple[bytes, bytes]]) -> list[bool]:
+    """(raw public key, `signed_message`) -> whether that key signed it (in a worker, or here)."""
+    verifier = _verifier()
+    return [verifier(raw, signed) for raw, signed in work]

@@ -327,15 +327,15 @@ class Ingester:
         """`ingest`'s first half: all but the signatures checked, and the signatures handed to the
         other cores, which check them while the session fetches the next batch."""
         admitted = _Admitted()
-        for msg in msgs:
-            found = self.gate.admit(msg.subject, msg.data, getattr(msg, "headers", None), signature=False)
+        for msg, found in zip(msgs, self.gate.admit_all(msgs)):
             if isinstance(found, Refused):
                 admitted.refuse(found, msg)
             else:
                 admitted.by_table[found[0]].append((found[1], stream_seq(msg), msg))
-        admitted.proving = self.gate.submit([(table_id, link) for table_id, received_links in admitted.by_table.items()
-                                             for table in [self._table(table_id)] if not table.quarantined
-                                             for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
+        admitted.proving = self.gate.submit(
+            (table_id, [link for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
+            for table_id, received_links in admitted.by_table.items()
+            for table in [self._table(table_id)] if not table.quarantined)
         return admitted
 
     def _store(self, admitted: _Admitted, *, again: bool = False) -> Outcome:
@@ -426,18 +426,18 @@ class Ingester:
         held: list[tuple[Link, int, object]] = []
         kept_hashes: dict[int, str] = {}
         cursor, in_order = table.head[0], not table.quarantined
-        subject = events_subject(table_id)
+        subject, signed = events_subject(table_id), self.gate.signer(table_id)
         for link, stream_seq, msg in sorted(received_links, key=lambda item: item[0].seq):
             if link.seq <= cursor:  # delivered again: already stored (or kept just now), or another event in its place
                 known = kept_hashes.get(link.seq) or (
                     self.store.stored_hash(table_id, link.seq) if link.seq <= table.head[0] else None)
                 if known != link.hash:
-                    refused = self.gate.signed(subject, table_id, link)
+                    refused = signed(subject, link)
                     if refused is not None:
                         refuse(refused, msg)
                 continue
             if in_order and link.follows == cursor:
-                refused = self.gate.signed(subject, table_id, link)
+                refused = signed(subject, link)
                 if refused is None:
                     kept.append((link, stream_seq))
                     cursor, kept_hashes[link.seq] = link.seq, link.hash
@@ -447,7 +447,7 @@ class Ingester:
             in_order = False
             held.append((link, stream_seq, msg))
         for link, stream_seq, msg in reversed(held):
-            refused = self.gate.signed(subject, table_id, link)
+            refused = signed(subject, link)
             if refused is None:
                 kept.append((link, stream_seq))
                 break

@@ -126,8 +126,7 @@ def read_public_key(path: Path) -> Ed25519PublicKey:
 
 def fingerprint(key: Ed25519PublicKey) -> str:
     """What a person compares: SHA-256 of the raw public key, its first 16 bytes in groups of four digits."""
-    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    digest = hashlib.sha256(raw).hexdigest()[:32]
+    digest = hashlib.sha256(raw_public_key(key)).hexdigest()[:32]
     return ":".join(digest[i:i + 4] for i in range(0, 32, 4))
 
 
@@ -148,25 +147,54 @@ def event_signed(key: Ed25519PublicKey, digest: str, signature: str | None) -> b
     return _checks(key, signature, EVENT + digest.encode())
 
 
-def event_checker(key: Ed25519PublicKey) -> Callable[[str, str | None], bool]:
-    """`event_signed` for many events of one key: libsodium's check (PyNaCl, about twice as fast
-    as OpenSSL's, for the floor's ingester) where it is installed, else the same as `event_signed`."""
+def signed_message(digest: str, signature: str | None) -> bytes | None:
+    """What an Ed25519 check of an event's signature reads: the signature's 64 bytes, then what it
+    signs; None when the signature is not 64 bytes in hex (no key signed it)."""
+    try:
+        sig, signed = bytes.fromhex(signature or ""), EVENT + digest.encode()
+    except ValueError:  # not hex; a hash that is no text
+        return None
+    return sig + signed if len(sig) == 64 else None
+
+
+def event_verifier() -> Callable[[bytes, bytes], bool]:
+    """(raw public key, `signed_message`) -> whether that key signed it: libsodium's check (PyNaCl,
+    about twice as fast as OpenSSL's, for the floor's ingester) where it is installed, else OpenSSL's.
+    Plain bytes in and out: what the ingester hands the processes that check signatures beside it."""
     try:
         from nacl.bindings import crypto_sign_open
         from nacl.exceptions import CryptoError
     except ImportError:
-        return lambda digest, signature: event_signed(key, digest, signature)
-    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-
-    def check(digest: str, signature: str | None) -> bool:
-        try:
-            sig = bytes.fromhex(signature or "")
-            if len(sig) != 64:
+        def openssl(raw: bytes, signed: bytes) -> bool:
+            try:
+                Ed25519PublicKey.from_public_bytes(raw).verify(signed[:64], signed[64:])
+            except (InvalidSignature, ValueError):
                 return False
-            crypto_sign_open(sig + EVENT + digest.encode(), raw)
+            return True
+
+        return openssl
+
+    def sodium(raw: bytes, signed: bytes) -> bool:
+        try:
+            crypto_sign_open(signed, raw)
         except (CryptoError, ValueError, TypeError):
             return False
         return True
+
+    return sodium
+
+
+def raw_public_key(key: Ed25519PublicKey) -> bytes:
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def event_checker(key: Ed25519PublicKey) -> Callable[[str, str | None], bool]:
+    """`event_signed` for many events of one key, with `event_verifier`'s check."""
+    raw, verifier = raw_public_key(key), event_verifier()
+
+    def check(digest: str, signature: str | None) -> bool:
+        signed = signed_message(digest, signature)
+        return signed is not None and verifier(raw, signed)
 
     return check
 

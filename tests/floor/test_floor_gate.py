@@ -169,7 +169,7 @@ def test_table_key_makes_the_pair_before_the_first_start_and_enrol_prints_the_sa
 
 @pytest.mark.parametrize("sodium", [True, False])
 def test_the_ingesters_signature_check_agrees_with_the_journals_with_or_without_libsodium(sodium, monkeypatch):
-    from croupier.journal.signing import event_checker, event_signed
+    from croupier.journal.signing import event_checker, event_signed, event_verifier, raw_public_key, signed_message
 
     if not sodium:
         monkeypatch.setitem(sys.modules, "nacl.bindings", None)  # as where PyNaCl is not installed
@@ -179,9 +179,13 @@ def test_the_ingesters_signature_check_agrees_with_the_journals_with_or_without_
     digest = "ab" * 32
     good = sign_event(key, digest)
     check = event_checker(key.public_key())
+    verifier, raw = event_verifier(), raw_public_key(key.public_key())  # what the checking processes are handed
     for signature in (good, sign_event(other, digest), sign_event(key, "cd" * 32), good[:-2], "zz" + good[2:], "",
                       None, good + "00"):
-        assert check(digest, signature) == event_signed(key.public_key(), digest, signature)
+        expected = event_signed(key.public_key(), digest, signature)
+        assert check(digest, signature) == expected
+        signed = signed_message(digest, signature)
+        assert (signed is not None and verifier(raw, signed)) == expected
     assert check(digest, good)
 
 
