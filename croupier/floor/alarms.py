@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Callable, Sequence
 
 from croupier.floor.gate import RefusalReason
-from croupier.floor.store import AT_TABLE, CHAIN, EXAMPLES_APART, OTHER_SUBJECTS, Alarm, FloorStore, Refusal, TableAnswer
+from croupier.floor.store import CHAIN, EXAMPLES_APART, OTHER_SUBJECTS, Alarm, FloorStore, Refusal, TableAnswer
 from croupier.floor.wire import Link
 from croupier.history.words import alarm_answer_words, alarm_detail_words, alarm_subject_words, alarm_words
 from croupier.i18n import N_, _
@@ -169,25 +169,20 @@ def answer_kind(event: AlarmAcknowledged | AlarmCleared) -> str:
     return event.answer.value if event.answer is not None else "cleared"
 
 
-def at_the_table(acknowledged_by: str | None) -> bool:
-    """Whether the alarm was first taken up at its table (a floor name never ends so: name_problem)."""
-    return acknowledged_by is not None and acknowledged_by.endswith(AT_TABLE)
-
-
 def ending_words(acknowledged_by: str | None, acknowledged: str | None,
                  answer: AlarmAcknowledged | AlarmCleared | None = None, resumed_by: str | None = None,
-                 resumed: str | None = None) -> str:
+                 resumed: str | None = None, *, at_table: bool = False) -> str:
     """How an alarm ended, and when, in the installed language: open; taken up on the floor by whom;
     answered at its table by the table's event (acknowledged there, or ended by a relief, a ball
     swap, a correction or a pit boss's clearing) by whom; its table resumed by whom."""
     said = []
     if acknowledged is None:
         said.append(_("open"))
-    elif not at_the_table(acknowledged_by):
+    elif not at_table:
         said.append(_("acknowledged on the floor by {name} at {time}").format(name=acknowledged_by,
                                                                              time=_when(acknowledged)))
     elif answer is None:  # its event does not read back
-        said.append(_("acknowledged by {name}").format(name=acknowledged_by))
+        said.append(_("acknowledged at the table by {name}").format(name=acknowledged_by))
     if answer is not None:
         said.append(_("{answer}, at {time}").format(answer=alarm_answer_words(answer),
                                                     time=answer.time.isoformat(timespec="seconds")))
@@ -215,8 +210,6 @@ def name_problem(text: str) -> str | None:
         return _("a name is printable text: no control characters")
     if MARKUP & set(name):
         return _("a name holds no markup: no brackets")
-    if name.endswith(AT_TABLE):  # how the floor marks a name the table recorded
-        return _("a name does not end with \"{marker}\"").format(marker=AT_TABLE.strip())
     return None
 
 

@@ -22,7 +22,6 @@ from datetime import datetime
 from croupier.floor.wire import loads
 from croupier.table.names import MAX_NAME
 
-AT_TABLE = " (at the table)"  # after the name of whoever took up an alarm at its table, not on the floor
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +67,7 @@ VIEWS = (
     SELECT a.table_id, a.event_seq, a.problem, a.raised, a.acknowledged_by, a.acknowledged, a.resumed_by, a.resumed,
            a.kind,
            CASE WHEN a.acknowledged IS NULL THEN NULL
-                WHEN a.acknowledged_by LIKE '%{AT_TABLE}' THEN 'table'
+                WHEN a.acknowledged_at_table THEN 'table'
                 ELSE 'floor' END AS acknowledged_where,
            a.answer_seq,
            CASE WHEN e.kind IS NULL THEN NULL WHEN e.kind = 'alarm-acknowledged' THEN 'acknowledged'
@@ -98,7 +97,7 @@ CONTROLS = (r"[\x01-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2
             r"\ufff9-\ufffb\U000e0001-\U000e007f]")
 NAME_CHECK = f"""
     IF by_name IS NULL OR length(btrim(by_name)) NOT BETWEEN 1 AND {MAX_NAME} OR by_name ~ '{CONTROLS}'
-       OR by_name ~ '[][<>]' OR by_name LIKE '%{AT_TABLE}' THEN
+       OR by_name ~ '[][<>]' THEN
         RAISE EXCEPTION 'not a name to record: 1-{MAX_NAME} characters, no control characters, no markup'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;"""

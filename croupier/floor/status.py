@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from croupier.floor.alarms import answer_kind, at_the_table, ending_words, table_answers
+from croupier.floor.alarms import answer_kind, ending_words, table_answers
 from croupier.floor.store import FloorStore, IngesterRecord, TableRecord
 from croupier.table.events import AlarmCleared
 from croupier.i18n import _
@@ -100,13 +100,14 @@ def floor_status(store: FloorStore, now: datetime | None = None) -> dict:
             "table": a.table_id, "event": a.event_seq, "kind": a.kind, "problem": a.problem, "raised": a.raised,
             "acknowledged_by": a.acknowledged_by, "acknowledged": a.acknowledged,
             # where it was first taken up: on the floor, or at its table (by the table's event `answer`)
-            "acknowledged_where": None if a.acknowledged is None else "table" if at_the_table(a.acknowledged_by)
+            "acknowledged_where": None if a.acknowledged is None else "table" if a.acknowledged_at_table
             else "floor",
             "answer": None if answer is None else {  # the table's latest event on it: how it ended there, when
                 "event": a.answer_seq, "kind": answer_kind(answer), "by": answer.by,
                 "time": answer.time.isoformat(), "note": answer.note if isinstance(answer, AlarmCleared) else None},
             "resumed_by": a.resumed_by, "resumed": a.resumed,
-            "ended": ending_words(a.acknowledged_by, a.acknowledged, answer, a.resumed_by, a.resumed)})
+            "ended": ending_words(a.acknowledged_by, a.acknowledged, answer, a.resumed_by, a.resumed,
+                                  at_table=a.acknowledged_at_table)})
     refusals = [{"subject": r.subject, "reason": r.reason, "messages": r.messages, "detail": r.detail,
                  "raised": r.raised, "last_seen": r.last_seen, "acknowledged_by": r.acknowledged_by,
                  "acknowledged": r.acknowledged, "ended": ending_words(r.acknowledged_by, r.acknowledged)}

@@ -22,7 +22,6 @@ from typing import Any, Iterator, Sequence
 
 from croupier.floor import pg_schema
 from croupier.floor.gate import RefusalReason
-from croupier.floor.pg_schema import AT_TABLE
 from croupier.floor.wire import Link, redacted
 from croupier.history.spins import SPIN_EVENTS
 from croupier.table.events import Event, decode
@@ -84,7 +83,10 @@ ADDED_COLUMNS = (
     ("floor_alarms", "change_no", "BIGINT NOT NULL DEFAULT 0"),  # floor_changes' number when the row last changed
     ("floor_refusals", "change_no", "BIGINT NOT NULL DEFAULT 0"),
     ("floor_alarms", "answer_seq", "BIGINT"),  # the table's event that acknowledged or ended the alarm there
+    ("floor_alarms", "acknowledged_at_table", "BOOLEAN NOT NULL DEFAULT FALSE"),  # first taken up there, not on the floor
 )
+# Before `acknowledged_at_table`, the floor wrote a name the table recorded with this after it.
+LEGACY_AT_TABLE = " (at the table)"
 INDEXES = ("CREATE INDEX IF NOT EXISTS floor_alarms_change ON floor_alarms (change_no)",
            "CREATE INDEX IF NOT EXISTS floor_refusals_change ON floor_refusals (change_no)")
 CHAIN = "chain"
@@ -143,6 +145,7 @@ class Alarm:
     kind: str = CHAIN  # CHAIN, or the kind of alarm the table raised (croupier.table.events.AlarmKind)
     table_alarm: int | None = None  # the alarm's number at the table
     answer_seq: int | None = None  # the table's event that acknowledged or ended it there (the view words it)
+    acknowledged_at_table: bool = False  # first taken up at its table (by `answer_seq`'s event), not on the floor
 
 
 @dataclass(frozen=True)
@@ -312,10 +315,11 @@ class FloorStore:
                         raised.append(alarm)
                 for answer in batch.answers:  # an alarm the table ended is over on the floor too, whoever took it up
                     self._execute("UPDATE floor_alarms SET acknowledged_by = COALESCE(acknowledged_by, ?), "
+                                  "acknowledged_at_table = (acknowledged IS NULL OR acknowledged_at_table), "
                                   "acknowledged = COALESCE(acknowledged, ?), answer_seq = ?, change_no = ? "
                                   "WHERE table_id = ? AND table_alarm = ?" + ("" if answer.ended else
                                                                                " AND acknowledged IS NULL"),
-                                  (answer.by + AT_TABLE, now_text(), answer.event_seq, self._change(),
+                                  (answer.by, now_text(), answer.event_seq, self._change(),
                                    batch.table_id, answer.table_alarm))
             for alarm in broken:  # after the links before the break: the table is quarantined at its new head
                 if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, CHAIN, None):
@@ -587,8 +591,12 @@ class FloorStore:
     def alarms(self, open_only: bool = False) -> list[Alarm]:
         where = " WHERE acknowledged IS NULL" if open_only else ""
         cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged, resumed_by, "
-                            f"resumed, kind, table_alarm, answer_seq FROM floor_alarms{where} ORDER BY raised")
-        return [Alarm(*map(_text, row)) for row in cur.fetchall()]
+                            f"resumed, kind, table_alarm, answer_seq, acknowledged_at_table FROM floor_alarms{where} "
+                            "ORDER BY raised")
+        return [Alarm(table_id, int(seq), problem, _text(raised), by, _text(when), resumed_by, _text(resumed), kind,
+                      table_alarm, answer_seq, bool(at_table))
+                for (table_id, seq, problem, raised, by, when, resumed_by, resumed, kind, table_alarm, answer_seq,
+                     at_table) in cur.fetchall()]
 
     def refusals(self, open_only: bool = False) -> list[Refusal]:
         where = " WHERE acknowledged IS NULL" if open_only else ""
@@ -602,16 +610,17 @@ class FloorStore:
         number `since`, in one round trip; every one with the default."""
         cur = self._execute(
             "SELECT 'a', table_id, event_seq, problem, NULL, NULL, raised, NULL, acknowledged_by, acknowledged, "
-            "resumed_by, resumed, kind, table_alarm, answer_seq, change_no FROM floor_alarms WHERE change_no > ? "
-            "UNION ALL SELECT 'r', subject, NULL, reason, detail, messages, raised, last_seen, acknowledged_by, "
-            "acknowledged, NULL, NULL, NULL, NULL, NULL, change_no FROM floor_refusals WHERE change_no > ?",
+            "resumed_by, resumed, kind, table_alarm, answer_seq, acknowledged_at_table, change_no FROM floor_alarms "
+            "WHERE change_no > ? UNION ALL SELECT 'r', subject, NULL, reason, detail, messages, raised, last_seen, "
+            "acknowledged_by, acknowledged, NULL, NULL, NULL, NULL, NULL, NULL, change_no FROM floor_refusals "
+            "WHERE change_no > ?",
             (since, since))
         changes = AlarmChanges(since)
         for (what, name, seq, problem, detail, messages, raised, last_seen, by, when, resumed_by, resumed, kind,
-             table_alarm, answer_seq, change) in cur.fetchall():
+             table_alarm, answer_seq, at_table, change) in cur.fetchall():
             if what == "a":
                 changes.alarms.append(Alarm(name, int(seq), problem, _text(raised), by, _text(when), resumed_by,
-                                            _text(resumed), kind, table_alarm, answer_seq))
+                                            _text(resumed), kind, table_alarm, answer_seq, bool(at_table)))
             else:
                 changes.refusals.append(Refusal(name, RefusalReason(problem), detail, int(messages), _text(raised),
                                                 _text(last_seen), by, _text(when)))
@@ -783,6 +792,9 @@ def _make_schema(conn, postgres: bool) -> None:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
     for statement in INDEXES:  # on the added columns
         conn.execute(statement)
+    # A store from before `acknowledged_at_table`: its table's names lose the marker the column replaces.
+    conn.execute(f"UPDATE floor_alarms SET acknowledged_at_table = TRUE, acknowledged_by = substr(acknowledged_by, 1, "
+                 f"length(acknowledged_by) - {len(LEGACY_AT_TABLE)}) WHERE acknowledged_by LIKE '%{LEGACY_AT_TABLE}'")
 
 
 def _event_time(body: str) -> str | None:

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Static
 
 from croupier import terminal
-from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, at_the_table, name_problem
+from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, name_problem
 from croupier.floor.store import FloorStore, ReadOnlyLogin, StoreError, is_postgres, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, formats, ngettext
@@ -76,11 +76,12 @@ def alarms_text(alarms: list[Shown], stalled: str | None = None, writable: bool 
         _("this view only reads the store: acknowledge with croupier floor acknowledge")) + ")"
     lines = stall + ["[b]" + _("Alarms") + "[/] " + how]
     for alarm in alarms:
-        who = (_("acknowledged by {name}").format(name=escape(alarm.acknowledged_by or "")) if not alarm.open
-               else "[b red]" + _("open") + "[/]")
+        at_table = alarm.alarm is not None and alarm.alarm.acknowledged_at_table
+        who = ("[b red]" + _("open") + "[/]" if alarm.open else escape(
+            (_("acknowledged at the table by {name}") if at_table else _("acknowledged by {name}"))
+            .format(name=alarm.acknowledged_by or "")))
         if alarm.answer is not None:  # the table's own answer says more, after a floor pit boss's if one came first
-            taken = alarm.acknowledged_by is not None and not at_the_table(alarm.acknowledged_by)
-            who = (who + "; " if taken else "") + escape(alarm.answer)
+            who = ("" if at_table else who + "; ") + escape(alarm.answer)
         lines.append(f"[b]{escape(alarm.table)}[/] {escape(alarm.kind)}: {escape(alarm.detail)} ({who})")
     return "\n".join(lines)
 

@@ -55,7 +55,7 @@ def test_the_tables_own_acknowledgement_reaches_the_floor(floor_with_a_wheel_fau
     with open_store(url) as store:
         Ingester(store, []).ingest(messages(db, "T1", after=alarm.event_seq))
         (alarm,) = store.alarms()
-    assert alarm.acknowledged_by == "Ana (at the table)"
+    assert (alarm.acknowledged_by, alarm.acknowledged_at_table) == ("Ana", True)
 
 
 async def test_the_view_words_it_in_its_language_and_a_pit_boss_acknowledges_it_there(floor_with_a_wheel_fault):
@@ -131,8 +131,7 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.pause(0.1)
 
 
-@pytest.mark.parametrize("name", ["", " ", "x" * 61, "Rui\x1b[2J", "[red]Rui", "<b>Rui</b>", "Rui\u202e",
-                                  "Rui (at the table)"])
+@pytest.mark.parametrize("name", ["", " ", "x" * 61, "Rui\x1b[2J", "[red]Rui", "<b>Rui</b>", "Rui\u202e"])
 def test_floor_acknowledge_checks_the_name_as_the_table_does(floor_with_a_wheel_fault, name, capsys):
     _db, url = floor_with_a_wheel_fault
     assert name_problem(name) is not None
@@ -269,8 +268,8 @@ def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp
     with open_store(store_url) as store:
         relief_and_swap_ended_at_the_table(tmp_path / "T1.db", store)
         assert store.alarms(open_only=True) == []
-        by = {alarm.kind: alarm.acknowledged_by for alarm in store.alarms()}
-        assert by == {"relief-overdue": "Rui (at the table)", "ball-swap-overdue": "Marta"}
+        by = {alarm.kind: (alarm.acknowledged_by, alarm.acknowledged_at_table) for alarm in store.alarms()}
+        assert by == {"relief-overdue": ("Rui", True), "ball-swap-overdue": ("Marta", False)}
         words = {item.kind: (item.open, item.answer) for item in shown(store)}
         assert words == {"relief-overdue": (False, "ended at the table: relief done by Rui"),
                          "ball-swap-overdue": (False, "ended at the table: ball swapped by Rui")}
@@ -333,7 +332,7 @@ def test_floor_status_and_the_alarm_log_say_how_and_when_each_alarm_ended(tmp_pa
         log = {row[0]: row[1:] for row in conn.execute(
             "SELECT kind, acknowledged_where, acknowledged_by, answer, answered_by, answered, answer_note "
             "FROM floor_alarm_log WHERE table_id = 'T1'").fetchall()}
-    assert log["relief-overdue"][:4] == ("table", "Rui (at the table)", "relief", "Rui")
+    assert log["relief-overdue"][:4] == ("table", "Rui", "relief", "Rui")
     assert log["relief-overdue"][4] == ended_at["relief-overdue"]
     assert log["ball-swap-overdue"][:4] == ("floor", "Marta", "ball-swap", "Rui")
     assert log["wheel-fault"] == (None, None, None, None, None, None)

@@ -13,7 +13,7 @@ import pytest
 from croupier.floor.check import compare
 from croupier.floor.ingester import Ingester
 from croupier.floor.status import floor_status
-from croupier.floor.store import open_store
+from croupier.floor.store import now_text, open_store
 from croupier.floor.wire import Link, events_subject, message_id
 from croupier.journal.signing import default_signing_key_path, fingerprint, public_pem, public_path, read_public_key
 from croupier.journal.store import Journal
@@ -256,3 +256,17 @@ def test_a_reader_whose_clock_is_off_sees_the_ingester_and_tables_as_the_store_d
         assert said["ingester"]["stalled"] is False and said["ingester"]["word_s_ago"] < 60, said["ingester"]
         [tile] = tiles.FloorProjection(store).picture().tiles
         assert tile.online, tile
+
+
+def test_a_store_from_before_keeps_who_took_an_alarm_up_at_the_table_as_a_fact_not_a_name(store_url):
+    """Older floors marked a name the table recorded with " (at the table)" after it; the store now
+    keeps where as a column, and reading an older store turns its marked names into that column."""
+    with open_store(store_url) as store:
+        with store._transaction():
+            for seq, by in ((5, "Ana (at the table)"), (6, "Marta"), (7, None)):
+                store._execute("INSERT INTO floor_alarms (table_id, event_seq, problem, raised, acknowledged_by, "
+                               "acknowledged, kind) VALUES ('T1', ?, 'p', ?, ?, ?, 'wheel-fault')",
+                               (seq, now_text(), by, now_text() if by else None))
+    with open_store(store_url) as store:  # the ingester's next start
+        assert [(a.event_seq, a.acknowledged_by, a.acknowledged_at_table) for a in store.alarms()] == [
+            (5, "Ana", True), (6, "Marta", False), (7, None, False)]
