@@ -95,7 +95,7 @@ def client_class() -> type:
 
         async def _answer(self, answers: Iterable[tuple[str, bytes]]) -> None:
             command = b"".join(b"PUB %s %d\r\n%s\r\n" % (reply.encode(), len(payload), payload)
-                               for reply, payload in answers)
+                               for reply, payload in answers if reply)  # none: nothing the broker awaits
             if not command:
                 return
             if self.is_closed:

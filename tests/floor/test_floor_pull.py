@@ -109,3 +109,20 @@ def test_a_batch_answered_in_one_write_acknowledges_terminates_and_hands_back_ea
     assert sorted(again) == [b"4", b"5"]  # the terminated message 1 is not among them
     assert (info.num_ack_pending, info.num_pending, info.ack_floor.stream_seq) == (0, 0, 6)
     assert info.num_redelivered == 0  # redelivered messages acknowledged no longer count
+
+
+def test_a_message_without_a_reply_subject_gets_no_answer_in_the_batch():
+    """Not a JetStream delivery (someone published to the inbox): nothing to answer, and no PUB
+    without a subject, which the broker would refuse, in the batch's write."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from croupier.floor.client import client_class
+
+    written: list[bytes] = []
+    client = client_class()()
+    client._send_command = lambda command: asyncio.sleep(0, written.append(command))
+    client._flush_queue = None
+    stray, delivered = SimpleNamespace(reply=""), SimpleNamespace(reply="$JS.ACK.S.D.1.7.7.1.0")
+    asyncio.run(client.acknowledge([stray, delivered], terminate={id(stray)}))
+    assert written == [b"PUB $JS.ACK.S.D.1.7.7.1.0 4\r\n+ACK\r\n"]
