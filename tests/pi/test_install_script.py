@@ -191,7 +191,7 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         "+ usermod --append --groups gpio croupier",
         f"+ python3 -m venv --system-site-packages {machine.root}/opt/croupier/venv",
         "pip --disable-pip-version-check wheel --no-deps --wheel-dir ",
-        "-py3-none-any.whl\\[floor\\] textual-serve\n",
+        "-py3-none-any.whl\\[floor\\,web\\]\n",
         "pip --disable-pip-version-check install --force-reinstall --no-deps ",
         f"+ write {machine.root}/etc/croupier/croupier.toml",
         f"+ install -m 0644 {ROOT}/hw/99-croupier-wheel.rules {machine.root}/etc/udev/rules.d/99-croupier-wheel.rules",
@@ -454,7 +454,7 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin "
         "croupier_pitboss",  # the browser's view: its PostgreSQL role by peer authentication
-        "-py3-none-any.whl\\[floor\\] textual-serve\n",
+        "-py3-none-any.whl\\[floor\\,web\\]\n",
         f"+ ln -sfn /usr/sbin/nats-server {machine.root}/opt/croupier/venv/bin/nats-server",
         "+ runuser -u postgres -- createdb floor",
         f"psql -v ON_ERROR_STOP=1 -q -d floor -f - < {ROOT}/hw/floor-roles.sql",

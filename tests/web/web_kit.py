@@ -32,7 +32,7 @@ def chromium() -> str:
     """The system's Chromium, or the test skipped saying what is missing (one line)."""
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[browser-test]' "
                                                       "(no 32-bit ARM wheel)")
-    pytest.importorskip("textual_serve", reason="textual-serve is not installed: pip install '.[browser-test]'")
+    pytest.importorskip("textual_serve", reason="textual-serve is not installed: pip install '.[web]'")
     found = os.environ.get("CROUPIER_CHROMIUM") or next(filter(None, map(shutil.which, CHROMIUM_NAMES)), None)
     if not found:
         pytest.skip("no Chromium on this machine: apt install chromium (or set CROUPIER_CHROMIUM to one)")
@@ -94,7 +94,7 @@ def served(unit: str, folder: Path, *, replace: dict[str, str] | None = None,
            env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
     """The unit's server on a free port, in `folder`: its URL as the unit names it, and its process.
     Stopped, with every app process it started, however the test ends."""
-    pytest.importorskip("textual_serve", reason="textual-serve is not installed: pip install '.[browser-test]'")
+    pytest.importorskip("textual_serve", reason="textual-serve is not installed: pip install '.[web]'")
     port = free_port()
     log = (folder / f"{unit}.log").open("w")
     process = subprocess.Popen(unit_command(unit, port, replace=replace), cwd=folder, stdout=log,
