@@ -300,7 +300,9 @@ async def connect(servers: list[str], access: Access | None = None):
         pass
 
     nc = client_class()()
-    await nc.connect(servers=servers, allow_reconnect=False, connect_timeout=2,
+    # Each server tried twice, 2 s apart: nats-py otherwise tries a first connection 60 times before it
+    # gives up (its own loop, whatever allow_reconnect says), and "broker unreachable" came 2 minutes late.
+    await nc.connect(servers=servers, allow_reconnect=False, max_reconnect_attempts=1, connect_timeout=2,
                      error_cb=quiet, disconnected_cb=quiet, closed_cb=quiet, **access_options(access))
     return nc
 

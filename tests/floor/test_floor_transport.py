@@ -169,3 +169,16 @@ def test_a_broker_that_ends_a_tls_connection_leaves_no_warning_in_the_log(secure
     with caplog.at_level(logging.WARNING, logger="asyncio"):
         asyncio.run(run())
     assert not [r for r in caplog.records if "eof_received" in r.getMessage()]
+
+
+def test_a_broker_that_is_not_there_is_said_at_once_not_after_two_minutes_of_tries():
+    """nats-py tried a first connection 60 times, 2 s apart, whatever allow_reconnect said: the
+    ingester said "broker unreachable" (and a table that its link was down) two minutes late."""
+    async def run() -> BaseException:
+        with pytest.raises(Exception) as raised:
+            await asyncio.wait_for(connect(["nats://127.0.0.1:1", "nats://127.0.0.1:2"]), 60)
+        return raised.value
+
+    problem = asyncio.run(run())
+    assert not isinstance(problem, asyncio.TimeoutError), "still trying after a minute"
+    assert "no servers" in str(problem).lower()
