@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import re
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 from textual_serve.app_service import AppService
@@ -61,7 +61,7 @@ class Screen(AppService):
         process = await super()._open_app_process(width, height)
         if process.stderr is not None:
             self._said = _Said(process.stderr)
-            process.stderr = self._said  # type: ignore[assignment]  # run() only reads it
+            process.stderr = cast(asyncio.StreamReader, self._said)  # run() only reads it
         return process
 
     async def on_meta(self, data: bytes) -> None:
