@@ -593,10 +593,7 @@ class FloorStore:
         cur = self._execute("SELECT table_id, event_seq, problem, raised, acknowledged_by, acknowledged, resumed_by, "
                             f"resumed, kind, table_alarm, answer_seq, acknowledged_at_table FROM floor_alarms{where} "
                             "ORDER BY raised")
-        return [Alarm(table_id, int(seq), problem, _text(raised), by, _text(when), resumed_by, _text(resumed), kind,
-                      table_alarm, answer_seq, bool(at_table))
-                for (table_id, seq, problem, raised, by, when, resumed_by, resumed, kind, table_alarm, answer_seq,
-                     at_table) in cur.fetchall()]
+        return [_alarm(*row) for row in cur.fetchall()]
 
     def refusals(self, open_only: bool = False) -> list[Refusal]:
         where = " WHERE acknowledged IS NULL" if open_only else ""
@@ -619,8 +616,8 @@ class FloorStore:
         for (what, name, seq, problem, detail, messages, raised, last_seen, by, when, resumed_by, resumed, kind,
              table_alarm, answer_seq, at_table, change) in cur.fetchall():
             if what == "a":
-                changes.alarms.append(Alarm(name, int(seq), problem, _text(raised), by, _text(when), resumed_by,
-                                            _text(resumed), kind, table_alarm, answer_seq, bool(at_table)))
+                changes.alarms.append(_alarm(name, seq, problem, raised, by, when, resumed_by, resumed, kind,
+                                             table_alarm, answer_seq, at_table))
             else:
                 changes.refusals.append(Refusal(name, RefusalReason(problem), detail, int(messages), _text(raised),
                                                 _text(last_seen), by, _text(when)))
@@ -810,6 +807,13 @@ def _parts(values: list, size: int = 500) -> Iterator[list]:
     """`values` a few hundred at a time: the parameters of one statement."""
     for start in range(0, len(values), size):
         yield values[start:start + size]
+
+
+def _alarm(table_id, seq, problem, raised, by, when, resumed_by, resumed, kind, table_alarm, answer_seq,
+           at_table) -> Alarm:
+    """An alarm from its row, as `alarms` and `alarm_changes` select it."""
+    return Alarm(table_id, int(seq), problem, _text(raised), by, _text(when), resumed_by, _text(resumed), kind,
+                 table_alarm, answer_seq, bool(at_table))
 
 
 def _text(value):
