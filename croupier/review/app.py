@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from datetime import datetime
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.actions import SkipAction
 from textual.binding import Binding
@@ -22,6 +22,7 @@ from croupier.journal.store import Entry, Journal, JournalError
 from croupier.history.croupiers import croupier_table
 from croupier.history.ledger import colour_rule, ledger_table
 from croupier.history.shift_results import shift_result_table
+from croupier.review.escape_keys import escape_then_key
 from croupier.review.messages import SpinChosen
 from croupier.history.clock import clock, local, typed, zone_label
 from croupier.history.procedures import procedure_tables
@@ -35,6 +36,7 @@ from croupier.rules.profiles import numbering_of
 from croupier.history.statistics import entries_spins, statistics_text
 from croupier.review.statistics_pane import StatisticsPane
 from croupier.review.tables_pane import TablesPane
+from croupier.review.tabs import ReviewTabs
 from croupier.history.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
 from croupier.table.events import EVENT_TYPES
@@ -61,7 +63,8 @@ class ReviewApp(Shows, App):
     BINDINGS = [
         # The keys that move the focus act as they come (priority), before the keys typed after them
         # are handed on: a browser's keys arrive in bursts, and "/kind:spin-voided" or "2" then "15"
-        # must land in the box they open. In a text box they are its text (_typed_in_a_box).
+        # must land in the box they open. In a text box they are its text (_typed_in_a_box). Escape
+        # too: it leaves the box before a digit typed with it, which is then a tab's, not the box's.
         Binding("1", "tab('timeline')", N_("Timeline"), priority=True),
         Binding("2", "tab('spin')", N_("Spin"), priority=True),
         Binding("3", "tab('procedures')", N_("Procedures"), priority=True),
@@ -77,7 +80,7 @@ class ReviewApp(Shows, App):
         Binding("right_square_bracket", "shift(1)", N_("Later shift")),
         Binding("a", "journal_statistics", N_("Stats: whole journal"), show=False),
         Binding("s", "show_shift_statistics", N_("Stats: this shift"), show=False),
-        Binding("escape", "leave_input", N_("Back to the list"), show=False),
+        Binding("escape", "leave_input", N_("Back to the list"), show=False, priority=True),
         Binding("q", "quit", N_("Quit")),
     ]
 
@@ -99,12 +102,17 @@ class ReviewApp(Shows, App):
         self.entries: list[Entry] = []
         self.numbering = "french"
 
+    async def on_event(self, event: events.Event) -> None:
+        split = escape_then_key(event) if isinstance(event, events.Key) and not event.is_forwarded else None
+        for one in split or (event,):
+            await super().on_event(one)
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="journal-line", markup=False)
         yield Static(_("checking the journal's hash chain..."), id="chain-state", markup=False)
         yield Input(placeholder=_(GOTO_HELP), id="goto")
-        with TabbedContent(initial="timeline", id="tabs"):
+        with ReviewTabs(initial="timeline", id="tabs"):
             with TabPane(f"1 {_('Timeline')}", id="timeline"):
                 yield TimelinePane(id="timeline-pane")
             with TabPane(f"2 {_('Spin')}", id="spin"):
@@ -300,6 +308,8 @@ class ReviewApp(Shows, App):
 
     def action_leave_input(self) -> None:
         """Out of a text box, back to where 1-6 switch tabs: the timeline's list, the spin's detail."""
+        if len(self.screen_stack) > 1:
+            raise SkipAction()  # a screen over the review (the command palette) takes its own Escape
         active = self.query_one("#tabs", TabbedContent).active
         if active == "timeline":
             self.set_focus(self.query_one("#timeline-table", DataTable))

@@ -5,6 +5,7 @@ import sqlite3
 
 import pytest
 from textual.widgets import DataTable, Input, Static, TabbedContent
+from typed_at_once import type_at_once
 
 from croupier.journal.store import JournalError
 from croupier.review.app import ReviewApp
@@ -94,6 +95,25 @@ async def test_2_opens_the_spin_tab_ready_for_the_number(shift_journal):
         assert app.query_one("#spin-number", Input).value == "1" and "result: 17 black" in detail(app)
         await pilot.press("escape", "3")  # out of the box, digits switch tabs again
         assert tabs.active == "procedures"
+
+
+@pytest.mark.parametrize("keys,box,left,tab", [
+    ("/x\x1b2", "#timeline-filter", "x", "spin"),  # 2 after the filter: the Spin tab, not "x2" in the filter
+    ("j1\x1b3", "#spin-number", "1", "procedures"),  # 3 after spin 1: the Procedures tab, not spin 13
+    ("gx\x1b4", "#goto", "x", "colours"),
+    ("/x\x1bj", "#timeline-filter", "x", "spin"),  # j: to the spin's number, not "xj" in the filter
+])
+async def test_escape_typed_at_once_with_a_key_leaves_the_box_before_the_key_acts(shift_journal, keys, box, left, tab):
+    # A browser's burst, or a terminal's: Escape and the key after it arrive together, read by the
+    # terminal's reader as one key (alt+j, or "™" for Escape and 2). The Escape closes the box
+    # first, and the key after it acts on what is under the box.
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.pause()
+        await type_at_once(app, pilot, keys)
+        assert app.query_one(box, Input).value == left
+        assert app.query_one("#tabs", TabbedContent).active == tab
+        assert not app.query_one("#goto", Input).has_class("asked")
 
 
 async def test_a_spin_picked_in_the_timeline_leaves_the_digits_to_the_tabs(shift_journal):

@@ -3,6 +3,7 @@ from datetime import timedelta
 
 import pytest
 from review_shift import START, at, shift_events
+from typed_at_once import type_at_once
 
 from croupier.journal.store import Journal
 from croupier.review.app import ReviewApp
@@ -92,17 +93,9 @@ def test_to_takes_in_the_whole_minute_it_names(shift_journal):
 async def test_the_last_tab_typed_while_shifts_load_is_the_tab_shown(two_shifts, keys, pane):
     # Fast hands: shifts and tabs typed back to back, all queued before the first is handled. The
     # last tab asked for is the one on screen once all is handled, not one an earlier key put back.
-    from textual import events
-
     app = ReviewApp(open_read_only(two_shifts))
     async with app.run_test(size=(140, 45)) as pilot:
         await pilot.pause()
-        for character in keys:
-            event = events.Key({"[": "left_square_bracket", "]": "right_square_bracket"}.get(character, character),
-                               character)
-            event.set_sender(app)
-            app._driver.send_message(event)
-        for _ in range(8):
-            await pilot.pause()
+        await type_at_once(app, pilot, keys)
         assert app.shift.number == (2 if "]" in keys else 1)
         assert app.query_one("#tabs").active == pane

@@ -57,6 +57,11 @@ def test_keys_typed_at_once_in_the_page_reach_the_review(review, page):
     shows(page, f"1 of {head} events", "spin 3: VOID (chip-fell")
     page.keyboard.type("6")
     shows(page, f"{len(NUMBERS)} spins")
+    # Escape and a digit at once: the Escape leaves the box first, and 2 opens the Spin tab.
+    page.keyboard.type("/x")
+    page.keyboard.press("Escape")
+    page.keyboard.type("2")
+    shows(page, "spin number, then Enter")
     page.keyboard.type("j5\n")  # the spin's number lands in the box "j" opens, not on the tabs' 1-6
     shows(page, "spin 5", f"result: {NUMBERS[4]}")
 
