@@ -29,3 +29,17 @@ def machine_time_zone_in_english():
 def own_cache_directory(tmp_path_factory, monkeypatch):
     """Each test has a cache directory of its own: a report's saved fold never carries over."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture
+def machine_zone(monkeypatch):
+    """`machine_zone("Europe/Rome")` sets the machine's time zone (TZ) for the test; put back after."""
+    import time
+
+    def setting(name: str) -> None:
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield setting
+    monkeypatch.undo()
+    time.tzset()

@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 from croupier.floor.gate import RefusalReason
 from croupier.floor.store import CHAIN, EXAMPLES_APART, OTHER_SUBJECTS, Alarm, FloorStore, Refusal, TableAnswer
 from croupier.floor.wire import Link
+from croupier.history.clock import stamp
 from croupier.history.words import alarm_answer_words, alarm_detail_words, alarm_subject_words, alarm_words
 from croupier.i18n import N_, _
 from croupier.table.codec import CodecError
@@ -62,9 +63,23 @@ class Shown:
     alarm: Alarm | None = None
     refusal: Refusal | None = None
     answer: str | None = None  # how the table took it up or ended it, in words
+    answered: datetime | None = None  # when, by the table's event
+
+    @property
+    def ended(self) -> str:
+        """How and when it ended, as `ending_words` says it, with the view's times."""
+        alarm, refusal = self.alarm, self.refusal
+        answer = None if self.answer is None or self.answered is None else (self.answer, self.answered)
+        if alarm is not None:
+            return ending_words(alarm.acknowledged_by, alarm.acknowledged, answer, alarm.resumed_by, alarm.resumed,
+                                at_table=alarm.acknowledged_at_table, when=shown_time)
+        return ending_words(self.acknowledged_by, refusal.acknowledged if refusal else None, when=shown_time)
 
 
-def shown(store: FloorStore, words: dict[tuple[str, int], str] | None = None) -> list[Shown]:
+Worded = tuple[str, datetime]  # a table's event in words, and its time
+
+
+def shown(store: FloorStore, words: dict[tuple[str, int], Worded] | None = None) -> list[Shown]:
     """Every floor alarm, open ones first, each worded in the installed language."""
     return AlarmBoard(words if words is not None else {}).read(store)
 
@@ -75,7 +90,7 @@ class AlarmBoard:
     the rows raised or changed since the last (croupier.floor.store's change numbers), in one round
     trip; `words` keeps each table alarm's wording from its event, read once."""
 
-    words: dict[tuple[str, int], str] = field(default_factory=dict)
+    words: dict[tuple[str, int], Worded] = field(default_factory=dict)
     upto: int = -1  # the change number the board holds every row up to
     alarms: dict[tuple[str, int], Alarm] = field(default_factory=dict)
     refusals: dict[tuple[str, RefusalReason, str], Refusal] = field(default_factory=dict)
@@ -110,15 +125,16 @@ def refusal_reason(reason: RefusalReason) -> str:
     return _(REASONS[reason])
 
 
-def _worded_alarm(store: FloorStore, alarm: Alarm, words: dict[tuple[str, int], str]) -> Shown:
+def _worded_alarm(store: FloorStore, alarm: Alarm, words: dict[tuple[str, int], Worded]) -> Shown:
     if alarm.kind == CHAIN:
         return Shown(alarm.table_id, _("chain broken"), _("at event {seq}: {problem}").format(
             seq=alarm.event_seq, problem=alarm.problem), alarm.acknowledged is None, alarm.acknowledged_by, alarm)
-    text = _event_words(store, alarm.table_id, alarm.event_seq, words, _raised_words) or alarm.problem
+    raised = _event_words(store, alarm.table_id, alarm.event_seq, words, _raised_words)
     answer = (_event_words(store, alarm.table_id, alarm.answer_seq, words, _answer_words)
               if alarm.answer_seq is not None else None)
-    return Shown(alarm.table_id, alarm_words(alarm.kind), text, alarm.acknowledged is None, alarm.acknowledged_by,
-                 alarm, answer=answer)
+    return Shown(alarm.table_id, alarm_words(alarm.kind), raised[0] if raised else alarm.problem,
+                 alarm.acknowledged is None, alarm.acknowledged_by, alarm, answer=answer and answer[0],
+                 answered=answer and answer[1])
 
 
 def _raised_words(event: Event) -> str | None:
@@ -133,19 +149,20 @@ def _answer_words(event: Event) -> str | None:
     return alarm_answer_words(event) if isinstance(event, (AlarmAcknowledged, AlarmCleared)) else None
 
 
-def _event_words(store: FloorStore, table_id: str, seq: int, words: dict[tuple[str, int], str],
-                 worded: Callable[[Event], str | None]) -> str | None:
-    """The words of the table's event `seq`, read once: a stored event never changes."""
-    text = words.get((table_id, seq))
-    if text is None:
+def _event_words(store: FloorStore, table_id: str, seq: int, words: dict[tuple[str, int], Worded],
+                 worded: Callable[[Event], str | None]) -> Worded | None:
+    """The words of the table's event `seq` and its time, read once: a stored event never changes."""
+    found = words.get((table_id, seq))
+    if found is None:
         body = store.event_body(table_id, seq)
         try:
-            text = worded(decode(body)) if body else None
+            event = decode(body) if body else None
         except CodecError:
-            text = None
-        if text is not None:
-            words[table_id, seq] = text
-    return text
+            event = None
+        text = worded(event) if event is not None else None
+        if event is not None and text is not None:
+            found = words[table_id, seq] = (text, event.time)
+    return found
 
 
 def table_answers(store: FloorStore) -> dict[tuple[str, int], AlarmAcknowledged | AlarmCleared]:
@@ -169,34 +186,39 @@ def answer_kind(event: AlarmAcknowledged | AlarmCleared) -> str:
     return event.answer.value if event.answer is not None else "cleared"
 
 
-def ending_words(acknowledged_by: str | None, acknowledged: str | None,
-                 answer: AlarmAcknowledged | AlarmCleared | None = None, resumed_by: str | None = None,
-                 resumed: str | None = None, *, at_table: bool = False) -> str:
+def ending_words(acknowledged_by: str | None, acknowledged: str | None, answer: Worded | None = None,
+                 resumed_by: str | None = None, resumed: str | None = None, *, at_table: bool = False,
+                 when: Callable[[datetime], str] = lambda moment: moment.isoformat(timespec="seconds")) -> str:
     """How an alarm ended, and when, in the installed language: open; taken up on the floor by whom;
     answered at its table by the table's event (acknowledged there, or ended by a relief, a ball
-    swap, a correction or a pit boss's clearing) by whom; its table resumed by whom."""
+    swap, a correction or a pit boss's clearing: its words and time) by whom; its table resumed by
+    whom. Times as `when` writes them (ISO 8601 to the second; the view's in its language and zone)."""
     said = []
     if acknowledged is None:
         said.append(_("open"))
     elif not at_table:
         said.append(_("acknowledged on the floor by {name} at {time}").format(name=acknowledged_by,
-                                                                             time=_when(acknowledged)))
+                                                                             time=_when(acknowledged, when)))
     elif answer is None:  # its event does not read back
         said.append(_("acknowledged at the table by {name}").format(name=acknowledged_by))
     if answer is not None:
-        said.append(_("{answer}, at {time}").format(answer=alarm_answer_words(answer),
-                                                    time=answer.time.isoformat(timespec="seconds")))
+        said.append(_("{answer}, at {time}").format(answer=answer[0], time=when(answer[1])))
     if resumed_by is not None:
-        said.append(_("table resumed by {name} at {time}").format(name=resumed_by, time=_when(resumed)))
+        said.append(_("table resumed by {name} at {time}").format(name=resumed_by, time=_when(resumed, when)))
     return "; ".join(said)
 
 
-def _when(text: str | None) -> str:
-    """A time the store keeps, to the second."""
+def _when(text: str | None, when: Callable[[datetime], str]) -> str:
+    """A time the store keeps, as `when` writes it."""
     try:
-        return datetime.fromisoformat(text or "").isoformat(timespec="seconds")
+        return when(datetime.fromisoformat(text or ""))
     except ValueError:
         return text or "?"
+
+
+def shown_time(moment: datetime) -> str:
+    """A time on the view: its date and time to the minute, in the view's language and time zone."""
+    return stamp(moment, "short")
 
 
 def name_problem(text: str) -> str | None:

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from croupier.floor.alarms import answer_kind, ending_words, table_answers
 from croupier.floor.store import FloorStore, IngesterRecord, TableRecord
+from croupier.history.words import alarm_answer_words
 from croupier.table.events import AlarmCleared
 from croupier.i18n import _
 
@@ -106,8 +107,9 @@ def floor_status(store: FloorStore, now: datetime | None = None) -> dict:
                 "event": a.answer_seq, "kind": answer_kind(answer), "by": answer.by,
                 "time": answer.time.isoformat(), "note": answer.note if isinstance(answer, AlarmCleared) else None},
             "resumed_by": a.resumed_by, "resumed": a.resumed,
-            "ended": ending_words(a.acknowledged_by, a.acknowledged, answer, a.resumed_by, a.resumed,
-                                  at_table=a.acknowledged_at_table)})
+            "ended": ending_words(a.acknowledged_by, a.acknowledged,
+                                  None if answer is None else (alarm_answer_words(answer), answer.time),
+                                  a.resumed_by, a.resumed, at_table=a.acknowledged_at_table)})
     refusals = [{"subject": r.subject, "reason": r.reason, "messages": r.messages, "detail": r.detail,
                  "raised": r.raised, "last_seen": r.last_seen, "acknowledged_by": r.acknowledged_by,
                  "acknowledged": r.acknowledged, "ended": ending_words(r.acknowledged_by, r.acknowledged)}

@@ -76,13 +76,9 @@ def alarms_text(alarms: list[Shown], stalled: str | None = None, writable: bool 
         _("this view only reads the store: acknowledge with croupier floor acknowledge")) + ")"
     lines = stall + ["[b]" + _("Alarms") + "[/] " + how]
     for alarm in alarms:
-        at_table = alarm.alarm is not None and alarm.alarm.acknowledged_at_table
-        who = ("[b red]" + _("open") + "[/]" if alarm.open else escape(
-            (_("acknowledged at the table by {name}") if at_table else _("acknowledged by {name}"))
-            .format(name=alarm.acknowledged_by or "")))
-        if alarm.answer is not None:  # the table's own answer says more, after a floor pit boss's if one came first
-            who = ("" if at_table else who + "; ") + escape(alarm.answer)
-        lines.append(f"[b]{escape(alarm.table)}[/] {escape(alarm.kind)}: {escape(alarm.detail)} ({who})")
+        # Open, or where, by whom and when it was taken up: on the floor, and the table's own answer.
+        ended = "[b red]" + _("open") + "[/]" if alarm.open else escape(alarm.ended)
+        lines.append(f"[b]{escape(alarm.table)}[/] {escape(alarm.kind)}: {escape(alarm.detail)} ({ended})")
     return "\n".join(lines)
 
 

@@ -4,6 +4,7 @@ acknowledgement reaches it, and a pit boss acknowledges it from the view or `flo
 under a checked name."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -77,7 +78,9 @@ async def test_the_view_words_it_in_its_language_and_a_pit_boss_acknowledges_it_
                 app.screen.query_one("#name").value = ""
                 await pilot.press(*"Rui Costa", "enter")
                 await until(pilot, lambda: "Rui Costa" in str(app.query_one("#alarms").render()))
-                assert "Rui Costa" in str(app.query_one("#alarms").render())
+                # where, by whom and when, as Portuguese writes a date: 27/11/2026, 21:05
+                assert re.search(r"\(visto na sala de jogo por Rui Costa em \d\d/\d\d/\d{4}, \d\d:\d\d\)",
+                                 str(app.query_one("#alarms").render()))
     finally:
         install("en")
     with open_store(url, read_only=True) as store:
@@ -259,12 +262,16 @@ def relief_and_swap_ended_at_the_table(db: Path, store, then=lambda session: Non
     ingester.ingest(messages(db, "T1", after=store.head("T1")[0]))
 
 
-def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp_path, store_url):
+def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp_path, store_url, machine_zone):
     """Overdue relief and ball swap alarms on the floor; the table's relief and swap end them there
-    (no one acknowledges them on the floor), each saying why in the view's language. The ball's was
-    taken up on the floor first: the view says both."""
+    (no one acknowledges them on the floor), each saying why and when in the view's language, the
+    times in the view's zone. The ball's was taken up on the floor first: the view says both."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
     from croupier.i18n import install
 
+    machine_zone("Europe/Rome")  # the view's machine: UTC+01:00 in January, when the table played
     with open_store(store_url) as store:
         relief_and_swap_ended_at_the_table(tmp_path / "T1.db", store)
         assert store.alarms(open_only=True) == []
@@ -275,14 +282,20 @@ def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp
                          "ball-swap-overdue": (False, "ended at the table: ball swapped by Rui")}
         from croupier.floor.view import alarms_text
         text = alarms_text(shown(store))
-        assert "(acknowledged by Marta; ended at the table: ball swapped by Rui)" in text
-        assert "(ended at the table: relief done by Rui)" in text
+        # Marta took it up now, on the floor's clock; the table's swap and relief at 16:11 in Rome
+        # (15:11 UTC by the table's clock).
+        marta = datetime.fromisoformat(next(a.acknowledged for a in store.alarms() if a.acknowledged_by == "Marta"))
+        assert (f"(acknowledged on the floor by Marta at {marta.astimezone(ZoneInfo('Europe/Rome')):%-d %b %Y, %H:%M}; "
+                "ended at the table: ball swapped by Rui, at 6 Jan 2025, 16:11)") in text
+        assert "(ended at the table: relief done by Rui, at 6 Jan 2025, 16:11)" in text
         install("pt")
         try:
             worded = {item.answer for item in shown(store)}
+            text = alarms_text(shown(store))
         finally:
             install("en")
     assert worded == {"terminado na mesa: rendição feita por Rui", "terminado na mesa: bola trocada por Rui"}
+    assert "(terminado na mesa: rendição feita por Rui, em 06/01/2025, 16:11)" in text
 
 
 def test_floor_status_and_the_alarm_log_say_how_and_when_each_alarm_ended(tmp_path, store_url):
@@ -321,8 +334,8 @@ def test_floor_status_and_the_alarm_log_say_how_and_when_each_alarm_ended(tmp_pa
             worded = {alarm["kind"]: alarm["ended"] for alarm in floor_status(store)["alarms"]}
         finally:
             install("en")
-        assert worded["relief-overdue"].startswith("terminado na mesa: rendição feita por Rui, às ")
-        assert worded["ball-swap-overdue"].startswith("visto na sala de jogo por Marta às ")
+        assert worded["relief-overdue"].startswith("terminado na mesa: rendição feita por Rui, em ")
+        assert worded["ball-swap-overdue"].startswith("visto na sala de jogo por Marta em ")
         assert worded["wheel-fault"] == "aberto"
     if not store_url.startswith("postgresql://"):
         return

@@ -16,12 +16,6 @@ def shift_journal(tmp_path):
 
 
 @pytest.fixture
-def table_zone(monkeypatch):
+def table_zone(machine_zone):
     """The table's time zone set to Lisbon's (summer time, UTC+01:00, in September), and put back."""
-    import time
-
-    monkeypatch.setenv("TZ", "Europe/Lisbon")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+    machine_zone("Europe/Lisbon")

@@ -51,7 +51,7 @@ def test_the_page_acknowledges_as_the_pit_bosses_role(roles, tmp_path, page):
         shows(page, "Acknowledge an alarm", "1. T2")
         page.keyboard.type("1\n", delay=100)
         page.keyboard.type("maria\n", delay=100)
-        shows(page, "acknowledged by maria")
+        shows(page, "acknowledged on the floor by maria at ")
     with open_store(roles("croupier_view"), read_only=True) as store:
         assert [alarm.acknowledged_by for alarm in store.alarms()] == ["maria"]
 
