@@ -136,14 +136,16 @@ def screen(page) -> str:
 
 
 def shows(page, *texts: str, timeout: float = 30) -> str:
-    """The screen once it shows every one of `texts` (else the test fails with what it showed)."""
+    """The screen once it shows every one of `texts`, read across the lines a long one wraps onto
+    (else the test fails with what it showed)."""
     deadline = time.monotonic() + timeout
     while True:
         text = screen(page)
-        if all(t in text for t in texts):
+        words = " ".join(text.split())
+        missing = [t for t in texts if t not in text and " ".join(t.split()) not in words]
+        if not missing:
             return text
         if time.monotonic() > deadline:
-            missing = [t for t in texts if t not in text]
             raise AssertionError(f"the page never showed {missing}; it showed:\n{text}")
         time.sleep(0.2)
 
