@@ -20,7 +20,7 @@ from croupier.table.clock import FakeClock
 from croupier.table.alarms import acknowledge, wheel_fault
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
-from journal_kit import write_shift  # noqa: E402
+from journal_kit import raw, write_shift  # noqa: E402
 from test_floor_store import enrolled, messages, store_url  # noqa: E402,F401 (store_url: a fixture)
 
 
@@ -266,9 +266,6 @@ def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp
     """Overdue relief and ball swap alarms on the floor; the table's relief and swap end them there
     (no one acknowledges them on the floor), each saying why and when in the view's language, the
     times in the view's zone. The ball's was taken up on the floor first: the view says both."""
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
-
     from croupier.i18n import install
 
     machine_zone("Europe/Rome")  # the view's machine: UTC+01:00 in January, when the table played
@@ -284,8 +281,8 @@ def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp
         text = alarms_text(shown(store))
         # Marta took it up now, on the floor's clock; the table's swap and relief at 16:11 in Rome
         # (15:11 UTC by the table's clock).
-        marta = datetime.fromisoformat(next(a.acknowledged for a in store.alarms() if a.acknowledged_by == "Marta"))
-        assert (f"(acknowledged on the floor by Marta at {marta.astimezone(ZoneInfo('Europe/Rome')):%-d %b %Y, %H:%M}; "
+        marta = next(a.acknowledged for a in store.alarms() if a.acknowledged_by == "Marta")
+        assert (f"(acknowledged on the floor by Marta at {in_rome(marta)}; "
                 "ended at the table: ball swapped by Rui, at 6 Jan 2025, 16:11)") in text
         assert "(ended at the table: relief done by Rui, at 6 Jan 2025, 16:11)" in text
         install("pt")
@@ -296,6 +293,25 @@ def test_an_alarm_the_tables_own_procedure_ends_ends_on_the_floor_saying_why(tmp
             install("en")
     assert worded == {"terminado na mesa: rendição feita por Rui", "terminado na mesa: bola trocada por Rui"}
     assert "(terminado na mesa: rendição feita por Rui, em 06/01/2025, 16:11)" in text
+
+
+def test_the_view_says_when_a_broken_chain_was_taken_up_and_its_table_resumed(tmp_path, store_url, machine_zone):
+    from croupier.floor.view import alarms_text
+
+    machine_zone("Europe/Rome")
+    db = tmp_path / "T2.db"
+    write_shift(db).close()
+    with raw(db) as conn:  # T2's last event altered: its chain breaks on the floor
+        conn.execute("UPDATE events SET body = replace(body, 'Ana', 'Rui') WHERE seq = (SELECT max(seq) FROM events)")
+    with open_store(store_url) as store:
+        Ingester(enrolled(store, db, "T2"), []).ingest(messages(db, "T2"))
+        (alarm,) = store.alarms()
+        assert store.acknowledge_alarm("T2", alarm.event_seq, "Marta")
+        assert store.resume("T2", "Boss") == alarm.event_seq
+        (alarm,) = store.alarms()
+        text = alarms_text(shown(store))
+    assert (f"(acknowledged on the floor by Marta at {in_rome(alarm.acknowledged)}; "
+            f"table resumed by Boss at {in_rome(alarm.resumed)})") in text
 
 
 def test_floor_status_and_the_alarm_log_say_how_and_when_each_alarm_ended(tmp_path, store_url):
@@ -349,6 +365,14 @@ def test_floor_status_and_the_alarm_log_say_how_and_when_each_alarm_ended(tmp_pa
     assert log["relief-overdue"][4] == ended_at["relief-overdue"]
     assert log["ball-swap-overdue"][:4] == ("floor", "Marta", "ball-swap", "Rui")
     assert log["wheel-fault"] == (None, None, None, None, None, None)
+
+
+def in_rome(stored: str) -> str:
+    """A time the store keeps, as the English view on a machine in Rome writes it: 6 Jan 2025, 16:11."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    return f"{datetime.fromisoformat(stored).astimezone(ZoneInfo('Europe/Rome')):%-d %b %Y, %H:%M}"
 
 
 def seconds(when) -> str:
