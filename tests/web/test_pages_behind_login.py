@@ -1,5 +1,6 @@
 """The pages on the LAN as hw/floor.md puts them: nginx with TLS and a login per pit boss in front of
-the floor view's unit. Its nginx server block is taken from hw/floor.md itself."""
+the floor view's unit, and in front of a table's review unit the same way. The nginx server block is
+taken from hw/floor.md itself."""
 from __future__ import annotations
 
 import base64
@@ -11,15 +12,20 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from web_kit import ROOT, served, shows, wait_for_port
+from web_kit import ROOT, UNITS, served, shows, wait_for_port
 from test_floor_view_page import UNIT, floor_store
+from test_review_page import JOURNAL, UNIT as REVIEW_UNIT
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "floor"))
 from floor_kit import throwaway_ca  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
+from journal_kit import stored_head, write_shift  # noqa: E402
 
 from croupier.floor.broker import free_port  # noqa: E402
 
@@ -49,18 +55,19 @@ def documented_server_block(port: int, cert: Path, key: Path, logins: Path, upst
     return block
 
 
-@pytest.fixture
-def behind_login(tmp_path):
-    """The floor view's unit behind nginx as documented: (https URL, CA file, nginx's access log)."""
+@contextmanager
+def behind_nginx(tmp_path: Path, unit: str, replace: dict[str, str], env: dict[str, str] | None = None):
+    """`unit`'s page behind nginx as documented: (https URL, CA file, nginx's access log). The unit's
+    public_url is the proxy's, as hw/floor.md has it set."""
     nginx = nginx_binary()
     ca, cert, key = throwaway_ca(tmp_path)
     logins = tmp_path / "croupier-pit-bosses"
     subprocess.run(["htpasswd", "-B", "-b", "-c", str(logins), "maria", PASSWORD], check=True, capture_output=True)
     port = free_port()
     public = f"https://localhost:{port}"
-    with served(UNIT, tmp_path, env={"CROUPIER_FLOOR_STORE": floor_store(tmp_path)},
-                replace={"public_url='http://localhost:8081'": f"public_url='{public}'"}) as (view_url, _):
-        upstream = int(view_url.rsplit(":", 1)[1].strip("/"))
+    unit_url = re.search(r"public_url='[^']*'", (UNITS / unit).read_text()).group(0)  # localhost's, in the unit
+    with served(unit, tmp_path, env=env, replace={**replace, unit_url: f"public_url='{public}'"}) as (page_url, _):
+        upstream = int(page_url.rsplit(":", 1)[1].strip("/"))
         temp = tmp_path / "nginx"
         temp.mkdir()
         conf = tmp_path / "nginx.conf"
@@ -82,6 +89,23 @@ def behind_login(tmp_path):
             except subprocess.TimeoutExpired:
                 proxy.kill()
                 proxy.wait()
+
+
+@pytest.fixture
+def behind_login(tmp_path):
+    """The floor view's unit behind nginx as documented."""
+    with behind_nginx(tmp_path, UNIT, {}, env={"CROUPIER_FLOOR_STORE": floor_store(tmp_path)}) as proxied:
+        yield proxied
+
+
+@pytest.fixture
+def review_behind_login(tmp_path):
+    """A table's review unit behind nginx as documented, on a journal the session wrote: (https URL,
+    CA file, nginx's access log, the journal's head)."""
+    db = tmp_path / "journal.db"
+    write_shift(db).close()
+    with behind_nginx(tmp_path, REVIEW_UNIT, {JOURNAL: str(db)}) as proxied:
+        yield (*proxied, stored_head(db)[0])
 
 
 def status(url: str, ca: Path, login: tuple[str, str] | None) -> tuple[int, str]:
@@ -106,13 +130,34 @@ def test_the_page_on_the_lan_asks_each_pit_boss_for_their_login(behind_login):
 
 def test_a_pit_boss_logged_in_sees_the_floor_through_the_proxy(behind_login, browser):
     url, _, access_log = behind_login
-    # The casino's CA is not the browser's here: the certificate is checked by the test above.
+    with logged_in(browser, url) as page:
+        shows(page, "T1", "OPEN", "croupier Ana")  # its websocket went through the proxy with the login
+    assert " maria " in access_log.read_text()  # nginx's access log names who looked
+
+
+def test_a_tables_review_on_the_lan_is_behind_the_same_login(review_behind_login, browser):
+    url, ca, access_log, head = review_behind_login
+    assert status(url, ca, None)[0] == 401
+    assert status(url, ca, ("maria", "wrong"))[0] == 401
+    code, page = status(url, ca, ("maria", PASSWORD))
+    assert code == 200 and "croupier review" in page and f"wss://localhost:{url.rsplit(':', 1)[1].strip('/')}/ws" in page
+    with logged_in(browser, url) as page:
+        shows(page, "(read-only)", f"{head} of {head} events")  # the review's websocket, through the proxy
+        page.focus(".xterm-helper-textarea")
+        page.keyboard.type("/kind:spin-voided\n")  # and the keys typed there reach it
+        shows(page, f"1 of {head} events", "spin 3: VOID (chip-fell")
+    assert " maria " in access_log.read_text()
+
+
+@contextmanager
+def logged_in(browser, url: str):
+    """A tab logged in as maria, opened at `url`. The casino's CA is not the browser's here: the certificate
+    is checked with `status`."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, ignore_https_errors=True,
                                   http_credentials={"username": "maria", "password": PASSWORD})
     try:
         page = context.new_page()
         page.goto(url)
-        shows(page, "T1", "OPEN", "croupier Ana")  # its websocket went through the proxy with the login
+        yield page
     finally:
         context.close()
-    assert " maria " in access_log.read_text()  # nginx's access log names who looked
