@@ -31,6 +31,17 @@ from croupier.table.events import (EVENT_TYPES, ContextChanged, Event, LimitsCha
 from croupier.table.regulation import relief_interval
 from croupier.table.state import INITIAL, Phase, TableState, apply, decode_state, encode_state
 
+try:
+    from orjson import dumps as _dumps
+
+    def compact(value: object) -> str:
+        """JSON without spaces: orjson writes a watch's charts twenty times as fast as the standard json
+        (its floats), which the ingester did for every table of every batch."""
+        return _dumps(value).decode()
+except ImportError:  # a table's or a reader's install: the standard json
+    def compact(value: object) -> str:
+        return json.dumps(value, separators=(",", ":"))
+
 RECENT = 120  # results kept for the tile: the last numbers, and the games of the last hour (40 an hour at most)
 BASE_LAG = 60  # results after the `base` watch once it moves on (every RECENT - BASE_LAG results): a table corrects its last 12
 DUTY = (TableOpened, TableClosed, LimitsChanged, ProfileChanged, StaffRelieved,
@@ -185,12 +196,12 @@ class Summary:
 
     def tile_text(self) -> str:
         """What the view reads: small, without the state the ingester folds on."""
-        return json.dumps({
+        return compact({
             "open": self.open, "profile": self.duty.profile,
             "minimum": None if self.duty.minimum is None else str(self.duty.minimum),
             "currency": self.duty.currency, "croupier": self.croupier, "relief_due": self.relief_due,
             "recent": [[s.spin, s.number, s.time] for s in self.recent],
-            "watch": self.watch.to_plain(), "problem": self.problem}, separators=(",", ":"))
+            "watch": self.watch.to_plain(), "problem": self.problem})
 
     def base_text(self) -> str | None:
         """The `base` watch as the ingester stores it beside the tile, when it moved on since it was
@@ -199,7 +210,7 @@ class Summary:
             return "null"
         if self._base_text[0] == self.base.spins:
             return None
-        self._base_text = (self.base.spins, json.dumps(self.base.to_plain(), separators=(",", ":")))
+        self._base_text = (self.base.spins, compact(self.base.to_plain()))
         return self._base_text[1]
 
     def state_text(self) -> str:
