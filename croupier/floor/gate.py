@@ -16,6 +16,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
+from croupier.floor.client import MSG_ID, Delivered
 from croupier.floor.wire import MAX_MESSAGE, Link, WireError, message_id, table_of
 from croupier.journal.signing import (SigningKeyError, event_checker, event_verifier, parse_public_key, raw_public_key,
                                       signed_message)
@@ -121,7 +122,7 @@ class Gate:
         """(table id, link) for a table's own message; Refused saying why for anything else. Without
         `signature` all but the signature is checked (`signed` checks it: the costly part, done only
         for what is stored or counted)."""
-        found = self._admitted(subject, data, headers, self._key)
+        found = self._admitted(subject, data, (headers or {}).get(MSG_ID), self._key)
         return (self.signed(subject, *found) if signature and not isinstance(found, Refused) else None) or found
 
     def admit_all(self, msgs: Iterable) -> list[tuple[str, Link] | Refused]:
@@ -134,9 +135,10 @@ class Gate:
                 keys[table_id] = self._key(table_id)
             return keys[table_id]
 
-        return [self._admitted(msg.subject, msg.data, getattr(msg, "headers", None), key) for msg in msgs]
+        return [self._admitted(msg.subject, msg.data, msg.msg_id if type(msg) is Delivered else
+                               (getattr(msg, "headers", None) or {}).get(MSG_ID), key) for msg in msgs]
 
-    def _admitted(self, subject: str, data: bytes, headers: dict | None,
+    def _admitted(self, subject: str, data: bytes, found: str | None,
                   key_of: Callable[[str], Checker | None]) -> tuple[str, Link] | Refused:
         def refuse(reason: RefusalReason, detail: str) -> Refused:  # the subject made printable only for a refusal
             return Refused(printable(subject), reason, printable(detail, 200))
@@ -153,7 +155,6 @@ class Gate:
             link = Link.decode(data)
         except WireError as exc:
             return refuse(RefusalReason.MALFORMED, str(exc))
-        found = (headers or {}).get("Nats-Msg-Id")
         if not found:
             return refuse(RefusalReason.NO_ID, f"event {link.seq} came without a Nats-Msg-Id")
         expected = message_id(table_id, link.seq, link.hash)

@@ -2,11 +2,12 @@
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import example, given, strategies as st
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 
 from croupier.floor.pull import stream_seq
-from croupier.floor.wire import header_lines
+from croupier.floor.wire import Link, WireError, header_lines
 
 HEADERS = [
     b"Nats-Msg-Id: T7:12:0123456789abcdef\r\nNats-Expected-Last-Subject-Sequence: 41\r\n\r\n",
@@ -126,3 +127,58 @@ def test_a_message_without_a_reply_subject_gets_no_answer_in_the_batch():
     stray, delivered = SimpleNamespace(reply=""), SimpleNamespace(reply="$JS.ACK.S.D.1.7.7.1.0")
     asyncio.run(client.acknowledge([stray, delivered], terminate={id(stray)}))
     assert written == [b"PUB $JS.ACK.S.D.1.7.7.1.0 4\r\n+ACK\r\n"]
+
+
+LINE_PARTS = st.sampled_from([b"Nats-Msg-Id", b" Nats-Msg-Id", b"Nats-Msg-Id ", b"nats-msg-id", b"X-Nats-Msg-Id",
+                              b":", b": ", b"T7:12:0123456789abcdef", b" ", b"\t", b"\r", b"\n", b"\xff", b"Name"])
+
+
+LINES = st.one_of(st.sampled_from([b"Nats-Msg-Id: T7:12:0123456789abcdef", b"Nats-Msg-Id: b", b" Nats-Msg-Id: c",
+                                    b"Nats-Msg-Id:", b"Nats-Expected-Last-Subject-Sequence: 41"]),
+                  st.lists(LINE_PARTS, max_size=5).map(b"".join))
+
+
+@given(st.lists(LINES, max_size=5).map(b"\r\n".join), st.sampled_from([b"", b"\r\n", b"\r\n\r\n"]))
+def test_the_message_id_read_alone_is_the_one_the_headers_give(block, end):
+    """The ingester reads a message's id without its other headers: always the id they give."""
+    from croupier.floor.client import HEADERS_AT, Delivered
+
+    raw = b"NATS/1.0\r\n" + block + end
+    expected = (header_lines(raw[HEADERS_AT:]) or {}).get("Nats-Msg-Id")
+    assert Delivered(None, "s", "r", b"", raw).msg_id == expected
+
+
+ROW_FIELDS = ("seq", "time", "kind", "body", "prev_hash", "hash", "mac", "after", "sig")
+VALUES = st.one_of(st.integers(-3, 3), st.sampled_from(["", "5", "x", "2026-01-01T00:00:00+00:00"]), st.booleans(),
+                   st.none(), st.floats(allow_nan=False, allow_infinity=False, width=16), st.just([]))
+
+
+ROW = {"seq": 2, "time": "t", "kind": "k", "body": "{}", "prev_hash": "p", "hash": "h", "mac": "m", "after": 1, "sig": "s"}
+
+
+@given(st.one_of(st.dictionaries(st.sampled_from(ROW_FIELDS + ("extra",)), VALUES),
+                 st.fixed_dictionaries({name: st.one_of(st.just(value), VALUES) for name, value in ROW.items()})))
+@example(ROW)
+@example({**ROW, "seq": True})
+@example({**ROW, "after": 1.0})
+def test_a_row_is_read_as_each_of_its_fields_converted(record):
+    """The ingester takes a row sent as a table sends it as it is: the same link as each field converted."""
+    import json
+
+    def converted():
+        return Link(int(record["seq"]), str(record["time"]), str(record["kind"]), str(record["body"]),
+                    str(record["prev_hash"]), str(record["hash"]), str(record["mac"]),
+                    int(record.get("after", int(record["seq"]) - 1)), str(record.get("sig", "")))
+
+    try:
+        expected: Link | None = converted()
+    except (ValueError, KeyError, TypeError):
+        expected = None
+    data = json.dumps(record).encode()
+    if expected is None:
+        with pytest.raises(WireError):
+            Link.decode(data)
+    else:
+        got = Link.decode(data)
+        assert (got, [type(getattr(got, name)) for name in ROW_FIELDS]) == (
+            expected, [type(getattr(expected, name)) for name in ROW_FIELDS])
