@@ -214,7 +214,8 @@ def _serve(args) -> int:
     ingester = Ingester(store, servers, signing_key=signing_key, access=access, anchor_every_s=args.anchor_every,
                         replicas=args.replicas, stream_keep_s=args.stream_keep * 3600,
                         purge_every_s=min(3600.0, max(1.0, args.stream_keep * 360)),
-                        stream_max_bytes=int(args.stream_max_gib * 2**30) if args.stream_max_gib else -1)
+                        stream_max_bytes=int(args.stream_max_gib * 2**30) if args.stream_max_gib else -1,
+                        settle_memory=True)
 
     async def run() -> None:
         _stop_on_signals(asyncio.get_running_loop(), ingester.stop)

@@ -41,11 +41,15 @@ class Pull:
     async def fetch(self, batch: int, wait_s: float) -> list:
         """Up to `batch` messages: what the stream holds, or what comes first within `wait_s`; never
         waiting for a batch to fill (with `no_wait` and `expires` the broker waits for a first message
-        only, then sends what it holds and ends the request with a status)."""
+        only, then sends what it holds and ends the request with a status). With `wait_s` 0, what the
+        stream holds now: the broker says at once that it holds nothing, and sends a backlog whole
+        however long that takes (an `expires` would cut it short)."""
         if len(self._msgs) < batch:
             self._wanted = batch
             self._ended.clear()
-            request = {"batch": batch - len(self._msgs), "expires": int(wait_s * 1e9), "no_wait": True}
+            request = {"batch": batch - len(self._msgs), "no_wait": True}
+            if wait_s:
+                request["expires"] = int(wait_s * 1e9)
             await self._nc.publish(self._next, json.dumps(request).encode(), reply=self._inbox)
             try:
                 await asyncio.wait_for(self._ended.wait(), wait_s + 1.0)

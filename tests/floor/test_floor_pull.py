@@ -41,6 +41,7 @@ def test_a_body_jsonb_would_refuse_is_kept_as_text_only(body):
 
 
 def test_a_fetch_returns_what_the_stream_holds_without_waiting_for_the_batch_to_fill(tmp_path):
+    """Also without waiting at all: a backlog whole, and nothing when nothing is there."""
     import asyncio
 
     from nats.js.api import AckPolicy, ConsumerConfig, StreamConfig
@@ -54,7 +55,8 @@ def test_a_fetch_returns_what_the_stream_holds_without_waiting_for_the_batch_to_
         try:
             js = nc.jetstream()
             await js.add_stream(StreamConfig(name="S", subjects=["s.>"]))
-            await js.add_consumer("S", ConsumerConfig(durable_name="D", ack_policy=AckPolicy.EXPLICIT))
+            await js.add_consumer("S", ConsumerConfig(durable_name="D", ack_policy=AckPolicy.EXPLICIT,
+                                                      max_ack_pending=20000))
             for n in range(3):
                 await js.publish("s.x", str(n).encode())
             pull = await Pull(nc, "S", "D").start()
@@ -63,12 +65,16 @@ def test_a_fetch_returns_what_the_stream_holds_without_waiting_for_the_batch_to_
             await asyncio.sleep(0.2)
             await js.publish("s.x", b"3")  # one that comes while a fetch waits
             came = await asyncio.wait_for(later, 20)
-            return len(held), len(came)
+            for n in range(3000):  # more than the broker sends within a short expiry
+                await js.publish("s.x", b"x" * 1000)
+            now = await asyncio.wait_for(pull.fetch(8000, 0), 20)
+            none = await asyncio.wait_for(pull.fetch(8000, 0), 20)
+            return len(held), len(came), len(now), len(none)
         finally:
             await close_quietly(nc)
 
     with LocalBroker(tmp_path / "nats") as broker:
-        assert asyncio.run(scenario(broker.url)) == (3, 1)
+        assert asyncio.run(scenario(broker.url)) == (3, 1, 3000, 0)
 
 
 def test_a_batch_answered_in_one_write_acknowledges_terminates_and_hands_back_each_message(tmp_path):
