@@ -122,7 +122,7 @@ class Link:
             link = cls(int(record["seq"]), str(record["time"]), str(record["kind"]), str(record["body"]),
                        str(record["prev_hash"]), str(record["hash"]), str(record["mac"]),
                        int(record.get("after", int(record["seq"]) - 1)), str(record.get("sig", "")))
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:
             raise WireError(f"not a journal row: {exc}") from None
         return link
 

@@ -341,3 +341,11 @@ def test_a_backlog_of_many_batches_is_stored_whole_each_next_batch_fetched_while
         (refusal,) = store.refusals()
         assert (refusal.reason, refusal.messages) == ("bad signature", 1)
     assert_summary_is_the_fold(store_url, tmp_path / "T1.db")
+
+
+@pytest.mark.parametrize("value", [{"watch": [[0.1, 1e-05, None, 2.5, 7]], "croupier": "Jo\u00e3o"},
+                                   {"croupier": "\ud800"}])  # orjson refuses a lone surrogate
+def test_a_summary_is_written_as_the_standard_json_reads_it_whatever_it_holds(value):
+    from croupier.floor.summaries import compact
+
+    assert json.loads(compact(value)) == value
