@@ -172,7 +172,10 @@ class FloorView(Shows, App):
     .tile { border: round $accent; padding: 0 1; height: auto; min-height: 7; }
     #alarms, #wheels { margin-top: 1; }
     """
-    BINDINGS = [Binding("q", "quit", N_("quit")), Binding("a", "acknowledge", N_("acknowledge an alarm"))]
+    # `a` acts as it is read (a priority binding): Textual runs the others only once the key has been
+    # to the focused widget and back, and keys typed next (a browser's burst) could come between.
+    BINDINGS = [Binding("q", "quit", N_("quit")),
+                Binding("a", "acknowledge", N_("acknowledge an alarm"), priority=True)]
 
     def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S, writer_url: str | None = None,
                  presentation: Presentation | None = None) -> None:
@@ -248,8 +251,9 @@ class FloorView(Shows, App):
         await super().on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A view on the read-only role offers no acknowledgement it could not record.
-        return not (action == "acknowledge" and self.writer_url is None)
+        # A view on the read-only role offers no acknowledgement it could not record; over another
+        # screen (the dialog, the command palette) `a` is a letter typed there.
+        return not (action == "acknowledge" and (self.writer_url is None or len(self.screen_stack) > 1))
 
     def action_acknowledge(self) -> None:
         waiting = [alarm for alarm in self.alarms if alarm.open]

@@ -126,6 +126,30 @@ async def test_an_acknowledgement_typed_all_at_once_lands_in_its_dialog(floor_wi
     assert alarm.acknowledged_by == "Raquel"
 
 
+async def test_a_opens_the_dialog_as_it_is_read_before_the_next_key_is(floor_with_a_wheel_fault):
+    """A browser's burst split across the moment the dialog opened (seen in Chromium on a loaded
+    machine): `a` went to the view and back before it acted, the `1` read meanwhile went the same way
+    and came back into the name box after an Enter read once the dialog was up."""
+    from textual import events
+
+    _db, url = floor_with_a_wheel_fault
+    seen: list[str] = []
+
+    class Watched(FloorView):
+        async def on_event(self, event: events.Event) -> None:
+            await super().on_event(event)
+            if isinstance(event, events.Key) and not event.is_forwarded:  # as read, before the next key is
+                seen.append(f"{event.key}: {type(self.screen).__name__}")
+
+    with open_store(url, read_only=True) as store:
+        app = Watched(store, refresh_s=60, writer_url=url)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await until(pilot, lambda: "T1" in str(app.query_one("#alarms").render()))
+            await pilot.press("a")
+            await until(pilot, lambda: seen)
+    assert seen[0] == "a: AcknowledgeScreen"
+
+
 async def until(pilot, condition, timeout: float = 10.0) -> None:
     """Let the app run until `condition()` holds (a loaded machine draws late), at most `timeout`."""
     for _ in range(int(timeout / 0.1)):
