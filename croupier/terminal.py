@@ -107,12 +107,15 @@ def run(app: Any) -> int:
     ended = threading.Event()
 
     def hung_up() -> None:
+        # Asked again until it has ended: an exit asked while the screen still starts can be lost
+        # (the demo's view stayed up, its input thread spinning on the dead terminal).
         while not ended.is_set():
             try:
                 app.call_from_thread(app.exit, None, HANGUP_EXIT)
-                return
             except RuntimeError:  # not running yet: its loop starts in a moment
                 ended.wait(0.05)
+                continue
+            ended.wait(0.5)
 
     app.driver_class = _driver(app)
     watch = HangupWatch(fds, hung_up) if fds else None
