@@ -7,6 +7,7 @@ textual-serve. With `--read-only`, or on a login that only reads, it writes noth
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import replace
 from typing import Callable
 
@@ -194,6 +195,10 @@ class FloorView(Shows, App):
         self.stalled: str | None = None  # the ingester's stall, as the last picture said
         self._reading_alarms = False
         self._alarm_store: FloorStore | None = None  # the alarms' reader's own connection, in its own thread
+        # Held by each read in its thread and by the unmount: a store is never closed under a read
+        # (SQLite ends the process when a connection closes while another thread uses it).
+        self._floor_read, self._alarms_read = threading.Lock(), threading.Lock()
+        self._ended = False
         self._alarm_board = AlarmBoard()  # the alarms read so far: a read takes only what changed since
         self._shown: dict[str, str] = {}  # each tile's text on screen
 
@@ -220,14 +225,18 @@ class FloorView(Shows, App):
 
     def _read_alarms(self) -> None:
         try:
-            if self._alarm_store is None:
-                self._alarm_store = open_store(self.store.url, read_only=True)
-            alarms = self._alarm_board.read(self._alarm_store)
+            with self._alarms_read:
+                if self._ended:
+                    return
+                if self._alarm_store is None:
+                    self._alarm_store = open_store(self.store.url, read_only=True)
+                alarms = self._alarm_board.read(self._alarm_store)
         except Exception:  # a bad read is logged and the last list stays
             log.exception("floor view: the alarms could not be read")
-            if self._alarm_store is not None:
-                self._alarm_store.close()
-            self._alarm_store = None
+            with self._alarms_read:
+                if self._alarm_store is not None:
+                    self._alarm_store.close()
+                self._alarm_store = None
         else:
             self.call_from_thread(self._show_alarms, alarms)
         finally:
@@ -238,8 +247,11 @@ class FloorView(Shows, App):
         self.query_one("#alarms", Static).update(alarms_text(self.alarms, self.stalled, self.writer_url is not None))
 
     def on_unmount(self) -> None:
-        if self._alarm_store is not None:
-            self._alarm_store.close()
+        # A read under way ends first: Textual does not wait for a thread's worker.
+        with self._floor_read, self._alarms_read:
+            self._ended = True
+            if self._alarm_store is not None:
+                self._alarm_store.close()
 
     async def on_event(self, event: events.Event) -> None:
         # Keys typed after `a` go to its dialog, in order, even before it is on screen: Textual hands
@@ -286,7 +298,10 @@ class FloorView(Shows, App):
 
     def _read(self) -> None:
         try:
-            picture = self.projection.picture()
+            with self._floor_read:  # the store's owner closes it once the view has ended
+                if self._ended:
+                    return
+                picture = self.projection.picture()
         except Exception as exc:  # a bad read is logged and shown; the last picture stays
             log.exception("floor view: the store could not be read")
             self.call_from_thread(self._unreadable, " ".join(str(exc).split())[:200])

@@ -150,6 +150,33 @@ async def test_a_opens_the_dialog_as_it_is_read_before_the_next_key_is(floor_wit
     assert seen[0] == "a: AcknowledgeScreen"
 
 
+async def test_the_view_ends_without_closing_a_store_under_a_read(floor_with_a_wheel_fault):
+    """Textual does not wait for a thread's worker: the view closed the alarms' store while a read
+    still used it, and SQLite ended the whole process (a segmentation fault in the suite)."""
+    import threading
+    import time
+
+    _db, url = floor_with_a_wheel_fault
+    said: list[str] = []
+    reading = threading.Event()
+
+    class SlowBoard:
+        def read(self, store):
+            said.append("read")
+            store.close = lambda: said.append("closed")  # the store this read uses
+            reading.set()
+            time.sleep(0.5)
+            said.append("read done")
+            return []
+
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60, writer_url=url)
+        app._alarm_board = SlowBoard()
+        async with app.run_test(size=(160, 48)) as pilot:
+            await until(pilot, reading.is_set)
+    assert said[:3] == ["read", "read done", "closed"]
+
+
 async def until(pilot, condition, timeout: float = 10.0) -> None:
     """Let the app run until `condition()` holds (a loaded machine draws late), at most `timeout`."""
     for _ in range(int(timeout / 0.1)):
