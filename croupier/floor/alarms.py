@@ -51,6 +51,9 @@ def table_alarms(table_id: str, links: Sequence[Link]) -> tuple[list[Alarm], lis
     return raised, answers
 
 
+Worded = tuple[str, datetime]  # a table's event in words, and its time
+
+
 @dataclass(frozen=True)
 class Shown:
     """One alarm as the view shows it: in the view's language, no markup in it."""
@@ -62,21 +65,20 @@ class Shown:
     acknowledged_by: str | None
     alarm: Alarm | None = None
     refusal: Refusal | None = None
-    answer: str | None = None  # how the table took it up or ended it, in words
-    answered: datetime | None = None  # when, by the table's event
+    answered: Worded | None = None  # how the table took it up or ended it, in words, and when
+
+    @property
+    def answer(self) -> str | None:
+        return self.answered[0] if self.answered else None
 
     @property
     def ended(self) -> str:
         """How and when it ended, as `ending_words` says it, with the view's times."""
         alarm, refusal = self.alarm, self.refusal
-        answer = None if self.answer is None or self.answered is None else (self.answer, self.answered)
         if alarm is not None:
-            return ending_words(alarm.acknowledged_by, alarm.acknowledged, answer, alarm.resumed_by, alarm.resumed,
-                                at_table=alarm.acknowledged_at_table, when=shown_time)
+            return ending_words(alarm.acknowledged_by, alarm.acknowledged, self.answered, alarm.resumed_by,
+                                alarm.resumed, at_table=alarm.acknowledged_at_table, when=shown_time)
         return ending_words(self.acknowledged_by, refusal.acknowledged if refusal else None, when=shown_time)
-
-
-Worded = tuple[str, datetime]  # a table's event in words, and its time
 
 
 def shown(store: FloorStore, words: dict[tuple[str, int], Worded] | None = None) -> list[Shown]:
@@ -133,8 +135,7 @@ def _worded_alarm(store: FloorStore, alarm: Alarm, words: dict[tuple[str, int], 
     answer = (_event_words(store, alarm.table_id, alarm.answer_seq, words, _answer_words)
               if alarm.answer_seq is not None else None)
     return Shown(alarm.table_id, alarm_words(alarm.kind), raised[0] if raised else alarm.problem,
-                 alarm.acknowledged is None, alarm.acknowledged_by, alarm, answer=answer and answer[0],
-                 answered=answer and answer[1])
+                 alarm.acknowledged is None, alarm.acknowledged_by, alarm, answered=answer)
 
 
 def _raised_words(event: Event) -> str | None:
