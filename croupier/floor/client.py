@@ -16,7 +16,8 @@ from croupier.floor.wire import header_lines
 
 ACK, TERM, NAK = b"+ACK", b"+TERM", b"-NAK"
 MSG_ID = "Nats-Msg-Id"
-_MSG_ID_LINE = b"\r\n" + MSG_ID.encode() + b":"
+_MSG_ID_NAME = MSG_ID.encode()
+_MSG_ID_LINE = b"\r\n" + _MSG_ID_NAME + b":"
 STATUS_AT = len(b"NATS/1.0")  # a space there: a status line ("NATS/1.0 404 No Messages"), nats-py reads it
 HEADERS_AT = STATUS_AT + 2  # past "NATS/1.0\r\n"
 
@@ -44,7 +45,7 @@ class Delivered:
         """`headers.get("Nats-Msg-Id")`, read without the other headers where the name comes once, at
         the start of a line (as a table's publisher sends it): the same answer, for a tenth of the time."""
         raw = self._raw
-        if raw is not None and raw.count(_MSG_ID_LINE[2:]) == 1:
+        if raw is not None and raw.count(_MSG_ID_NAME) == 1:
             at = raw.find(_MSG_ID_LINE)
             if at >= 0:
                 start = at + len(_MSG_ID_LINE)

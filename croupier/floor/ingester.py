@@ -37,7 +37,7 @@ import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 
 from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
@@ -258,7 +258,7 @@ class Ingester:
             next_word, next_purge = 0.0, time.monotonic() + min(self.purge_every_s, self.stream_keep_s)
             msgs: list = []
             admitted: _Admitted | None = None
-            size = min(FIRST_BATCH, BATCH)
+            first = size = min(FIRST_BATCH, BATCH)
             if self.settle_memory:
                 _settle_memory()
             while not self.stopping and nc.is_connected:
@@ -273,7 +273,7 @@ class Ingester:
                         size = min(BATCH, size * 4)  # other cores check this batch's; batches grow to BATCH
                         ahead = await pull.fetch(size, 0)  # what the stream holds: a backlog answers at once
                     else:
-                        size = min(FIRST_BATCH, BATCH)
+                        size = first
                     admitted_ahead = self._admit(ahead) if ahead else None
                     try:
                         outcome = self._store(admitted)
@@ -586,14 +586,10 @@ class Ingester:
             pass  # not a table's subject: nothing to note
 
 
-_SETTLED: list[bool] = []
-
-
+@cache  # once a process: a session started again (the broker back) finds it done
 def _settle_memory() -> None:
     """Once a process has started (its modules, connections and checking processes made), what it
     holds then is left out of the garbage collector's rounds: each full round went over those
     hundreds of thousands of objects again, about a tenth of the ingester's time in a backlog."""
-    if not _SETTLED:
-        gc.collect()
-        gc.freeze()
-        _SETTLED.append(True)
+    gc.collect()
+    gc.freeze()
