@@ -21,7 +21,7 @@ ADAPTERS = {
     "gpiozero": {"keypad/matrix.py", "board/gpio.py"},
 }
 UI_PACKAGES = ("ui", "review", "billboard")
-UI_MODULES = ("floor/view.py", "terminal.py")  # the floor view, beside the floor's other modules; every screen's terminal
+UI_MODULES = ("floor/view.py", "terminal.py", "escape_keys.py")  # the floor view, beside the floor's other modules; every screen's terminal and keys
 PURE_PACKAGES = ("rules", "table", "stats")
 
 

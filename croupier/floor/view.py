@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Static
 
 from croupier import terminal
+from croupier.escape_keys import as_typed
 from croupier.floor.alarms import AlarmBoard, Shown, acknowledge, name_problem
 from croupier.floor.store import FloorStore, ReadOnlyLogin, StoreError, is_postgres, open_store
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
@@ -136,14 +137,15 @@ class AcknowledgeScreen(ModalScreen[None]):
 
     def take(self, key: events.Key) -> None:
         """One key, in the order typed: kept until the boxes are on screen, then typed in the box in use."""
+        if key.key == "escape":  # at once, on screen or not yet: the keys typed next are the view's
+            self.dismiss(None)
+            return
         if self._early is not None:
             self._early.append(key)
             return
         number, name = self.query_one("#number", Input), self.query_one("#name", Input)
         box = name if self.focused is name else number
-        if key.key == "escape":
-            self.dismiss(None)
-        elif key.key in ("tab", "shift+tab"):
+        if key.key in ("tab", "shift+tab"):
             self.set_focus(number if box is name else name)
         elif key.key == "enter":
             if box is number:
@@ -175,8 +177,11 @@ class FloorView(Shows, App):
     """
     # `a` acts as it is read (a priority binding): Textual runs the others only once the key has been
     # to the focused widget and back, and keys typed next (a browser's burst) could come between.
+    # Escape on the view too, where it does nothing: back from the view once `a` typed after it had
+    # opened the dialog, it would close it.
     BINDINGS = [Binding("q", "quit", N_("quit")),
-                Binding("a", "acknowledge", N_("acknowledge an alarm"), priority=True)]
+                Binding("a", "acknowledge", N_("acknowledge an alarm"), priority=True),
+                Binding("escape", "nothing", show=False, priority=True)]
 
     def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S, writer_url: str | None = None,
                  presentation: Presentation | None = None) -> None:
@@ -254,18 +259,26 @@ class FloorView(Shows, App):
                 self._alarm_store.close()
 
     async def on_event(self, event: events.Event) -> None:
-        # Keys typed after `a` go to its dialog, in order, even before it is on screen: Textual hands
-        # each key to what had the focus when it came (the view, whose unused keys come back here once
-        # the dialog is up: q would quit, a open another) or to the dialog's box in use by then.
-        if isinstance(event, events.Key) and isinstance(self.screen, AcknowledgeScreen) and self.screen.takes(event):
-            self.screen.take(event)
-            return
-        await super().on_event(event)
+        # Keys typed after `a` go to its dialog, in order, even before it is on screen (Textual would
+        # hand each to the dialog's box in use by then, or its unused keys back here: q would quit, a
+        # open another); a key typed before `a`, back from the view, is none of the dialog's. Escape
+        # typed at once with a key closes the dialog first: the key is then the view's.
+        for one in as_typed(event):
+            if isinstance(one, events.Key) and not one.is_forwarded and isinstance(self.screen, AcknowledgeScreen) \
+                    and self.screen.takes(one):
+                self.screen.take(one)
+            else:
+                await super().on_event(one)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # A view on the read-only role offers no acknowledgement it could not record; over another
-        # screen (the dialog, the command palette) `a` is a letter typed there.
+        # screen (the dialog, the command palette) `a` is a letter typed there, Escape its own.
+        if action == "nothing":
+            return len(self.screen_stack) == 1
         return not (action == "acknowledge" and (self.writer_url is None or len(self.screen_stack) > 1))
+
+    def action_nothing(self) -> None:
+        """Escape on the view: taken as it is read, and nothing to leave."""
 
     def action_acknowledge(self) -> None:
         waiting = [alarm for alarm in self.alarms if alarm.open]

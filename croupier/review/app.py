@@ -15,6 +15,7 @@ from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
+from croupier.escape_keys import as_typed
 from croupier.i18n import N_, _
 from croupier.i18n.presentation import Presentation, Shows
 from croupier.journal import checkpoints
@@ -22,7 +23,6 @@ from croupier.journal.store import Entry, Journal, JournalError
 from croupier.history.croupiers import croupier_table
 from croupier.history.ledger import colour_rule, ledger_table
 from croupier.history.shift_results import shift_result_table
-from croupier.review.escape_keys import escape_then_key
 from croupier.review.messages import SpinChosen
 from croupier.history.clock import clock, local, typed, zone_label
 from croupier.history.procedures import procedure_tables
@@ -103,8 +103,7 @@ class ReviewApp(Shows, App):
         self.numbering = "french"
 
     async def on_event(self, event: events.Event) -> None:
-        split = escape_then_key(event) if isinstance(event, events.Key) and not event.is_forwarded else None
-        for one in split or (event,):
+        for one in as_typed(event):
             await super().on_event(one)
 
     def compose(self) -> ComposeResult:

@@ -150,6 +150,46 @@ async def test_a_opens_the_dialog_as_it_is_read_before_the_next_key_is(floor_wit
     assert seen[0] == "a: AcknowledgeScreen"
 
 
+@pytest.mark.parametrize("keys,after", [
+    ("a\x1bq", "ended"),  # Escape before the dialog is on screen: q quits the view, not the dialog's letter
+    ("1\x1bq", "ended"),  # in the dialog: q after Escape quits the view, not "1q" in the number box
+    ("1\x1ba", "asked again"),  # a after Escape opens the dialog anew, its box empty
+    ("1\x1b2", "view"),  # Escape and 2, read as "™": the dialog closes, 2 is the view's (no key)
+    ("\x1bq", "ended"),  # on the view, no dialog: Escape, then q
+    ("\x1ba", "asked again"),  # on the view: the Escape, back from the view, no longer closes the dialog a opened
+    ("1a", "asked again"),  # a digit typed on the view before a is not the dialog's number
+])
+async def test_escape_typed_at_once_with_a_key_closes_the_dialog_before_the_key_acts(
+        floor_with_a_wheel_fault, keys, after):
+    """A browser's burst, or fast hands on a terminal: Escape and the key after it arrive together,
+    read as one key (alt+q, or "™" for Escape and 2). Escape closes the dialog, nothing
+    acknowledged, and the key acts on the view as if typed after it."""
+    from typed_at_once import type_at_once
+
+    from croupier.floor.view import AcknowledgeScreen
+
+    _db, url = floor_with_a_wheel_fault
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60, writer_url=url)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await until(pilot, lambda: "T1" in str(app.query_one("#alarms").render()))
+            if keys.startswith("1\x1b"):
+                await pilot.press("a")
+                await until(pilot, lambda: app.screen.query("#number"))
+            await type_at_once(app, pilot, keys)
+            await until(pilot, lambda: not app.is_running or app.screen.query("#number") or after == "view")
+            if after == "asked again":
+                assert isinstance(app.screen, AcknowledgeScreen) and len(app.screen_stack) == 2
+                assert app.screen.query_one("#number").value == ""
+            elif after == "view":
+                assert len(app.screen_stack) == 1 and app.is_running
+            else:
+                assert not app.is_running
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    assert alarm.acknowledged_by is None
+
+
 async def test_the_view_ends_without_closing_a_store_under_a_read(floor_with_a_wheel_fault):
     """Textual does not wait for a thread's worker: the view closed the alarms' store while a read
     still used it, and SQLite ended the whole process (a segmentation fault in the suite)."""

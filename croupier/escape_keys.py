@@ -1,7 +1,8 @@
 """Escape typed at once with the key after it, as a browser or a remote terminal sends a burst: the
 terminal's reader takes the two for one key, an Alt key (Escape, j: alt+j) or, for a digit, the
-character macOS's Option key makes (Escape, 2: "™"). The review has no such keys and no such text:
-they are the Escape and the key typed after it, in that order."""
+character macOS's Option key makes (Escape, 2: "™"). croupier's screens have no such keys and no
+such text: they are the Escape and the key typed after it, in that order (Escape closes a box or a
+dialog, and the key acts on what is under it)."""
 from __future__ import annotations
 
 from textual import events
@@ -25,3 +26,10 @@ def escape_then_key(event: events.Key) -> tuple[events.Key, events.Key] | None:
         return None
     return (events.Key("escape", ESCAPE),
             events.Key(character if character.isalnum() else _character_to_key(character), character))
+
+
+def as_typed(event: events.Event) -> tuple[events.Event, ...]:
+    """The events an app takes in for `event`: the Escape and the key a key read from the terminal is
+    made of, else the event itself (a key an app hands on to its widgets was split as it came in)."""
+    split = escape_then_key(event) if isinstance(event, events.Key) and not event.is_forwarded else None
+    return split or (event,)
