@@ -7,7 +7,6 @@ textual-serve. With `--read-only`, or on a login that only reads, it writes noth
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import replace
 from typing import Callable
 
@@ -26,6 +25,7 @@ from croupier.floor.store import FloorStore, ReadOnlyLogin, StoreError, is_postg
 from croupier.floor.tiles import FloorPicture, FloorProjection, Tile
 from croupier.i18n import N_, _, formats, ngettext
 from croupier.i18n.presentation import Presentation, Shows, showing
+from croupier.thread_reads import ReadGuard
 
 log = logging.getLogger(__name__)
 REFRESH_S = 2.0
@@ -200,10 +200,8 @@ class FloorView(Shows, App):
         self.stalled: str | None = None  # the ingester's stall, as the last picture said
         self._reading_alarms = False
         self._alarm_store: FloorStore | None = None  # the alarms' reader's own connection, in its own thread
-        # Held by each read in its thread and by the unmount: a store is never closed under a read
-        # (SQLite ends the process when a connection closes while another thread uses it).
-        self._floor_read, self._alarms_read = threading.Lock(), threading.Lock()
-        self._ended = False
+        # Held by each read in its thread and by the unmount: a store is never closed under a read.
+        self._floor_read, self._alarms_read = ReadGuard(), ReadGuard()
         self._alarm_board = AlarmBoard()  # the alarms read so far: a read takes only what changed since
         self._shown: dict[str, str] = {}  # each tile's text on screen
 
@@ -230,8 +228,8 @@ class FloorView(Shows, App):
 
     def _read_alarms(self) -> None:
         try:
-            with self._alarms_read:
-                if self._ended:
+            with self._alarms_read as reading:
+                if not reading:
                     return
                 if self._alarm_store is None:
                     self._alarm_store = open_store(self.store.url, read_only=True)
@@ -253,10 +251,8 @@ class FloorView(Shows, App):
 
     def on_unmount(self) -> None:
         # A read under way ends first: Textual does not wait for a thread's worker.
-        with self._floor_read, self._alarms_read:
-            self._ended = True
-            if self._alarm_store is not None:
-                self._alarm_store.close()
+        self._floor_read.end()
+        self._alarms_read.end(lambda: self._alarm_store.close() if self._alarm_store is not None else None)
 
     async def on_event(self, event: events.Event) -> None:
         # Keys typed after `a` go to its dialog, in order, even before it is on screen (Textual would
@@ -311,8 +307,8 @@ class FloorView(Shows, App):
 
     def _read(self) -> None:
         try:
-            with self._floor_read:  # the store's owner closes it once the view has ended
-                if self._ended:
+            with self._floor_read as reading:  # the store's owner closes it once the view has ended
+                if not reading:
                     return
                 picture = self.projection.picture()
         except Exception as exc:  # a bad read is logged and shown; the last picture stays

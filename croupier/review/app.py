@@ -40,6 +40,7 @@ from croupier.review.tabs import ReviewTabs
 from croupier.history.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
 from croupier.table.events import EVENT_TYPES
+from croupier.thread_reads import ReadGuard
 
 
 # The chain check's own process (croupier.journal.verify.chain_check_of_file), given the journal's path.
@@ -101,6 +102,7 @@ class ReviewApp(Shows, App):
         self.shift: Shift | None = None
         self.entries: list[Entry] = []
         self.numbering = "french"
+        self._whole_journal_read = ReadGuard()  # the journal is closed once the review ends, never under it
 
     async def on_event(self, event: events.Event) -> None:
         for one in as_typed(event):
@@ -341,14 +343,23 @@ class ReviewApp(Shows, App):
     def _journal_statistics(self) -> None:
         # From the newest checkpoint the table signed, and the spins since: seconds fewer for a year.
         notices: list[str] = []
-        spins, watched, after = checkpoints.journal_spins(self.journal, checkpoints.table_public_key(self.journal.path),
-                                                          notices.append)
+        with self._whole_journal_read as reading:
+            if not reading:
+                return
+            spins, watched, after = checkpoints.journal_spins(
+                self.journal, checkpoints.table_public_key(self.journal.path), notices.append)
+        if self._whole_journal_read.ended:  # nothing left to show it on
+            return
         scope = (_("whole journal (spins to event {event} as the table's signed checkpoint holds them)").format(
             event=after) if after else _("whole journal"))
         text = statistics_text(spins, self.numbering, scope, watched=watched)
         for notice in notices:
             self.call_from_thread(self.notify, notice, severity="warning")
         self.call_from_thread(self.query_one(StatisticsPane).show, text)
+
+    def on_unmount(self) -> None:
+        # A read under way ends first, cut short: Textual does not wait for a thread's worker.
+        self._whole_journal_read.end(interrupt=self.journal.interrupt)
 
     async def on_spin_chosen(self, message: SpinChosen) -> None:
         if not any(getattr(entry.event, "spin", None) == message.spin for entry in self.entries):
