@@ -3,7 +3,8 @@ reasons, alarms, bets), in the language installed (croupier.i18n), for every pro
 
 In English a code the journal names itself ("chip-fell", "pit-boss") stays as the journal and the
 exports write it; in any other language it is worded with the table screen's own texts. An alarm's
-detail is worded from the facts it was recorded with."""
+detail is worded from the facts it was recorded with; one naming moments (a clock jump) in English
+too, its moments in the reader's time zone as every other time it shows."""
 from __future__ import annotations
 
 import re
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from croupier.history.clock import stamp
 from croupier.i18n import N_, SOURCE_LANGUAGE, _, formats, language, ngettext
 from croupier.rules.limits import OUTCOMES, REASONS, LimitOutcome, LimitReason
 from croupier.rules.names import VALUE_CHIPS
@@ -150,12 +152,16 @@ def cash_out_words(reason) -> str:
 
 
 def alarm_detail_words(kind: AlarmKind | str, facts, detail: str, *, from_facts: bool = False) -> str:
-    """What an alarm is about: in English the record's own words (`from_facts`: worded from its
-    facts as in any language, as the table screen does); in another language worded from its facts
-    (`AlarmFacts`, None for an alarm recorded without them), else only the rule the record cites.
+    """What an alarm is about: in English the record's own words but for a clock jump's, which name
+    moments in UTC (`from_facts`: worded from its facts as in any language, as the table screen
+    does); in another language worded from its facts (`AlarmFacts`, None for an alarm recorded
+    without them), else only the rule the record cites.
     `kind`: the alarm's kind, or its code as a report's plain rows hold it."""
     kind = AlarmKind(kind)
-    if language() == SOURCE_LANGUAGE and not from_facts:
+    # The record writes a moment in UTC as ISO 8601 does: worded from the facts instead, English too,
+    # each moment in the reader's language and time zone as its other times.
+    timed = facts is not None and kind is AlarmKind.CLOCK_JUMPED and facts.wall_clock and facts.table_clock
+    if language() == SOURCE_LANGUAGE and not from_facts and not timed:
         return detail
     if facts is not None and kind is AlarmKind.RELIEF_OVERDUE:
         return _("{name} has been {role} for more than {minutes} min ({rule})").format(
@@ -177,10 +183,12 @@ def alarm_detail_words(kind: AlarmKind | str, facts, detail: str, *, from_facts:
     if facts is not None and kind is AlarmKind.PIN_LOCKED and facts.minutes is not None:
         return _("Wrong PINs in a row for {name}: the PIN is locked for {minutes} min, or until a pit boss clears "
                  "this alarm or it is unlocked at the console").format(name=facts.name, minutes=facts.minutes)
-    if facts is not None and kind is AlarmKind.CLOCK_JUMPED and facts.wall_clock and facts.table_clock:
-        return _("The system clock jumped: it read {wall} when the table's clock read {table}; the table keeps its "
-                 "own time").format(wall=formats.moment(facts.wall_clock) + " UTC",
-                                    table=formats.moment(facts.table_clock) + " UTC")
+    if timed:
+        jumped = (_("The system clock jumped back: it read {wall} when the table's clock read {table}; the table "
+                    "keeps its own time") if facts.wall_clock < facts.table_clock else
+                  _("The system clock jumped forward: it read {wall} when the table's clock read {table}; the table "
+                    "keeps its own time"))
+        return jumped.format(wall=stamp(facts.wall_clock), table=stamp(facts.table_clock))
     if facts is not None and kind is AlarmKind.PIN_LOCKED:
         return _("Wrong PINs in a row for {name}: the PIN is locked until a pit boss clears this alarm").format(
             name=facts.name)

@@ -405,6 +405,35 @@ def test_the_view_says_when_a_broken_chain_was_taken_up_and_its_table_resumed(tm
             f"table resumed by Boss at {in_rome(alarm.resumed)})") in text
 
 
+def test_a_clock_jump_says_its_times_as_the_view_says_its_others(tmp_path, store_url, machine_zone):
+    """The table's record says when its system clock jumped in UTC, as ISO 8601 writes it; the view
+    says those times in its language and time zone, English too, as it says every other time."""
+    from datetime import datetime, timezone
+
+    from croupier.floor.view import alarms_text
+    from croupier.i18n import install
+    from croupier.table.timekeeping import clock_jumped
+
+    machine_zone("Europe/Rome")  # the view's machine: UTC+01:00 in January
+    db = tmp_path / "T1.db"
+    with write_shift(db) as session:
+        session.run(clock_jumped, wall=datetime(2025, 1, 6, 7, 1, 40, tzinfo=timezone.utc),
+                    table=datetime(2025, 1, 6, 9, 1, 40, tzinfo=timezone.utc))
+    with open_store(store_url) as store:
+        Ingester(enrolled(store, db), []).ingest(messages(db, "T1"))
+        english = alarms_text(shown(store))
+        install("pt")
+        try:
+            portuguese = alarms_text(shown(store))
+        finally:
+            install("en")
+    assert ("clock-jumped: system clock: The system clock jumped back: it read 6 Jan 2025, 08:01:40 when the "
+            "table's clock read 6 Jan 2025, 10:01:40; the table keeps its own time") in english
+    assert ("O relógio do sistema saltou para trás: marcava 06/01/2025, 08:01:40 quando o relógio da mesa marcava "
+            "06/01/2025, 10:01:40;") in portuguese
+    assert "UTC" not in english + portuguese and "2025-01-06T" not in english
+
+
 def test_floor_status_and_the_alarm_log_say_how_and_when_each_alarm_ended(tmp_path, store_url):
     """An overdue relief ended at the table by the relief; an overdue ball swap taken up on the floor
     by Marta, then ended at the table by the swap; a wheel fault still open: `floor status` (and its

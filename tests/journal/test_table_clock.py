@@ -103,9 +103,10 @@ def test_clock_set_back_and_forward_under_a_running_table(tmp_path):
     assert kinds == {AlarmKind.CLOCK_JUMPED}  # no relief or ball swap overdue from the days that never passed
 
 
-def test_the_report_says_where_the_clock_jumped(tmp_path, capsys):
+def test_the_report_says_where_the_clock_jumped(tmp_path, capsys, machine_zone):
     from croupier.cli import main as cli
 
+    machine_zone("Europe/Rome")  # the report's times and the jump's in the table's zone: UTC+01:00 in January
     machine = Machine()
     session = open_table(tmp_path / "journal.db", machine.clock())
     spin(session, machine, 17, Direction.CLOCKWISE)
@@ -114,7 +115,10 @@ def test_the_report_says_where_the_clock_jumped(tmp_path, capsys):
     session.close()
     assert cli(["report", "--db", str(tmp_path / "journal.db")]) == 0
     out = capsys.readouterr().out
-    assert "clock-jumped: the system clock jumped back: it read 2025-01-06T07:01:40" in out
+    # at 10:01:40 by the table's clock, the system clock read 08:01:40 (both in Rome), as the report
+    # writes every time: 07:01:40 and 09:01:40 UTC
+    assert ("6 Jan 2025, 10:01:40  clock-jumped: The system clock jumped back: it read 6 Jan 2025, 08:01:40 when "
+            "the table's clock read 6 Jan 2025, 10:01:40; the table keeps its own time") in out
     assert out.index("#1      17") < out.index("#2       5")  # filed in recorded order, at the table's times
 
 
@@ -146,14 +150,16 @@ def test_the_table_records_its_clock_standing_at_each_start(tmp_path, monkeypatc
                                                                                                False, 10)
 
 
-def test_the_jump_is_worded_in_the_tables_language():
+def test_the_jump_is_worded_in_the_tables_language(machine_zone):
     from croupier.history.words import alarm_detail_words, alarm_subject_words, alarm_words
     from croupier.i18n import install
     from croupier.table.events import AlarmFacts
 
+    machine_zone("Europe/Rome")
     facts = AlarmFacts(rule="", wall_clock=T0 - timedelta(hours=2), table_clock=T0)
     install("pt")
     assert alarm_words("clock-jumped") == "Relógio do sistema saltou"
     assert alarm_subject_words(facts, "system clock") == "relógio do sistema"
-    assert "marcava 06/01/2025, 07:00:00 UTC quando o relógio da mesa marcava 06/01/2025, 09:00:00 UTC" in (
+    # in the reader's zone, as every other time it shows (the machine's here: UTC+01:00 in January)
+    assert "saltou para trás: marcava 06/01/2025, 08:00:00 quando o relógio da mesa marcava 06/01/2025, 10:00:00;" in (
         alarm_detail_words("clock-jumped", facts, "the system clock jumped back"))
