@@ -173,6 +173,25 @@ def journal_spins(journal, public_key, notice: Notice):
     return columns, start.watched(columns.numbers) if start else None, start.reached[0] if start else 0
 
 
+def journal_spins_of_file(path: str) -> None:
+    """`journal_spins` of the journal at `path`, with the table's public key beside it, written to
+    stdout pickled: (columns, charts, event, notices), or ("error", why). For a screen that reads a
+    year's spins beside itself, in a process of its own
+    (`python -c "from croupier.journal.checkpoints import journal_spins_of_file as s; s(PATH)"`)."""
+    import pickle
+    import sys
+
+    from croupier.journal.store import Journal, JournalError
+
+    notices: list[str] = []
+    try:
+        with Journal.open(path, read_only=True) as journal:
+            found = (*journal_spins(journal, table_public_key(journal.path), notices.append), notices)
+    except JournalError as error:
+        found = ("error", str(error))
+    sys.stdout.buffer.write(pickle.dumps(found))
+
+
 def make(journal, key: bytes, signing_key, upto: int, notice: Notice = log.warning) -> bytes | None:
     """The checkpoint of `journal` (open read-only, `key` the table's key) at event `upto`: its row's
     fold, made from the newest checkpoint before and the events since, each checked against the chain

@@ -467,11 +467,6 @@ class Journal:
         """(sequence number, hash) of the last event; (0, GENESIS) for an empty journal."""
         return self._head
 
-    def interrupt(self) -> None:
-        """Cut short a read under way in another thread (it raises there): a screen that ends need
-        not wait for a year's read."""
-        self._conn.interrupt()
-
     def reread_head(self) -> tuple[int, str]:
         """A reader's head moved on to what the file holds now (the table goes on writing)."""
         if not self.read_only:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 import sys
 from dataclasses import replace
 from datetime import datetime
@@ -18,7 +19,6 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedCont
 from croupier.escape_keys import as_typed
 from croupier.i18n import N_, _
 from croupier.i18n.presentation import Presentation, Shows
-from croupier.journal import checkpoints
 from croupier.journal.store import Entry, Journal, JournalError
 from croupier.history.croupiers import croupier_table
 from croupier.history.ledger import colour_rule, ledger_table
@@ -40,11 +40,13 @@ from croupier.review.tabs import ReviewTabs
 from croupier.history.timeline import timeline
 from croupier.review.timeline_pane import TimelinePane
 from croupier.table.events import EVENT_TYPES
-from croupier.thread_reads import ReadGuard
 
 
 # The chain check's own process (croupier.journal.verify.chain_check_of_file), given the journal's path.
 CHAIN_CHECK = "import sys; from croupier.journal.verify import chain_check_of_file; chain_check_of_file(sys.argv[1])"
+# The whole journal's counted spins, read in a process of their own (journal_spins_of_file).
+JOURNAL_SPINS = ("import sys; from croupier.journal.checkpoints import journal_spins_of_file; "
+                 "journal_spins_of_file(sys.argv[1])")
 GOTO_HELP = N_("go to: a date (2025-03-14), a date and time (2025-03-14 21:30) or a shift (shift 12); Enter, Esc")
 FOLLOW_SECONDS = 2.0  # how often the review looks for what the table recorded since
 
@@ -102,7 +104,6 @@ class ReviewApp(Shows, App):
         self.shift: Shift | None = None
         self.entries: list[Entry] = []
         self.numbering = "french"
-        self._whole_journal_read = ReadGuard()  # the journal is closed once the review ends, never under it
 
     async def on_event(self, event: events.Event) -> None:
         for one in as_typed(event):
@@ -138,12 +139,12 @@ class ReviewApp(Shows, App):
         self.call_after_refresh(self._check_chain)
         self.set_interval(FOLLOW_SECONDS, self.follow)
 
-    @work(group="chain", exclusive=True)
-    async def _check_chain(self) -> None:
-        """The whole chain, checked beside the screen on every core (seconds for a year), in a
-        process of its own: checked in this one, it would hold Python's lock and slow the screen."""
+    async def _beside(self, code: str) -> tuple[bytes, int | None]:
+        """What `code`, run on the journal in a process of its own, wrote, and its exit status: a
+        year's read is seconds of Python, which in this process would hold Python's lock and slow
+        the screen, and which the review, ending, would have to wait for (it kills the process)."""
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", CHAIN_CHECK, str(self.journal.path),
+            sys.executable, "-c", code, str(self.journal.path),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
         try:
             out, _errors = await process.communicate()
@@ -151,10 +152,16 @@ class ReviewApp(Shows, App):
             if process.returncode is None:  # the review closes first
                 process.kill()
                 await process.wait()
+        return out, process.returncode
+
+    @work(group="chain", exclusive=True)
+    async def _check_chain(self) -> None:
+        """The whole chain, checked beside the screen on every core (seconds for a year)."""
+        out, status = await self._beside(CHAIN_CHECK)
         try:
             verdict = json.loads(out)
         except ValueError:
-            verdict = {"error": f"the check ended without a verdict (exit status {process.returncode})"}
+            verdict = {"error": f"the check ended without a verdict (exit status {status})"}
         if "error" in verdict:
             self._chain_state(_("CANNOT CHECK THE JOURNAL: {error}").format(error=verdict["error"]), damaged=True)
         elif verdict["problem"] is None:
@@ -339,27 +346,25 @@ class ReviewApp(Shows, App):
         self.query_one(StatisticsPane).show(_("Reading every counted spin of the journal..."))
         self._journal_statistics()
 
-    @work(thread=True, exclusive=True)
-    def _journal_statistics(self) -> None:
+    @work(group="statistics", exclusive=True)
+    async def _journal_statistics(self) -> None:
         # From the newest checkpoint the table signed, and the spins since: seconds fewer for a year.
-        notices: list[str] = []
-        with self._whole_journal_read as reading:
-            if not reading:
-                return
-            spins, watched, after = checkpoints.journal_spins(
-                self.journal, checkpoints.table_public_key(self.journal.path), notices.append)
-        if self._whole_journal_read.ended:  # nothing left to show it on
+        out, status = await self._beside(JOURNAL_SPINS)
+        try:  # our own program's answer, over its own pipe
+            found = pickle.loads(out)
+        except Exception:
+            found = ("error", f"the read ended without them (exit status {status})")
+        if found[0] == "error":
+            self.query_one(StatisticsPane).show(_("CANNOT READ THE JOURNAL'S SPINS: {error}").format(error=found[1]))
             return
+        spins, watched, after, notices = found
         scope = (_("whole journal (spins to event {event} as the table's signed checkpoint holds them)").format(
             event=after) if after else _("whole journal"))
-        text = statistics_text(spins, self.numbering, scope, watched=watched)
+        # in a thread: a year's statistics are a moment's work the screen need not wait for
+        text = await asyncio.to_thread(statistics_text, spins, self.numbering, scope, watched=watched)
         for notice in notices:
-            self.call_from_thread(self.notify, notice, severity="warning")
-        self.call_from_thread(self.query_one(StatisticsPane).show, text)
-
-    def on_unmount(self) -> None:
-        # A read under way ends first, cut short: Textual does not wait for a thread's worker.
-        self._whole_journal_read.end(interrupt=self.journal.interrupt)
+            self.notify(notice, severity="warning")
+        self.query_one(StatisticsPane).show(text)
 
     async def on_spin_chosen(self, message: SpinChosen) -> None:
         if not any(getattr(entry.event, "spin", None) == message.spin for entry in self.entries):

@@ -241,6 +241,21 @@ def test_the_review_s_whole_journal_statistics_start_from_the_checkpoint(table):
     assert statistics_text(columns, "french", "x", watched=watched) == statistics_text(every, "french", "x")
 
 
+def test_the_whole_journal_s_spins_read_in_a_process_of_their_own_are_the_same(table, capsysbinary, tmp_path):
+    """As the review reads them beside its screen (`journal_spins_of_file`, pickled to its pipe)."""
+    import pickle
+
+    made = checkpoint(table)
+    play(table, 17, 4)
+    checkpoints.journal_spins_of_file(str(table.journal.path))
+    columns, watched, after, notices = pickle.loads(capsysbinary.readouterr().out)
+    assert (columns, watched, after) == checkpoints.journal_spins(
+        table.journal, checkpoints.table_public_key(table.journal.path), notices.append)
+    assert after == made and notices == []
+    checkpoints.journal_spins_of_file(str(tmp_path / "none.db"))
+    assert pickle.loads(capsysbinary.readouterr().out) == ("error", f"{tmp_path / 'none.db'}: no such journal")
+
+
 def test_a_checkpoint_ahead_of_the_journal_is_ignored(table, capsys):
     """Signed by this very table, but of an event the journal does not have (an older copy of the
     journal put back, the checkpoints of the newer one kept)."""

@@ -177,74 +177,62 @@ async def test_statistics_tab_speaks_plainly_and_draws_the_wheel(shift_journal):
         assert "whole journal: 4 counted spins" in str(app.query_one("#statistics-text", Static).render())
 
 
-async def quit_while_reading(shift_journal, monkeypatch, read) -> list[str]:
-    """Quit the review as soon as `read(journal, said)` reads the whole journal for its statistics
-    (key a), the journal then closed as `croupier review` closes it: what was said, in order."""
-    import threading
+async def test_quitting_ends_the_whole_journal_read_at_once(shift_journal, tmp_path, monkeypatch):
+    """A year's whole-journal read is seconds of Python: read in the review's own process it held the
+    screen's lock, and quitting waited for it (or closed the journal under it). It is read in a
+    process of its own, which the review, ending, ends."""
+    import asyncio
+    import os
 
-    from croupier.journal import checkpoints
+    from croupier.review import app as review
 
-    said: list[str] = []
-    reading = threading.Event()
-
-    def reads(journal, public_key, notice):
-        said.append("read")
-        reading.set()
-        return read(journal, said)
-
-    monkeypatch.setattr(checkpoints, "journal_spins", reads)
+    started = tmp_path / "reader.pid"
+    monkeypatch.setattr(review, "JOURNAL_SPINS", f"import os, time; open({str(started)!r}, 'w').write("
+                                                 "str(os.getpid())); time.sleep(120)")  # a read without end
     with open_read_only(shift_journal) as journal:
         app = ReviewApp(journal)
         async with app.run_test(size=(140, 45)) as pilot:
             await pilot.press("6", "a")
-            for _ in range(100):
-                if reading.is_set():
+            for _ in range(300):
+                if started.exists() and started.read_text():
                     break
                 await pilot.pause(0.1)
-        said.append("closed")
-    return said
-
-
-async def test_the_review_ends_without_its_journal_closing_under_the_whole_journal_read(shift_journal, monkeypatch):
-    """Textual does not wait for a thread's worker: quit while the whole journal's statistics were
-    still being read, the command closed the journal under the read (SQLite can end the whole
-    process when a connection closes while another thread uses it)."""
-    import time
-
-    from croupier.journal import checkpoints
-
-    spins = checkpoints.journal_spins
-
-    def slow(journal, said):
-        time.sleep(0.5)
-        said.append("read done")
-        return spins(journal, None, lambda _notice: None)
-
-    assert await quit_while_reading(shift_journal, monkeypatch, slow) == ["read", "read done", "closed"]
-
-
-async def test_quitting_cuts_the_whole_journal_read_short(shift_journal, monkeypatch):
-    """A year's whole-journal read is seconds: the review that quits meanwhile ends without waiting
-    for it (its SQLite read is interrupted), and the journal is closed after it."""
-    import time
-
-    from croupier.journal.store import JournalError
-
-    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n"
-
-    def endless_read(journal, said):
-        deadline = time.monotonic() + 30  # were it not cut short
+            reader = int(started.read_text())
+            assert "Reading every counted spin" in str(app.query_one("#statistics-text", Static).render())
+    for _ in range(100):  # Textual cancels the read as the review ends; it kills the process and reaps it
         try:
-            for _row in journal._read(endless):
-                if time.monotonic() > deadline:
-                    said.append("read to its end")
-                    break
-        except JournalError as error:
-            said.append("cut short" if "interrupted" in str(error) else str(error))
-            raise
-        raise AssertionError("not reached")
+            os.kill(reader, 0)
+        except ProcessLookupError:
+            break
+        await asyncio.sleep(0.1)
+    with pytest.raises(ProcessLookupError):
+        os.kill(reader, 0)
 
-    assert await quit_while_reading(shift_journal, monkeypatch, endless_read) == ["read", "cut short", "closed"]
+
+async def test_the_whole_journal_s_statistics_are_in_the_review_s_own_language(shift_journal):
+    """Read in a process of their own, written in a thread: in the language the review was given,
+    whatever the command's."""
+    from croupier.i18n import Presentation
+
+    app = ReviewApp(open_read_only(shift_journal), presentation=Presentation.of("it"))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("6", "a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "tutto il giornale: 4 colpi contati" in str(app.query_one("#statistics-text", Static).render())
+
+
+async def test_a_whole_journal_read_that_fails_says_so(shift_journal, monkeypatch):
+    from croupier.review import app as review
+
+    monkeypatch.setattr(review, "JOURNAL_SPINS", "import sys; sys.exit(3)")
+    app = ReviewApp(open_read_only(shift_journal))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("6", "a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "CANNOT READ THE JOURNAL'S SPINS: the read ended without them (exit status 3)" in str(
+            app.query_one("#statistics-text", Static).render())
 
 
 async def test_the_review_cannot_write_to_the_journal(shift_journal):
