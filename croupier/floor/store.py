@@ -273,6 +273,7 @@ class FloorStore:
             inserted: list[tuple] = []
             updated: list[tuple] = []
             heads = self._heads([batch.table_id for batch in batches])  # one round trip for every table
+            received_at = datetime.fromisoformat(received)
             for batch in batches:
                 table_id, links, head = batch.table_id, batch.links, batch.head
                 last = links[-1]
@@ -281,16 +282,14 @@ class FloorStore:
                     raise StoreError(f"table {table_id}: the store holds events up to {stored}, not {head[0]}: "
                                      "another ingester writes this store")
                 rows += [(table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac,
-                          received, link.sig, *(pg_schema.typed(link.time, link.body) if self.postgres else ()))
-                         for link in links]
+                          received_at, link.sig, *pg_schema.typed(link.time, link.body)) if self.postgres else
+                         (table_id, link.seq, link.time, link.kind, link.body, link.prev_hash, link.hash, link.mac,
+                          received, link.sig) for link in links]
                 values = (last.seq, last.hash, received, _event_time(last.body), received, batch.stream_seq)
                 known = table_id in heads
                 (updated if known else inserted).append((*values, table_id) if known else (table_id, *values))
             if rows and self.postgres:  # with the typed copies the views read; COPY: one stream, not a statement a row
-                with self._conn.cursor() as cur, cur.copy("COPY floor_events (table_id, seq, time, kind, body, "
-                                                          "prev_hash, hash, mac, received, sig, at, data) FROM STDIN") as copy:
-                    for row in rows:
-                        copy.write_row(row)
+                pg_schema.copy_events(self._conn, rows)
             elif rows:
                 self._executemany("INSERT INTO floor_events (table_id, seq, time, kind, body, prev_hash, hash, mac, "
                                   "received, sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
