@@ -30,7 +30,8 @@ from __future__ import annotations
 import math
 from itertools import chain
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from croupier.stats.spins import POCKETS
 
@@ -44,10 +45,10 @@ CHARTS = 2 * POCKETS
 THRESHOLD = math.log(YEAR_SPINS * CHARTS / ALPHA)
 
 
-@dataclass(frozen=True)
-class Chart:
+class Chart(NamedTuple):
     """One CUSUM chart: `pockets` (in wheel order for a run), its value now and its highest, and
-    the spin (1-based, in the order given) at which it first reached the threshold."""
+    the spin (1-based, in the order given) at which it first reached the threshold. A tuple: the
+    floor's ingester makes 74 for every table it stores a batch of (a frozen dataclass cost most of that)."""
 
     pockets: tuple[int, ...]
     value: float
@@ -82,7 +83,7 @@ def watch(numbers: Iterable[int], wheel_order: Sequence[int], since: Sequence[Ch
         came_up[number].append(spins)
     pocket_rise, pocket_fall = _steps(1 / POCKETS, POCKET_RATIO)
     sector_rise, sector_fall = _steps(WIDTH / POCKETS, SECTOR_RATIO)
-    runs = [tuple(wheel_order[(start + i) % POCKETS] for i in range(WIDTH)) for start in range(POCKETS)]
+    runs = _runs(tuple(wheel_order))
     before: list[Chart | None] = list(since) or [None] * CHARTS
     if len(before) != CHARTS or any(chart is not None and chart.last > spun for chart in before):
         raise ValueError(f"the charts to go on from are not {CHARTS} charts after {spun} spins")
@@ -90,6 +91,12 @@ def watch(numbers: Iterable[int], wheel_order: Sequence[int], since: Sequence[Ch
              for number in range(POCKETS)]
             + [_chart(run, _merged([came_up[number] for number in run]), sector_rise, sector_fall, spins,
                       before[POCKETS + at]) for at, run in enumerate(runs)])
+
+
+@lru_cache(maxsize=4)
+def _runs(wheel_order: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The runs of WIDTH adjacent pockets, each starting at one pocket of `wheel_order`."""
+    return tuple(tuple(wheel_order[(start + i) % POCKETS] for i in range(WIDTH)) for start in range(POCKETS))
 
 
 def _merged(runs: list[list[int]]) -> list[int]:
