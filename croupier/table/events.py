@@ -14,6 +14,11 @@ from enum import Enum
 from fractions import Fraction
 from typing import Callable, ClassVar, Iterable, TypeVar
 
+try:  # the floor server's: reads an event five times as fast as the standard json (its ingester reads every result)
+    from orjson import loads as _orjson_loads
+except ImportError:  # a table's
+    _orjson_loads = None  # type: ignore[assignment]
+
 from croupier.rules.limits import LimitOutcome, LimitReason
 from croupier.rules.record import Record
 from croupier.rules.spin import Direction, VoidReason
@@ -631,6 +636,17 @@ def _read_record(fields: dict) -> Event:
 
 
 def decode(data: bytes | str) -> Event:
+    if _orjson_loads is not None:  # the same event either way: what orjson reads otherwise, json reads again
+        try:
+            record = _orjson_loads(data)
+        except ValueError:  # NaN, a lone surrogate: json's to take or refuse
+            pass
+        else:  # an integer beyond 64 bits orjson reads as a float, which no field takes: read again by json
+            if type(record) is dict and type(record.get("kind")) is str:
+                try:
+                    return _read_record(record)
+                except CodecError:
+                    pass
     try:
         record = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
