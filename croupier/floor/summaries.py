@@ -80,7 +80,7 @@ class Watch:
         return isinstance(other, Watch) and (self.spins, self.charts()) == (other.spins, other.charts())
 
     def to_plain(self) -> dict:
-        return {"spins": self.spins, "charts": [[c.value, c.highest, c.alarm_at, c.risen, c.last] for c in self.charts()]}
+        return {"spins": self.spins, "charts": [chart[1:] for chart in self.charts()]}  # all but the pockets
 
     @classmethod
     def from_plain(cls, plain: dict) -> "Watch":
