@@ -33,12 +33,12 @@ from journal_kit import write_shift  # noqa: E402
 pytest.importorskip("nats", reason="nats-py comes with the floor extra: pip install '.[floor-server]'")
 
 
-def a_day(db: Path) -> None:
+def a_day(db: Path, corrected: int = 2, **shift) -> None:
     """A shift with what a summary must follow: a relief, a correction, a table alarm, and more spins."""
-    session = write_shift(db)
+    session = write_shift(db, **shift)
     session.register_staff(name="Rui", role=Role.CROUPIER, pin="2222", by="Boss", by_pin="9000")
     session.relieve(role=Role.CROUPIER, incoming="Rui", pin="2222")
-    session.correct_result(spin=2, number=3, reason="misread", by="Boss", pin="9000")
+    session.correct_result(spin=corrected, number=3, reason="misread", by="Boss", pin="9000")
     session.run(wheel_fault, detail="the wheel sensor went silent for 3 s")
     session.close()
 
@@ -100,6 +100,22 @@ def test_the_summary_is_the_fold_of_the_events_after_ingest_and_after_a_restart(
     assert_summary_is_the_fold(store_url, tmp_path / "T1.db")
     with open_store(store_url, read_only=True) as store:
         assert [alarm.kind for alarm in store.alarms()] == ["wheel-fault"]  # recorded with its event
+
+
+def test_a_summary_stored_without_its_base_is_counted_again_at_a_correction_each_result_once(tmp_path, postgres):
+    """A correction the summary cannot count from its base (a summary stored before bases were kept)
+    counts every result again from the store: in a batch of hundreds of events, each result once."""
+    from croupier.floor.ingester import Ingester
+    from test_floor_store import enrolled, messages
+
+    a_day(tmp_path / "T1.db", corrected=55, numbers=[n % 37 for n in range(7, 7 + 60)])
+    with open_store(postgres.url) as store:
+        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1", upto=20))
+        store._execute("UPDATE floor_summaries SET base = 'null'")  # as stored before bases were kept
+        rest = messages(tmp_path / "T1.db", "T1", after=20)
+        assert len(rest) >= 256 and "result-corrected" in [json.loads(m.data)["kind"] for m in rest]
+        Ingester(store, []).ingest(rest)
+    assert_summary_is_the_fold(postgres.url, tmp_path / "T1.db")
 
 
 def forged(links: list[Link], seq: int) -> Link:
