@@ -163,9 +163,11 @@ async def foreign_chips(app: TableApp) -> None:
                        ev.ForeignChipsSettled)
     if settled:
         if settled.won:
+            paid_at = settled.chip_value or settled.table_minimum
+            assert paid_at is not None, "a win is settled at one of them (ForeignChipsValue refuses it otherwise)"
             app.say(_("{colour} chips of table {table}: {chips} × {value} = {amount} paid").format(
                 colour=text.colour_name(colour), table=table, chips=settled.chips,
-                value=text.money(settled.chip_value or settled.table_minimum, currency),
+                value=text.money(paid_at, currency),
                 amount=text.money(settled.amount, currency)))
         else:
             app.say(_("{colour} chips of table {table}: {chips} taken").format(

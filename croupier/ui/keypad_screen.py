@@ -3,7 +3,7 @@ from the USB keypad through Textual's key events and from the GPIO matrix throug
 app's key router decides which screen a key typed ahead is for (croupier.ui.key_routing)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events
 from textual.screen import ModalScreen, Screen
@@ -19,13 +19,19 @@ if TYPE_CHECKING:
 Result = TypeVar("Result")
 
 
-class KeypadKeys:
+if TYPE_CHECKING:  # what the mixin is mixed into, for mypy: its dismiss() goes on to the screen's
+    _Screen = Screen[Any]
+else:
+    _Screen = object
+
+
+class KeypadKeys(_Screen):
     """Mixin: a key press becomes `press(Key)`; keys that mean nothing at the table are ignored.
     A screen that has closed takes no more keys."""
 
     closed = False
-    if TYPE_CHECKING:  # the screens' `app` below: the table's
-        app: TableApp
+    if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only: the table's
+        app = getters.app(TableApp)
 
     def on_key(self, event: events.Key) -> None:
         key = table_key(event)
@@ -50,8 +56,7 @@ HOLD_AT_MOST = 4  # a layout that never comes does not keep the screen from bein
 
 
 class KeypadScreen(KeypadKeys, Screen[Result]):
-    if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only
-        app = getters.app(TableApp)
+    """A screen of the table app, its keys the table's; written whole, once laid out."""
 
     _held = 0  # frames held back in a row for a layout on its way
 
@@ -80,5 +85,4 @@ class KeypadScreen(KeypadKeys, Screen[Result]):
 
 
 class KeypadModal(KeypadKeys, ModalScreen[Result]):
-    if TYPE_CHECKING:  # Textual's typed `app` (textual.getters), for mypy only
-        app = getters.app(TableApp)
+    """A modal screen of the table app, its keys the table's."""

@@ -143,6 +143,7 @@ class PayoutScreen(KeypadScreen[None]):
         state = app.session.state
         sheet = app.payout_sheet  # kept on the app
         if sheet is None or (sheet.spin, sheet.number) != (spin.spin, spin.number):
+            assert state.minimum is not None, "a result comes only at an opened table, its minimum set"
             sheet = app.payout_sheet = PayoutSheet(
                 spin.spin, spin.number, profile_of(state), state.minimum,
                 {colour: account.chip_value for colour, account in state.accounts.items()}, spin.stakes,
@@ -336,13 +337,13 @@ class PayoutScreen(KeypadScreen[None]):
         if key is Key.MENU:
             self._done()
             return
-        if key.digit is not None and counted:
+        if key.digit is not None and counted and self.colour:  # rows to count are a colour's
             if len(self.typed) < MAX_DIGITS:
                 self.typed = (self.typed + key.value).lstrip("0") or "0"
                 self.sheet.count(self.colour, counted[self.row_at].spec, int(self.typed))
             else:
                 self.app.bell()
-        elif key is Key.CLEAR and counted:
+        elif key is Key.CLEAR and counted and self.colour:
             if self.typed:  # a digit typed wrong: off, the ones before it stay
                 self.typed = self.typed[:-1]
                 self.sheet.count(self.colour, counted[self.row_at].spec, int(self.typed or 0))

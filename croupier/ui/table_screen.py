@@ -221,7 +221,7 @@ class TableScreen(KeypadScreen[None]):
         entry = self.entry.press(key)
         if entry.step is Step.REJECTED:
             self.say(entry.message, error=True)
-        elif entry.step is Step.CONFIRMED:
+        elif entry.step is Step.CONFIRMED and entry.number is not None:  # a confirmed entry carries its number
             self.app.record_result(entry.number)
         elif entry.step is Step.CANCELLED:
             self.say(_("Entry cancelled"))
