@@ -54,10 +54,13 @@ def printable(text: str, limit: int = 120) -> str:
 
 
 class Gate:
-    """Checks each message against the enrolled keys (`public_key_of(table)`: the PEM, or None)."""
+    """Checks each message against the enrolled keys (`public_key_of(table)`: the PEM, or None;
+    `public_keys_of(tables)`: those enrolled, by table)."""
 
-    def __init__(self, public_key_of: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic):
+    def __init__(self, public_key_of: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic,
+                 public_keys_of: Callable[[Sequence[str]], dict[str, str]] | None = None):
         self._public_key_of = public_key_of
+        self._public_keys_of = public_keys_of  # many tables' at once (those enrolled), for `admit_all`
         self._clock = clock
         # Each table's key as read last, the least recently used first: a flood over made-up tables'
         # subjects passes through it and never grows it past `KEYS_KEPT` (a table pushed out is read again).
@@ -71,17 +74,36 @@ class Gate:
         now = self._clock()
         cached = self._keys.get(table_id)
         if cached is None or now - cached[0] > KEYS_FOR_S:
-            pem = self._public_key_of(table_id)
-            try:
-                public = parse_public_key(pem.encode(), f"the key enrolled for table {table_id}") if pem else None
-            except SigningKeyError:
-                public = None
-            cached = self._keys[table_id] = ((now, event_checker(public), raw_public_key(public)) if public is not None
-                                             else (now, None, None))
+            cached = self._keep(table_id, self._public_key_of(table_id), now)
         self._keys.move_to_end(table_id)
+        return cached
+
+    def _keep(self, table_id: str, pem: str | None, now: float) -> tuple[float, Checker | None, bytes | None]:
+        try:
+            public = parse_public_key(pem.encode(), f"the key enrolled for table {table_id}") if pem else None
+        except SigningKeyError:
+            public = None
+        cached = self._keys[table_id] = ((now, event_checker(public), raw_public_key(public)) if public is not None
+                                         else (now, None, None))
         if len(self._keys) > KEYS_KEPT:
             self._keys.popitem(last=False)
         return cached
+
+    def _read_keys(self, subjects: Iterable[str]) -> dict[str, Checker | None]:
+        """The keys of the tables of these subjects not kept (or kept too long), read in one query."""
+        if self._public_keys_of is None:
+            return {}
+        now, wanted = self._clock(), set()
+        for subject in subjects:
+            try:
+                table_id = table_of(subject)
+            except WireError:
+                continue
+            cached = self._keys.get(table_id)
+            if cached is None or now - cached[0] > KEYS_FOR_S:
+                wanted.add(table_id)
+        pems = self._public_keys_of(sorted(wanted)) if wanted else {}
+        return {table_id: self._keep(table_id, pems.get(table_id), now)[1] for table_id in wanted}
 
     def submit(self, by_table: Iterable[tuple[str, Iterable[Link]]]) -> "Proving | None":
         """Hand the signatures of many links (by table) to the machine's other cores (Ed25519 holds the
@@ -127,8 +149,9 @@ class Gate:
 
     def admit_all(self, msgs: Iterable) -> list[tuple[str, Link] | Refused]:
         """`admit` without the signature for each message (subject, data, headers) of a batch, each
-        table's key looked up once."""
-        keys: dict[str, Checker | None] = {}
+        table's key looked up once (those not kept read in one query)."""
+        msgs = list(msgs)
+        keys = self._read_keys({msg.subject for msg in msgs})
 
         def key(table_id: str) -> Checker | None:
             if table_id not in keys:

@@ -43,7 +43,7 @@ from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
 from croupier.floor.gate import Gate, Proving, RefusalReason, Refused
 from croupier.floor.pull import Pull, stream_seq
-from croupier.floor.store import (CHAIN, Alarm, Batch, FloorStore, LeaseLost, RefusedMessages, TableUpdate,
+from croupier.floor.store import (CHAIN, GENESIS, Alarm, Batch, FloorStore, LeaseLost, RefusedMessages, TableUpdate,
                                   now_text)
 from croupier.floor.summaries import Summary, fold
 from croupier.floor.wire import (ALIVE_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, RETRY_S, STREAM_MAX_BYTES, Access,
@@ -146,7 +146,8 @@ class Ingester:
     def gate(self) -> Gate:
         """The check of every message against the enrolled keys (made on first use: the store may reopen)."""
         if self._gate is None:
-            self._gate = Gate(lambda table_id: self.store.public_key(table_id))
+            self._gate = Gate(lambda table_id: self.store.public_key(table_id),
+                              public_keys_of=lambda table_ids: self.store.public_keys(table_ids))
         return self._gate
     _stop: asyncio.Event | None = None
 
@@ -313,17 +314,31 @@ class Ingester:
 
     def _table(self, table_id: str) -> _Table:
         if table_id not in self._tables:
-            record = self.store.table(table_id)
-            if record is None:
-                self._tables[table_id] = _Table(self.store.head(table_id))
-            else:  # a table left behind by an ingester before this one is read again from the stream
-                behind = (record.seen_seq or 0) > record.head_seq
-                self._tables[table_id] = _Table(
-                    (record.head_seq, record.head_hash), stream_seq=record.stream_seq or 0,
-                    anchored=record.anchor_seq or 0, quarantined=record.broken_at is not None,
-                    seen=max(record.head_seq, record.seen_seq or 0), read_wanted=behind,
-                    behind_since=record.behind_since if behind else None)
+            self._know([table_id])
         return self._tables[table_id]
+
+    def _know(self, table_ids) -> None:
+        """The tables not yet known as the store holds them, with their summaries: a few queries for
+        all of them (a floor's first batch brings hundreds)."""
+        new = [table_id for table_id in dict.fromkeys(table_ids) if table_id not in self._tables]
+        if not new:
+            return
+        records = {record.table_id: record for record in self.store.tables(new)}
+        summaries = self.store.summaries(list(records))
+        for table_id in new:
+            record = records.get(table_id)
+            if record is None:  # none of its events is stored
+                self._tables[table_id] = _Table((0, GENESIS))
+                continue
+            behind = (record.seen_seq or 0) > record.head_seq  # left behind by an ingester before this one:
+            table = self._tables[table_id] = _Table(  # read again from the stream
+                (record.head_seq, record.head_hash), stream_seq=record.stream_seq or 0,
+                anchored=record.anchor_seq or 0, quarantined=record.broken_at is not None,
+                seen=max(record.head_seq, record.seen_seq or 0), read_wanted=behind,
+                behind_since=record.behind_since if behind else None)
+            stored = summaries.get(table_id)
+            if stored is not None and stored[0] == record.head_seq:
+                table.summary = Summary.read(*stored)
 
     def ingest(self, msgs, *, again: bool = False) -> Outcome:
         """Store the messages' events (committed before this returns); repeats are skipped. A message
@@ -340,6 +355,7 @@ class Ingester:
                 admitted.refuse(found, msg)
             else:
                 admitted.by_table[found[0]].append((found[1], stream_seq(msg), msg))
+        self._know(admitted.by_table)
         admitted.proving = self.gate.submit(
             (table_id, [link for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
             for table_id, received_links in admitted.by_table.items()
@@ -404,13 +420,10 @@ class Ingester:
     def _batch(self, table_id: str, good: list[Link], head: tuple[int, str], stream_seq: int | None) -> Batch:
         """The links with the table's summary after them and the alarms they raise or clear: one commit."""
         table = self._tables[table_id]
-        if table.summary is None:
-            stored = self.store.summary(table_id)
-            if stored is not None and stored[0] == table.head[0]:
-                table.summary = Summary.read(*stored)
-            else:  # a store from before the summaries: the table's events folded once
-                table.summary = fold([(link.seq, link.kind, link.body) for link in self.store.links(table_id)])
-                table.summary.duty_changed = True
+        if table.summary is None:  # a new table, or a store from before the summaries: its events folded once
+            table.summary = fold([(link.seq, link.kind, link.body) for link in self.store.links(table_id)]
+                                 if head[0] else [])
+            table.summary.duty_changed = True
         summary = table.summary
         for at, link in enumerate(good):
             if not summary.add(link.seq, link.kind, link.body):  # a correction: the results counted again

@@ -307,11 +307,8 @@ class FloorStore:
                                   "state = CASE WHEN excluded.state = '' THEN floor_summaries.state "
                                   "ELSE excluded.state END, base = CASE WHEN excluded.base = '' "
                                   "THEN floor_summaries.base ELSE excluded.base END", tiles)
+            raised += self._record_table_alarms([alarm for batch in batches for alarm in batch.raised])
             for batch in batches:
-                for alarm in batch.raised:
-                    if self._record_alarm(alarm.table_id, alarm.event_seq, alarm.problem, alarm.kind,
-                                          alarm.table_alarm):
-                        raised.append(alarm)
                 for answer in batch.answers:  # an alarm the table ended is over on the floor too, whoever took it up
                     self._execute("UPDATE floor_alarms SET acknowledged_by = COALESCE(acknowledged_by, ?), "
                                   "acknowledged_at_table = (acknowledged IS NULL OR acknowledged_at_table), "
@@ -329,8 +326,7 @@ class FloorStore:
         """The stored head seq of each of these tables that has a row."""
         if not table_ids:
             return {}
-        cur = self._execute(f"SELECT table_id, head_seq FROM floor_tables WHERE table_id IN "
-                            f"({','.join('?' * len(table_ids))})", table_ids)
+        cur = self._execute(f"SELECT table_id, head_seq FROM floor_tables{_among(table_ids)}", table_ids)
         return {table_id: int(seq) for table_id, seq in cur.fetchall()}
 
     def _executemany(self, text: str, rows) -> None:
@@ -362,6 +358,24 @@ class FloorStore:
             self._execute("UPDATE floor_tables SET broken_at = ?, problem = ? WHERE table_id = ? "
                           "AND broken_at IS NULL", (event_seq, problem, table_id))
         return not known
+
+    def _record_table_alarms(self, alarms: Sequence[Alarm]) -> list[Alarm]:
+        """Alarms the tables raised, each recorded once per (table, event) under one change number, in
+        a few statements whatever their number; those not recorded before."""
+        if not alarms:
+            return []
+        tables = sorted({alarm.table_id for alarm in alarms})
+        known = {(table_id, int(seq)) for table_id, seq in self._execute(
+            f"SELECT table_id, event_seq FROM floor_alarms{_among(tables)} AND event_seq >= ?",
+            (*tables, min(alarm.event_seq for alarm in alarms))).fetchall()}
+        new = [alarm for alarm in alarms if (alarm.table_id, alarm.event_seq) not in known]
+        if new:
+            raised, change = now_text(), self._change()
+            self._executemany("INSERT INTO floor_alarms (table_id, event_seq, problem, raised, kind, table_alarm, "
+                              "change_no) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              [(alarm.table_id, alarm.event_seq, alarm.problem, raised, alarm.kind, alarm.table_alarm,
+                                change) for alarm in new])
+        return new
 
     def _change(self) -> int:
         """The next change number (in the caller's transaction: it holds the counter until it ends)."""
@@ -579,8 +593,12 @@ class FloorStore:
         row = self._execute("SELECT head_seq, head_hash FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
         return (int(row[0]), row[1]) if row else (0, GENESIS)
 
-    def tables(self) -> list[TableRecord]:
-        cur = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables ORDER BY table_id")
+    def tables(self, table_ids: Sequence[str] | None = None) -> list[TableRecord]:
+        """Every table's record, or those of these tables that have one (in one query)."""
+        if table_ids is not None and not table_ids:
+            return []
+        cur = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables{_among(table_ids)} ORDER BY table_id",
+                            tuple(table_ids or ()))
         return [TableRecord(*map(_text, row)) for row in cur.fetchall()]
 
     def table(self, table_id: str) -> TableRecord | None:
@@ -628,6 +646,13 @@ class FloorStore:
         row = self._execute("SELECT public_key FROM floor_keys WHERE table_id = ?", (table_id,)).fetchone()
         return row[0] if row else None
 
+    def public_keys(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """`public_key` of many tables in one query: those never enrolled are left out."""
+        if not table_ids:
+            return {}
+        cur = self._execute(f"SELECT table_id, public_key FROM floor_keys{_among(table_ids)}", tuple(table_ids))
+        return dict(cur.fetchall())
+
     def stored_hash(self, table_id: str, seq: int) -> str | None:
         row = self._execute("SELECT hash FROM floor_events WHERE table_id = ? AND seq = ?", (table_id, seq)).fetchone()
         return row[0] if row else None
@@ -665,18 +690,20 @@ class FloorStore:
         return [(int(seq), body) for seq, body in cur.fetchall()]
 
 
-    def summary(self, table_id: str) -> tuple[int, str, str, str] | None:
-        """The table's stored summary: (seq, tile, state, base), as croupier.floor.summaries wrote them."""
-        row = self._execute("SELECT seq, tile, state, base FROM floor_summaries WHERE table_id = ?",
-                            (table_id,)).fetchone()
-        return (int(row[0]), row[1], row[2], row[3]) if row else None
+    def summaries(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str, str, str]]:
+        """These tables' stored summaries, (seq, tile, state, base) as croupier.floor.summaries wrote
+        them, in one query: those without one are left out."""
+        if not table_ids:
+            return {}
+        cur = self._execute(f"SELECT table_id, seq, tile, state, base FROM floor_summaries{_among(table_ids)}",
+                            tuple(table_ids))
+        return {table_id: (int(seq), tile, state, base) for table_id, seq, tile, state, base in cur.fetchall()}
 
     def tiles(self, table_ids: Sequence[str] | None = None) -> dict[str, tuple[int, str]]:
         """The tables' stored summaries as the view reads them, (seq, tile); every table's, or these."""
         if table_ids is not None and not table_ids:
             return {}
-        where = "" if table_ids is None else f" WHERE table_id IN ({','.join('?' * len(table_ids))})"
-        cur = self._execute(f"SELECT table_id, seq, tile FROM floor_summaries{where}", tuple(table_ids or ()))
+        cur = self._execute(f"SELECT table_id, seq, tile FROM floor_summaries{_among(table_ids)}", tuple(table_ids or ()))
         return {table_id: (int(seq), tile) for table_id, seq, tile in cur.fetchall()}
 
     def spin_events(self, table_id: str) -> list[tuple[int, Event]]:
@@ -813,6 +840,11 @@ def _alarm(table_id, seq, problem, raised, by, when, resumed_by, resumed, kind, 
     """An alarm from its row, as `alarms` and `alarm_changes` select it."""
     return Alarm(table_id, int(seq), problem, _text(raised), by, _text(when), resumed_by, _text(resumed), kind,
                  table_alarm, answer_seq, bool(at_table))
+
+
+def _among(table_ids: Sequence[str] | None) -> str:
+    """The WHERE clause that keeps these tables (their ids as parameters); none for every table."""
+    return "" if table_ids is None else f" WHERE table_id IN ({','.join('?' * len(table_ids))})"
 
 
 def _text(value):

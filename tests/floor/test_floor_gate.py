@@ -16,7 +16,7 @@ from croupier.floor.check import compare
 from croupier.floor.ingester import Ingester
 from croupier.floor.store import open_store
 from croupier.floor.wire import MAX_MESSAGE, Link, events_subject, message_id
-from croupier.journal.signing import default_signing_key_path, public_path, sign_event
+from croupier.journal.signing import default_signing_key_path, public_path, public_pem, read_public_key, sign_event
 from croupier.journal.store import Journal
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "journal"))
@@ -223,3 +223,27 @@ def test_the_gate_keeps_a_bounded_number_of_tables_whatever_subjects_come():
         refused = gate.admit(f"croupier.table.X{n}.events", b"{}", {})
         assert refused.reason is RefusalReason.UNKNOWN_TABLE
     assert len(gate._keys) == KEYS_KEPT and len(asked) == KEYS_KEPT + 500
+
+
+def test_a_batch_reads_the_keys_of_its_tables_in_one_query_and_a_flood_stays_bounded(journal_path):
+    from croupier.floor.gate import KEYS_KEPT, Gate, RefusalReason
+
+    pem = public_pem(read_public_key(public_path(default_signing_key_path(journal_path)))).decode()
+    clock = [0.0]
+    one, many = [], []
+    gate = Gate(lambda table_id: one.append(table_id), clock=lambda: clock[0],
+                public_keys_of=lambda table_ids: many.append(list(table_ids)) or {"T1": pem})
+    batch = messages(journal_path, "T1") + [Message(events_subject("T9"), b"{}", {}),
+                                            Message("not.a.table", b"{}", {})]
+    found = gate.admit_all(batch)
+    assert [type(f).__name__ for f in found[-2:]] == ["Refused", "Refused"]
+    assert found[-2].reason is RefusalReason.UNKNOWN_TABLE and found[-1].reason is RefusalReason.NOT_A_TABLE
+    assert all(f[0] == "T1" for f in found[:-2]) and many == [["T1", "T9"]] and one == []
+    clock[0] += 1.0
+    gate.admit_all(batch)
+    assert many == [["T1", "T9"]]  # kept a while: an enrolment is seen within KEYS_FOR_S
+    clock[0] += 60.0
+    flood = [Message(events_subject(f"X{n}"), b"{}", {}) for n in range(KEYS_KEPT + 500)]
+    assert {f.reason for f in gate.admit_all(flood)} == {RefusalReason.UNKNOWN_TABLE}
+    assert len(many) == 2 and len(many[1]) == KEYS_KEPT + 500 and one == []  # one query, none a table
+    assert len(gate._keys) == KEYS_KEPT

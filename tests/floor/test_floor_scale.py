@@ -308,6 +308,47 @@ def test_a_correction_is_counted_from_the_stored_summary_without_reading_the_tab
     assert_summary_is_the_fold(url, db)
 
 
+def test_a_batch_of_many_tables_costs_the_store_as_many_statements_as_one_of_few(tmp_path, store_url):
+    """A floor's first batch brings hundreds of tables: what the store holds of each (its key, its
+    record, its summary) and the alarms they raise are read and written a few statements for all of
+    them, and each alarm is recorded once however often its event comes."""
+    from croupier.floor.ingester import Ingester
+
+    from test_floor_store import enrolled, messages
+
+    for n in range(1, 7):
+        a_day(tmp_path / f"T{n}.db")
+    statements: list[str] = []
+
+    def counted(store):
+        for name in ("_execute", "_executemany"):
+            method = getattr(store, name)
+            setattr(store, name, lambda text, *args, method=method: statements.append(text) or method(text, *args))
+        return store
+
+    def first_batch(tables: range) -> list[str]:
+        with open_store(store_url) as store:
+            for n in tables:
+                enrolled(store, tmp_path / f"T{n}.db", f"T{n}")
+            batch = [m for n in tables for m in messages(tmp_path / f"T{n}.db", f"T{n}")]
+            ingester = Ingester(counted(store), [])
+            del statements[:]
+            ingester.ingest(batch)
+            first = statements[:]
+            ingester.ingest(batch)  # delivered again: stored and raised once
+            assert [(a.table_id, a.kind) for a in store.alarms()] == [(f"T{n}", "wheel-fault") for n in tables]
+        return first
+
+    few = first_batch(range(1, 3))
+    with open_store(store_url) as store:  # the same floor's store, emptied
+        for name in ("floor_events", "floor_tables", "floor_summaries", "floor_alarms", "floor_keys"):
+            store._execute(f"DELETE FROM {name}")
+        store._conn.commit()
+    assert len(first_batch(range(1, 7))) == len(few)
+    for n in range(1, 7):
+        assert_summary_is_the_fold(store_url, tmp_path / f"T{n}.db", f"T{n}")
+
+
 def test_a_correction_counted_again_from_the_base_equals_a_count_of_every_result(tmp_path):
     numbers = [(7 * n + 3) % 37 for n in range(RECENT + 10)]
     session = write_shift(tmp_path / "T1.db", numbers=numbers)
