@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Iterable, Sequence
 
 from croupier.history.spins import counted_spins
@@ -270,18 +270,23 @@ class TileFacts:
         return Watch.from_plain(self.watch_plain)
 
     @cached_property
-    def times(self) -> tuple[datetime, ...]:
-        """The recent results' times, read once (each refresh compares them)."""
-        return tuple(datetime.fromisoformat(time) for _spin, _number, time in self.recent_plain)
+    def instants(self) -> tuple[int, ...]:
+        """The recent results' times in microseconds since 1970, read once: each refresh compares
+        them, and integers compare at a fraction of the cost of datetimes with their time zones."""
+        return tuple(_microseconds(datetime.fromisoformat(time)) for _spin, _number, time in self.recent_plain)
+
+    @cached_property
+    def _newest_first(self) -> tuple[int, ...]:
+        return tuple(int(number) for _spin, number, _time in reversed(self.recent_plain))
 
     def last_numbers(self, count: int) -> tuple[int, ...]:
-        return tuple(int(number) for _spin, number, _time in self.recent_plain[-count:])[::-1]
+        return self._newest_first[:count]
 
     def games_since(self, since: datetime) -> int:
         """Results recorded after `since`, counted from the last back."""
-        count = 0
-        for time in reversed(self.times):
-            if time <= since:
+        count, cutoff = 0, _microseconds(since)
+        for instant in reversed(self.instants):
+            if instant <= cutoff:
                 break
             count += 1
         return count
@@ -303,3 +308,11 @@ def fold(links: Sequence[tuple[int, str, str]]) -> Summary:
         if not summary.add(seq, kind, body):
             summary.recount(spins, seq)
     return summary
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _microseconds(when: datetime) -> int:
+    """An aware time as whole microseconds since 1970: exact, unlike a float timestamp."""
+    return (when - _EPOCH) // timedelta(microseconds=1)

@@ -3,7 +3,10 @@ the alarms with who acknowledged them, and each wheel's statistics; it never wri
 from __future__ import annotations
 
 import sys
+from datetime import timedelta, timezone
 from pathlib import Path
+
+from hypothesis import given, strategies as st
 
 from croupier.floor.ingester import Ingester
 from croupier.floor.store import open_store
@@ -118,3 +121,28 @@ async def test_the_store_is_read_off_the_screens_thread_and_a_failed_read_shows(
             assert "STALLED: store unavailable (disk I/O error)" in str(app.query_one("#alarms").render())
             assert "T1" in str(app.query_one("#tile-T1").render())  # the last picture stays
         assert readers and all(thread is not threading.main_thread() for thread in readers)
+
+
+@given(st.lists(st.tuples(st.datetimes(timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=-3)),
+                                                                    timezone(timedelta(hours=5, minutes=45))])),
+                          st.integers(0, 36)), max_size=40),
+       st.datetimes(timezones=st.just(timezone(timedelta(hours=1)))), st.integers(0, 50))
+def test_a_tiles_games_and_last_numbers_are_those_of_its_stored_results(results, since, count):
+    """Counted as a tile shows them, from its results as stored (in any time zone, and out of order
+    when the table's clock jumped back): the results after `since` from the newest back, and the
+    newest numbers first."""
+    import json
+
+    from croupier.floor.summaries import TileFacts
+
+    recent = [[spin, number, when.isoformat()] for spin, (when, number) in enumerate(results, 1)]
+    tile = json.dumps({"open": True, "profile": None, "minimum": None, "croupier": None, "relief_due": None,
+                       "recent": recent, "watch": {"spins": 0}, "problem": None})
+    facts = TileFacts.read(len(recent), tile)
+    games = 0
+    for when, _number in reversed(results):
+        if when <= since:
+            break
+        games += 1
+    assert facts.games_since(since) == games
+    assert facts.last_numbers(count) == tuple(number for _when, number in reversed(results))[:count]
