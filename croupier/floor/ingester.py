@@ -448,10 +448,12 @@ class Ingester:
         kept_hashes: dict[int, str] = {}
         cursor, in_order = table.head[0], not table.quarantined
         subject, signed = events_subject(table_id), self.gate.signer(table_id)
-        for link, stream_seq, msg in sorted(received_links, key=lambda item: item[0].seq):
+        received_links = sorted(received_links, key=lambda item: item[0].seq)
+        stored = self.store.stored_hashes(table_id, [link.seq for link, _stream_seq, _msg in received_links
+                                                     if link.seq <= table.head[0]])  # a batch delivered again: one query
+        for link, stream_seq, msg in received_links:
             if link.seq <= cursor:  # delivered again: already stored (or kept just now), or another event in its place
-                known = kept_hashes.get(link.seq) or (
-                    self.store.stored_hash(table_id, link.seq) if link.seq <= table.head[0] else None)
+                known = kept_hashes.get(link.seq) or stored.get(link.seq)
                 if known != link.hash:
                     refused = signed(subject, link)
                     if refused is not None:

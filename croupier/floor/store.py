@@ -653,9 +653,13 @@ class FloorStore:
         cur = self._execute(f"SELECT table_id, public_key FROM floor_keys{_among(table_ids)}", tuple(table_ids))
         return dict(cur.fetchall())
 
-    def stored_hash(self, table_id: str, seq: int) -> str | None:
-        row = self._execute("SELECT hash FROM floor_events WHERE table_id = ? AND seq = ?", (table_id, seq)).fetchone()
-        return row[0] if row else None
+    def stored_hashes(self, table_id: str, seqs: Sequence[int]) -> dict[int, str]:
+        """The hashes of these events of the table that are stored, by seq, in one query."""
+        if not seqs:
+            return {}
+        cur = self._execute(f"SELECT seq, hash FROM floor_events WHERE table_id = ? AND seq IN "
+                            f"({','.join('?' * len(seqs))})", (table_id, *seqs))
+        return {int(seq): digest for seq, digest in cur.fetchall()}
 
     def event_body(self, table_id: str, seq: int) -> str | None:
         row = self._execute("SELECT body FROM floor_events WHERE table_id = ? AND seq = ?", (table_id, seq)).fetchone()
