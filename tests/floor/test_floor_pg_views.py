@@ -83,3 +83,18 @@ def test_the_floor_reads_its_typed_store_back_as_it_wrote_it(postgres, tmp_path)
         record = store.table("T1")
         assert datetime.fromisoformat(record.last_received).tzinfo is not None
         assert record.last_event_time.startswith(datetime.fromisoformat(record.last_event_time).date().isoformat())
+
+
+def test_events_without_their_typed_copies_get_them_at_the_next_start_found_without_reading_every_event(
+        postgres, tmp_path):
+    write_shift(tmp_path / "T1.db").close()
+    with open_store(postgres.url) as store:
+        Ingester(enrolled(store, tmp_path / "T1.db"), []).ingest(messages(tmp_path / "T1.db", "T1"))
+        store._execute("UPDATE floor_events SET data = NULL, at = NULL WHERE seq <= 5")  # as an older floor stored them
+        store._conn.commit()
+    with open_store(postgres.url) as store:
+        untyped = store._execute("SELECT count(*) FROM floor_events WHERE data IS NULL OR at IS NULL").fetchone()[0]
+        plan = " ".join(row[0] for row in store._execute(
+            "EXPLAIN SELECT 1 FROM floor_events WHERE data IS NULL AND at IS NULL LIMIT 1").fetchall())
+    assert untyped == 0
+    assert "floor_events_untyped" in plan and "Seq Scan" not in plan, plan
