@@ -177,11 +177,12 @@ class FloorView(Shows, App):
     """
     # `a` acts as it is read (a priority binding): Textual runs the others only once the key has been
     # to the focused widget and back, and keys typed next (a browser's burst) could come between.
-    # Escape on the view too, where it does nothing: back from the view once `a` typed after it had
-    # opened the dialog, it would close it.
+    # Escape, Tab and Shift+Tab on the view too, where they do nothing (its one scrolling pane has the
+    # focus): back from the view once `a` typed after them had opened the dialog, Escape would close
+    # it and Tab move it to the name box, the number typed next going there.
     BINDINGS = [Binding("q", "quit", N_("quit")),
                 Binding("a", "acknowledge", N_("acknowledge an alarm"), priority=True),
-                Binding("escape", "nothing", show=False, priority=True)]
+                *(Binding(key, "nothing", show=False, priority=True) for key in ("escape", "tab", "shift+tab"))]
 
     def __init__(self, store: FloorStore, refresh_s: float = REFRESH_S, writer_url: str | None = None,
                  presentation: Presentation | None = None) -> None:
@@ -274,7 +275,7 @@ class FloorView(Shows, App):
         return not (action == "acknowledge" and (self.writer_url is None or len(self.screen_stack) > 1))
 
     def action_nothing(self) -> None:
-        """Escape on the view: taken as it is read, and nothing to leave."""
+        """Escape or Tab on the view: taken as it is read, and nothing to leave or move to."""
 
     def action_acknowledge(self) -> None:
         waiting = [alarm for alarm in self.alarms if alarm.open]

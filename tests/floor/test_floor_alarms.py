@@ -126,6 +126,32 @@ async def test_an_acknowledgement_typed_all_at_once_lands_in_its_dialog(floor_wi
     assert alarm.acknowledged_by == "Raquel"
 
 
+@pytest.mark.parametrize("before", [("tab",), ("shift+tab",), ("enter",), ("tab", "enter", "shift+tab")])
+async def test_keys_typed_on_the_view_just_before_a_are_none_of_the_dialogs(floor_with_a_wheel_fault, before):
+    """Tab or Enter typed on the view, then at once `a 1 Enter name Enter`: the keys before `a` were
+    the view's, and come back from it after the dialog opened; they must not move its boxes (the
+    number typed into the name box) nor submit it."""
+    from textual import events
+
+    _db, url = floor_with_a_wheel_fault
+    with open_store(url, read_only=True) as store:
+        app = FloorView(store, refresh_s=60, writer_url=url)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await until(pilot, lambda: "T1" in str(app.query_one("#alarms").render()))
+            for key in (*before, "a"):  # in one burst
+                event = events.Key(key, key if len(key) == 1 else None)
+                event.set_sender(app)
+                app._driver.send_message(event)
+            await until(pilot, lambda: app.screen.query("#number"))
+            await pilot.pause()  # the keys before `a` back from the view
+            await pilot.press("1", "enter", *"Raquel", "enter")
+            await until(pilot, lambda: "Raquel" in str(app.query_one("#alarms").render()))
+            assert app.is_running and len(app.screen_stack) == 1
+    with open_store(url, read_only=True) as store:
+        (alarm,) = store.alarms()
+    assert alarm.acknowledged_by == "Raquel"
+
+
 async def test_a_opens_the_dialog_as_it_is_read_before_the_next_key_is(floor_with_a_wheel_fault):
     """A browser's burst split across the moment the dialog opened (seen in Chromium on a loaded
     machine): `a` went to the view and back before it acted, the `1` read meanwhile went the same way
