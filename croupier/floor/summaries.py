@@ -270,10 +270,11 @@ class TileFacts:
         return Watch.from_plain(self.watch_plain)
 
     @cached_property
-    def instants(self) -> tuple[int, ...]:
-        """The recent results' times in microseconds since 1970, read once: each refresh compares
-        them, and integers compare at a fraction of the cost of datetimes with their time zones."""
-        return tuple(_microseconds(datetime.fromisoformat(time)) for _spin, _number, time in self.recent_plain)
+    def _instants(self) -> list[int]:
+        """The recent results' times in microseconds since 1970, newest first, read as far back as a
+        refresh needed them and kept: each refresh compares them, and integers compare at a fraction
+        of the cost of datetimes with their time zones."""
+        return []
 
     @cached_property
     def _newest_first(self) -> tuple[int, ...]:
@@ -284,9 +285,11 @@ class TileFacts:
 
     def games_since(self, since: datetime) -> int:
         """Results recorded after `since`, counted from the last back."""
-        count, cutoff = 0, _microseconds(since)
-        for instant in reversed(self.instants):
-            if instant <= cutoff:
+        count, cutoff, instants = 0, _microseconds(since), self._instants
+        for _spin, _number, time in reversed(self.recent_plain):
+            if count == len(instants):
+                instants.append(_microseconds(datetime.fromisoformat(time)))
+            if instants[count] <= cutoff:
                 break
             count += 1
         return count
@@ -310,9 +313,9 @@ def fold(links: Sequence[tuple[int, str, str]]) -> Summary:
     return summary
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH, _MICROSECOND = datetime(1970, 1, 1, tzinfo=timezone.utc), timedelta(microseconds=1)
 
 
 def _microseconds(when: datetime) -> int:
     """An aware time as whole microseconds since 1970: exact, unlike a float timestamp."""
-    return (when - _EPOCH) // timedelta(microseconds=1)
+    return (when - _EPOCH) // _MICROSECOND
