@@ -72,11 +72,14 @@ class Gate:
 
     def _cached(self, table_id: str) -> tuple[float, Checker | None, bytes | None]:
         now = self._clock()
-        cached = self._keys.get(table_id)
-        if cached is None or now - cached[0] > KEYS_FOR_S:
-            cached = self._keep(table_id, self._public_key_of(table_id), now)
+        cached = self._kept(table_id, now) or self._keep(table_id, self._public_key_of(table_id), now)
         self._keys.move_to_end(table_id)
         return cached
+
+    def _kept(self, table_id: str, now: float) -> tuple[float, Checker | None, bytes | None] | None:
+        """The table's key as kept; None when not kept, or kept too long (an enrolment may have changed it)."""
+        cached = self._keys.get(table_id)
+        return cached if cached is not None and now - cached[0] <= KEYS_FOR_S else None
 
     def _keep(self, table_id: str, pem: str | None, now: float) -> tuple[float, Checker | None, bytes | None]:
         try:
@@ -99,8 +102,7 @@ class Gate:
                 table_id = table_of(subject)
             except WireError:
                 continue
-            cached = self._keys.get(table_id)
-            if cached is None or now - cached[0] > KEYS_FOR_S:
+            if self._kept(table_id, now) is None:
                 wanted.add(table_id)
         pems = self._public_keys_of(sorted(wanted)) if wanted else {}
         return {table_id: self._keep(table_id, pems.get(table_id), now)[1] for table_id in wanted}

@@ -36,6 +36,7 @@ import socket
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, partial
 
@@ -92,7 +93,7 @@ class _Table:
     heard: str | None = None  # the last heartbeat, not yet written
     heard_written: float = float("-inf")
     changed: bool = True  # something to write with the next word
-    summary: Summary | None = None  # what the view shows of the table, as of its head (read when first needed)
+    summary: Summary | None = None  # what the view shows of the table, as of its head (read with its record)
 
 
 @dataclass(frozen=True)
@@ -317,7 +318,7 @@ class Ingester:
             self._know([table_id])
         return self._tables[table_id]
 
-    def _know(self, table_ids) -> None:
+    def _know(self, table_ids: Iterable[str]) -> None:
         """The tables not yet known as the store holds them, with their summaries: a few queries for
         all of them (a floor's first batch brings hundreds)."""
         new = [table_id for table_id in dict.fromkeys(table_ids) if table_id not in self._tables]

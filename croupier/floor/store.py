@@ -324,10 +324,16 @@ class FloorStore:
 
     def _heads(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The stored head seq of each of these tables that has a row."""
-        if not table_ids:
-            return {}
-        cur = self._execute(f"SELECT table_id, head_seq FROM floor_tables{_among(table_ids)}", table_ids)
-        return {table_id: int(seq) for table_id, seq in cur.fetchall()}
+        return {table_id: int(seq) for table_id, seq in self._select_in(
+            "SELECT table_id, head_seq FROM floor_tables WHERE table_id IN ({marks})", table_ids)}
+
+    def _select_in(self, text: str, values: Sequence, *before) -> list[tuple]:
+        """The rows `text` selects, its `{marks}` an IN list of `values` (after the parameters `before`),
+        a few hundred values a statement: none for no value."""
+        rows: list[tuple] = []
+        for part in _parts(list(values)):
+            rows += self._execute(text.format(marks=_marks(part)), (*before, *part)).fetchall()
+        return rows
 
     def _executemany(self, text: str, rows) -> None:
         if not rows:
@@ -365,9 +371,9 @@ class FloorStore:
         if not alarms:
             return []
         tables = sorted({alarm.table_id for alarm in alarms})
-        known = {(table_id, int(seq)) for table_id, seq in self._execute(
-            f"SELECT table_id, event_seq FROM floor_alarms{_among(tables)} AND event_seq >= ?",
-            (*tables, min(alarm.event_seq for alarm in alarms))).fetchall()}
+        known = {(table_id, int(seq)) for table_id, seq in self._select_in(
+            "SELECT table_id, event_seq FROM floor_alarms WHERE event_seq >= ? AND table_id IN ({marks})", tables,
+            min(alarm.event_seq for alarm in alarms))}
         new = [alarm for alarm in alarms if (alarm.table_id, alarm.event_seq) not in known]
         if new:
             raised, change = now_text(), self._change()
@@ -393,9 +399,8 @@ class FloorStore:
             return []
         now, change = now_text(), self._change()
         subjects = list(dict.fromkeys(refusal.subject for refusal, _count in counted))
-        open_ = {(subject, reason) for part in _parts(subjects) for subject, reason in self._execute(
-            f"SELECT subject, reason FROM floor_refusals WHERE acknowledged IS NULL AND subject IN "
-            f"({','.join('?' * len(part))})", part).fetchall()}
+        open_ = {(subject, reason) for subject, reason in self._select_in(
+            "SELECT subject, reason FROM floor_refusals WHERE acknowledged IS NULL AND subject IN ({marks})", subjects)}
         apart = {reason: int(n) for reason, n in self._execute(
             "SELECT reason, count(*) FROM floor_refusals WHERE acknowledged IS NULL AND subject <> ? GROUP BY reason",
             (OTHER_SUBJECTS,)).fetchall()}
@@ -443,11 +448,9 @@ class FloorStore:
         without is counted each time), and they are noted as counted."""
         wanted = list(dict.fromkeys((refusal.subject, seq) for refusal in refusals for seq in refusal.stream_seqs
                                     if seq))
-        known: set[tuple[str, int]] = set()
-        for part in _parts(list(dict.fromkeys(seq for _subject, seq in wanted))):
-            known.update((subject, int(seq)) for subject, seq in self._execute(
-                f"SELECT subject, stream_seq FROM floor_refused WHERE stream_seq IN ({','.join('?' * len(part))})",
-                part).fetchall())
+        known = {(subject, int(seq)) for subject, seq in self._select_in(
+            "SELECT subject, stream_seq FROM floor_refused WHERE stream_seq IN ({marks})",
+            list(dict.fromkeys(seq for _subject, seq in wanted)))}
         new = [pair for pair in wanted if pair not in known]
         self._executemany("INSERT INTO floor_refused (subject, stream_seq) VALUES (?, ?)", new)
         fresh = set(new)
@@ -491,12 +494,8 @@ class FloorStore:
 
     def quarantined(self, table_ids: Sequence[str]) -> set[str]:
         """Which of these tables are still quarantined in the store."""
-        if not table_ids:
-            return set()
-        marks = ",".join("?" * len(table_ids))
-        cur = self._execute(f"SELECT table_id FROM floor_tables WHERE broken_at IS NOT NULL AND table_id IN ({marks})",
-                            tuple(table_ids))
-        return {row[0] for row in cur.fetchall()}
+        return {row[0] for row in self._select_in(
+            "SELECT table_id FROM floor_tables WHERE broken_at IS NOT NULL AND table_id IN ({marks})", table_ids)}
 
     # --- the active ingester ----------------------------------------------------------------------
 
@@ -594,12 +593,11 @@ class FloorStore:
         return (int(row[0]), row[1]) if row else (0, GENESIS)
 
     def tables(self, table_ids: Sequence[str] | None = None) -> list[TableRecord]:
-        """Every table's record, or those of these tables that have one (in one query)."""
-        if table_ids is not None and not table_ids:
-            return []
-        cur = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables{_among(table_ids)} ORDER BY table_id",
-                            tuple(table_ids or ()))
-        return [TableRecord(*map(_text, row)) for row in cur.fetchall()]
+        """Every table's record by id, or those of these tables that have one."""
+        rows = (self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables ORDER BY table_id").fetchall()
+                if table_ids is None else
+                self._select_in(f"SELECT {TABLE_COLUMNS} FROM floor_tables WHERE table_id IN ({{marks}})", table_ids))
+        return [TableRecord(*map(_text, row)) for row in rows]
 
     def table(self, table_id: str) -> TableRecord | None:
         row = self._execute(f"SELECT {TABLE_COLUMNS} FROM floor_tables WHERE table_id = ?", (table_id,)).fetchone()
@@ -647,19 +645,14 @@ class FloorStore:
         return row[0] if row else None
 
     def public_keys(self, table_ids: Sequence[str]) -> dict[str, str]:
-        """`public_key` of many tables in one query: those never enrolled are left out."""
-        if not table_ids:
-            return {}
-        cur = self._execute(f"SELECT table_id, public_key FROM floor_keys{_among(table_ids)}", tuple(table_ids))
-        return dict(cur.fetchall())
+        """`public_key` of many tables: those never enrolled are left out."""
+        return dict(self._select_in("SELECT table_id, public_key FROM floor_keys WHERE table_id IN ({marks})",
+                                    table_ids))
 
     def stored_hashes(self, table_id: str, seqs: Sequence[int]) -> dict[int, str]:
-        """The hashes of these events of the table that are stored, by seq, in one query."""
-        if not seqs:
-            return {}
-        cur = self._execute(f"SELECT seq, hash FROM floor_events WHERE table_id = ? AND seq IN "
-                            f"({','.join('?' * len(seqs))})", (table_id, *seqs))
-        return {int(seq): digest for seq, digest in cur.fetchall()}
+        """The hashes of these events of the table that are stored, by seq."""
+        return {int(seq): digest for seq, digest in self._select_in(
+            "SELECT seq, hash FROM floor_events WHERE table_id = ? AND seq IN ({marks})", seqs, table_id)}
 
     def event_body(self, table_id: str, seq: int) -> str | None:
         row = self._execute("SELECT body FROM floor_events WHERE table_id = ? AND seq = ?", (table_id, seq)).fetchone()
@@ -688,27 +681,22 @@ class FloorStore:
         return int(row[0]) if row else None
 
     def event_times(self, table_id: str, kinds: Sequence[str], since_seq: int = 0) -> list[tuple[int, str]]:
-        marks = ",".join("?" * len(kinds))
-        cur = self._execute(f"SELECT seq, body FROM floor_events WHERE table_id = ? AND seq > ? AND kind IN ({marks}) "
-                            "ORDER BY seq", (table_id, since_seq, *kinds))
+        cur = self._execute(f"SELECT seq, body FROM floor_events WHERE table_id = ? AND seq > ? AND kind IN "
+                            f"({_marks(kinds)}) ORDER BY seq", (table_id, since_seq, *kinds))
         return [(int(seq), body) for seq, body in cur.fetchall()]
 
 
     def summaries(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str, str, str]]:
         """These tables' stored summaries, (seq, tile, state, base) as croupier.floor.summaries wrote
-        them, in one query: those without one are left out."""
-        if not table_ids:
-            return {}
-        cur = self._execute(f"SELECT table_id, seq, tile, state, base FROM floor_summaries{_among(table_ids)}",
-                            tuple(table_ids))
-        return {table_id: (int(seq), tile, state, base) for table_id, seq, tile, state, base in cur.fetchall()}
+        them: those without one are left out."""
+        return {table_id: (int(seq), tile, state, base) for table_id, seq, tile, state, base in self._select_in(
+            "SELECT table_id, seq, tile, state, base FROM floor_summaries WHERE table_id IN ({marks})", table_ids)}
 
     def tiles(self, table_ids: Sequence[str] | None = None) -> dict[str, tuple[int, str]]:
         """The tables' stored summaries as the view reads them, (seq, tile); every table's, or these."""
-        if table_ids is not None and not table_ids:
-            return {}
-        cur = self._execute(f"SELECT table_id, seq, tile FROM floor_summaries{_among(table_ids)}", tuple(table_ids or ()))
-        return {table_id: (int(seq), tile) for table_id, seq, tile in cur.fetchall()}
+        rows = (self._execute("SELECT table_id, seq, tile FROM floor_summaries").fetchall() if table_ids is None else
+                self._select_in("SELECT table_id, seq, tile FROM floor_summaries WHERE table_id IN ({marks})", table_ids))
+        return {table_id: (int(seq), tile) for table_id, seq, tile in rows}
 
     def spin_events(self, table_id: str) -> list[tuple[int, Event]]:
         """The table's stored results and corrections, as (seq, event) in order."""
@@ -846,9 +834,9 @@ def _alarm(table_id, seq, problem, raised, by, when, resumed_by, resumed, kind, 
                  table_alarm, answer_seq, bool(at_table))
 
 
-def _among(table_ids: Sequence[str] | None) -> str:
-    """The WHERE clause that keeps these tables (their ids as parameters); none for every table."""
-    return "" if table_ids is None else f" WHERE table_id IN ({','.join('?' * len(table_ids))})"
+def _marks(values: Sequence) -> str:
+    """The placeholders of an IN list of these values."""
+    return ",".join("?" * len(values))
 
 
 def _text(value):
