@@ -6,6 +6,7 @@ import os
 
 # The commands that open or create the table's files (journal, key, witness, verified mark, caches).
 TABLE_COMMANDS = frozenset({"table", "run", "billboard", "verify", "report", "review"})
+TABLE_VERBS = {"floor": frozenset({"table-key"})}  # a command's verbs that are the table's (its key pair)
 
 
 def _config_argument(argv: list[str]) -> str | None:
@@ -36,7 +37,8 @@ def uses_system_config(argv: list[str], environ: dict[str, str] | os._Environ = 
 def become_service_user(command: str, argv: list[str]) -> str | None:
     """Switch to the table's user when root runs a table command with the system configuration;
     the user's name when it did, None when nothing changed."""
-    if os.name != "posix" or os.geteuid() != 0 or command not in TABLE_COMMANDS or not uses_system_config(argv):
+    table_command = command in TABLE_COMMANDS or (bool(argv) and argv[0] in TABLE_VERBS.get(command, ()))
+    if os.name != "posix" or os.geteuid() != 0 or not table_command or not uses_system_config(argv):
         return None
     import pwd
 

@@ -35,8 +35,8 @@ import pathlib, sys
 from croupier import paths, service_user
 paths.SERVICE_USER = "nobody"
 paths.SYSTEM_CONFIG = pathlib.Path(sys.argv[1])
-print(service_user.become_service_user(sys.argv[2], []))
-(pathlib.Path(sys.argv[3]) / (sys.argv[2] + ".db")).write_text("")
+print(service_user.become_service_user(sys.argv[2], sys.argv[4:]))
+(pathlib.Path(sys.argv[3]) / ("-".join(sys.argv[2:3] + sys.argv[4:]) + ".db")).write_text("")
 """
 
 
@@ -50,11 +50,13 @@ def test_root_creates_the_tables_files_as_the_tables_user(tmp_path):
     state = Path(tempfile.mkdtemp(prefix="croupier-state-"))
     try:
         state.chmod(0o777)
-        for command, owner in (("run", nobody.pw_uid), ("doctor", 0)):
-            out = subprocess.run([sys.executable, "-c", CHILD, str(system), command, str(state)],
+        # `floor table-key` makes the table's key pair: the table's; the floor's own verbs are not
+        for command, owner in ((["run"], nobody.pw_uid), (["doctor"], 0), (["floor", "table-key"], nobody.pw_uid),
+                               (["floor", "status"], 0)):
+            out = subprocess.run([sys.executable, "-c", CHILD, str(system), command[0], str(state), *command[1:]],
                                  capture_output=True, text=True, check=True).stdout.strip()
             assert out == ("nobody" if owner else "None")
-            assert (state / f"{command}.db").stat().st_uid == owner
+            assert (state / f"{'-'.join(command)}.db").stat().st_uid == owner
     finally:
         for f in state.iterdir():
             f.unlink()
