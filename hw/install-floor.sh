@@ -5,17 +5,20 @@
 # and, with --view-web, the floor view in a browser on localhost. hw/floor.md walks through it, the cluster, the tables' credentials and the pages on the LAN.
 #
 #   sudo hw/install-floor.sh --dry-run     # print every step, change nothing
-#   sudo hw/install-floor.sh [--view-web]  # install, or upgrade in place
+#   sudo hw/install-floor.sh [--view-web]  # install, or upgrade in place: node 1, with the store and the ingester
+#   sudo hw/install-floor.sh --nats-only --node floor2   # the cluster's other nodes: a NATS node only
 #
 # Safe to run again: users, roles, the database and the files in /etc/croupier are kept.
 set -euo pipefail
 
 usage() {
     cat <<'TXT'
-usage: hw/install-floor.sh [--dry-run] [--view-web] [--wheelhouse DIR]
+usage: hw/install-floor.sh [--dry-run] [--view-web] [--nats-only] [--node NAME] [--wheelhouse DIR]
 
   --dry-run         print the steps without changing anything
   --view-web        also serve the floor view in a browser on localhost:8081 (installs textual-serve)
+  --nats-only       a NATS node only (the cluster's nodes 2 and 3): no PostgreSQL, ingester or view
+  --node NAME       this node's server_name in a new nats-server.conf (default floor1)
   --wheelhouse DIR  install Python packages from DIR only (no internet)
 TXT
 }
@@ -30,11 +33,18 @@ DATABASE=floor
 # (croupier_view), the pit bosses' view in a browser (croupier_pitboss: it also acknowledges alarms).
 NATS_USER=croupier_nats INGEST_USER=croupier_ingest VIEW_USER=croupier_view PITBOSS_USER=croupier_pitboss
 
-DRY_RUN=0 VIEW_WEB=0 WHEELHOUSE=
+DRY_RUN=0 VIEW_WEB=0 NATS_ONLY=0 NODE=floor1 WHEELHOUSE=
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --view-web) VIEW_WEB=1 ;;
+        --nats-only) NATS_ONLY=1 ;;
+        --node)
+            [[ $# -ge 2 && $2 =~ ^[A-Za-z0-9_-]{1,64}$ ]] || {
+                echo "install-floor.sh: --node needs a name of letters, digits, '_' or '-'" >&2; exit 2; }
+            NODE=$2
+            shift
+            ;;
         --wheelhouse)
             [ $# -ge 2 ] || { echo "install-floor.sh: --wheelhouse needs a directory" >&2; exit 2; }
             WHEELHOUSE=$2
@@ -46,6 +56,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -z "$WHEELHOUSE" ] || WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
+if [ "$NATS_ONLY" = 1 ] && [ "$VIEW_WEB" = 1 ]; then
+    echo "install-floor.sh: --view-web serves the store of node 1; a --nats-only node has none" >&2
+    exit 2
+fi
 # From /: the service users' commands (runuser) start in a directory they may enter.
 cd /
 if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
@@ -60,11 +74,16 @@ step "System packages"
 # Debian's nats-server is the production broker (not PyPI's repackaging); psycopg and cryptography
 # from Debian too, so nothing is compiled on any architecture.
 run apt-get update
-run env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv python3-psycopg python3-cryptography \
-    python3-cffi postgresql nats-server
+packages=(python3-venv python3-psycopg python3-cryptography python3-cffi postgresql nats-server)
+users=("$NATS_USER" "$INGEST_USER" "$VIEW_USER" "$PITBOSS_USER")
+if [ "$NATS_ONLY" = 1 ]; then  # the store, its roles and the ingester are node 1's alone
+    packages=(python3-venv python3-cryptography python3-cffi nats-server)
+    users=("$NATS_USER")
+fi
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${packages[@]}"
 
 step "One system user per service"
-for user in "$NATS_USER" "$INGEST_USER" "$VIEW_USER" "$PITBOSS_USER"; do
+for user in "${users[@]}"; do
     if has_entry passwd "$user"; then
         note "user $user exists"
     else
@@ -79,6 +98,7 @@ install_croupier "$extras"
 # The NATS unit starts $VENV/bin/nats-server: here that is Debian's binary.
 run ln -sfn /usr/sbin/nats-server "$ROOT$VENV/bin/nats-server"
 
+if [ "$NATS_ONLY" = 0 ]; then
 step "PostgreSQL: the database $DATABASE and its roles"
 if ask runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'" 2>/dev/null | grep -q 1; then
     note "database $DATABASE exists"
@@ -92,6 +112,7 @@ if [ "$DRY_RUN" = 1 ]; then
 else
     runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d "$DATABASE" -f - <"$SRC/hw/floor-roles.sql"
 fi
+fi
 
 step "Configuration in $ETC"
 run mkdir -p "$ROOT$ETC"
@@ -100,17 +121,19 @@ if [ -e "$ROOT$ETC/nats-server.conf" ]; then
 else
     # Safe until configured: this machine only. The tables' credentials, TLS and the cluster are in
     # hw/floor.md; the listener goes on the LAN with them, never before.
-    write_file "$ROOT$ETC/nats-server.conf" 0640 <<'CONF'
+    write_file "$ROOT$ETC/nats-server.conf" 0640 <<CONF
 # This floor node's NATS server. It listens on this machine only until the tables' credentials,
 # TLS and the cluster routes are set: hw/floor.md, "NATS for the tables".
-server_name: floor1
+server_name: $NODE
 listen: 127.0.0.1:4222
 jetstream { store_dir: /var/lib/croupier-nats }
 CONF
     run chgrp "$NATS_USER" "$ROOT$ETC/nats-server.conf"
 fi
 # Peer authentication over PostgreSQL's socket: each unit's own user is its role, no password.
-if [ -e "$ROOT$ETC/floor.env" ]; then
+if [ "$NATS_ONLY" = 1 ]; then
+    note "a NATS node only: no store, ingester or view here"
+elif [ -e "$ROOT$ETC/floor.env" ]; then
     note "$ETC/floor.env exists: kept as it is"
 else
     write_file "$ROOT$ETC/floor.env" 0600 <<ENV
@@ -121,7 +144,9 @@ CROUPIER_FLOOR_NATS=nats://127.0.0.1:4222
 CROUPIER_FLOOR_SERVE_OPTIONS=
 ENV
 fi
-if [ -e "$ROOT$ETC/floor-view.env" ]; then
+if [ "$NATS_ONLY" = 1 ]; then
+    :
+elif [ -e "$ROOT$ETC/floor-view.env" ]; then
     note "$ETC/floor-view.env exists: kept as it is"
 else
     write_file "$ROOT$ETC/floor-view.env" 0644 <<ENV
@@ -130,7 +155,8 @@ ENV
 fi
 
 step "Services"
-units=(croupier-floor-nats.service croupier-floor-serve.service)
+units=(croupier-floor-nats.service)
+[ "$NATS_ONLY" = 0 ] && units+=(croupier-floor-serve.service)
 [ "$VIEW_WEB" = 1 ] && units+=(croupier-floor-view-web.service)
 run mkdir -p "$ROOT/etc/systemd/system"
 for unit in "${units[@]}"; do
@@ -148,5 +174,9 @@ if [ "$LIVE" = 1 ]; then
         note "$(systemd-analyze security --no-pager "$unit" 2>/dev/null | tail -n 1)"
     done
 fi
-note "next: the tables' credentials and TLS (hw/floor.md); the floor as the view's role sees it:"
-note "runuser -u $VIEW_USER -- $VENV/bin/croupier floor status --store 'postgresql:///$DATABASE?host=/run/postgresql'"
+if [ "$NATS_ONLY" = 1 ]; then
+    note "next: this node's certificate, the same users and routes as node 1 (hw/floor.md, \"Nodes 2 and 3\")"
+else
+    note "next: the tables' credentials and TLS (hw/floor.md); the floor as the view's role sees it:"
+    note "runuser -u $VIEW_USER -- $VENV/bin/croupier floor status --store 'postgresql:///$DATABASE?host=/run/postgresql'"
+fi

@@ -467,6 +467,26 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
     assert "|   CROUPIER_FLOOR_SERVE_OPTIONS=\n" in out, "the ingester's login and CA go there with TLS"
 
 
+def test_the_clusters_other_nodes_get_a_nats_node_only(tmp_path):
+    """Nodes 2 and 3 keep the streams with node 1: their own server_name, no store, ingester or view
+    (a second ingester with a store of its own would take a share of the tables' events)."""
+    machine = Machine(tmp_path)
+    out = machine.dry_run("--nats-only", "--node", "floor2", script=FLOOR_SCRIPT)
+    assert_in_order(out, [
+        "apt-get install -y python3-venv python3-cryptography python3-cffi nats-server\n",
+        "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
+        f"+ ln -sfn /usr/sbin/nats-server {machine.root}/opt/croupier/venv/bin/nats-server",
+        "server_name: floor2\n",
+        "+ systemctl mask nats-server.service",
+        "+ systemctl enable croupier-floor-nats.service\n",
+    ])
+    for absent in ("postgresql", "croupier_ingest", "createdb", "floor-roles.sql", "floor.env", "floor-serve"):
+        assert absent not in out, absent
+    for options in (["--nats-only", "--view-web"], ["--node", "floor 2"], ["--node"]):
+        result = machine.install("--dry-run", *options, script=FLOOR_SCRIPT)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, (options, result.stderr)
+
+
 def test_the_floor_install_gives_postgres_nothing_it_cannot_open(tmp_path):
     """A clone in /root: postgres may neither enter the directory the install runs from nor read the
     roles file there, so it gets the file on its stdin and starts in /."""

@@ -120,7 +120,10 @@ def test_the_ingester_takes_its_login_and_the_ca_from_its_env_file():
     """floor.env names the ingester's NATS login and the casino's CA; the unit passes them on."""
     exec_start = service_section(ROOT / "systemd" / "croupier-floor-serve.service")["ExecStart"]
     assert exec_start.endswith(" $CROUPIER_FLOOR_SERVE_OPTIONS"), "unbraced: systemd splits it into words"
-    documented = re.search(r"^CROUPIER_FLOOR_SERVE_OPTIONS=(.+)$", (ROOT / "hw/floor.md").read_text(), re.M)
+    text = (ROOT / "hw/floor.md").read_text()
+    documented = re.search(r"^CROUPIER_FLOOR_SERVE_OPTIONS=(.+)$", text, re.M)
+    for line in re.findall(r"^CROUPIER_\w+=.*$", text, re.M):  # an env file's example, pasted as it is
+        assert "#" not in line, f"systemd keeps a comment after a value as part of the value: {line}"
     croupier = Path(sys.executable).parent / "croupier"
     usage = subprocess.run([str(croupier), "floor", "serve", "--help"], capture_output=True, text=True, timeout=120)
     for option in (w for w in documented.group(1).split() if w.startswith("--")):
