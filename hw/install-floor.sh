@@ -99,19 +99,19 @@ install_croupier "$extras"
 run ln -sfn /usr/sbin/nats-server "$ROOT$VENV/bin/nats-server"
 
 if [ "$NATS_ONLY" = 0 ]; then
-step "PostgreSQL: the database $DATABASE and its roles"
-if ask runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'" 2>/dev/null | grep -q 1; then
-    note "database $DATABASE exists"
-else
-    run runuser -u postgres -- createdb "$DATABASE"
-fi
-# Run again on every upgrade: it changes nothing that is already so. The file goes to psql on its
-# stdin: postgres may not open the tree this runs from (a clone in /root, say).
-if [ "$DRY_RUN" = 1 ]; then
-    printf '+ runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d %s -f - < %q\n' "$DATABASE" "$SRC/hw/floor-roles.sql"
-else
-    runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d "$DATABASE" -f - <"$SRC/hw/floor-roles.sql"
-fi
+    step "PostgreSQL: the database $DATABASE and its roles"
+    if ask runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'" 2>/dev/null | grep -q 1; then
+        note "database $DATABASE exists"
+    else
+        run runuser -u postgres -- createdb "$DATABASE"
+    fi
+    # Run again on every upgrade: it changes nothing that is already so. The file goes to psql on its
+    # stdin: postgres may not open the tree this runs from (a clone in /root, say).
+    if [ "$DRY_RUN" = 1 ]; then
+        printf '+ runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d %s -f - < %q\n' "$DATABASE" "$SRC/hw/floor-roles.sql"
+    else
+        runuser -u postgres -- psql -v ON_ERROR_STOP=1 -q -d "$DATABASE" -f - <"$SRC/hw/floor-roles.sql"
+    fi
 fi
 
 step "Configuration in $ETC"
