@@ -71,10 +71,10 @@ fi
 [ "$DRY_RUN" = 1 ] && echo "Dry run: nothing is changed."
 
 step "System packages"
-# Debian's nats-server is the production broker (not PyPI's repackaging); psycopg and cryptography
-# from Debian too, so nothing is compiled on any architecture.
+# Debian's nats-server is the production broker (not PyPI's repackaging); psycopg, cryptography and
+# bcrypt (the logins' hashes) from Debian too, so nothing is compiled on any architecture.
 run apt-get update
-packages=(python3-venv python3-psycopg python3-cryptography python3-cffi postgresql nats-server)
+packages=(python3-venv python3-psycopg python3-cryptography python3-cffi python3-bcrypt postgresql nats-server)
 users=("$NATS_USER" "$INGEST_USER" "$VIEW_USER" "$PITBOSS_USER")
 if [ "$NATS_ONLY" = 1 ]; then  # the store, its roles and the ingester are node 1's alone
     packages=(python3-venv python3-cryptography python3-cffi nats-server)

@@ -154,7 +154,7 @@ def _login(args) -> int:
         return 2
     permissions = ingester_permissions(user) if args.ingester else table_permissions(user)
     print(f"# {args.file} written (mode 0600) for user {user}; add this entry to the users of the server's "
-          "authorization block (the server's configuration is readable by root and the nats user only):")
+          "authorization block (its password is a bcrypt hash: the password itself is in the file only):")
     print(user_entry(user, password, permissions))
     return 0
 

@@ -6,7 +6,8 @@ acknowledge the events, publish the anchors and hear the heartbeats. Nobody but 
 publish an anchor, and nobody but table T7 on `croupier.table.T7.events`.
 
 `croupier floor login` writes a program's credentials file (mode 0600) and prints the entry for the
-server's `authorization { users: [...] }` (NATS reads JSON).
+server's `authorization { users: [...] }` (NATS reads JSON), with the password's bcrypt hash: the
+server's configuration holds nothing anyone could log in with, and the password only its file.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from croupier.floor.wire import (ALIVE_SUBJECTS, ANCHOR_SUBJECTS, ANCHORS_STREAM
                                  events_subject, inbox)
 
 INGESTER = "floor"
+BCRYPT_ROUNDS = 11  # as `nats server passwd` makes them: a login costs the broker a tenth of a second
 
 
 def table_permissions(table_id: str) -> dict:
@@ -32,8 +34,11 @@ def ingester_permissions(user: str = INGESTER) -> dict:
             "subscribe": {"allow": [ALIVE_SUBJECTS, f"{inbox(user)}.>"]}}
 
 
-def user_entry(user: str, password: str, permissions: dict) -> str:
-    return json.dumps({"user": user, "password": password, "permissions": permissions})
+def user_entry(user: str, password: str, permissions: dict, rounds: int = BCRYPT_ROUNDS) -> str:
+    import bcrypt  # the floor administrator's: a table never needs it
+
+    hashed = bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds)).decode()
+    return json.dumps({"user": user, "password": hashed, "permissions": permissions})
 
 
 def write_credentials(path: Path, user: str, password: str | None = None) -> str:

@@ -182,3 +182,23 @@ def test_a_broker_that_is_not_there_is_said_at_once_not_after_two_minutes_of_tri
     problem = asyncio.run(run())
     assert not isinstance(problem, asyncio.TimeoutError), "still trying after a minute"
     assert "no servers" in str(problem).lower()
+
+
+def test_the_login_gives_the_server_a_bcrypt_hash_and_the_password_only_to_its_file(tmp_path):
+    """`croupier floor login` writes the password to the program's file (0600) and prints the server's
+    entry with the password's bcrypt hash (the broker above checks logins against such hashes)."""
+    import json
+
+    import bcrypt
+
+    from croupier.floor.wire import read_credentials
+
+    creds = tmp_path / "T7.creds"
+    result = subprocess.run([sys.executable, "-m", "croupier", "floor", "login", "--table", "T7", "--file", str(creds)],
+                            capture_output=True, text=True, timeout=120, env=environment())
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stdout.splitlines()[-1])
+    user, password = read_credentials(creds)
+    assert (entry["user"], user) == ("T7", "T7") and creds.stat().st_mode & 0o777 == 0o600
+    assert password not in result.stdout and entry["password"].startswith("$2b$11$")
+    assert bcrypt.checkpw(password.encode(), entry["password"].encode())

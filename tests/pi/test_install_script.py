@@ -449,7 +449,8 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
     machine = Machine(tmp_path)
     out = machine.dry_run("--view-web", script=FLOOR_SCRIPT)
     assert_in_order(out, [
-        "apt-get install -y python3-venv python3-psycopg python3-cryptography python3-cffi postgresql nats-server\n",
+        "apt-get install -y python3-venv python3-psycopg python3-cryptography python3-cffi python3-bcrypt postgresql "
+        "nats-server\n",
         "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin "
