@@ -130,28 +130,28 @@ jetstream { store_dir: /var/lib/croupier-nats }
 CONF
     run chgrp "$NATS_USER" "$ROOT$ETC/nats-server.conf"
 fi
-# Peer authentication over PostgreSQL's socket: each unit's own user is its role, no password.
 if [ "$NATS_ONLY" = 1 ]; then
     note "a NATS node only: no store, ingester or view here"
-elif [ -e "$ROOT$ETC/floor.env" ]; then
-    note "$ETC/floor.env exists: kept as it is"
 else
-    write_file "$ROOT$ETC/floor.env" 0600 <<ENV
+    # Peer authentication over PostgreSQL's socket: each unit's own user is its role, no password.
+    if [ -e "$ROOT$ETC/floor.env" ]; then
+        note "$ETC/floor.env exists: kept as it is"
+    else
+        write_file "$ROOT$ETC/floor.env" 0600 <<ENV
 CROUPIER_FLOOR_STORE=postgresql:///$DATABASE?host=/run/postgresql
 CROUPIER_FLOOR_NATS=nats://127.0.0.1:4222
 # With the tables' logins and TLS (hw/floor.md, "NATS for the tables"): the ingester's own login
 # and the casino's CA, and CROUPIER_FLOOR_NATS=tls://NAME:4222 with the name in the node's certificate.
 CROUPIER_FLOOR_SERVE_OPTIONS=
 ENV
-fi
-if [ "$NATS_ONLY" = 1 ]; then
-    :
-elif [ -e "$ROOT$ETC/floor-view.env" ]; then
-    note "$ETC/floor-view.env exists: kept as it is"
-else
-    write_file "$ROOT$ETC/floor-view.env" 0644 <<ENV
+    fi
+    if [ -e "$ROOT$ETC/floor-view.env" ]; then
+        note "$ETC/floor-view.env exists: kept as it is"
+    else
+        write_file "$ROOT$ETC/floor-view.env" 0644 <<ENV
 CROUPIER_FLOOR_STORE=postgresql:///$DATABASE?host=/run/postgresql
 ENV
+    fi
 fi
 
 step "Services"
