@@ -33,16 +33,17 @@ DATABASE=floor
 # (croupier_view), the pit bosses' view in a browser (croupier_pitboss: it also acknowledges alarms).
 NATS_USER=croupier_nats INGEST_USER=croupier_ingest VIEW_USER=croupier_view PITBOSS_USER=croupier_pitboss
 
-DRY_RUN=0 VIEW_WEB=0 NATS_ONLY=0 NODE=floor1 WHEELHOUSE=
+DRY_RUN=0 VIEW_WEB=0 NATS_ONLY=0 NODE=floor1 NODE_GIVEN=0 WHEELHOUSE=
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --view-web) VIEW_WEB=1 ;;
         --nats-only) NATS_ONLY=1 ;;
         --node)
-            [[ $# -ge 2 && $2 =~ ^[A-Za-z0-9_-]{1,64}$ ]] || {
-                echo "install-floor.sh: --node needs a name of letters, digits, '_' or '-'" >&2; exit 2; }
-            NODE=$2
+            # Not starting with '-': `--node --nats-only` must not take the option as the name.
+            [[ $# -ge 2 && $2 =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$ ]] || {
+                echo "install-floor.sh: --node needs a name of letters, digits, '_' or '-', starting with a letter or digit" >&2; exit 2; }
+            NODE=$2 NODE_GIVEN=1
             shift
             ;;
         --wheelhouse)
@@ -55,9 +56,23 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-[ -z "$WHEELHOUSE" ] || WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
+if [ -n "$WHEELHOUSE" ]; then
+    [ -d "$WHEELHOUSE" ] || { echo "install-floor.sh: --wheelhouse: no directory $WHEELHOUSE" >&2; exit 2; }
+    WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
+fi
 if [ "$NATS_ONLY" = 1 ] && [ "$VIEW_WEB" = 1 ]; then
     echo "install-floor.sh: --view-web serves the store of node 1; a --nats-only node has none" >&2
+    exit 2
+fi
+# A machine already set up keeps its part: a NATS-only node (server_name floor2, say) is never made
+# node 1 by an upgrade run without --nats-only, which would start a second ingester with its own store.
+installed_name=
+if [ -r "$ROOT$ETC/nats-server.conf" ]; then
+    installed_name=$(sed -n 's/^[[:space:]]*server_name[[:space:]]*[:=][[:space:]]*["'"'"']\{0,1\}\([A-Za-z0-9_-]*\).*/\1/p' \
+        "$ROOT$ETC/nats-server.conf" | head -n 1)
+fi
+if [ -n "$installed_name" ] && [ "$installed_name" != "$NODE" ] && { [ "$NATS_ONLY" = 0 ] || [ "$NODE_GIVEN" = 1 ]; }; then
+    echo "install-floor.sh: this machine's /etc/croupier/nats-server.conf names server $installed_name, not $NODE: run it with --node $installed_name (and --nats-only on nodes 2 and 3)" >&2
     exit 2
 fi
 # From /: the service users' commands (runuser) start in a directory they may enter.
@@ -81,6 +96,10 @@ if [ "$NATS_ONLY" = 1 ]; then  # the store, its roles and the ingester are node 
     users=("$NATS_USER")
 fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${packages[@]}"
+# Debian's package starts a broker of its own on 4222 (no JetStream): stopped and masked at once, so a
+# later step that fails leaves no stray broker enabled at boot; ours takes its place.
+[ "$LIVE" = 1 ] && run systemctl stop nats-server.service
+systemctl_ mask nats-server.service
 
 step "One system user per service"
 for user in "${users[@]}"; do
@@ -163,15 +182,17 @@ for unit in "${units[@]}"; do
     run install -m 0644 "$SRC/systemd/$unit" "$ROOT/etc/systemd/system/$unit"
 done
 [ "$LIVE" = 1 ] && run systemctl daemon-reload
-# Debian's package starts a broker of its own on 4222 (no JetStream): ours takes its place.
-[ "$LIVE" = 1 ] && run systemctl stop nats-server.service
-systemctl_ mask nats-server.service
 systemctl_ enable "${units[@]}"
 if [ "$LIVE" = 1 ]; then
+    note "restarting ${units[*]}"
     run systemctl restart "${units[@]}"
     step "Sandbox (systemd-analyze security: 4.0 or less is the floor's bar)"
     for unit in "${units[@]}"; do
-        note "$(systemd-analyze security --no-pager "$unit" 2>/dev/null | tail -n 1)"
+        if [ "$DRY_RUN" = 1 ]; then
+            run systemd-analyze security --no-pager "$unit"
+        else
+            note "$(systemd-analyze security --no-pager "$unit" 2>/dev/null | tail -n 1)"
+        fi
     done
 fi
 if [ "$NATS_ONLY" = 1 ]; then

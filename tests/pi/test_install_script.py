@@ -451,6 +451,7 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
     assert_in_order(out, [
         "apt-get install -y python3-venv python3-psycopg python3-cryptography python3-cffi python3-bcrypt postgresql "
         "nats-server\n",
+        "+ systemctl mask nats-server.service",  # at once: a later failure leaves no stray broker at boot
         "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_view",
         "useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin "
@@ -461,7 +462,6 @@ def test_the_floor_install_dry_run_shows_every_step_and_changes_nothing(tmp_path
         f"psql -v ON_ERROR_STOP=1 -q -d floor -f - < {ROOT}/hw/floor-roles.sql",
         "listen: 127.0.0.1:4222",
         f"+ write {machine.root}/etc/croupier/floor-view.env (mode 0644)",
-        "+ systemctl mask nats-server.service",
         "+ systemctl enable croupier-floor-nats.service croupier-floor-serve.service croupier-floor-view-web.service",
     ])
     assert "floor.env (mode 0600)" in out, "the ingester's file is root's alone"
@@ -475,17 +475,27 @@ def test_the_clusters_other_nodes_get_a_nats_node_only(tmp_path):
     out = machine.dry_run("--nats-only", "--node", "floor2", script=FLOOR_SCRIPT)
     assert_in_order(out, [
         "apt-get install -y python3-venv python3-cryptography python3-cffi nats-server\n",
+        "+ systemctl mask nats-server.service",
         "+ useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin croupier_nats",
         f"+ ln -sfn /usr/sbin/nats-server {machine.root}/opt/croupier/venv/bin/nats-server",
         "server_name: floor2\n",
-        "+ systemctl mask nats-server.service",
         "+ systemctl enable croupier-floor-nats.service\n",
     ])
     for absent in ("postgresql", "croupier_ingest", "createdb", "floor-roles.sql", "floor.env", "floor-serve"):
         assert absent not in out, absent
-    for options in (["--nats-only", "--view-web"], ["--node", "floor 2"], ["--node"]):
+    for options in (["--nats-only", "--view-web"], ["--node", "floor 2"], ["--node"], ["--node", "--nats-only"],
+                    ["--node", "-x"], ["--wheelhouse", str(tmp_path / "absent")]):
         result = machine.install("--dry-run", *options, script=FLOOR_SCRIPT)
         assert result.returncode == 2 and result.stderr.count("\n") == 1, (options, result.stderr)
+    # A node set up as floor2 is not made node 1 by a run without --nats-only (a second ingester).
+    config = machine.root / "etc/croupier/nats-server.conf"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("server_name: floor2\nlisten: 127.0.0.1:4222\n")
+    for options in ([], ["--node", "floor3", "--nats-only"]):
+        result = machine.install("--dry-run", *options, script=FLOOR_SCRIPT)
+        assert result.returncode == 2 and "--node floor2" in result.stderr, (options, result.stderr)
+    assert machine.install("--dry-run", "--nats-only", "--node", "floor2", script=FLOOR_SCRIPT).returncode == 0
+    assert machine.install("--dry-run", "--nats-only", script=FLOOR_SCRIPT).returncode == 0
 
 
 def test_the_floor_install_gives_postgres_nothing_it_cannot_open(tmp_path):
