@@ -144,6 +144,12 @@ def _login(args) -> int:
     from croupier.floor.wire import WireError, check_table_id
 
     try:
+        import bcrypt  # noqa: F401  (user_entry's: checked before a credentials file is written)
+    except ImportError:
+        print("croupier floor login: bcrypt is missing (on the floor's administration machine: "
+              "apt install python3-bcrypt, or pip install 'croupier[floor-server]')", file=sys.stderr)
+        return 2
+    try:
         user = INGESTER if args.ingester else check_table_id(args.table)
         password = write_credentials(args.file, user)
     except WireError as exc:

@@ -102,3 +102,14 @@ def test_a_pit_boss_acknowledges_a_floor_alarm_once(tmp_path, capsys):
     capsys.readouterr()
     assert main(["floor", "status", "--store", url]) == 0
     assert "; table resumed by Marta at " in capsys.readouterr().out
+
+
+def test_login_without_bcrypt_says_so_in_one_line_and_writes_no_file(tmp_path, monkeypatch, capsys):
+    """A NATS-only node or a table has no bcrypt: the login is refused before its file is written,
+    so the same command works once bcrypt is there (it never writes over a file)."""
+    monkeypatch.setitem(sys.modules, "bcrypt", None)  # import bcrypt raises ImportError
+    creds = tmp_path / "floor-ingester.creds"
+    assert main(["floor", "login", "--ingester", "--file", str(creds)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bcrypt" in err, err
+    assert not creds.exists()
