@@ -185,7 +185,7 @@ def throwaway_ca(folder: Path) -> tuple[Path, Path, Path]:
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
     now = datetime.datetime.now(datetime.timezone.utc)
 
@@ -196,8 +196,10 @@ def throwaway_ca(folder: Path) -> tuple[Path, Path, Path]:
                    .public_key(key.public_key()).serial_number(x509.random_serial_number())
                    .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
                    .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
-        if names:
-            builder = builder.add_extension(x509.SubjectAlternativeName(names), critical=False)
+        if names:  # a node's, as hw/floor.md asks: a route with `verify` presents it as a client too
+            builder = (builder.add_extension(x509.SubjectAlternativeName(names), critical=False)
+                       .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH,
+                                                             ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False))
         return builder.sign(signer, hashes.SHA256())
 
     ca_key = ec.generate_private_key(ec.SECP256R1())
