@@ -184,7 +184,7 @@ done
 [ "$LIVE" = 1 ] && run systemctl daemon-reload
 systemctl_ enable "${units[@]}"
 if [ "$LIVE" = 1 ]; then
-    note "restarting ${units[*]}"
+    [ "$DRY_RUN" = 1 ] || note "restarting ${units[*]}"  # a dry run shows the command itself
     run systemctl restart "${units[@]}"
     step "Sandbox (systemd-analyze security: 4.0 or less is the floor's bar)"
     for unit in "${units[@]}"; do
