@@ -75,6 +75,17 @@ if [ -n "$installed_name" ] && [ "$installed_name" != "$NODE" ] && { [ "$NATS_ON
     echo "install-floor.sh: this machine's /etc/croupier/nats-server.conf names server $installed_name, not $NODE: run it with --node $installed_name (and --nats-only on nodes 2 and 3)" >&2
     exit 2
 fi
+# Node 1 (the ingester's floor.env is there) is never made a NATS node only by a run with --nats-only:
+# it would say there is no store here and upgrade croupier under the running ingester and view
+# without restarting them or the roles. A new NATS-only node is named: the default is node 1's name.
+if [ "$NATS_ONLY" = 1 ] && [ -e "$ROOT$ETC/floor.env" ]; then
+    echo "install-floor.sh: this machine is node 1 (it has $ETC/floor.env, the ingester's): run it without --nats-only" >&2
+    exit 2
+fi
+if [ "$NATS_ONLY" = 1 ] && [ -z "$installed_name" ] && [ "$NODE_GIVEN" = 0 ]; then
+    echo "install-floor.sh: a new NATS-only node needs its name: --nats-only --node floor2 (or floor3)" >&2
+    exit 2
+fi
 # From /: the service users' commands (runuser) start in a directory they may enter.
 cd /
 if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then

@@ -496,6 +496,18 @@ def test_the_clusters_other_nodes_get_a_nats_node_only(tmp_path):
         assert result.returncode == 2 and "--node floor2" in result.stderr, (options, result.stderr)
     assert machine.install("--dry-run", "--nats-only", "--node", "floor2", script=FLOOR_SCRIPT).returncode == 0
     assert machine.install("--dry-run", "--nats-only", script=FLOOR_SCRIPT).returncode == 0
+    # Node 1 (its ingester's floor.env) is not made a NATS node only by a run with --nats-only.
+    config.write_text("server_name: floor1\nlisten: 127.0.0.1:4222\n")
+    (config.parent / "floor.env").write_text("CROUPIER_FLOOR_STORE=postgresql:///floor\n")
+    result = machine.install("--dry-run", "--nats-only", script=FLOOR_SCRIPT)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "without --nats-only" in result.stderr
+    assert machine.install("--dry-run", script=FLOOR_SCRIPT).returncode == 0
+
+
+def test_a_new_nats_only_node_is_named(tmp_path):
+    """Without --node a new NATS-only node would take node 1's server_name, floor1."""
+    result = Machine(tmp_path).install("--dry-run", "--nats-only", script=FLOOR_SCRIPT)
+    assert result.returncode == 2 and "--node floor2" in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_the_floor_install_gives_postgres_nothing_it_cannot_open(tmp_path):
