@@ -33,6 +33,8 @@ DATABASE=floor
 # (croupier_view), the pit bosses' view in a browser (croupier_pitboss: it also acknowledges alarms).
 NATS_USER=croupier_nats INGEST_USER=croupier_ingest VIEW_USER=croupier_view PITBOSS_USER=croupier_pitboss
 
+refuse() { echo "install-floor.sh: $*" >&2; exit 2; }  # a wrong option or a machine set up otherwise
+
 DRY_RUN=0 VIEW_WEB=0 NATS_ONLY=0 NODE=floor1 NODE_GIVEN=0 WHEELHOUSE=
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -41,13 +43,13 @@ while [ $# -gt 0 ]; do
         --nats-only) NATS_ONLY=1 ;;
         --node)
             # Not starting with '-': `--node --nats-only` must not take the option as the name.
-            [[ $# -ge 2 && $2 =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$ ]] || {
-                echo "install-floor.sh: --node needs a name of letters, digits, '_' or '-', starting with a letter or digit" >&2; exit 2; }
+            [[ $# -ge 2 && $2 =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$ ]] ||
+                refuse "--node needs a name of letters, digits, '_' or '-', starting with a letter or digit"
             NODE=$2 NODE_GIVEN=1
             shift
             ;;
         --wheelhouse)
-            [ $# -ge 2 ] || { echo "install-floor.sh: --wheelhouse needs a directory" >&2; exit 2; }
+            [ $# -ge 2 ] || refuse "--wheelhouse needs a directory"
             WHEELHOUSE=$2
             shift
             ;;
@@ -57,13 +59,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ -n "$WHEELHOUSE" ]; then
-    [ -d "$WHEELHOUSE" ] || { echo "install-floor.sh: --wheelhouse: no directory $WHEELHOUSE" >&2; exit 2; }
+    [ -d "$WHEELHOUSE" ] || refuse "--wheelhouse: no directory $WHEELHOUSE"
     WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
 fi
-if [ "$NATS_ONLY" = 1 ] && [ "$VIEW_WEB" = 1 ]; then
-    echo "install-floor.sh: --view-web serves the store of node 1; a --nats-only node has none" >&2
-    exit 2
-fi
+[ "$NATS_ONLY" = 1 ] && [ "$VIEW_WEB" = 1 ] && refuse "--view-web serves the store of node 1; a --nats-only node has none"
 # A machine already set up keeps its part: a NATS-only node (server_name floor2, say) is never made
 # node 1 by an upgrade run without --nats-only, which would start a second ingester with its own store.
 installed_name=
@@ -72,19 +71,14 @@ if [ -r "$ROOT$ETC/nats-server.conf" ]; then
         "$ROOT$ETC/nats-server.conf" | head -n 1)
 fi
 if [ -n "$installed_name" ] && [ "$installed_name" != "$NODE" ] && { [ "$NATS_ONLY" = 0 ] || [ "$NODE_GIVEN" = 1 ]; }; then
-    echo "install-floor.sh: this machine's /etc/croupier/nats-server.conf names server $installed_name, not $NODE: run it with --node $installed_name (and --nats-only on nodes 2 and 3)" >&2
-    exit 2
+    refuse "this machine's /etc/croupier/nats-server.conf names server $installed_name, not $NODE: run it with --node $installed_name (and --nats-only on nodes 2 and 3)"
 fi
 # Node 1 (the ingester's floor.env is there) is never made a NATS node only by a run with --nats-only:
 # it would say there is no store here and upgrade croupier under the running ingester and view
 # without restarting them or the roles. A new NATS-only node is named: the default is node 1's name.
-if [ "$NATS_ONLY" = 1 ] && [ -e "$ROOT$ETC/floor.env" ]; then
-    echo "install-floor.sh: this machine is node 1 (it has $ETC/floor.env, the ingester's): run it without --nats-only" >&2
-    exit 2
-fi
-if [ "$NATS_ONLY" = 1 ] && [ -z "$installed_name" ] && [ "$NODE_GIVEN" = 0 ]; then
-    echo "install-floor.sh: a new NATS-only node needs its name: --nats-only --node floor2 (or floor3)" >&2
-    exit 2
+if [ "$NATS_ONLY" = 1 ]; then
+    [ -e "$ROOT$ETC/floor.env" ] && refuse "this machine is node 1 (it has $ETC/floor.env, the ingester's): run it without --nats-only"
+    [ -z "$installed_name" ] && [ "$NODE_GIVEN" = 0 ] && refuse "a new NATS-only node needs its name: --nats-only --node floor2 (or floor3)"
 fi
 # From /: the service users' commands (runuser) start in a directory they may enter.
 cd /
