@@ -80,6 +80,8 @@ class BillboardApp(Shows, App):
         self.show(self.feed.board)
 
     def _poll(self) -> None:
+        if not self.query("#bb-title"):
+            return  # the app is closing: its widgets are gone before its timer stops
         if self.feed is None:
             self._open()
         elif self.feed.poll():

@@ -121,6 +121,15 @@ async def test_it_says_it_waits_for_the_journal_in_the_tables_language(tmp_path)
         install("en")
 
 
+async def test_a_poll_that_fires_while_the_app_closes_is_a_no_op(tmp_path):
+    # The timer can fire after the screen's widgets are removed and before it is stopped.
+    app = BillboardApp(tmp_path / "later.db", poll_s=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.screen.query("*").remove()
+        await pilot.pause()
+        app._poll()
+
+
 def test_the_spins_counted_take_the_plural_of_the_number_in_russian():
     from croupier.i18n import install, ngettext
 
