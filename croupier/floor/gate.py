@@ -222,6 +222,13 @@ class Proving:
     chunks: list[list[tuple[str, str, str, bytes, bytes]]]
     futures: list[Future]
 
+    @staticmethod
+    def joined(first: "Proving | None", then: "Proving | None") -> "Proving | None":
+        """Both, in the order the other cores take them."""
+        if first is None or then is None:
+            return first or then
+        return Proving(first.chunks + then.chunks, first.futures + then.futures)
+
 
 _WORKERS = max(1, min(4, (os.cpu_count() or 1) - 1))
 _POOL: list[Executor | None] = []

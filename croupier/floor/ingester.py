@@ -60,6 +60,7 @@ log = logging.getLogger(__name__)
 DURABLE = "croupier-floor"
 BATCH = 8000  # two in flight (one fetched ahead) stay within the consumer's max_ack_pending
 FIRST_BATCH = 500  # a backlog's first batch: small, so that the other cores begin checking signatures at once
+AHEAD_PART = 2000  # the batch ahead is fetched and handed out this many messages at a time
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
 MAX_DELIVER = 20  # a message is offered at most this often (a store that stays away); the re-read catches up
@@ -272,12 +273,12 @@ class Ingester:
                 ahead: list = []
                 if msgs:
                     admitted = admitted or self._admit(msgs)
+                    admitted_ahead = None
                     if len(msgs) >= size:  # more waits: fetched and its signatures handed out while the
                         size = min(BATCH, size * 4)  # other cores check this batch's; batches grow to BATCH
-                        ahead = await pull.fetch(size, 0)  # what the stream holds: a backlog answers at once
+                        ahead, admitted_ahead = await self._fetch_ahead(pull, size)
                     else:
                         size = first
-                    admitted_ahead = self._admit(ahead) if ahead else None
                     try:
                         outcome = self._store(admitted)
                     except self.store.failures:
@@ -348,20 +349,39 @@ class Ingester:
         the table is read `again` from the stream (the consumer delivered and counted it already)."""
         return self._store(self._admit(msgs), again=again)
 
-    def _admit(self, msgs) -> _Admitted:
+    async def _fetch_ahead(self, pull: Pull, size: int) -> tuple[list, _Admitted | None]:
+        """What the stream holds, up to `size` messages (a backlog answers at once), fetched and
+        admitted a part at a time: the other cores begin on a part's signatures while the next comes."""
+        ahead: list = []
+        admitted = None
+        while len(ahead) < size:
+            wanted = min(AHEAD_PART, size - len(ahead))
+            part = await pull.fetch(wanted, 0)
+            if part:
+                admitted = self._admit(part, admitted)
+                ahead += part
+            if len(part) < wanted:
+                break
+        return ahead, admitted
+
+    def _admit(self, msgs, admitted: _Admitted | None = None) -> _Admitted:
         """`ingest`'s first half: all but the signatures checked, and the signatures handed to the
-        other cores, which check them while the session fetches the next batch."""
-        admitted = _Admitted()
+        other cores, which check them while the session fetches the next batch. Into `admitted`:
+        a batch admitted a part at a time."""
+        admitted = admitted or _Admitted()
+        by_table: dict[str, list[tuple[Link, int, object]]] = defaultdict(list)
         for msg, found in zip(msgs, self.gate.admit_all(msgs)):
             if isinstance(found, Refused):
                 admitted.refuse(found, msg)
             else:
-                admitted.by_table[found[0]].append((found[1], stream_seq(msg), msg))
-        self._know(admitted.by_table)
-        admitted.proving = self.gate.submit(
+                by_table[found[0]].append((found[1], stream_seq(msg), msg))
+        self._know(by_table)
+        admitted.proving = Proving.joined(admitted.proving, self.gate.submit(
             (table_id, [link for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
-            for table_id, received_links in admitted.by_table.items()
-            for table in [self._table(table_id)] if not table.quarantined)
+            for table_id, received_links in by_table.items()
+            for table in [self._table(table_id)] if not table.quarantined))
+        for table_id, received_links in by_table.items():
+            admitted.by_table[table_id] += received_links
         return admitted
 
     def _store(self, admitted: _Admitted, *, again: bool = False) -> Outcome:

@@ -366,14 +366,15 @@ def test_a_correction_counted_again_from_the_base_equals_a_count_of_every_result
     assert summary.watch.charts() == watch([s.number for s in spins], numbering("french"))
 
 
-def test_a_backlog_of_many_batches_is_stored_whole_each_next_batch_fetched_while_signatures_are_checked(
+def test_a_backlog_of_many_batches_is_stored_whole_each_next_batch_fetched_in_parts_while_signatures_are_checked(
         tmp_path, broker, monkeypatch):
     import asyncio
     import threading
 
     from croupier.floor import gate, ingester as ingesting
 
-    monkeypatch.setattr(ingesting, "BATCH", 7)  # every batch full: the next one is fetched ahead
+    monkeypatch.setattr(ingesting, "BATCH", 7)  # every batch full: the next one is fetched ahead,
+    monkeypatch.setattr(ingesting, "AHEAD_PART", 3)  # in parts, each part's signatures handed out as it comes
     monkeypatch.setattr(gate, "SHARED_FROM", 1)  # and each batch's signatures go to the other cores
     monkeypatch.setattr(gate, "CHUNK", 3)
     a_day(tmp_path / "T1.db")
