@@ -235,16 +235,16 @@ def bench_latency(folder: Path, store_url: str, events: int = 300) -> None:
             thread = threading.Thread(target=loop.run_until_complete, args=(ingester.run(),), daemon=True)
             thread.start()
             first = session.seq
-            with open_store(store_url, read_only=True) as reader:  # both ends connected (nats-py's imports
-                while reader.head("L")[0] < first:  # done) before the events measured: a start is not a delay
-                    time.sleep(0.05)
-            for _ in range(events // 3):
-                play(session, 1)
-                time.sleep(0.1)
-            last = session.seq
             with open_store(store_url, read_only=True) as reader:
-                while reader.head("L")[0] < last:
-                    time.sleep(0.05)
+                def stored(seq: int) -> None:
+                    while reader.head("L")[0] < seq:
+                        time.sleep(0.05)
+
+                stored(first)  # both ends connected (nats-py's imports done) first: a start is not a delay
+                for _ in range(events // 3):
+                    play(session, 1)
+                    time.sleep(0.1)
+                stored(session.seq)
                 rows = reader._execute("SELECT body, received FROM floor_events WHERE table_id = 'L' AND seq > ?",
                                        (first,)).fetchall()
             ingester.stopping = True
