@@ -105,7 +105,11 @@ def test_a_batch_answered_in_one_write_acknowledges_terminates_and_hands_back_ea
             again = await asyncio.wait_for(pull.fetch(8, 5.0), 20)
             await nc.acknowledge(again)
             await nc.flush()
-            info = await js.consumer_info("S", "D")
+            for _ in range(50):  # the broker takes acknowledgements in on its own queue, after the flush's PONG
+                info = await js.consumer_info("S", "D")
+                if info.num_ack_pending == 0:
+                    break
+                await asyncio.sleep(0.1)
             return headers, [msg.data for msg in again], info
         finally:
             await close_quietly(nc)
