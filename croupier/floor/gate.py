@@ -142,14 +142,19 @@ class Gate:
                 self._proven[table_id, digest, sig] = verdict
 
     def admit(self, subject: str, data: bytes, headers: dict | None, *, signature: bool = True
-              ) -> tuple[str, Link] | Refused:
-        """(table id, link) for a table's own message; Refused saying why for anything else. Without
-        `signature` all but the signature is checked (`signed` checks it: the costly part, done only
-        for what is stored or counted)."""
+              ) -> tuple[str, list[Link]] | Refused:
+        """(table id, its links) for a table's own message; Refused saying why for anything else.
+        Without `signature` all but the signatures are checked (`signed` checks each: the costly
+        part, done only for what is stored or counted)."""
         found = self._admitted(subject, data, (headers or {}).get(MSG_ID), self._key)
-        return (self.signed(subject, *found) if signature and not isinstance(found, Refused) else None) or found
+        if signature and not isinstance(found, Refused):
+            for link in found[1]:
+                refused = self.signed(subject, found[0], link)
+                if refused is not None:
+                    return refused
+        return found
 
-    def admit_all(self, msgs: Iterable) -> list[tuple[str, Link] | Refused]:
+    def admit_all(self, msgs: Iterable) -> list[tuple[str, list[Link]] | Refused]:
         """`admit` without the signature for each message (subject, data, headers) of a batch, each
         table's key looked up once (those not kept read in one query)."""
         msgs = list(msgs)
@@ -164,7 +169,7 @@ class Gate:
                                (getattr(msg, "headers", None) or {}).get(MSG_ID), key) for msg in msgs]
 
     def _admitted(self, subject: str, data: bytes, found: str | None,
-                  key_of: Callable[[str], Checker | None]) -> tuple[str, Link] | Refused:
+                  key_of: Callable[[str], Checker | None]) -> tuple[str, list[Link]] | Refused:
         def refuse(reason: RefusalReason, detail: str) -> Refused:  # the subject made printable only for a refusal
             return Refused(printable(subject), reason, printable(detail, 200))
 
@@ -177,15 +182,16 @@ class Gate:
         if key_of(table_id) is None:
             return refuse(RefusalReason.UNKNOWN_TABLE, f"no key is enrolled for table {table_id} (croupier floor enrol)")
         try:
-            link = Link.decode(data)
+            links = Link.decode_all(data)
         except WireError as exc:
             return refuse(RefusalReason.MALFORMED, str(exc))
+        last = links[-1]  # the message id names it
         if not found:
-            return refuse(RefusalReason.NO_ID, f"event {link.seq} came without a Nats-Msg-Id")
-        expected = message_id(table_id, link.seq, link.hash)
+            return refuse(RefusalReason.NO_ID, f"event {last.seq} came without a Nats-Msg-Id")
+        expected = message_id(table_id, last.seq, last.hash)
         if found != expected:
-            return refuse(RefusalReason.WRONG_ID, f"message id {found!r} for event {link.seq}, not {expected!r}")
-        return table_id, link
+            return refuse(RefusalReason.WRONG_ID, f"message id {found!r} for event {last.seq}, not {expected!r}")
+        return table_id, links
 
     def signed(self, subject: str, table_id: str, link: Link) -> Refused | None:
         """None when the enrolled key signed `link`; Refused saying why otherwise."""

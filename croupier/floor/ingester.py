@@ -58,9 +58,11 @@ from croupier.table.events import EVENT_TYPES, FloorAnchored, decode
 log = logging.getLogger(__name__)
 
 DURABLE = "croupier-floor"
-BATCH = 8000  # two in flight (one fetched ahead) stay within the consumer's max_ack_pending
+BATCH = 8000  # rows; two in flight (one fetched ahead) stay within the consumer's max_ack_pending
 FIRST_BATCH = 500  # a backlog's first batch: small, so that the other cores begin checking signatures at once
-AHEAD_PART = 2000  # the batch ahead is fetched and handed out this many messages at a time
+AHEAD_PART = 2000  # the batch ahead is fetched and handed out this many rows at a time
+ROWS_GUESS = 16.0  # rows a message is taken to hold before any is read (a table behind sends many in one)
+READ_BATCH = 500  # messages a table's re-read takes at a time (each of up to MAX_LINKS rows)
 ANCHOR_EVERY_S = 60.0
 ACK_WAIT_S = 10  # a message delivered to an ingester that died comes again after this long
 MAX_DELIVER = 20  # a message is offered at most this often (a store that stays away); the re-read catches up
@@ -118,6 +120,8 @@ class _Admitted:
     proving: Proving | None = None
 
     def refuse(self, refused: Refused, msg) -> None:
+        if id(msg) in self.poison:  # a message of several rows is counted once
+            return
         self.poison.add(id(msg))
         self.refusals[refused.subject, refused.reason].append(stream_seq(msg))
         self.details.setdefault((refused.subject, refused.reason), refused.detail)  # the first says most
@@ -144,6 +148,7 @@ class Ingester:
     _anchors: list[tuple[str, int, str, str]] = field(default_factory=list)
     _beats: dict[str, str] = field(default_factory=dict)  # heartbeats heard since the last word
     _gate: Gate | None = None
+    _rows_per_message: float = ROWS_GUESS  # as the last batch held them: batches are sized in rows
 
     @property
     def gate(self) -> Gate:
@@ -261,22 +266,26 @@ class Ingester:
             reader = asyncio.create_task(self._read_again(js))
             next_word, next_purge = 0.0, time.monotonic() + min(self.purge_every_s, self.stream_keep_s)
             msgs: list = []
+            asked = 0  # messages asked for the batch in `msgs`
             admitted: _Admitted | None = None
-            first = size = min(FIRST_BATCH, BATCH)
+            first = size = min(FIRST_BATCH, BATCH)  # rows
             if self.settle_memory:
                 _settle_memory()
             while not self.stopping and nc.is_connected:
                 self.notifier.ping()
                 if reader.done():
                     reader.result()  # its failure is the session's
-                msgs = msgs or await pull.fetch(size, 1.0)
+                if not msgs:
+                    asked = self._messages(size)
+                    msgs = await pull.fetch(asked, 1.0)
                 ahead: list = []
                 if msgs:
                     admitted = admitted or self._admit(msgs)
                     admitted_ahead = None
-                    if len(msgs) >= size:  # more waits: fetched and its signatures handed out while the
+                    if len(msgs) >= asked:  # more waits: fetched and its signatures handed out while the
                         size = min(BATCH, size * 4)  # other cores check this batch's; batches grow to BATCH
-                        ahead, admitted_ahead = await self._fetch_ahead(pull, size)
+                        asked = self._messages(size)
+                        ahead, admitted_ahead = await self._fetch_ahead(pull, asked)
                     else:
                         size = first
                     try:
@@ -349,13 +358,17 @@ class Ingester:
         the table is read `again` from the stream (the consumer delivered and counted it already)."""
         return self._store(self._admit(msgs), again=again)
 
+    def _messages(self, rows: int) -> int:
+        """Messages to ask for about `rows` rows."""
+        return max(1, round(rows / self._rows_per_message))
+
     async def _fetch_ahead(self, pull: Pull, size: int) -> tuple[list, _Admitted | None]:
         """What the stream holds, up to `size` messages (a backlog answers at once), fetched and
         admitted a part at a time: the other cores begin on a part's signatures while the next comes."""
         ahead: list = []
         admitted = None
         while len(ahead) < size:
-            wanted = min(AHEAD_PART, size - len(ahead))
+            wanted = min(self._messages(AHEAD_PART), size - len(ahead))
             part = await pull.fetch(wanted, 0)
             if part:
                 admitted = self._admit(part, admitted)
@@ -370,11 +383,20 @@ class Ingester:
         a batch admitted a part at a time."""
         admitted = admitted or _Admitted()
         by_table: dict[str, list[tuple[Link, int, object]]] = defaultdict(list)
+        rows = 0
         for msg, found in zip(msgs, self.gate.admit_all(msgs)):
             if isinstance(found, Refused):
                 admitted.refuse(found, msg)
-            else:
-                by_table[found[0]].append((found[1], stream_seq(msg), msg))
+                continue
+            (table_id, links), at = found, stream_seq(msg)
+            received = by_table[table_id]
+            # A row before the last of its message counts as the stream holding the table up to the
+            # message before it: a table whose head it is is read again (and purged) from its message.
+            received += [(link, max(at - 1, 0), msg) for link in links[:-1]]
+            received.append((links[-1], at, msg))
+            rows += len(links)
+        if msgs:
+            self._rows_per_message = max(1.0, rows / len(msgs))
         self._know(by_table)
         admitted.proving = Proving.joined(admitted.proving, self.gate.submit(
             (table_id, [link for link, _stream_seq, _msg in received_links if link.seq > table.head[0]])
@@ -539,7 +561,7 @@ class Ingester:
         try:
             while not self.stopping and not table.quarantined:
                 try:
-                    msgs = await sub.fetch(BATCH, timeout=1)
+                    msgs = await sub.fetch(READ_BATCH, timeout=1)
                 except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
                     break
                 self.ingest(msgs, again=True)

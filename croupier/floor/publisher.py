@@ -3,14 +3,15 @@ the committed rows of the table's journal (read-only) and publishes each to JetS
 
 On every (re)connection it asks the stream for the last event it holds for this table and goes on
 from the next one, so an outage of any length, a restart of the table or of the broker ends with
-the stream holding every event once, in order: each message carries its id `<table>:<seq>` (the
-broker drops a repeat) and the stream sequence of the table's previous message (the broker refuses
-one out of place). A last message on the table's subject that is not the table's own (anyone who
-could reach the broker may have put it there) stops nothing: publishing goes on from the floor's
-last receipt, and the floor refuses the intruder's. Nothing here can stop or slow the table: `wake()` only schedules, errors are
-logged and retried, and the anchors the floor sends back are handed to the table's own thread once
-they carry the floor's signature and name an event of this journal with its hash; any other is
-handed over as an alarm, once.
+the stream holding every event once, in order (while it catches up, several events to a message):
+each message carries the id `<table>:<seq>:<hash>` of its last event (the broker drops a repeat)
+and the stream sequence of the table's previous message (the broker refuses one out of place).
+A last message on the table's subject that is not the table's own (anyone who could reach the
+broker may have put it there) stops nothing: publishing goes on from the floor's last receipt, and
+the floor refuses the intruder's. Nothing here can stop or slow the table: `wake()` only
+schedules, errors are logged and retried, and the anchors the floor sends back are handed to the
+table's own thread once they carry the floor's signature and name an event of this journal with
+its hash; any other is handed over as an alarm, once.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from croupier.floor.anchors import AnchorInbox, last_anchor
 from croupier.floor.wire import (ANCHORS_STREAM, EVENTS_STREAM, RETRY_S, Access, Anchor, Link, WireError, alive_subject,
                                  close_quietly, connect,
-                                 anchor_subject, check_table_id, ensure_streams, events_subject, message_id,
+                                 anchor_subject, bundled, check_table_id, ensure_streams, events_subject, message_id,
                                  seq_of_message_id)
 from croupier.journal.signing import (SigningKeyError, anchor_signed, default_signing_key_path, event_signed,
                                       public_path, read_public_key)
@@ -151,13 +152,14 @@ class TablePublisher:
                 final = self._stopping  # asked to stop: publish what the journal holds now, then end
                 wake.clear()
                 rows = list(islice(journal.rows(self.published), BATCH))
-                for row in rows:
-                    link = Link(row.seq, row.time, row.kind, row.body, row.prev_hash, row.hash, row.mac,
-                                after=self.published, sig=row.sig or "")
-                    headers = {"Nats-Msg-Id": message_id(self.table_id, row.seq, row.hash),
+                links = [Link(row.seq, row.time, row.kind, row.body, row.prev_hash, row.hash, row.mac,
+                              after=after, sig=row.sig or "")
+                         for row, after in zip(rows, [self.published] + [earlier.seq for earlier in rows])]
+                for last, payload in bundled(links):  # behind: several rows to a message
+                    headers = {"Nats-Msg-Id": message_id(self.table_id, last.seq, last.hash),
                                "Nats-Expected-Last-Subject-Sequence": str(last_stream_seq)}
                     try:
-                        ack = await js.publish(subject, link.encode(), headers=headers)
+                        ack = await js.publish(subject, payload, headers=headers)
                     except APIError as exc:
                         if getattr(exc, "err_code", None) != WRONG_LAST_SEQUENCE:
                             raise
@@ -165,7 +167,7 @@ class TablePublisher:
                         self.published, last_stream_seq = await self._resume(js, journal)
                         break
                     # A repeat the broker dropped adds nothing to the stream: the subject's last stays.
-                    self.published, last_stream_seq = row.seq, last_stream_seq if ack.duplicate else ack.seq
+                    self.published, last_stream_seq = last.seq, last_stream_seq if ack.duplicate else ack.seq
                 if len(rows) == BATCH or not self._caught_up(journal):
                     continue
                 if final:
@@ -192,7 +194,7 @@ class TablePublisher:
             return 0, 0
         try:
             seq = seq_of_message_id(self.table_id, (last.headers or {}).get("Nats-Msg-Id"))
-            link = Link.decode(last.data)
+            link = Link.decode_all(last.data)[-1]
         except WireError:
             seq, link = None, None
         if link is not None and link.seq == seq:

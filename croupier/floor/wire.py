@@ -1,8 +1,10 @@
 """What travels between a table and the floor: stream and subject names, message ids, payloads.
 
 Events: stream CROUPIER_EVENTS, subject `croupier.table.<table id>.events`, message id
-`<table id>:<seq>:<first 16 digits of the event's hash>`, one message per journal row, signed by the
-table's Ed25519 key. The hash in the id makes it unguessable before the event exists: nobody can
+`<table id>:<seq>:<first 16 digits of the event's hash>` of the message's last journal row. A message
+holds one row (a JSON object), or, while a table catches up, several consecutive rows (a JSON list of
+them, at most `MAX_LINKS` and `BUNDLE_BYTES`): the broker and the floor then handle one message for
+many events. Each row is signed by the table's Ed25519 key. The hash in the id makes it unguessable before the event exists: nobody can
 publish an id first and have the broker drop the table's own event as its duplicate. Anchors: stream CROUPIER_ANCHORS, subject
 `croupier.anchor.<table id>`, only the latest kept per table. Heartbeats (plain NATS, not stored):
 `croupier.alive.<table id>`.
@@ -13,6 +15,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +33,8 @@ ALIVE_SUBJECTS = "croupier.alive.*"
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a NATS subject token: no '.', '*' or '>'
 RETRY_S = (0.5, 1, 2, 5)  # waits between attempts to reach the broker
 MAX_MESSAGE = 64 * 1024  # no journal row comes near it; anything bigger is refused unread
+MAX_LINKS = 64  # journal rows in one message at most
+BUNDLE_BYTES = 32 * 1024  # a message of several rows stays within this (one row alone may be bigger)
 ID_HASH = 16  # digits of the event's hash in its message id
 DUPLICATE_WINDOW_S = 3600.0  # Nats-Msg-Id de-duplication; the subject-sequence check covers the rest
 # The events stream's own cap (-1: none, the node's `jetstream { max_file_store }` is the cap). Full,
@@ -112,18 +117,53 @@ class Link:
 
     @classmethod
     def decode(cls, data: bytes) -> "Link":
+        """One journal row."""
         try:
-            record = loads(data)
-            if type(record) is dict and tuple(record) == _ORDER and tuple(map(type, record.values())) == _TYPES:
-                link = cls.__new__(cls)  # as a table's publisher sends it: taken as it is, without
-                link.__dict__.update(record)  # the conversions below (a third of the ingester's reading)
-                return link
-            link = cls(int(record["seq"]), str(record["time"]), str(record["kind"]), str(record["body"]),
-                       str(record["prev_hash"]), str(record["hash"]), str(record["mac"]),
-                       int(record.get("after", int(record["seq"]) - 1)), str(record.get("sig", "")))
+            return cls._of(loads(data))
         except (ValueError, KeyError, TypeError) as exc:
             raise WireError(f"not a journal row: {exc}") from None
-        return link
+
+    @classmethod
+    def decode_all(cls, data: bytes) -> "list[Link]":
+        """The journal rows of a message: one row, or a list of 1 to `MAX_LINKS` rows."""
+        try:
+            record = loads(data)
+            if type(record) is not list:
+                return [cls._of(record)]
+            if not 0 < len(record) <= MAX_LINKS:
+                raise ValueError(f"{len(record)} rows in one message, not 1 to {MAX_LINKS}")
+            return [cls._of(row) for row in record]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise WireError(f"not a journal row: {exc}") from None
+
+    @classmethod
+    def _of(cls, record) -> "Link":
+        if type(record) is dict and tuple(record) == _ORDER and tuple(map(type, record.values())) == _TYPES:
+            link = cls.__new__(cls)  # as a table's publisher sends it: taken as it is, without
+            link.__dict__.update(record)  # the conversions below (a third of the ingester's reading)
+            return link
+        return cls(int(record["seq"]), str(record["time"]), str(record["kind"]), str(record["body"]),
+                   str(record["prev_hash"]), str(record["hash"]), str(record["mac"]),
+                   int(record.get("after", int(record["seq"]) - 1)), str(record.get("sig", "")))
+
+
+def bundled(links: "list[Link]") -> "Iterator[tuple[Link, bytes]]":
+    """Consecutive links as the messages that carry them: (the message's last link, its payload).
+    Several rows to a message, up to `MAX_LINKS` and `BUNDLE_BYTES`; a message of one row is that
+    row alone, as a table that is not behind sends each event."""
+    encoded = [link.encode() for link in links]
+    start, size = 0, 0
+    for at, data in enumerate(encoded):
+        if at > start and (at - start == MAX_LINKS or size + len(data) + 1 > BUNDLE_BYTES):
+            yield links[at - 1], _payload(encoded[start:at])
+            start, size = at, 0
+        size += len(data) + 1
+    if encoded:
+        yield links[-1], _payload(encoded[start:])
+
+
+def _payload(rows: list[bytes]) -> bytes:
+    return rows[0] if len(rows) == 1 else b"[" + b",".join(rows) + b"]"
 
 
 # Link's fields in the order and with the types a table's publisher sends them (`Link.encode`).
