@@ -4,10 +4,10 @@ Events: stream CROUPIER_EVENTS, subject `croupier.table.<table id>.events`, mess
 `<table id>:<seq>:<first 16 digits of the event's hash>` of the message's last journal row. A message
 holds one row (a JSON object), or, while a table catches up, several consecutive rows (a JSON list of
 them, at most `MAX_LINKS` and `BUNDLE_BYTES`): the broker and the floor then handle one message for
-many events. Each row is signed by the table's Ed25519 key. The hash in the id makes it unguessable before the event exists: nobody can
-publish an id first and have the broker drop the table's own event as its duplicate. Anchors: stream CROUPIER_ANCHORS, subject
-`croupier.anchor.<table id>`, only the latest kept per table. Heartbeats (plain NATS, not stored):
-`croupier.alive.<table id>`.
+many events. Each row is signed by the table's Ed25519 key. The hash in the id makes it unguessable
+before the event exists: nobody can publish an id first and have the broker drop the table's own
+event as its duplicate. Anchors: stream CROUPIER_ANCHORS, subject `croupier.anchor.<table id>`, only
+the latest kept per table. Heartbeats (plain NATS, not stored): `croupier.alive.<table id>`.
 """
 from __future__ import annotations
 
@@ -116,15 +116,15 @@ class Link:
                           separators=(",", ":")).encode()
 
     @classmethod
-    def decode(cls, data: bytes) -> "Link":
-        """One journal row."""
-        try:
-            return cls._of(loads(data))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise WireError(f"not a journal row: {exc}") from None
+    def decode(cls, data: bytes) -> Link:
+        """The one journal row of a message."""
+        links = cls.decode_all(data)
+        if len(links) != 1:
+            raise WireError(f"not a journal row: {len(links)} rows in one message")
+        return links[0]
 
     @classmethod
-    def decode_all(cls, data: bytes) -> "list[Link]":
+    def decode_all(cls, data: bytes) -> list[Link]:
         """The journal rows of a message: one row, or a list of 1 to `MAX_LINKS` rows."""
         try:
             record = loads(data)
@@ -137,7 +137,7 @@ class Link:
             raise WireError(f"not a journal row: {exc}") from None
 
     @classmethod
-    def _of(cls, record) -> "Link":
+    def _of(cls, record) -> Link:
         if type(record) is dict and tuple(record) == _ORDER and tuple(map(type, record.values())) == _TYPES:
             link = cls.__new__(cls)  # as a table's publisher sends it: taken as it is, without
             link.__dict__.update(record)  # the conversions below (a third of the ingester's reading)
@@ -147,7 +147,7 @@ class Link:
                    int(record.get("after", int(record["seq"]) - 1)), str(record.get("sig", "")))
 
 
-def bundled(links: "list[Link]") -> "Iterator[tuple[Link, bytes]]":
+def bundled(links: list[Link]) -> Iterator[tuple[Link, bytes]]:
     """Consecutive links as the messages that carry them: (the message's last link, its payload).
     Several rows to a message, up to `MAX_LINKS` and `BUNDLE_BYTES`; a message of one row is that
     row alone, as a table that is not behind sends each event."""

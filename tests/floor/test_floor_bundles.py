@@ -16,7 +16,6 @@ from croupier.floor.store import open_store
 from croupier.floor.wire import (BUNDLE_BYTES, MAX_LINKS, Link, WireError, bundled, events_subject, message_id)
 from croupier.journal.store import Journal
 from croupier.journal.verify import verify
-
 from croupier.table.alarms import wheel_fault
 from croupier.table.events import Role
 from floor_kit import consumer_state, enrol_journal, journal_links, wait_for
@@ -55,16 +54,17 @@ def test_a_message_of_no_rows_too_many_or_not_rows_is_no_journal_row(payload):
         Link.decode_all(payload)
 
 
-def bundle(table_id: str, links: list[Link], stream_seq: int = 0) -> "Delivery":
-    payload = b"[" + b",".join(item.encode() for item in links) + b"]"
-    reply = f"$JS.ACK.CROUPIER_EVENTS.croupier-floor.1.{stream_seq}.{stream_seq}.0.0" if stream_seq else None
-    return Delivery(events_subject(table_id), payload, {"Nats-Msg-Id": message_id(table_id, links[-1].seq, links[-1].hash)},
-                    reply)
-
-
 @dataclass
 class Delivery(Message):
-    reply: str | None = None
+    reply: str | None = None  # where the stream sequence comes from
+
+
+def bundle(table_id: str, links: list[Link], stream_seq: int = 0) -> Delivery:
+    """`links` in one message, as a list, delivered as stream message `stream_seq`."""
+    payload = b"[" + b",".join(item.encode() for item in links) + b"]"
+    reply = f"$JS.ACK.CROUPIER_EVENTS.croupier-floor.1.{stream_seq}.{stream_seq}.0.0" if stream_seq else None
+    msg_id = message_id(table_id, links[-1].seq, links[-1].hash)
+    return Delivery(events_subject(table_id), payload, {"Nats-Msg-Id": msg_id}, reply)
 
 
 def test_a_forged_row_in_a_message_refuses_the_message_once_and_the_rows_before_it_are_stored(tmp_path):
