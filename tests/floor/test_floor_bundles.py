@@ -132,3 +132,16 @@ def test_a_table_behind_sends_many_rows_to_a_message_and_the_floor_stores_each_o
         assert (store.table("T1").head_seq, store.table("T1").head_hash) == verify(journal).head
         assert [item.seq for item in store.links("T1")] == list(range(1, total + 1))
         assert store.refusals() == [] and [alarm.kind for alarm in store.alarms()] == ["wheel-fault"]  # the table's
+
+
+def test_a_message_delivered_again_or_overlapping_what_is_stored_adds_nothing_and_refuses_nothing(tmp_path):
+    write_shift(tmp_path / "T1.db").close()
+    links = journal_links(tmp_path / "T1.db")
+    with open_store(str(tmp_path / "floor.db")) as store:
+        ingester = Ingester(enrolled(store, tmp_path / "T1.db"), [])
+        assert ingester.ingest([bundle("T1", links[:20], stream_seq=1)]).poison == set()
+        replayed = [bundle("T1", links[:20], stream_seq=1), bundle("T1", links[10:30], stream_seq=2)]
+        assert ingester.ingest(replayed).poison == set()
+        assert [item.seq for item in store.links("T1")] == list(range(1, 31))  # each row once
+        assert store.head("T1") == (links[29].seq, links[29].hash)
+        assert store.refusals() == [] and store.alarms() == []
