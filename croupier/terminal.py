@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import select
+import stat
 import sys
 import threading
 from typing import Any, Callable, cast
@@ -101,9 +102,11 @@ def gone(fds: list[int]) -> bool:
 
 def run(app: Any) -> int:
     """Run the Textual `app` on this process's terminal until it quits, or exits with HANGUP_EXIT
-    once the terminal hangs up; returns its exit code."""
+    once the terminal hangs up; returns its exit code. The terminals are watched as character
+    devices, not by isatty(): a terminal that hung up before the screen started is no tty any
+    more, and would be left unwatched (/dev/null, also one, never hangs up)."""
     fds = [stream.fileno() for stream in (sys.__stdin__, sys.__stdout__, sys.__stderr__)
-           if stream is not None and not stream.closed and stream.isatty()]
+           if stream is not None and not stream.closed and stat.S_ISCHR(os.fstat(stream.fileno()).st_mode)]
     ended = threading.Event()
 
     def hung_up() -> None:

@@ -158,3 +158,28 @@ def test_the_floor_view_exits_when_its_terminal_hangs_up(tmp_path):
     store = tmp_path / "floor.db"
     open_store(str(store)).close()
     assert hang_up_in_new_session(["floor", "view", "--store", str(store)], rb"Alarms", tmp_path) == HANGUP_EXIT
+
+
+def test_a_screen_whose_terminal_hung_up_before_it_started_exits(tmp_path):
+    """A hung-up terminal is no tty any more: a screen started on one was left unwatched, and the
+    floor demo whose window closed while its floor came up stayed running for good."""
+    import fcntl
+    import termios
+
+    from croupier.floor.store import open_store
+
+    store = tmp_path / "floor.db"
+    open_store(str(store)).close()
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    os.close(master)  # hung up before the program runs
+    process = subprocess.Popen([sys.executable, "-m", "croupier", "floor", "view", "--store", str(store)],
+                               stdin=slave, stdout=slave, stderr=slave, env=_env(), cwd=tmp_path,
+                               start_new_session=True, preexec_fn=_ignore_sighup)
+    os.close(slave)
+    try:
+        assert process.wait(timeout=WAIT_S) == HANGUP_EXIT
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

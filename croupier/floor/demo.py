@@ -17,6 +17,7 @@ from croupier.floor.broker import BrokerError, LocalBroker, ends_with_parent
 from croupier.floor.enrolment import enrol, table_public_key
 from croupier.floor.store import StoreError, open_store
 from croupier.journal.signing import public_path, signing_key_for
+from croupier.terminal import HANGUP_EXIT
 
 PROFILE = "pt-americana"
 
@@ -95,6 +96,10 @@ def _wait_for(condition, timeout: float, what: str) -> None:
 def run_demo(tables: int = 4, speed: float = 20.0) -> int:
     from croupier.floor.view import run_view
 
+    def hung_up(signum: int, frame: object) -> None:  # while the floor comes up: stopped, its folder removed
+        raise SystemExit(HANGUP_EXIT)
+
+    signal.signal(signal.SIGHUP, hung_up)
     with tempfile.TemporaryDirectory(prefix="croupier-floor-") as folder:
         floor = Floor(Path(folder))
         try:
