@@ -6,6 +6,7 @@ import math
 import signal
 import sys
 import threading
+import time
 
 SUMMARY = "play simulated wheel games on a pseudo-terminal (prints its device path)"
 
@@ -114,10 +115,12 @@ def main(argv: list[str]) -> int:
         return 1
     print(device, flush=True)
     device_shown.set()
+    # The handler only sets the flag, which this thread only reads: a handler that ran inside a
+    # wait on the event would take the lock the wait holds, and hang for ever.
     previous = signal.signal(signal.SIGTERM, lambda *_: finished.set())
     try:
-        while sim.running and not finished.wait(0.2):
-            pass
+        while sim.running and not finished.is_set():
+            time.sleep(0.2)
     except KeyboardInterrupt:
         pass
     finally:
