@@ -43,7 +43,7 @@ from functools import cache, partial
 from croupier.floor.alarms import table_alarms
 from croupier.floor.chain import check_links
 from croupier.floor.gate import Gate, Proving, RefusalReason, Refused
-from croupier.floor.pull import Pull, stream_seq
+from croupier.floor.pull import Pull, stream_seq as stream_seq_of
 from croupier.floor.store import (CHAIN, GENESIS, Alarm, Batch, FloorStore, LeaseLost, RefusedMessages, TableUpdate,
                                   now_text)
 from croupier.floor.summaries import Summary, fold
@@ -123,7 +123,7 @@ class _Admitted:
         if id(msg) in self.poison:  # a message of several rows is counted once
             return
         self.poison.add(id(msg))
-        self.refusals[refused.subject, refused.reason].append(stream_seq(msg))
+        self.refusals[refused.subject, refused.reason].append(stream_seq_of(msg))
         self.details.setdefault((refused.subject, refused.reason), refused.detail)  # the first says most
 
 
@@ -388,7 +388,7 @@ class Ingester:
             if isinstance(found, Refused):
                 admitted.refuse(found, msg)
                 continue
-            (table_id, links), at = found, stream_seq(msg)
+            (table_id, links), at = found, stream_seq_of(msg)
             received = by_table[table_id]
             # A row before the last of its message counts as the stream holding the table up to the
             # message before it: a table whose head it is is read again (and purged) from its message.
@@ -565,7 +565,7 @@ class Ingester:
                 except (nats.errors.TimeoutError, asyncio.TimeoutError):  # nothing came within the wait
                     break
                 self.ingest(msgs, again=True)
-                table.read_to = max(table.read_to, stream_seq(msgs[-1]))
+                table.read_to = max(table.read_to, stream_seq_of(msgs[-1]))
         finally:
             try:
                 await js.delete_consumer(EVENTS_STREAM, sub._consumer)
