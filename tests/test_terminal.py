@@ -42,21 +42,26 @@ def _env() -> dict[str, str]:
     return {**os.environ, "TERM": "linux", "COLUMNS": "80", "LINES": "24", "GPIOZERO_PIN_FACTORY": "mock"}
 
 
-def hang_up_in_new_session(argv: list[str], drawn: bytes, cwd: Path) -> int:
+def hang_up_in_new_session(argv: list[str], drawn: bytes | None, cwd: Path) -> int:
     """Run `croupier ARGV` in a session of its own on a pseudo-terminal it does not control, SIGHUP
-    ignored, until it has drawn `drawn`; close the terminal; its exit status."""
+    ignored, until it has drawn `drawn` (None: the terminal hangs up before it starts); close the
+    terminal; its exit status."""
     import fcntl
     import termios
 
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    if drawn is None:
+        os.close(master)
+        master = -1
     process = subprocess.Popen([sys.executable, "-m", "croupier", *argv], stdin=slave, stdout=slave, stderr=slave,
                                env=_env(), cwd=cwd, start_new_session=True, preexec_fn=_ignore_sighup)
     os.close(slave)
     try:
-        _read_until(master, drawn, lambda: process.poll() is None)
-        os.close(master)
-        master = -1
+        if drawn is not None:
+            _read_until(master, drawn, lambda: process.poll() is None)
+            os.close(master)
+            master = -1
         return process.wait(timeout=WAIT_S)
     finally:
         if process.poll() is None:
@@ -163,23 +168,8 @@ def test_the_floor_view_exits_when_its_terminal_hangs_up(tmp_path):
 def test_a_screen_whose_terminal_hung_up_before_it_started_exits(tmp_path):
     """A hung-up terminal is no tty any more: a screen started on one was left unwatched, and the
     floor demo whose window closed while its floor came up stayed running for good."""
-    import fcntl
-    import termios
-
     from croupier.floor.store import open_store
 
     store = tmp_path / "floor.db"
     open_store(str(store)).close()
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    os.close(master)  # hung up before the program runs
-    process = subprocess.Popen([sys.executable, "-m", "croupier", "floor", "view", "--store", str(store)],
-                               stdin=slave, stdout=slave, stderr=slave, env=_env(), cwd=tmp_path,
-                               start_new_session=True, preexec_fn=_ignore_sighup)
-    os.close(slave)
-    try:
-        assert process.wait(timeout=WAIT_S) == HANGUP_EXIT
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    assert hang_up_in_new_session(["floor", "view", "--store", str(store)], None, tmp_path) == HANGUP_EXIT
